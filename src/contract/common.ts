@@ -1,0 +1,75 @@
+// Shared building blocks of the wire types. Parse leniently, emit strictly (CONTRACT.md, rules):
+// every object is a looseObject so that unknown extra fields from the upstream pass through.
+import { z } from 'zod';
+
+/** ISO 8601 date-time with a zone (service-api.md, Conventions). */
+export const DateTime = z.iso.datetime({ offset: true });
+
+/** A URI string; audio and video URLs are absolute. */
+export const Url = z.url();
+
+/** `tip_<number>_<suffix>` for tips (service-api.md, QueueTip.order_id). */
+export const TIP_ORDER_ID = /^tip_\d+_[A-Za-z0-9]+$/;
+
+/**
+ * Any order id as a path segment. service-api.md shapes tip order ids as `tip_<number>_<suffix>` and
+ * leaves media order ids open, so a path segment is accepted when it is a short safe token.
+ */
+export const ORDER_ID_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+export const OrderId = z.string().regex(ORDER_ID_SEGMENT, 'not an order id');
+
+/** Overlay ids are `o_` followed by 8 hex characters (service-api.md, Tip goal). */
+export const OVERLAY_ID = /^o_[0-9a-f]{8}$/;
+export const OverlayId = z.string().regex(OVERLAY_ID, 'not an overlay id (o_ + 8 hex)');
+
+/** Counter names: lowercase slug of a-z 0-9 _ -, max 64 (service-api.md, Records). */
+export const COUNTER_NAME = /^[a-z0-9_-]{1,64}$/;
+export const CounterName = z
+	.string()
+	.regex(COUNTER_NAME, 'counter names are 1 to 64 of a-z 0-9 _ -');
+
+export const Platform = z.enum(['twitch', 'kick']);
+export type Platform = z.infer<typeof Platform>;
+
+/** Every scope of service-api.md, Scopes. */
+export const SCOPES = [
+	'tts:read',
+	'tips:create',
+	'tts:control',
+	'media:read',
+	'media:control',
+	'tipping:control',
+	'viewers:read',
+	'viewers:manage',
+	'channel_points:manage',
+	'webhooks:manage',
+	'timers:manage',
+	'counters:manage',
+	'chat:write',
+	'commands:manage',
+	'overlays:manage',
+	'ai_voices:manage'
+] as const;
+export const Scope = z.enum(SCOPES);
+export type Scope = z.infer<typeof Scope>;
+
+/** One readable line per problem, each naming the field path: `tip.order_id: expected string`. */
+export function describeIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []): string {
+	return error.issues
+		.map((issue) => {
+			const path = [...prefix, ...issue.path];
+			const where = path.length ? path.map(String).join('.') : '(root)';
+			return `${where}: ${issue.message}`;
+		})
+		.join('; ');
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** safeParse with a message that names the failing fields; never throws. */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): Parsed<z.infer<S>> {
+	const result = schema.safeParse(input);
+	return result.success
+		? { ok: true, value: result.data }
+		: { ok: false, error: describeIssues(result.error) };
+}

@@ -1,0 +1,224 @@
+// Event envelopes and the payload of each event type (service-api.md, Events; CONTRACT.md, Event
+// catalog). The same envelope is a webhook body and a realtime message.
+import { z } from 'zod';
+import {
+	CounterName,
+	DateTime,
+	describeIssues,
+	OrderId,
+	OverlayId,
+	Url,
+	type Scope
+} from './common.ts';
+import {
+	Actor,
+	Counter,
+	HistoryMediaItem,
+	HistoryTip,
+	QueueMediaItem,
+	QueueTip,
+	TipGoal
+} from './resources.ts';
+
+const OrderOnly = z.looseObject({ order_id: OrderId });
+const Paused = z.looseObject({ is_paused: z.boolean() });
+const Empty = z.looseObject({});
+
+/**
+ * Every event type the project knows: the scope a credential needs to receive it (null: any
+ * credential), the payload schema, and the description GET /events returns.
+ */
+export const EVENT_CATALOG = {
+	'tip.created': {
+		scope: 'tts:read',
+		data: z.looseObject({ tip: QueueTip }),
+		description: 'A tip was created.'
+	},
+	'tip.tts_ready': {
+		scope: 'tts:read',
+		data: z.looseObject({ order_id: OrderId, tts_url: Url }),
+		description: "The tip's pre-rendered audio is ready (tts_url becomes non-null)."
+	},
+	'queue.tts.started': {
+		scope: 'tts:read',
+		data: z.looseObject({ order_id: OrderId, tip: QueueTip }),
+		description: 'A TTS item was claimed with POST /tts/{orderId}/start.'
+	},
+	'queue.tts.finished': {
+		scope: 'tts:read',
+		data: z.looseObject({ order_id: OrderId, tip: HistoryTip }),
+		description: 'A TTS item finished playing and moved to history.'
+	},
+	'queue.tts.released': {
+		scope: 'tts:read',
+		data: OrderOnly,
+		description: 'A TTS claim was dropped without finishing.'
+	},
+	'queue.tts.skipped': {
+		scope: 'tts:read',
+		data: OrderOnly,
+		description: 'The streamer skipped a TTS item; a consumer playing it stops at once.'
+	},
+	'queue.tts.removed': {
+		scope: 'tts:read',
+		data: OrderOnly,
+		description: 'A TTS item was removed from the queue.'
+	},
+	'queue.tts.replayed': {
+		scope: 'tts:read',
+		data: z.looseObject({ tip: QueueTip }),
+		description: 'A played tip was queued again as a new item.'
+	},
+	'queue.tts.paused': { scope: 'tts:read', data: Paused, description: 'The TTS queue paused.' },
+	'queue.tts.resumed': { scope: 'tts:read', data: Paused, description: 'The TTS queue resumed.' },
+	'queue.tts.cleared': {
+		scope: 'tts:read',
+		data: Empty,
+		description: 'Every queued TTS item was deleted.'
+	},
+	'queue.media.added': {
+		scope: 'media:read',
+		data: z.looseObject({ media: QueueMediaItem }),
+		description: 'A video request entered the media queue.'
+	},
+	'queue.media.started': {
+		scope: 'media:read',
+		data: z.looseObject({ order_id: OrderId, media: QueueMediaItem }),
+		description: 'A media item was claimed with POST /media/{orderId}/start.'
+	},
+	'queue.media.finished': {
+		scope: 'media:read',
+		data: z.looseObject({ order_id: OrderId, media: HistoryMediaItem }),
+		description: 'A media item finished playing and moved to history.'
+	},
+	'queue.media.released': {
+		scope: 'media:read',
+		data: OrderOnly,
+		description: 'A media claim was dropped without finishing.'
+	},
+	'queue.media.skipped': {
+		scope: 'media:read',
+		data: OrderOnly,
+		description: 'The streamer skipped a media item.'
+	},
+	'queue.media.removed': {
+		scope: 'media:read',
+		data: OrderOnly,
+		description: 'A media item was removed from the queue.'
+	},
+	'queue.media.paused': {
+		scope: 'media:read',
+		data: Paused,
+		description: 'The media queue paused.'
+	},
+	'queue.media.resumed': {
+		scope: 'media:read',
+		data: Paused,
+		description: 'The media queue resumed.'
+	},
+	'queue.media.visibility': {
+		scope: 'media:read',
+		data: z.looseObject({ visible: z.boolean() }),
+		description: 'The media player was shown or hidden on the overlay.'
+	},
+	'counter.updated': {
+		scope: 'counters:manage',
+		data: z.looseObject({ counter: Counter, previous: z.number().int().nullable() }),
+		description: 'A counter changed, from chat or from the API.'
+	},
+	'counter.deleted': {
+		scope: 'counters:manage',
+		data: z.looseObject({ name: CounterName }),
+		description: 'A counter was deleted.'
+	},
+	'overlay.celebration': {
+		scope: 'overlays:manage',
+		data: z.looseObject({ overlay_id: OverlayId.nullable(), widget_id: z.string().nullable() }),
+		description: 'Fire the celebration widget: every overlay (null), one overlay, or one widget.'
+	},
+	'overlay.reload': {
+		scope: 'overlays:manage',
+		data: z.looseObject({ overlay_id: OverlayId.nullable() }),
+		description: 'Reload a connected overlay (null: every overlay).'
+	},
+	'overlay.tip_goal.updated': {
+		scope: 'overlays:manage',
+		data: z.looseObject({ overlay_id: OverlayId, tip_goal: TipGoal }),
+		description: "An overlay's tip goal changed."
+	},
+	'tipping.opened': { scope: null, data: Empty, description: 'Tipping opened.' },
+	'tipping.closed': {
+		scope: null,
+		data: Empty,
+		description: 'Tipping closed; viewers already mid-payment still complete.'
+	},
+	// Named by service-api.md; the overlay ignores them, the payload is not shown.
+	'chat.command': {
+		scope: 'commands:manage',
+		data: z.looseObject({}),
+		description: 'A custom command ran.'
+	},
+	'twitch.channel_point_redemption': {
+		scope: 'channel_points:manage',
+		data: z.looseObject({ is_managed: z.boolean().optional() }),
+		description: 'A channel point reward was redeemed; is_managed tells whether it is resolvable.'
+	}
+} as const satisfies Record<
+	string,
+	{ scope: Scope | null; data: z.ZodType<Record<string, unknown>>; description: string }
+>;
+
+export type EventType = keyof typeof EVENT_CATALOG;
+export const EVENT_TYPES = Object.keys(EVENT_CATALOG) as EventType[];
+export type EventData<T extends EventType> = z.infer<(typeof EVENT_CATALOG)[T]['data']>;
+
+export function isKnownEventType(type: string): type is EventType {
+	return Object.prototype.hasOwnProperty.call(EVENT_CATALOG, type);
+}
+
+/** The event types a credential with these scopes may receive (CONTRACT.md, Event catalog). */
+export function eventTypesForScopes(scopes: readonly string[]): EventType[] {
+	return EVENT_TYPES.filter((type) => {
+		const need = EVENT_CATALOG[type].scope;
+		return need === null || scopes.includes(need);
+	});
+}
+
+export const EventId = z.string().regex(/^evt_[A-Za-z0-9_-]+$/, 'event ids start with evt_');
+
+/** The envelope without a type-specific payload check. */
+export const EventEnvelope = z.looseObject({
+	id: EventId,
+	type: z.string(),
+	created_at: DateTime,
+	data: z.record(z.string(), z.unknown()),
+	actor: Actor.optional()
+});
+export type EventEnvelope = z.infer<typeof EventEnvelope>;
+
+/** A known event whose payload has been validated. */
+export type KnownEvent = {
+	[T in EventType]: Omit<EventEnvelope, 'type' | 'data'> & { type: T; data: EventData<T> };
+}[EventType];
+
+export type ParsedEvent =
+	| { ok: true; known: true; event: KnownEvent }
+	/** A valid envelope of a type this project does not know: keep the envelope, ignore the data. */
+	| { ok: true; known: false; event: EventEnvelope }
+	| { ok: false; error: string };
+
+/** Parse an event envelope and, for known types, its payload. Never throws. */
+export function parseEvent(input: unknown): ParsedEvent {
+	const envelope = EventEnvelope.safeParse(input);
+	if (!envelope.success) return { ok: false, error: describeIssues(envelope.error) };
+	const type = envelope.data.type;
+	if (!isKnownEventType(type)) return { ok: true, known: false, event: envelope.data };
+	const data = EVENT_CATALOG[type].data.safeParse(envelope.data.data);
+	if (!data.success)
+		return { ok: false, error: `${type}: ${describeIssues(data.error, ['data'])}` };
+	return {
+		ok: true,
+		known: true,
+		event: { ...envelope.data, type, data: data.data } as KnownEvent
+	};
+}

@@ -1,0 +1,8 @@
+// The single source of wire types for the client, the token endpoint and the simulator.
+export * from './common.ts';
+export * from './errors.ts';
+export * from './resources.ts';
+export * from './events.ts';
+export * from './realtime.ts';
+export * from './bodies.ts';
+export * from './routes.ts';

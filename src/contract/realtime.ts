@@ -1,0 +1,100 @@
+// Realtime WebSocket messages (CONTRACT.md, Realtime WebSocket; service-api.md, Realtime
+// authentication). Every message in both directions is one JSON object with a string `type`.
+import { z } from 'zod';
+import { DateTime, describeIssues } from './common.ts';
+import { EventEnvelope } from './events.ts';
+
+/** POST /realtime/token 200 body: a single-use handoff token valid 60 seconds. */
+export const HandoffToken = z.looseObject({
+	token: z.string().startsWith('rth_'),
+	expires_at: DateTime,
+	expires_in: z.number().int().positive()
+});
+export type HandoffToken = z.infer<typeof HandoffToken>;
+
+// --- client -> server ---
+
+/** First message, within 10 s of opening: `data.token` (handoff) or `data.apiKey`. */
+export const AuthMessage = z.looseObject({
+	type: z.literal('auth'),
+	data: z.union([
+		z.looseObject({ token: z.string().min(1) }),
+		z.looseObject({ apiKey: z.string().min(1) })
+	])
+});
+export type AuthMessage = z.infer<typeof AuthMessage>;
+
+export const PongMessage = z.looseObject({ type: z.literal('pong') });
+
+// --- server -> client ---
+
+export const ReadyMessage = z.looseObject({
+	type: z.literal('ready'),
+	data: z.looseObject({
+		/** The event types this connection's scopes allow. */
+		events: z.array(z.string()),
+		heartbeat_s: z.number().positive()
+	})
+});
+export type ReadyMessage = z.infer<typeof ReadyMessage>;
+
+export const REALTIME_ERROR_CODES = [
+	'invalid_token',
+	'invalid_api_key',
+	'missing_api_key',
+	'auth_timeout'
+] as const;
+
+export const RealtimeErrorMessage = z.looseObject({
+	type: z.literal('error'),
+	data: z.looseObject({ code: z.string(), error: z.string() })
+});
+
+export const PingMessage = z.looseObject({
+	type: z.literal('ping'),
+	data: z.looseObject({ t: z.number() })
+});
+
+/** Close codes: 4401 credential problem (also a revoked authorization), 4408 no auth in time. */
+export const CLOSE_UNAUTHORIZED = 4401;
+export const CLOSE_AUTH_TIMEOUT = 4408;
+
+export type ServerMessage =
+	| { kind: 'ready'; message: ReadyMessage }
+	| { kind: 'error'; message: z.infer<typeof RealtimeErrorMessage> }
+	| { kind: 'ping'; message: z.infer<typeof PingMessage> }
+	| { kind: 'event'; message: EventEnvelope }
+	/** A control message of a type this project does not know: ignored. */
+	| { kind: 'other'; type: string };
+
+/**
+ * Classify one text frame from the server. An object whose `id` starts with `evt_` is an event;
+ * anything else is a control message. Malformed frames come back as `ok: false` with a reason that
+ * names the field, for the caller to log once and drop. Never throws.
+ */
+export function parseServerFrame(
+	text: string
+): { ok: true; value: ServerMessage } | { ok: false; error: string } {
+	let raw: unknown;
+	try {
+		raw = JSON.parse(text);
+	} catch {
+		return { ok: false, error: 'frame is not JSON' };
+	}
+	if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+		return { ok: false, error: 'frame is not a JSON object' };
+	const obj = raw as Record<string, unknown>;
+	if (typeof obj.id === 'string' && obj.id.startsWith('evt_')) {
+		const event = EventEnvelope.safeParse(obj);
+		return event.success
+			? { ok: true, value: { kind: 'event', message: event.data } }
+			: { ok: false, error: describeIssues(event.error) };
+	}
+	const schemas = { ready: ReadyMessage, error: RealtimeErrorMessage, ping: PingMessage } as const;
+	if (typeof obj.type !== 'string') return { ok: false, error: 'type: expected string' };
+	if (!(obj.type in schemas)) return { ok: true, value: { kind: 'other', type: obj.type } };
+	const kind = obj.type as keyof typeof schemas;
+	const parsed = schemas[kind].safeParse(obj);
+	if (!parsed.success) return { ok: false, error: describeIssues(parsed.error) };
+	return { ok: true, value: { kind, message: parsed.data } as ServerMessage };
+}

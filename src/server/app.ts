@@ -1,0 +1,231 @@
+// The token endpoint as a web-standard Request -> Response app (Hono). It holds the upstream key via
+// UpstreamClient, mints realtime handoff tokens for pages, forwards the contract's allowlist of
+// calls, and serves the built pages. Only node.ts touches node:http.
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import { HandoffToken, Me, matchRoute, ROUTES, type Route } from '../contract/index.ts';
+import { FailureLimiter, hostAllowed, keyMatches, rawPathTricky } from './security.ts';
+import { UpstreamUnavailable, type UpstreamClient } from './upstream.ts';
+
+/** What POST /token answers: a schema with no room for anything else (the key above all). */
+export const TokenResponse = z.object({
+	token: z.string(),
+	ws_url: z.string(),
+	expires_at: z.string()
+});
+
+export const WIDGET_PAGES = ['tts', 'media', 'tip-goal', 'counters', 'celebration'] as const;
+
+export interface AppOptions {
+	mode: 'live' | 'demo';
+	upstream: UpstreamClient;
+	overlayKey: string;
+	allowedHosts?: readonly string[];
+	/** The built page's HTML, or null when the build does not contain it. */
+	readPage: (name: string) => Promise<string | null>;
+	/** Serves built static files (assets, demo videos); absent in tests. */
+	staticFiles?: MiddlewareHandler;
+	/** Client address for rate-limiting failed key attempts. */
+	clientAddress?: (c: Context) => string;
+	/** The raw request target before URL normalisation, when the runtime has it. */
+	rawTarget?: (c: Context) => string | undefined;
+	failures?: FailureLimiter;
+}
+
+const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
+const MAX_BODY = 16 * 1024;
+
+const PAGE_HEADERS = {
+	'Content-Type': 'text/html; charset=utf-8',
+	'Cache-Control': 'no-store',
+	// The page URL carries the overlay key: send only the origin to other sites (YouTube needs one).
+	'Referrer-Policy': 'strict-origin-when-cross-origin',
+	'X-Content-Type-Options': 'nosniff',
+	'Content-Security-Policy': [
+		"default-src 'self'",
+		"script-src 'self' https://www.youtube.com https://s.ytimg.com",
+		"style-src 'self' 'unsafe-inline'",
+		'img-src * data: blob:',
+		'media-src * data: blob:',
+		"connect-src 'self' ws: wss: http: https:",
+		'frame-src https://www.youtube.com https://www.youtube-nocookie.com',
+		"object-src 'none'",
+		"base-uri 'none'"
+	].join('; ')
+};
+
+export function createApp(opts: AppOptions): Hono {
+	const app = new Hono();
+	const failures = opts.failures ?? new FailureLimiter();
+	const client = (c: Context) => opts.clientAddress?.(c) ?? 'local';
+	const error = (c: Context, status: number, code: string, message: string) =>
+		c.json({ error: message, code }, status as 400);
+
+	app.use('*', async (c, next) => {
+		if (!hostAllowed(c.req.header('host'), opts.allowedHosts ?? []))
+			return error(c, 421, 'bad_host', 'this server does not answer to that host name');
+		const raw = opts.rawTarget?.(c);
+		if (raw !== undefined && rawPathTricky(raw))
+			return error(c, 400, 'bad_path', 'dot segments and encoded separators are not accepted');
+		await next();
+	});
+
+	/** The overlay key: header only, constant time, failures rate-limited per client. */
+	const requireKey: MiddlewareHandler = async (c, next) => {
+		const who = client(c);
+		const wait = failures.blocked(who);
+		if (wait !== null) {
+			c.header('Retry-After', String(wait));
+			return error(c, 429, 'too_many_attempts', 'too many wrong overlay keys; wait a minute');
+		}
+		if (!keyMatches(c.req.header('x-overlay-key'), opts.overlayKey)) {
+			failures.fail(who);
+			return error(
+				c,
+				401,
+				'bad_overlay_key',
+				'missing or wrong overlay key (the ?key= of the URL)'
+			);
+		}
+		await next();
+	};
+
+	let health: { at: number; reachable: boolean } | null = null;
+	app.get('/healthz', async (c) => {
+		if (!health || Date.now() - health.at > 15_000) {
+			let reachable = false;
+			try {
+				const res = await opts.upstream.call('GET', '/me');
+				reachable = res.ok && Me.safeParse(await res.json()).success;
+			} catch {
+				reachable = false;
+			}
+			health = { at: Date.now(), reachable };
+		}
+		return c.json({ ok: true, mode: opts.mode, upstream: { reachable: health.reachable } });
+	});
+
+	app.post('/token', requireKey, async (c) => {
+		let res: Response;
+		try {
+			res = await opts.upstream.call('POST', ROUTES.realtimeToken.path);
+		} catch (err) {
+			if (err instanceof UpstreamUnavailable) return unreachable(c);
+			throw err;
+		}
+		if (!res.ok) return passThrough(c, res);
+		const minted = HandoffToken.safeParse(await res.json().catch(() => null));
+		if (!minted.success)
+			return error(c, 502, 'bad_upstream_answer', 'the upstream answered with no handoff token');
+		return c.json(
+			TokenResponse.parse({
+				token: minted.data.token,
+				ws_url: opts.upstream.wsUrl,
+				expires_at: minted.data.expires_at
+			}),
+			200,
+			{ 'Cache-Control': 'no-store' }
+		);
+	});
+
+	app.all('/api/*', requireKey, async (c) => {
+		const url = new URL(c.req.url);
+		const path = url.pathname.slice('/api'.length);
+		const match = matchRoute(c.req.method, path);
+		if (!match || !match.route.proxied) {
+			const otherMethod = allowedMethods(path);
+			if (otherMethod.length) {
+				c.header('Allow', otherMethod.join(', '));
+				return error(
+					c,
+					405,
+					'method_not_allowed',
+					`${c.req.method} is not forwarded for this path`
+				);
+			}
+			return error(c, 404, 'not_forwarded', 'this call is not forwarded to the upstream');
+		}
+		let body: string | undefined;
+		if (match.route.request) {
+			const text = await c.req.text();
+			if (text.length > MAX_BODY) return error(c, 413, 'too_large', 'request body too large');
+			const parsed = match.route.request.safeParse(safeJson(text));
+			if (!parsed.success) return error(c, 400, 'bad_request', 'invalid request body');
+			body = JSON.stringify(parsed.data);
+		}
+		try {
+			return passThrough(c, await opts.upstream.call(match.route.method, path, body));
+		} catch (err) {
+			if (err instanceof UpstreamUnavailable) return unreachable(c);
+			throw err;
+		}
+	});
+
+	app.get('/widget/:type', async (c) => {
+		const type = c.req.param('type');
+		if (!(WIDGET_PAGES as readonly string[]).includes(type)) return notFoundPage(c);
+		return page(c, `widget-${type}`);
+	});
+	app.get('/overlay/:overlayId', (c) => page(c, 'overlay'));
+	app.get('/preview', (c) => page(c, 'preview'));
+	app.get('/', (c) => page(c, 'index'));
+	if (opts.staticFiles) app.use('*', opts.staticFiles);
+
+	app.notFound((c) => error(c, 404, 'not_found', 'not found'));
+	app.onError((err, c) => {
+		console.error('[server] unexpected error:', err instanceof Error ? err.message : err);
+		return error(c, 500, 'internal', 'internal error');
+	});
+
+	async function page(c: Context, name: string): Promise<Response> {
+		const html = await opts.readPage(name);
+		if (html === null) return notFoundPage(c);
+		return c.body(html, 200, PAGE_HEADERS);
+	}
+
+	function notFoundPage(c: Context): Response {
+		return c.html(
+			'<!doctype html><meta charset="utf-8"><title>Not found</title><p>This page is not part of this build.</p>',
+			404
+		);
+	}
+	return app;
+}
+
+function allowedMethods(path: string): string[] {
+	const methods = new Set<string>();
+	for (const r of Object.values(ROUTES) as Route[]) {
+		if (!r.proxied) continue;
+		if (matchRoute(r.method, path)?.route === r) methods.add(r.method);
+	}
+	return [...methods];
+}
+
+function safeJson(text: string): unknown {
+	try {
+		return text.trim() === '' ? {} : JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
+function unreachable(c: Context): Response {
+	return c.json(
+		{ error: 'the upstream service could not be reached', code: 'upstream_unreachable' },
+		502
+	);
+}
+
+/** Upstream status, body and RateLimit-* headers; nothing else (no cookies, no upstream CORS). */
+async function passThrough(c: Context, res: Response): Promise<Response> {
+	const headers = new Headers({
+		'Content-Type': res.headers.get('content-type') ?? 'application/json',
+		'Cache-Control': 'no-store'
+	});
+	for (const h of RATE_HEADERS) {
+		const v = res.headers.get(h);
+		if (v !== null) headers.set(h, v);
+	}
+	const body = res.status === 204 ? null : await res.arrayBuffer();
+	return new Response(body, { status: res.status, headers });
+}

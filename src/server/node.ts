@@ -1,0 +1,164 @@
+// `npm start`: the token endpoint on Node. Demo mode (no TIP_API_KEY) starts the embedded simulator.
+import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Me, Overlay } from '../contract/index.ts';
+import { createApp, WIDGET_PAGES } from './app.ts';
+import { buildBundle, bundleIsStale } from './build.ts';
+import { ConfigError, loadConfig, type Upstream } from './config.ts';
+import { UpstreamClient } from './upstream.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dist = fileURLToPath(new URL('../../dist', import.meta.url));
+
+/** The scopes the widgets use (issue list: TTS, media, counters, overlays and goals). */
+export const NEEDED_SCOPES = {
+	'tts:read': 'the TTS player cannot read the queue',
+	'tts:control': 'the TTS player cannot claim and finish tips',
+	'media:read': 'the media player cannot read the queue',
+	'media:control': 'the media player cannot claim and finish videos',
+	'counters:manage': 'counters cannot be shown',
+	'overlays:manage': 'overlays, tip goals and celebrations will not work'
+} as const;
+
+async function main(): Promise<void> {
+	let config;
+	try {
+		config = loadConfig();
+	} catch (err) {
+		if (err instanceof ConfigError) {
+			console.error(err.message);
+			process.exit(2);
+		}
+		throw err;
+	}
+
+	let upstream: Upstream;
+	let closeSim: (() => Promise<void>) | null = null;
+	if (config.upstream) upstream = config.upstream;
+	else {
+		const { startSimulator } = await import('../sim/index.ts');
+		const sim = await startSimulator({ trafficPerMinute: config.demoTraffic, quiet: true });
+		upstream = { baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, apiKey: sim.apiKey };
+		closeSim = sim.close;
+	}
+
+	if (bundleIsStale(root, dist)) {
+		console.log('Building the widgets…');
+		await buildBundle(root, dist);
+	}
+
+	const client = new UpstreamClient(() => upstream);
+	const overlays = await describeUpstream(client, config.mode);
+	const app = createApp({
+		mode: config.mode,
+		upstream: client,
+		overlayKey: config.overlayKey,
+		allowedHosts: [config.host.toLowerCase(), ...config.allowedHosts],
+		readPage: async (name) => readFile(`${dist}/${name}.html`, 'utf8').catch(() => null),
+		staticFiles: serveStatic({ root: dist }),
+		clientAddress: (c) => {
+			try {
+				return getConnInfo(c).remote.address ?? 'unknown';
+			} catch {
+				return 'unknown';
+			}
+		},
+		rawTarget: (c) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url
+	});
+
+	const server = await new Promise<Server>((resolve, reject) => {
+		const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
+			resolve(s as Server)
+		) as Server;
+		s.once('error', (err: NodeJS.ErrnoException) =>
+			reject(
+				err.code === 'EADDRINUSE'
+					? new ConfigError(`Invalid PORT: ${config.port} is already in use`)
+					: err
+			)
+		);
+	}).catch((err) => {
+		console.error(err instanceof ConfigError ? err.message : `Could not start: ${err}`);
+		process.exit(2);
+	});
+
+	const { port } = server.address() as AddressInfo;
+	const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+	const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	const k = encodeURIComponent(config.overlayKey);
+	const lines = [
+		`Tip Overlay Kit running in ${config.mode} mode${config.mode === 'demo' ? ' (embedded simulator, no account needed)' : ''}`,
+		'',
+		`  Preview (open in your browser):  ${origin}/preview?key=${k}`,
+		'',
+		'  Widgets (OBS browser source URLs):',
+		...WIDGET_PAGES.map((w) => `    ${w.padEnd(12)} ${origin}/widget/${w}?key=${k}`),
+		...(overlays.length
+			? [
+					'',
+					'  Overlays:',
+					...overlays.map(
+						(o) => `    ${o.name} (${o.width}x${o.height})  ${origin}/overlay/${o.id}?key=${k}`
+					)
+				]
+			: []),
+		'',
+		'  Keep these URLs private: the key in them lets a page use your overlays.'
+	];
+	console.log(lines.join('\n'));
+
+	const stop = () => {
+		server.close();
+		void closeSim?.().finally(() => process.exit(0));
+		if (!closeSim) process.exit(0);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+/** Live mode: who the key belongs to and what it may do; both modes: the overlays to list. */
+async function describeUpstream(client: UpstreamClient, mode: 'live' | 'demo'): Promise<Overlay[]> {
+	try {
+		const meRes = await client.call('GET', '/me');
+		const me = Me.safeParse(await meRes.json().catch(() => null));
+		if (!me.success) {
+			console.warn(
+				`Warning: GET /me answered ${meRes.status}; check TIP_API_KEY and TIP_API_BASE_URL.`
+			);
+			return [];
+		}
+		const scopes = me.data.key.scopes;
+		if (mode === 'live') {
+			console.log(
+				`Upstream: ${me.data.tenant.name} (${me.data.tenant.currency}), key "${me.data.key.name}" with scopes: ${scopes.join(', ')}`
+			);
+			const needed = Object.keys(NEEDED_SCOPES);
+			const extra = scopes.filter((s) => !needed.includes(s));
+			if (extra.length)
+				console.warn(
+					`Warning: the key carries scopes the overlay does not need (${extra.join(', ')}). It needs only: ${needed.join(', ')}.`
+				);
+			for (const [scope, effect] of Object.entries(NEEDED_SCOPES))
+				if (!scopes.includes(scope)) console.warn(`Warning: the key lacks ${scope}: ${effect}.`);
+		}
+		if (!scopes.includes('overlays:manage')) return [];
+		const res = await client.call('GET', '/overlays');
+		const body = (await res.json().catch(() => null)) as { overlays?: unknown[] } | null;
+		return (body?.overlays ?? []).flatMap((o) => {
+			const parsed = Overlay.safeParse(o);
+			return parsed.success ? [parsed.data] : [];
+		});
+	} catch (err) {
+		console.warn(
+			`Warning: the upstream could not be reached (${err instanceof Error ? err.message : err}).`
+		);
+		return [];
+	}
+}
+
+await main();

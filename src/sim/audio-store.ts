@@ -1,0 +1,43 @@
+// Rendered TTS audio by order id. Rendering is real (espeak-ng or a tone) and takes real time, which
+// is why `tts_url` starts null. A small LRU keeps memory flat over long demo runs; an evicted tip is
+// rendered again on request.
+import { renderSpeech } from './audio.ts';
+
+export class AudioStore {
+	private readonly cache = new Map<string, Uint8Array>();
+	/** What each known tip says, so an evicted entry can be rendered again. */
+	private readonly texts = new Map<string, string>();
+
+	constructor(private readonly capacity = 64) {}
+
+	async render(orderId: string, text: string): Promise<Uint8Array> {
+		this.texts.set(orderId, text);
+		const bytes = await renderSpeech(text);
+		this.put(orderId, bytes);
+		return bytes;
+	}
+
+	/** Alias audio: a replay speaks the same words under a new order id. */
+	knows(orderId: string): boolean {
+		return this.texts.has(orderId);
+	}
+
+	async get(orderId: string): Promise<Uint8Array | null> {
+		const hit = this.cache.get(orderId);
+		if (hit) {
+			this.cache.delete(orderId);
+			this.cache.set(orderId, hit);
+			return hit;
+		}
+		const text = this.texts.get(orderId);
+		return text === undefined ? null : this.render(orderId, text);
+	}
+
+	private put(orderId: string, bytes: Uint8Array): void {
+		this.cache.set(orderId, bytes);
+		while (this.cache.size > this.capacity) {
+			const oldest = this.cache.keys().next().value as string;
+			this.cache.delete(oldest);
+		}
+	}
+}

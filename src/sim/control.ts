@@ -1,0 +1,216 @@
+// The control handle (in-process) and the small control HTTP API under /_sim: demo actions and fault
+// injection. The simulator is a loopback demo service; this API does not exist upstream.
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { describeIssues, Scope, type Actor } from '../contract/index.ts';
+import type { ApiKey } from './auth.ts';
+import type { SimCore } from './core.ts';
+import { SimError } from './errors.ts';
+import type { TipInput } from './model/model.ts';
+import type { RealtimeHub } from './realtime.ts';
+import type { DemoTraffic } from './traffic.ts';
+
+const RIVAL: Actor = { type: 'api_key', id: 'key_rival', name: 'Rival overlay (simulated)' };
+
+/** What tests, the demo and the preview use to steer the simulator. */
+export class SimControl {
+	/** Set by startSimulator once the hub and traffic exist. */
+	hub?: RealtimeHub;
+	traffic?: DemoTraffic;
+
+	constructor(readonly core: SimCore) {}
+
+	get model() {
+		return this.core.model;
+	}
+	get log() {
+		return this.core.log;
+	}
+	get faults() {
+		return this.core.faults;
+	}
+
+	addKey(opts: { scopes?: readonly Scope[]; name?: string; value?: string } = {}): ApiKey {
+		return this.core.credentials.addKey(opts);
+	}
+
+	revokeKey(value: string): void {
+		const key = this.core.credentials.revokeKey(value);
+		if (key) this.hub?.closeForKey(key.id);
+	}
+
+	createTip(input: TipInput): ReturnType<SimCore['model']['createTip']> {
+		return this.core.model.createTip(input);
+	}
+
+	/** Every socket dies without a close frame; reconnects are refused for `refuseMs`. */
+	dropSockets(refuseMs = 0): number {
+		return this.hub?.dropAll(refuseMs) ?? 0;
+	}
+
+	failHttp(opts: { status: 429 | 502; count?: number; forMs?: number; match?: string }): void {
+		this.core.faults.failHttp(opts);
+	}
+
+	duplicateEvents(count: number): void {
+		this.core.faults.events.duplicate = count;
+	}
+
+	reorderEvents(count: number): void {
+		this.core.faults.events.reorder = count;
+	}
+
+	delayEvents(count: number, ms: number): void {
+		this.core.faults.events.delay = count;
+		this.core.faults.events.delayMs = ms;
+	}
+
+	delayAudio(ms: number): void {
+		this.core.faults.audioDelayMs = ms;
+	}
+
+	breakNextAudio(count = 1, mode: 'missing' | 'corrupt' = 'missing'): void {
+		this.core.faults.breakNextAudio = count;
+		this.core.faults.breakMode = mode;
+	}
+
+	breakAudio(orderId: string, mode: 'missing' | 'corrupt' = 'missing'): void {
+		this.core.faults.breakAudio(orderId, mode);
+	}
+
+	/**
+	 * Another consumer claims the head of a queue (or `orderId`) and holds it; after `forMs` it
+	 * releases the claim, as a crashed rival would never do. Returns the claimed order id.
+	 */
+	holdRivalClaim(queue: 'tts' | 'media', opts: { orderId?: string; forMs?: number } = {}): string {
+		const m = this.core.model;
+		const q = queue === 'tts' ? m.tts : m.media;
+		const orderId = opts.orderId ?? q.items[0]?.order_id;
+		if (!orderId) throw new SimError(404, 'not_found', `the ${queue} queue is empty`);
+		if (queue === 'tts') m.ttsStart(orderId, RIVAL);
+		else m.mediaStart(orderId, RIVAL);
+		if (opts.forMs !== undefined)
+			this.core.later(opts.forMs, () => this.releaseRivalClaim(queue, orderId));
+		return orderId;
+	}
+
+	releaseRivalClaim(queue: 'tts' | 'media', orderId: string): void {
+		const m = this.core.model;
+		if (queue === 'tts') m.ttsRelease(orderId, RIVAL);
+		else m.mediaRelease(orderId, RIVAL);
+	}
+
+	clearFaults(): void {
+		this.core.faults.clear();
+		this.core.faults.audioDelayMs = this.core.options.audioDelayMs ?? 300;
+	}
+
+	resetRateLimits(): void {
+		this.core.keyLimiter.reset();
+		this.core.ipLimiter.reset();
+	}
+}
+
+const TipBody = z.object({
+	name: z.string().min(1).max(100).default('Test viewer'),
+	amount: z.number().min(0).nullable().default(5),
+	message: z.string().max(1000).nullable().default('This is a test tip from the simulator.'),
+	paid: z.boolean().default(true),
+	media_url: z.url().optional()
+});
+const HttpFaultBody = z.object({
+	status: z.union([z.literal(429), z.literal(502)]),
+	count: z.number().int().positive().optional(),
+	for_ms: z.number().int().positive().optional(),
+	match: z.string().optional()
+});
+const EventFaultBody = z.object({
+	duplicate: z.number().int().min(0).optional(),
+	reorder: z.number().int().min(0).optional(),
+	delay: z.number().int().min(0).optional(),
+	delay_ms: z.number().int().min(0).optional()
+});
+const AudioFaultBody = z.object({
+	delay_ms: z.number().int().min(0).optional(),
+	break_next: z.number().int().min(0).optional(),
+	order_id: z.string().optional(),
+	mode: z.enum(['missing', 'corrupt']).optional()
+});
+const RivalBody = z.object({
+	queue: z.enum(['tts', 'media']),
+	order_id: z.string().optional(),
+	for_ms: z.number().int().positive().optional()
+});
+const TrafficBody = z.object({ per_minute: z.number().positive().max(600) });
+
+export function controlApp(core: SimCore): Hono {
+	const app = new Hono();
+	const control = () => core.control;
+	const parse = async <S extends z.ZodType>(schema: S, req: Request): Promise<z.infer<S>> => {
+		const raw = await req.json().catch(() => ({}));
+		const r = schema.safeParse(raw);
+		if (!r.success) throw new SimError(400, 'bad_request', describeIssues(r.error));
+		return r.data;
+	};
+
+	app.get('/log', (c) => c.json({ entries: core.log.since(Number(c.req.query('since') ?? 0)) }));
+	app.post('/tips', async (c) => {
+		const b = await parse(TipBody, c.req.raw);
+		const tip = control().createTip({
+			name: b.name,
+			amount: b.amount,
+			message: b.message,
+			paid: b.paid,
+			source: 'test',
+			media: b.media_url
+				? { url: b.media_url, ...core.videoInfo(b.media_url), requested_via: 'tip' }
+				: undefined
+		});
+		return c.json({ tip }, 201);
+	});
+	app.post('/faults/http', async (c) => {
+		const b = await parse(HttpFaultBody, c.req.raw);
+		control().failHttp({ status: b.status, count: b.count, forMs: b.for_ms, match: b.match });
+		return c.json({ success: true });
+	});
+	app.post('/faults/events', async (c) => {
+		const b = await parse(EventFaultBody, c.req.raw);
+		if (b.duplicate !== undefined) control().duplicateEvents(b.duplicate);
+		if (b.reorder !== undefined) control().reorderEvents(b.reorder);
+		if (b.delay !== undefined) control().delayEvents(b.delay, b.delay_ms ?? 1000);
+		return c.json({ success: true });
+	});
+	app.post('/faults/drop', async (c) => {
+		const b = await parse(z.object({ refuse_ms: z.number().int().min(0).optional() }), c.req.raw);
+		return c.json({ success: true, dropped: control().dropSockets(b.refuse_ms ?? 0) });
+	});
+	app.post('/faults/audio', async (c) => {
+		const b = await parse(AudioFaultBody, c.req.raw);
+		if (b.delay_ms !== undefined) control().delayAudio(b.delay_ms);
+		if (b.break_next !== undefined) control().breakNextAudio(b.break_next, b.mode);
+		if (b.order_id !== undefined) control().breakAudio(b.order_id, b.mode);
+		return c.json({ success: true });
+	});
+	app.post('/faults/rival', async (c) => {
+		const b = await parse(RivalBody, c.req.raw);
+		const orderId = control().holdRivalClaim(b.queue, { orderId: b.order_id, forMs: b.for_ms });
+		return c.json({ success: true, order_id: orderId });
+	});
+	app.post('/faults/clear', (c) => {
+		control().clearFaults();
+		return c.json({ success: true });
+	});
+	app.post('/traffic', async (c) => {
+		const b = await parse(TrafficBody, c.req.raw);
+		control().traffic?.start(b.per_minute);
+		return c.json({ success: true, per_minute: b.per_minute });
+	});
+	app.delete('/traffic', (c) => {
+		control().traffic?.stop();
+		return c.json({ success: true });
+	});
+	app.onError((err, c) =>
+		err instanceof SimError ? c.json(err.body(), err.status) : c.json({ error: String(err) }, 500)
+	);
+	return app;
+}

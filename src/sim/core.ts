@@ -1,0 +1,112 @@
+// Wires the simulator's parts together: model, credentials, limits, faults, audio, log and the
+// realtime hub. The HTTP app and the control handle both work on one SimCore.
+import type { EventEnvelope, QueueTip } from '../contract/index.ts';
+import { AudioStore } from './audio-store.ts';
+import type { SimControl } from './control.ts';
+import { Credentials, DEMO_API_KEY, RateLimiter, type ApiKey } from './auth.ts';
+import { demoVideos } from './demo-videos.ts';
+import { Faults } from './faults.ts';
+import { SimLog } from './log.ts';
+import { SimModel } from './model/model.ts';
+
+export interface SimOptions {
+	/** The key with every scope that the simulator accepts (README: the demo key). */
+	apiKey?: string;
+	perKeyPerMinute?: number;
+	perIpPerMinute?: number;
+	rateWindowMs?: number;
+	/** Time before a tip's audio is ready, on top of real rendering. */
+	audioDelayMs?: number;
+	heartbeatS?: number;
+	authTimeoutMs?: number;
+	/** Print nothing (tests). */
+	quiet?: boolean;
+}
+
+export class SimCore {
+	readonly credentials = new Credentials();
+	readonly demoKey: ApiKey;
+	readonly keyLimiter: RateLimiter;
+	readonly ipLimiter: RateLimiter;
+	readonly faults: Faults;
+	readonly log = new SimLog();
+	readonly audio = new AudioStore();
+	readonly model: SimModel;
+	/** Set once the server listens: `http://127.0.0.1:port`. */
+	origin = '';
+	/** Set by startSimulator: the handle the control API drives. */
+	control!: SimControl;
+	/** The realtime hub registers itself here. */
+	broadcast: (event: EventEnvelope) => void = () => {};
+	private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+	private closed = false;
+
+	constructor(readonly options: SimOptions = {}) {
+		this.demoKey = this.credentials.addKey({
+			value: options.apiKey ?? DEMO_API_KEY,
+			name: 'Demo key'
+		});
+		this.keyLimiter = new RateLimiter(options.perKeyPerMinute ?? 120, options.rateWindowMs);
+		this.ipLimiter = new RateLimiter(options.perIpPerMinute ?? 240, options.rateWindowMs);
+		this.faults = new Faults(options.audioDelayMs ?? 300);
+		this.model = new SimModel({
+			audioUrl: (orderId) => `${this.origin}/audio/${orderId}.wav`,
+			sink: (event) => {
+				const data = event.data as { order_id?: unknown; tip?: { order_id?: unknown } };
+				const orderId = data.order_id ?? data.tip?.order_id;
+				this.log.event({
+					id: event.id,
+					type: event.type,
+					...(typeof orderId === 'string' ? { order_id: orderId } : {})
+				});
+				this.broadcast(event);
+			},
+			requestAudio: (tip) => this.renderAudio(tip)
+		});
+	}
+
+	/** Render the tip's audio, then (after the configured delay) mark it ready. */
+	private renderAudio(tip: QueueTip): void {
+		const started = Date.now();
+		const text = this.model.spokenText(tip);
+		void this.audio.render(tip.order_id, text).then(
+			() => {
+				const wait = Math.max(0, this.faults.audioDelayMs - (Date.now() - started));
+				this.later(wait, () => {
+					this.faults.takeAudioBreak(tip.order_id);
+					this.model.audioReady(tip.order_id);
+				});
+			},
+			(err: unknown) => {
+				if (!this.options.quiet) console.error('[sim] audio rendering failed', err);
+			}
+		);
+	}
+
+	/** Title, thumbnail and duration for the simulator's own demo videos. */
+	videoInfo(url: string): { title?: string; thumbnail?: string; duration?: number } {
+		const video = demoVideos.find((v) => url === `${this.origin}${v.file}`);
+		if (!video) return {};
+		return {
+			title: video.title,
+			thumbnail: `${this.origin}${video.thumbnail}`,
+			duration: video.duration
+		};
+	}
+
+	/** A timer that is cancelled when the simulator closes. */
+	later(ms: number, fn: () => void): void {
+		if (this.closed) return;
+		const t = setTimeout(() => {
+			this.timers.delete(t);
+			fn();
+		}, ms);
+		this.timers.add(t);
+	}
+
+	close(): void {
+		this.closed = true;
+		for (const t of this.timers) clearTimeout(t);
+		this.timers.clear();
+	}
+}

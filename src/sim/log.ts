@@ -1,0 +1,72 @@
+// What the simulator saw and sent, for tests and for observing engines where Playwright cannot click
+// (Chromium 103): every API request with its outcome, and every event emitted.
+
+export interface RequestEntry {
+	seq: number;
+	t: number;
+	kind: 'request';
+	method: string;
+	/** Relative to {base_url}. */
+	path: string;
+	status: number;
+	code?: string;
+	key?: string;
+}
+
+export interface EventEntry {
+	seq: number;
+	t: number;
+	kind: 'event';
+	id: string;
+	type: string;
+	order_id?: string;
+}
+
+export type LogEntry = RequestEntry | EventEntry;
+
+export class SimLog {
+	private readonly entries: LogEntry[] = [];
+	private seq = 0;
+
+	constructor(private readonly capacity = 20_000) {}
+
+	request(e: Omit<RequestEntry, 'seq' | 't' | 'kind'>): void {
+		this.push({ ...e, kind: 'request', seq: 0, t: Date.now() });
+	}
+
+	event(e: Omit<EventEntry, 'seq' | 't' | 'kind'>): void {
+		this.push({ ...e, kind: 'event', seq: 0, t: Date.now() });
+	}
+
+	since(seq = 0): LogEntry[] {
+		return this.entries.filter((e) => e.seq > seq);
+	}
+
+	requests(filter?: { method?: string; path?: string | RegExp }): RequestEntry[] {
+		return this.entries.filter(
+			(e): e is RequestEntry =>
+				e.kind === 'request' &&
+				(!filter?.method || e.method === filter.method) &&
+				(!filter?.path ||
+					(typeof filter.path === 'string' ? e.path === filter.path : filter.path.test(e.path)))
+		);
+	}
+
+	events(type?: string): EventEntry[] {
+		return this.entries.filter(
+			(e): e is EventEntry => e.kind === 'event' && (!type || e.type === type)
+		);
+	}
+
+	get lastSeq(): number {
+		return this.seq;
+	}
+
+	private push(entry: LogEntry): void {
+		this.seq += 1;
+		entry.seq = this.seq;
+		this.entries.push(entry);
+		if (this.entries.length > this.capacity)
+			this.entries.splice(0, this.entries.length - this.capacity);
+	}
+}

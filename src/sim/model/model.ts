@@ -1,0 +1,459 @@
+// The simulator's state and every operation on it, free of HTTP and sockets. Each mutation emits the
+// event CONTRACT.md names through `sink`; the app layer handles credentials and serialisation.
+import {
+	COUNTER_NAME,
+	OVERLAY_ID,
+	type Actor,
+	type Counter,
+	type EventEnvelope,
+	type EventType,
+	type HistoryMediaItem,
+	type HistoryTip,
+	type Overlay,
+	type QueueMediaItem,
+	type QueueTip,
+	type Tenant,
+	type TipGoal
+} from '../../contract/index.ts';
+import { badRequest, notFound, SimError } from '../errors.ts';
+import { ClaimQueue } from './claim-queue.ts';
+import { IdSource } from './ids.ts';
+import { demoOverlays, tipGoalOf, type OverlayState } from './overlays.ts';
+
+export const MAX_COUNTERS = 100;
+
+/** What the model needs from outside: a clock, an event sink and where audio will be served. */
+export interface ModelOptions {
+	now?: () => Date;
+	sink?: (event: EventEnvelope) => void;
+	/** Absolute URL of a tip's rendered audio (served by the app). */
+	audioUrl: (orderId: string) => string;
+	/** Asked to render a tip's audio; calls back `audioReady` when done. */
+	requestAudio?: (tip: QueueTip) => void;
+}
+
+/** A tip as the outside world submits it (POST /tips, demo traffic, tests). */
+export interface TipInput {
+	name: string;
+	amount: number | null;
+	message?: string | null;
+	source?: string;
+	external_source?: string | null;
+	external_ref?: string | null;
+	paid?: boolean;
+	is_sub_reward?: boolean;
+	platform?: 'twitch' | 'kick' | null;
+	platform_user_id?: string | null;
+	/** A video to request with the tip. */
+	media?: MediaInput;
+}
+
+export interface MediaInput {
+	url: string;
+	start_time?: number;
+	title?: string | null;
+	thumbnail?: string | null;
+	duration?: number;
+	requested_via?: string;
+}
+
+// A tiny word filter, so name_was_filtered / message_was_filtered can be seen in the demo.
+const FILTERED = /\b(badword|slur|scam)\b/gi;
+
+export class SimModel {
+	readonly tenant: Tenant = {
+		id: 'tn_demo',
+		name: 'Demo Streamer',
+		currency: 'USD',
+		currency_symbol: '$'
+	};
+	readonly tts = new ClaimQueue<QueueTip, HistoryTip>('TTS item', (t) => ({
+		...t,
+		played_at: this.iso()
+	}));
+	readonly media = new ClaimQueue<QueueMediaItem, HistoryMediaItem>('media item', (m) => ({
+		...m,
+		played_at: this.iso()
+	}));
+	mediaVisible = true;
+	accepting = true;
+	/** Every tip ever created, for goals and the leaderboard. */
+	readonly ledger: QueueTip[] = [];
+	readonly counters = new Map<string, Counter>();
+	readonly overlays = new Map<string, OverlayState>();
+	readonly ids = new IdSource();
+	private readonly now: () => Date;
+
+	constructor(private readonly opts: ModelOptions) {
+		this.now = opts.now ?? (() => new Date());
+		for (const o of demoOverlays(this.now())) this.overlays.set(o.overlay.id, o);
+		for (const [name, value] of [
+			['deaths', 3],
+			['wins', 1],
+			['hype', 12]
+		] as const)
+			this.counters.set(name, { name, value, created_at: this.iso(), updated_at: this.iso() });
+	}
+
+	iso(): string {
+		return this.now().toISOString();
+	}
+
+	emit<T extends EventType>(type: T, data: Record<string, unknown>, actor?: Actor): EventEnvelope {
+		const event: EventEnvelope = { id: this.ids.event(), type, created_at: this.iso(), data };
+		if (actor) event.actor = actor;
+		this.opts.sink?.(event);
+		return event;
+	}
+
+	// --- tips and the TTS queue ---
+
+	createTip(input: TipInput, actor?: Actor): QueueTip {
+		const name = filter(input.name);
+		const message = input.message == null ? null : filter(input.message);
+		const tip: QueueTip = {
+			order_id: this.ids.order('tip'),
+			name: name.text,
+			amount: input.amount,
+			message: message?.text ?? null,
+			tts_url: null,
+			is_replay: false,
+			is_sub_reward: input.is_sub_reward ?? false,
+			source: input.source ?? 'api',
+			external_source: input.external_source ?? null,
+			external_ref: input.external_ref ?? null,
+			is_paid: input.paid ?? false,
+			platform: input.platform ?? null,
+			platform_user_id: input.platform_user_id ?? null,
+			name_was_filtered: name.filtered,
+			message_was_filtered: message?.filtered ?? false,
+			queued_at: this.iso()
+		};
+		this.ledger.push(tip);
+		this.tts.enqueue(tip);
+		this.emit('tip.created', { tip }, actor);
+		if (input.media)
+			this.enqueueMedia(input.media, tip.name, actor, tip.order_id, input.media.requested_via);
+		this.opts.requestAudio?.(tip);
+		return tip;
+	}
+
+	/** Rendering finished: the tip's `tts_url` becomes non-null and `tip.tts_ready` fires. */
+	audioReady(orderId: string): void {
+		const tip = this.tts.find(orderId);
+		if (!tip || tip.tts_url !== null) return;
+		tip.tts_url = this.opts.audioUrl(orderId);
+		this.emit('tip.tts_ready', { order_id: orderId, tts_url: tip.tts_url });
+	}
+
+	/** The text a tip's audio speaks. */
+	spokenText(tip: Pick<QueueTip, 'name' | 'message'>): string {
+		return tip.message ? `${tip.name} says: ${tip.message}` : `${tip.name} sent a tip`;
+	}
+
+	/** Any tip ever created (queued, played or gone), by order id. */
+	findTip(orderId: string): QueueTip | undefined {
+		return this.ledger.find((t) => t.order_id === orderId);
+	}
+
+	ttsStart(orderId: string, actor?: Actor): QueueTip {
+		const tip = this.tts.start(orderId);
+		this.emit('queue.tts.started', { order_id: orderId, tip }, actor);
+		return tip;
+	}
+
+	ttsFinish(orderId: string, actor?: Actor): HistoryTip {
+		const tip = this.tts.finish(orderId);
+		this.emit('queue.tts.finished', { order_id: orderId, tip }, actor);
+		return tip;
+	}
+
+	ttsRelease(orderId: string, actor?: Actor): { released: boolean; tip: QueueTip | null } {
+		const { released, item } = this.tts.release(orderId);
+		if (released) this.emit('queue.tts.released', { order_id: orderId }, actor);
+		return { released, tip: item };
+	}
+
+	ttsSetPaused(paused: boolean, actor?: Actor): boolean {
+		if (this.tts.paused !== paused) {
+			this.tts.paused = paused;
+			this.emit(paused ? 'queue.tts.paused' : 'queue.tts.resumed', { is_paused: paused }, actor);
+		}
+		return paused;
+	}
+
+	ttsSkip(actor?: Actor): string | null {
+		const skipped = this.tts.skip();
+		if (skipped) this.emit('queue.tts.skipped', { order_id: skipped.order_id }, actor);
+		return skipped?.order_id ?? null;
+	}
+
+	ttsRemove(orderId: string, actor?: Actor): void {
+		this.tts.remove(orderId);
+		this.emit('queue.tts.removed', { order_id: orderId }, actor);
+	}
+
+	/** Every queued TTS deleted; media playback state reset too (service-api.md, state table). */
+	ttsClear(actor?: Actor): void {
+		this.tts.clear();
+		this.emit('queue.tts.cleared', {}, actor);
+		const mediaClaim = this.media.resetClaim();
+		if (mediaClaim) this.emit('queue.media.released', { order_id: mediaClaim }, actor);
+	}
+
+	/** Queue a played tip again as a new item with a new order id and the same audio. */
+	ttsReplay(orderId: string, actor?: Actor): QueueTip {
+		const played = this.tts.history.find((h) => h.order_id === orderId);
+		if (!played) throw notFound(`played TTS item ${orderId}`);
+		const { played_at: _playedAt, ...rest } = played;
+		const tip: QueueTip = {
+			...rest,
+			order_id: this.ids.order('tip'),
+			is_replay: true,
+			source: 'replay',
+			// A replay is no new money: it must not count twice toward goals and totals.
+			is_paid: false,
+			tts_url: null,
+			queued_at: this.iso()
+		};
+		this.tts.enqueue(tip);
+		this.emit('queue.tts.replayed', { tip }, actor);
+		this.opts.requestAudio?.(tip);
+		return tip;
+	}
+
+	// --- media queue ---
+
+	enqueueMedia(
+		input: MediaInput,
+		donorName: string,
+		actor?: Actor,
+		orderId = this.ids.order('med'),
+		requestedVia = 'admin'
+	): QueueMediaItem {
+		let url: URL;
+		try {
+			url = new URL(input.url);
+		} catch {
+			throw badRequest('url: expected an absolute http(s) URL');
+		}
+		if (url.protocol !== 'http:' && url.protocol !== 'https:')
+			throw badRequest('url: expected an absolute http(s) URL');
+		const item: QueueMediaItem = {
+			order_id: orderId,
+			donor_name: donorName,
+			media_url: url.toString(),
+			media_start_time: Math.max(0, Math.floor(input.start_time ?? 0)),
+			video_title: input.title ?? null,
+			video_thumbnail: input.thumbnail ?? null,
+			video_duration: Math.max(0, Math.round(input.duration ?? 0)),
+			platform: videoPlatform(url),
+			requested_via: requestedVia,
+			is_replay: false,
+			queued_at: this.iso()
+		};
+		this.media.enqueue(item);
+		this.emit('queue.media.added', { media: item }, actor);
+		return item;
+	}
+
+	mediaStart(orderId: string, actor?: Actor): QueueMediaItem {
+		const media = this.media.start(orderId);
+		this.emit('queue.media.started', { order_id: orderId, media }, actor);
+		return media;
+	}
+
+	mediaFinish(orderId: string, actor?: Actor): HistoryMediaItem {
+		const media = this.media.finish(orderId);
+		this.emit('queue.media.finished', { order_id: orderId, media }, actor);
+		return media;
+	}
+
+	mediaRelease(
+		orderId: string,
+		actor?: Actor
+	): { released: boolean; media: QueueMediaItem | null } {
+		const { released, item } = this.media.release(orderId);
+		if (released) this.emit('queue.media.released', { order_id: orderId }, actor);
+		return { released, media: item };
+	}
+
+	mediaSetPaused(paused: boolean, actor?: Actor): boolean {
+		if (this.media.paused !== paused) {
+			this.media.paused = paused;
+			const type = paused ? 'queue.media.paused' : 'queue.media.resumed';
+			this.emit(type, { is_paused: paused }, actor);
+		}
+		return paused;
+	}
+
+	mediaSkip(actor?: Actor): string | null {
+		const skipped = this.media.skip();
+		if (skipped) this.emit('queue.media.skipped', { order_id: skipped.order_id }, actor);
+		return skipped?.order_id ?? null;
+	}
+
+	mediaRemove(orderId: string, actor?: Actor): void {
+		this.media.remove(orderId);
+		this.emit('queue.media.removed', { order_id: orderId }, actor);
+	}
+
+	mediaSetVisible(visible: boolean, actor?: Actor): boolean {
+		if (this.mediaVisible !== visible) {
+			this.mediaVisible = visible;
+			this.emit('queue.media.visibility', { visible }, actor);
+		}
+		return visible;
+	}
+
+	// --- counters ---
+
+	counter(name: string): Counter {
+		const counter = this.counters.get(name);
+		if (!counter) throw notFound(`counter ${name}`);
+		return counter;
+	}
+
+	createCounter(name: string, value = 0, actor?: Actor): Counter {
+		if (!COUNTER_NAME.test(name)) throw badRequest('name: 1 to 64 characters of a-z 0-9 _ -');
+		if (this.counters.has(name))
+			throw new SimError(409, 'counter_exists', `counter ${name} already exists`);
+		if (this.counters.size >= MAX_COUNTERS)
+			throw badRequest(`at most ${MAX_COUNTERS} counters per streamer`);
+		const counter: Counter = { name, value, created_at: this.iso(), updated_at: this.iso() };
+		this.counters.set(name, counter);
+		this.emit('counter.updated', { counter, previous: null }, actor);
+		return counter;
+	}
+
+	setCounter(name: string, value: number, actor?: Actor): Counter {
+		const previous = this.counter(name);
+		const counter: Counter = { ...previous, value, updated_at: this.iso() };
+		this.counters.set(name, counter);
+		this.emit('counter.updated', { counter, previous: previous.value }, actor);
+		return counter;
+	}
+
+	incrementCounter(name: string, by = 1, actor?: Actor): Counter {
+		return this.setCounter(name, this.counter(name).value + by, actor);
+	}
+
+	deleteCounter(name: string, actor?: Actor): void {
+		this.counter(name);
+		this.counters.delete(name);
+		this.emit('counter.deleted', { name }, actor);
+	}
+
+	// --- overlays and tip goals ---
+
+	overlay(id: string): OverlayState {
+		const state = OVERLAY_ID.test(id) ? this.overlays.get(id) : undefined;
+		if (!state) throw notFound(`overlay ${id}`);
+		return state;
+	}
+
+	overlayList(): Overlay[] {
+		return [...this.overlays.values()].map((s) => s.overlay);
+	}
+
+	deleteOverlay(id: string): void {
+		this.overlay(id);
+		this.overlays.delete(id);
+	}
+
+	reloadOverlay(id: string | null, actor?: Actor): void {
+		if (id !== null) this.overlay(id);
+		this.emit('overlay.reload', { overlay_id: id }, actor);
+	}
+
+	/** Every overlay (both null), one overlay, or one widget (its overlay is filled in). */
+	celebrate(overlayId: string | null, widgetId: string | null, actor?: Actor): void {
+		let target = overlayId;
+		if (overlayId !== null) this.overlay(overlayId);
+		if (widgetId !== null) {
+			const owner = [...this.overlays.values()].find((s) =>
+				s.overlay.widgets.some((w) => w.id === widgetId)
+			);
+			if (!owner || (overlayId !== null && owner.overlay.id !== overlayId))
+				throw notFound(`widget ${widgetId}`);
+			target = owner.overlay.id;
+		}
+		this.emit('overlay.celebration', { overlay_id: target, widget_id: widgetId }, actor);
+	}
+
+	tipGoal(id: string): TipGoal {
+		return tipGoalOf(this.overlay(id), this.ledger);
+	}
+
+	updateTipGoal(id: string, patch: Partial<Omit<TipGoal, 'current'>>, actor?: Actor): TipGoal {
+		const state = this.overlay(id);
+		state.goal = { ...state.goal, ...patch };
+		const tip_goal = this.tipGoal(id);
+		this.emit('overlay.tip_goal.updated', { overlay_id: id, tip_goal }, actor);
+		// service-api.md: changing the goal reloads the overlay's browser source.
+		this.emit('overlay.reload', { overlay_id: id }, actor);
+		return tip_goal;
+	}
+
+	addToTipGoal(id: string, amount: number, actor?: Actor): TipGoal {
+		const state = this.overlay(id);
+		state.goal.added += amount;
+		const tip_goal = this.tipGoal(id);
+		this.emit('overlay.tip_goal.updated', { overlay_id: id, tip_goal }, actor);
+		return tip_goal;
+	}
+
+	// --- tipping ---
+
+	setAccepting(accepting: boolean, actor?: Actor): boolean {
+		this.accepting = accepting;
+		this.emit(accepting ? 'tipping.opened' : 'tipping.closed', {}, actor);
+		return accepting;
+	}
+
+	/** Supporters by paid total: signed-in donors by platform id, others by name. */
+	leaderboard(limit: number) {
+		const rows = new Map<
+			string,
+			{
+				name: string;
+				platform: QueueTip['platform'];
+				platform_user_id: string | null;
+				total: number;
+				tips: number;
+			}
+		>();
+		for (const tip of this.ledger) {
+			if (!tip.is_paid || tip.amount === null) continue;
+			const key = tip.platform ? `${tip.platform}:${tip.platform_user_id}` : `name:${tip.name}`;
+			const row = rows.get(key) ?? {
+				name: tip.name,
+				platform: tip.platform,
+				platform_user_id: tip.platform_user_id,
+				total: 0,
+				tips: 0
+			};
+			row.total = Math.round((row.total + tip.amount) * 100) / 100;
+			row.tips += 1;
+			row.name = tip.name;
+			rows.set(key, row);
+		}
+		return [...rows.values()].sort((a, b) => b.total - a.total).slice(0, limit);
+	}
+}
+
+function filter(text: string): { text: string; filtered: boolean } {
+	const out = text.replace(FILTERED, (w) => '*'.repeat(w.length));
+	return { text: out, filtered: out !== text };
+}
+
+function videoPlatform(url: URL): string {
+	const host = url.hostname.replace(/^www\.|^m\./, '');
+	if (host === 'youtube.com' || host === 'youtu.be' || host === 'youtube-nocookie.com')
+		return 'youtube';
+	if (host.endsWith('twitch.tv')) return 'twitch';
+	if (host.endsWith('kick.com')) return 'kick';
+	if (host === 'tiktok.com') return 'tiktok';
+	if (/\.(webm|mp4|m4v|ogv|mov)$/i.test(url.pathname)) return 'direct';
+	return 'other';
+}

@@ -1,0 +1,193 @@
+// The realtime WebSocket of the simulated service (CONTRACT.md, Realtime WebSocket): auth as the
+// first message, `ready`, heartbeat pings, scope-filtered event envelopes, close codes 4401/4408,
+// and the event faults (duplicate, reorder, delay, dropped sockets).
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import {
+	AuthMessage,
+	CLOSE_AUTH_TIMEOUT,
+	CLOSE_UNAUTHORIZED,
+	eventTypesForScopes,
+	type EventEnvelope
+} from '../contract/index.ts';
+import type { ApiKey } from './auth.ts';
+import type { SimCore } from './core.ts';
+
+export const REALTIME_PATH = '/realtime';
+
+interface Client {
+	ws: WebSocket;
+	key?: ApiKey;
+	types?: Set<string>;
+	heartbeat?: ReturnType<typeof setInterval>;
+	authTimer?: ReturnType<typeof setTimeout>;
+}
+
+export class RealtimeHub {
+	private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+	private readonly clients = new Set<Client>();
+	/** An event held back by the reorder fault until the next one goes out. */
+	private held: EventEnvelope | null = null;
+	private heldTimer: ReturnType<typeof setTimeout> | null = null;
+
+	constructor(private readonly core: SimCore) {
+		core.broadcast = (event) => this.publish(event);
+	}
+
+	get heartbeatS(): number {
+		return this.core.options.heartbeatS ?? 30;
+	}
+
+	/** Connected sockets that have authenticated. */
+	get authenticatedCount(): number {
+		return [...this.clients].filter((c) => c.key).length;
+	}
+
+	handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+		const path = new URL(req.url ?? '/', 'http://x').pathname;
+		if (path !== REALTIME_PATH || Date.now() < this.core.faults.refuseUntil) {
+			socket.write('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+			socket.destroy();
+			return;
+		}
+		this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws));
+	}
+
+	private accept(ws: WebSocket): void {
+		const client: Client = { ws };
+		this.clients.add(client);
+		client.authTimer = setTimeout(
+			() => this.reject(client, 'auth_timeout', 'no auth message in time', CLOSE_AUTH_TIMEOUT),
+			this.core.options.authTimeoutMs ?? 10_000
+		);
+		ws.on('message', (raw) => this.onMessage(client, raw.toString()));
+		ws.on('close', () => this.forget(client));
+		ws.on('error', () => this.forget(client));
+	}
+
+	private onMessage(client: Client, text: string): void {
+		if (client.key) return; // after auth the server ignores client messages (pong included)
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			parsed = null;
+		}
+		const auth = AuthMessage.safeParse(parsed);
+		if (!auth.success) {
+			const data = (parsed as { data?: unknown } | null)?.data;
+			const hasCredential =
+				typeof data === 'object' && data !== null && ('token' in data || 'apiKey' in data);
+			return hasCredential
+				? this.reject(client, 'invalid_token', 'the credential is not valid')
+				: this.reject(
+						client,
+						'missing_api_key',
+						'first message must carry data.token or data.apiKey'
+					);
+		}
+		const data = auth.data.data as { token?: string; apiKey?: string };
+		const key =
+			'token' in data && data.token
+				? this.core.credentials.redeemHandoff(data.token)
+				: this.core.credentials.keyByValue(data.apiKey ?? '');
+		if (!key) {
+			const code = 'token' in data && data.token ? 'invalid_token' : 'invalid_api_key';
+			return this.reject(client, code, 'the credential is not valid or has expired');
+		}
+		clearTimeout(client.authTimer);
+		client.key = key;
+		// Channels are derived from the scopes at connect time.
+		const events = eventTypesForScopes(key.scopes);
+		client.types = new Set(events);
+		this.send(client, { type: 'ready', data: { events, heartbeat_s: this.heartbeatS } });
+		client.heartbeat = setInterval(
+			() => this.send(client, { type: 'ping', data: { t: Date.now() } }),
+			this.heartbeatS * 1000
+		);
+	}
+
+	private reject(client: Client, code: string, error: string, close = CLOSE_UNAUTHORIZED): void {
+		this.send(client, { type: 'error', data: { code, error } });
+		client.ws.close(close, code);
+		this.forget(client);
+	}
+
+	private send(client: Client, message: unknown): void {
+		if (client.ws.readyState === client.ws.OPEN) client.ws.send(JSON.stringify(message));
+	}
+
+	private publish(event: EventEnvelope): void {
+		const fault = this.core.faults.takeEvent();
+		const deliver = (e: EventEnvelope) => {
+			this.deliver(e);
+			if (fault.duplicate) this.core.later(5, () => this.deliver(e));
+		};
+		const go = () => {
+			if (fault.reorder && this.held === null) {
+				this.held = event;
+				// Never hold it forever: flush after a while even if nothing follows.
+				this.heldTimer = setTimeout(() => this.flushHeld(), 500);
+				return;
+			}
+			deliver(event);
+			this.flushHeld();
+		};
+		if (fault.delayMs > 0) this.core.later(fault.delayMs, go);
+		else go();
+	}
+
+	private flushHeld(): void {
+		if (this.heldTimer) clearTimeout(this.heldTimer);
+		this.heldTimer = null;
+		const held = this.held;
+		this.held = null;
+		if (held) this.deliver(held);
+	}
+
+	private deliver(event: EventEnvelope): void {
+		const text = JSON.stringify(event);
+		for (const c of this.clients)
+			if (c.types?.has(event.type) && c.ws.readyState === c.ws.OPEN) c.ws.send(text);
+	}
+
+	/** Fault: every socket dies without a close frame; optionally refuse reconnects for a while. */
+	dropAll(refuseMs = 0): number {
+		if (refuseMs > 0) this.core.faults.refuseUntil = Date.now() + refuseMs;
+		const n = this.clients.size;
+		for (const c of [...this.clients]) {
+			c.ws.terminate();
+			this.forget(c);
+		}
+		return n;
+	}
+
+	/** A revoked credential closes its live sockets with 4401. */
+	closeForKey(keyId: string): void {
+		for (const c of [...this.clients])
+			if (c.key?.id === keyId) {
+				this.send(c, {
+					type: 'error',
+					data: { code: 'invalid_token', error: 'credential revoked' }
+				});
+				c.ws.close(CLOSE_UNAUTHORIZED, 'revoked');
+				this.forget(c);
+			}
+	}
+
+	private forget(client: Client): void {
+		clearTimeout(client.authTimer);
+		clearInterval(client.heartbeat);
+		this.clients.delete(client);
+	}
+
+	close(): void {
+		this.flushHeld();
+		for (const c of [...this.clients]) {
+			c.ws.terminate();
+			this.forget(c);
+		}
+		this.wss.close();
+	}
+}

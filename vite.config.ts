@@ -1,0 +1,53 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const pagesDir = here('./src/pages/');
+
+// One HTML entry per page under src/pages/ (multi-page build): each page loads only its own code.
+const pages = Object.fromEntries(
+	readdirSync(pagesDir)
+		.filter((f) => f.endsWith('.html'))
+		.map((f) => [f.replace(/\.html$/, ''), pagesDir + f])
+);
+
+export default defineConfig({
+	root: pagesDir,
+	publicDir: here('./public'),
+	plugins: [svelte()],
+	resolve: { conditions: ['browser'] },
+	build: {
+		outDir: here('./dist'),
+		emptyOutDir: true,
+		// OBS 30 ships Chromium 103; OBS 31/32 ship 127. Build for the oldest.
+		target: 'chrome103',
+		rollupOptions: { input: pages }
+	},
+	test: {
+		root: here('./'),
+		projects: [
+			{
+				extends: true,
+				test: {
+					name: 'unit',
+					root: here('./'),
+					include: ['tests/unit/**/*.test.ts'],
+					environment: 'node'
+				}
+			},
+			{
+				extends: true,
+				test: {
+					name: 'integration',
+					root: here('./'),
+					include: ['tests/integration/**/*.test.ts'],
+					environment: 'node',
+					testTimeout: 20_000,
+					hookTimeout: 20_000
+				}
+			}
+		]
+	}
+});
