@@ -41,10 +41,14 @@ export const PausedBody = Success.extend({ is_paused: z.boolean() });
 export const SkipBody = Success.extend({ order_id: OrderId.nullable() });
 export const TtsReplayBody = Success.extend({ tip: QueueTip });
 
-/** A cursor page, most recent first; `before` takes an order id from `next_cursor`. */
+/**
+ * A cursor page, most recent first; `before` takes an order id from `next_cursor`. Any string is
+ * accepted here: an empty, malformed or unknown cursor is the server's 400 `bad_cursor`
+ * (service-api.md, Errors), not a generic `bad_request`.
+ */
 export const HistoryQuery = z.looseObject({
 	limit: z.coerce.number().int().min(1).max(100).optional(),
-	before: z.string().min(1).optional()
+	before: z.string().optional()
 });
 export const TtsHistoryBody = z.looseObject({
 	tips: z.array(HistoryTip),
@@ -71,6 +75,11 @@ export const MediaReleaseBody = Success.extend({
 	released: z.boolean(),
 	media: QueueMediaItem.nullable().optional()
 });
+/**
+ * service-api.md gives POST /media/resume a 200 of `success` only (unlike the TTS resume of
+ * CONTRACT.md), so `is_paused` is optional here; the simulator sends it anyway.
+ */
+export const MediaResumeBody = Success.extend({ is_paused: z.boolean().optional() });
 export const MediaStatusBody = z.looseObject({
 	is_paused: z.boolean(),
 	visible: z.boolean(),

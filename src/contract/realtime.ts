@@ -92,7 +92,9 @@ export function parseServerFrame(
 	}
 	const schemas = { ready: ReadyMessage, error: RealtimeErrorMessage, ping: PingMessage } as const;
 	if (typeof obj.type !== 'string') return { ok: false, error: 'type: expected string' };
-	if (!(obj.type in schemas)) return { ok: true, value: { kind: 'other', type: obj.type } };
+	// Own keys only: `type: "constructor"` or `"toString"` must not reach Object.prototype.
+	if (!Object.prototype.hasOwnProperty.call(schemas, obj.type))
+		return { ok: true, value: { kind: 'other', type: obj.type } };
 	const kind = obj.type as keyof typeof schemas;
 	const parsed = schemas[kind].safeParse(obj);
 	if (!parsed.success) return { ok: false, error: describeIssues(parsed.error) };

@@ -175,7 +175,7 @@ export const ROUTES = {
 		method: 'POST',
 		path: '/media/resume',
 		scope: 'media:control',
-		response: B.PausedBody
+		response: B.MediaResumeBody
 	}),
 	mediaSkip: route({
 		method: 'POST',

@@ -3,7 +3,7 @@
 // calls, and serves the built pages. Only node.ts touches node:http.
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { HandoffToken, Me, matchRoute, ROUTES, type Route } from '../contract/index.ts';
+import { HandoffToken, Me, matchRoute, OVERLAY_ID, ROUTES, type Route } from '../contract/index.ts';
 import { FailureLimiter, hostAllowed, keyMatches, rawPathTricky } from './security.ts';
 import { UpstreamUnavailable, type UpstreamClient } from './upstream.ts';
 
@@ -166,7 +166,10 @@ export function createApp(opts: AppOptions): Hono {
 		if (!(WIDGET_PAGES as readonly string[]).includes(type)) return notFoundPage(c);
 		return page(c, `widget-${type}`);
 	});
-	app.get('/overlay/:overlayId', (c) => page(c, 'overlay'));
+	// The page reads its id from the URL: an id that cannot exist is refused here, not in the page.
+	app.get('/overlay/:overlayId', (c) =>
+		OVERLAY_ID.test(c.req.param('overlayId')) ? page(c, 'overlay') : notFoundPage(c)
+	);
 	app.get('/preview', (c) => page(c, 'preview'));
 	app.get('/', (c) => page(c, 'index'));
 	if (opts.staticFiles) app.use('*', opts.staticFiles);

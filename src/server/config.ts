@@ -16,18 +16,20 @@ const Env = z.object({
 		.optional(),
 	TIP_API_BASE_URL: z
 		.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
-		.refine((u) => /\/v1\/?$/.test(new URL(u).pathname), 'expected the base URL ending in /v1')
+		// Paths are appended to it, so a query, a fragment or credentials would break every call.
+		.refine(isBaseUrl, 'expected the base URL ending in /v1, with no query, fragment or password')
 		.optional(),
 	TIP_WS_URL: z.url({ protocol: /^wss?$/, error: 'expected a ws:// or wss:// URL' }).optional(),
 	HOST: z
 		.string()
 		.regex(/^[A-Za-z0-9.:[\]-]+$/, 'expected a host name or IP address')
 		.default('127.0.0.1'),
-	PORT: z.coerce
-		.number({ error: 'expected a port number' })
-		.int('expected a whole port number')
-		.min(0, 'expected 0 to 65535')
-		.max(65535, 'expected 0 to 65535')
+	// Digits only: z.coerce would read ' ' as 0 (a random port) and '0x10' as 16.
+	PORT: z
+		.string()
+		.regex(/^\d{1,5}$/, 'expected a port number (0 to 65535)')
+		.transform(Number)
+		.pipe(z.number().max(65535, 'expected a port number (0 to 65535)'))
 		.default(8787),
 	OVERLAY_KEY: z
 		.string()
@@ -36,12 +38,22 @@ const Env = z.object({
 	OVERLAY_KEY_FILE: z.string().min(1).default('.overlay-key'),
 	/** Extra names this server may be reached by (comma-separated), for the Host header check. */
 	ALLOWED_HOSTS: z.string().default(''),
-	DEMO_TRAFFIC: z.coerce
-		.number({ error: 'expected demo events per minute' })
-		.min(0, 'expected 0 to 600')
-		.max(600, 'expected 0 to 600')
-		.default(4)
+	DEMO_TRAFFIC: z
+		.string()
+		.regex(/^\d+(\.\d+)?$/, 'expected demo events per minute (0 to 600)')
+		.transform(Number)
+		.pipe(z.number().max(600, 'expected demo events per minute (0 to 600)'))
+		.default(4),
+	/** 1: serve dist/ as it is, even when older than its sources (tests, read-only checkouts). */
+	SKIP_BUILD: z.enum(['0', '1'], { error: 'expected 1 (do not build) or 0' }).default('0')
 });
+
+/** Runs even after the URL check failed (zod checks continue), so it must not throw. */
+function isBaseUrl(value: string): boolean {
+	if (!URL.canParse(value)) return false;
+	const u = new URL(value);
+	return /\/v1\/?$/.test(u.pathname) && !u.search && !u.hash && !u.username && !u.password;
+}
 
 export interface Upstream {
 	/** `{base_url}`, without a trailing slash. */
@@ -59,6 +71,8 @@ export interface Config {
 	overlayKey: string;
 	allowedHosts: string[];
 	demoTraffic: number;
+	/** Serve the bundle as it is instead of rebuilding it when stale (SKIP_BUILD=1). */
+	skipBuild: boolean;
 }
 
 /** Parse the environment; a bad or missing value throws a ConfigError naming the variable. */
@@ -95,7 +109,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 		allowedHosts: e.ALLOWED_HOSTS.split(',')
 			.map((h) => h.trim().toLowerCase())
 			.filter(Boolean),
-		demoTraffic: e.DEMO_TRAFFIC
+		demoTraffic: e.DEMO_TRAFFIC,
+		skipBuild: e.SKIP_BUILD === '1'
 	};
 }
 
@@ -104,8 +119,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  * URLs stay the same across restarts. Written atomically with owner-only permissions.
  */
 export function persistentOverlayKey(file: string): string {
+	// A file system error (a directory in the way, no write permission) stops the server with a
+	// message like any other bad setting, not with a stack trace.
+	const io = <T>(what: string, action: () => T): T => {
+		try {
+			return action();
+		} catch (err) {
+			const reason = (err as NodeJS.ErrnoException).code ?? String(err);
+			throw new ConfigError(
+				`Cannot ${what} the overlay key file ${file} (${reason}): set OVERLAY_KEY, or OVERLAY_KEY_FILE to a writable path`
+			);
+		}
+	};
 	if (existsSync(file)) {
-		const key = readFileSync(file, 'utf8').trim();
+		const key = io('read', () => readFileSync(file, 'utf8')).trim();
 		if (!OVERLAY_KEY.test(key))
 			throw new ConfigError(
 				`Invalid overlay key file ${file}: expected 16 to 128 characters of A-Z a-z 0-9 _ - (delete it to make a new one)`
@@ -114,8 +141,10 @@ export function persistentOverlayKey(file: string): string {
 	}
 	const key = randomBytes(24).toString('base64url');
 	const tmp = `${file}.${process.pid}.tmp`;
-	writeFileSync(tmp, key + '\n', { mode: 0o600 });
-	chmodSync(tmp, 0o600);
-	renameSync(tmp, file);
+	io('write', () => {
+		writeFileSync(tmp, key + '\n', { mode: 0o600 });
+		chmodSync(tmp, 0o600);
+		renameSync(tmp, file);
+	});
 	return key;
 }

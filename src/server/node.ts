@@ -47,7 +47,7 @@ async function main(): Promise<void> {
 		closeSim = sim.close;
 	}
 
-	if (bundleIsStale(root, dist)) {
+	if (!config.skipBuild && bundleIsStale(root, dist)) {
 		console.log('Building the widgets…');
 		await buildBundle(root, dist);
 	}

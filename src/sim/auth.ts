@@ -26,7 +26,11 @@ export class Credentials {
 	private readonly handoffs = new Map<string, HandoffRecord>();
 	private n = 0;
 
-	constructor(private readonly now: () => number = Date.now) {}
+	constructor(
+		private readonly now: () => number = Date.now,
+		/** CONTRACT.md: a handoff token is valid 60 seconds; tests shorten it to see expiry. */
+		private readonly handoffTtlS = HANDOFF_TTL_S
+	) {}
 
 	/** Adds a key; the demo key has every scope, tests add keys with fewer. */
 	addKey(opts: { value?: string; name?: string; scopes?: readonly Scope[] } = {}): ApiKey {
@@ -73,9 +77,11 @@ export class Credentials {
 	mintHandoff(key: ApiKey): { token: string; expires_at: string; expires_in: number } {
 		this.sweep();
 		const token = `rth_${randomToken(24)}`;
-		const expiresAt = this.now() + HANDOFF_TTL_S * 1000;
+		const expiresAt = this.now() + this.handoffTtlS * 1000;
 		this.handoffs.set(token, { keyId: key.id, expiresAt });
-		return { token, expires_at: new Date(expiresAt).toISOString(), expires_in: HANDOFF_TTL_S };
+		// expires_in is a positive integer in whole seconds (CONTRACT.md shows 60).
+		const expiresIn = Math.max(1, Math.ceil(this.handoffTtlS));
+		return { token, expires_at: new Date(expiresAt).toISOString(), expires_in: expiresIn };
 	}
 
 	/** Single use: a token is gone once presented, valid or not. */

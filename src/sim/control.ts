@@ -17,6 +17,8 @@ export class SimControl {
 	/** Set by startSimulator once the hub and traffic exist. */
 	hub?: RealtimeHub;
 	traffic?: DemoTraffic;
+	/** Claims held by holdRivalClaim, as `queue:orderId`. */
+	private readonly rivalClaims = new Set<string>();
 
 	constructor(readonly core: SimCore) {}
 
@@ -89,20 +91,31 @@ export class SimControl {
 		if (!orderId) throw new SimError(404, 'not_found', `the ${queue} queue is empty`);
 		if (queue === 'tts') m.ttsStart(orderId, RIVAL);
 		else m.mediaStart(orderId, RIVAL);
+		const claim = `${queue}:${orderId}`;
+		this.rivalClaims.add(claim);
+		// Only a claim the rival still holds is released: after clearFaults a consumer may own it.
 		if (opts.forMs !== undefined)
-			this.core.later(opts.forMs, () => this.releaseRivalClaim(queue, orderId));
+			this.core.later(opts.forMs, () => {
+				if (this.rivalClaims.has(claim)) this.releaseRivalClaim(queue, orderId);
+			});
 		return orderId;
 	}
 
 	releaseRivalClaim(queue: 'tts' | 'media', orderId: string): void {
+		this.rivalClaims.delete(`${queue}:${orderId}`);
 		const m = this.core.model;
 		if (queue === 'tts') m.ttsRelease(orderId, RIVAL);
 		else m.mediaRelease(orderId, RIVAL);
 	}
 
+	/** Back to normal: every fault is lifted, including claims a rival still holds. */
 	clearFaults(): void {
 		this.core.faults.clear();
 		this.core.faults.audioDelayMs = this.core.options.audioDelayMs ?? 300;
+		for (const claim of [...this.rivalClaims]) {
+			const [queue, orderId] = claim.split(/:(.*)/s) as ['tts' | 'media', string];
+			this.releaseRivalClaim(queue, orderId);
+		}
 	}
 
 	resetRateLimits(): void {

@@ -19,12 +19,14 @@ export interface SimOptions {
 	audioDelayMs?: number;
 	heartbeatS?: number;
 	authTimeoutMs?: number;
+	/** Lifetime of a realtime handoff token; CONTRACT.md says 60 s, tests shorten it. */
+	handoffTtlS?: number;
 	/** Print nothing (tests). */
 	quiet?: boolean;
 }
 
 export class SimCore {
-	readonly credentials = new Credentials();
+	readonly credentials: Credentials;
 	readonly demoKey: ApiKey;
 	readonly keyLimiter: RateLimiter;
 	readonly ipLimiter: RateLimiter;
@@ -42,6 +44,7 @@ export class SimCore {
 	private closed = false;
 
 	constructor(readonly options: SimOptions = {}) {
+		this.credentials = new Credentials(Date.now, options.handoffTtlS);
 		this.demoKey = this.credentials.addKey({
 			value: options.apiKey ?? DEMO_API_KEY,
 			name: 'Demo key'

@@ -5,7 +5,6 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
-	AuthMessage,
 	CLOSE_AUTH_TIMEOUT,
 	CLOSE_UNAUTHORIZED,
 	eventTypesForScopes,
@@ -22,6 +21,23 @@ interface Client {
 	types?: Set<string>;
 	heartbeat?: ReturnType<typeof setInterval>;
 	authTimer?: ReturnType<typeof setTimeout>;
+}
+
+/** The credential a first message carries: `data.token` wins over `data.apiKey`. */
+function credentialOf(text: string): { kind: 'token' | 'apiKey'; value: string } | null {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		return null;
+	}
+	const data = (parsed as { data?: unknown } | null)?.data;
+	if (typeof data !== 'object' || data === null) return null;
+	const d = data as { token?: unknown; apiKey?: unknown };
+	// A present but unusable value (empty, not a string) is an invalid credential, not a missing one.
+	if ('token' in d) return { kind: 'token', value: typeof d.token === 'string' ? d.token : '' };
+	if ('apiKey' in d) return { kind: 'apiKey', value: typeof d.apiKey === 'string' ? d.apiKey : '' };
+	return null;
 }
 
 export class RealtimeHub {
@@ -68,32 +84,21 @@ export class RealtimeHub {
 
 	private onMessage(client: Client, text: string): void {
 		if (client.key) return; // after auth the server ignores client messages (pong included)
-		let parsed: unknown;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			parsed = null;
-		}
-		const auth = AuthMessage.safeParse(parsed);
-		if (!auth.success) {
-			const data = (parsed as { data?: unknown } | null)?.data;
-			const hasCredential =
-				typeof data === 'object' && data !== null && ('token' in data || 'apiKey' in data);
-			return hasCredential
-				? this.reject(client, 'invalid_token', 'the credential is not valid')
-				: this.reject(
-						client,
-						'missing_api_key',
-						'first message must carry data.token or data.apiKey'
-					);
-		}
-		const data = auth.data.data as { token?: string; apiKey?: string };
+		// CONTRACT.md: the server accepts any first message that carries data.token or data.apiKey
+		// (the `type: 'auth'` of AuthMessage is what clients send, not what the server demands).
+		const credential = credentialOf(text);
+		if (!credential)
+			return this.reject(
+				client,
+				'missing_api_key',
+				'first message must carry data.token or data.apiKey'
+			);
 		const key =
-			'token' in data && data.token
-				? this.core.credentials.redeemHandoff(data.token)
-				: this.core.credentials.keyByValue(data.apiKey ?? '');
+			credential.kind === 'token'
+				? this.core.credentials.redeemHandoff(credential.value)
+				: this.core.credentials.keyByValue(credential.value);
 		if (!key) {
-			const code = 'token' in data && data.token ? 'invalid_token' : 'invalid_api_key';
+			const code = credential.kind === 'token' ? 'invalid_token' : 'invalid_api_key';
 			return this.reject(client, code, 'the credential is not valid or has expired');
 		}
 		clearTimeout(client.authTimer);

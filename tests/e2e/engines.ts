@@ -6,13 +6,14 @@
 // so whichever ran first would silently be used for both. Here each version gets its own directory
 // under node_modules/.cache/obs-engines/, keyed by the package version so an upgrade re-extracts.
 // The shared system libraries these binaries need come from Debian's `chromium` package.
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { createBrotliDecompress } from 'node:zlib';
 
 export interface ObsEngine {
@@ -23,10 +24,10 @@ export interface ObsEngine {
 	/** npm alias that holds the compressed build. */
 	packageName: string;
 	/** Brotli-compressed tarballs in the package's bin/ beside chromium.br. */
-	tarballs: string[];
+	tarballs: readonly string[];
 }
 
-export const obsEngines = [
+export const obsEngines: readonly ObsEngine[] = [
 	{
 		project: 'obs30-chromium103',
 		major: 103,
@@ -39,11 +40,16 @@ export const obsEngines = [
 		packageName: '@sparticuz/chromium-127',
 		tarballs: ['swiftshader.tar.br', 'fonts.tar.br']
 	}
-] as const satisfies readonly ObsEngine[];
+];
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cacheRoot = join(root, 'node_modules', '.cache', 'obs-engines');
 const require = createRequire(import.meta.url);
+const execFileAsync = promisify(execFile);
+// The tarball's own fonts.conf points at /tmp/fonts (the serverless layout), so we write our own.
+const fontconfigName = 'fontconfig-with-system-fonts.conf';
+// A temporary directory this old was left by an extraction that was killed.
+const abandonedAfterMs = 60 * 60 * 1000;
 
 function packageDir(engine: ObsEngine): string {
 	return dirname(require.resolve(`${engine.packageName}/package.json`));
@@ -66,8 +72,9 @@ export function engineExecutable(engine: ObsEngine): string {
  * as it does in OBS on a desktop.
  */
 export function engineEnv(engine: ObsEngine): Record<string, string> {
-	const fontsConf = join(engineDir(engine), 'fonts.conf');
-	return existsSync(fontsConf) ? { FONTCONFIG_FILE: fontsConf } : {};
+	// Decided from the package, not the disk: the config is read before globalSetup extracts.
+	const hasFonts = engine.tarballs.includes('fonts.tar.br');
+	return hasFonts ? { FONTCONFIG_FILE: join(engineDir(engine), fontconfigName) } : {};
 }
 
 async function brotliToFile(source: string, target: string): Promise<void> {
@@ -80,20 +87,21 @@ async function brotliToFile(source: string, target: string): Promise<void> {
 }
 
 async function brotliTarExtract(source: string, targetDir: string): Promise<void> {
-	// The tarballs were made on Amazon Linux as ec2-user; as root, tar would chown to that uid.
-	const tar = spawn('tar', ['-x', '--no-same-owner', '-C', targetDir], {
-		stdio: ['pipe', 'inherit', 'inherit']
-	});
-	const exited = new Promise<void>((resolve, reject) => {
-		tar.once('error', reject);
-		tar.once('close', (code) =>
-			code === 0 ? resolve() : reject(new Error(`tar -x ${source} exited with ${code}`))
-		);
-	});
-	await Promise.all([
-		pipeline(createReadStream(source), createBrotliDecompress(), tar.stdin),
-		exited
+	// Through a file rather than a pipe: tar may exit once it sees the end-of-archive blocks, and
+	// a pipe still being written then fails with EPIPE.
+	const archive = join(targetDir, `${basename(source, '.br')}.partial`);
+	await brotliToFile(source, archive);
+	// The tarballs were made on Amazon Linux as ec2-user with some world-writable entries; as root,
+	// tar would keep that owner and those modes.
+	await execFileAsync('tar', [
+		'-xf',
+		archive,
+		'--no-same-owner',
+		'--no-same-permissions',
+		'-C',
+		targetDir
 	]);
+	await rm(archive);
 }
 
 function fontconfigFile(dir: string): string {
@@ -107,6 +115,16 @@ function fontconfigFile(dir: string): string {
 `;
 }
 
+async function removeAbandonedExtractions(dir: string): Promise<void> {
+	const prefix = `${basename(dir)}.tmp-`;
+	for (const name of await readdir(cacheRoot)) {
+		const path = join(cacheRoot, name);
+		if (!name.startsWith(prefix)) continue;
+		const { mtimeMs } = await stat(path);
+		if (Date.now() - mtimeMs > abandonedAfterMs) await rm(path, { recursive: true, force: true });
+	}
+}
+
 /**
  * Extracts one engine if it is not there yet and returns the binary's path. Idempotent and safe
  * when several processes race: each extracts into its own temporary directory and renames it into
@@ -118,6 +136,7 @@ export async function ensureEngine(engine: ObsEngine): Promise<string> {
 	if (existsSync(executable)) return executable;
 
 	await mkdir(cacheRoot, { recursive: true });
+	await removeAbandonedExtractions(dir);
 	const tmp = await mkdtemp(`${dir}.tmp-`);
 	try {
 		const bin = join(packageDir(engine), 'bin');
@@ -125,7 +144,9 @@ export async function ensureEngine(engine: ObsEngine): Promise<string> {
 			brotliToFile(join(bin, 'chromium.br'), join(tmp, 'chromium')),
 			...engine.tarballs.map((tarball) => brotliTarExtract(join(bin, tarball), tmp))
 		]);
-		if (existsSync(join(tmp, 'fonts'))) await writeFile(join(tmp, 'fonts.conf'), fontconfigFile(dir));
+		if (existsSync(join(tmp, 'fonts'))) {
+			await writeFile(join(tmp, fontconfigName), fontconfigFile(dir));
+		}
 		await chmod(tmp, 0o755);
 		try {
 			await rename(tmp, dir);
@@ -139,10 +160,7 @@ export async function ensureEngine(engine: ObsEngine): Promise<string> {
 	return executable;
 }
 
-/** Playwright globalSetup: extract every OBS engine once before any worker launches one. */
-export default async function extractObsEngines(): Promise<void> {
-	const started = Date.now();
-	const paths = await Promise.all(obsEngines.map(ensureEngine));
-	const seconds = ((Date.now() - started) / 1000).toFixed(1);
-	console.log(`OBS engines ready in ${seconds}s:\n  ${paths.join('\n  ')}`);
+/** Extracts every OBS engine (run once from Playwright's globalSetup, before any launch). */
+export async function extractObsEngines(): Promise<string[]> {
+	return Promise.all(obsEngines.map(ensureEngine));
 }

@@ -132,8 +132,15 @@ export class SimModel {
 		this.ledger.push(tip);
 		this.tts.enqueue(tip);
 		this.emit('tip.created', { tip }, actor);
+		// A video that comes with a tip was requested via `tip` unless the caller says otherwise.
 		if (input.media)
-			this.enqueueMedia(input.media, tip.name, actor, tip.order_id, input.media.requested_via);
+			this.enqueueMedia(
+				input.media,
+				tip.name,
+				actor,
+				tip.order_id,
+				input.media.requested_via ?? 'tip'
+			);
 		this.opts.requestAudio?.(tip);
 		return tip;
 	}

@@ -1,0 +1,245 @@
+// `npm start` as a real process: the Node adapter (src/server/node.ts) starts, prints its URLs,
+// answers over real HTTP with the guards wired to the real socket, and refuses a bad environment.
+// SKIP_BUILD=1 serves dist/ as it is: building the bundle is not what these tests are about.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withSim, type Sim } from '../fixtures/sim.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const KEY = 'start-test-overlay-key-0123456789';
+
+const BASE_ENV: NodeJS.ProcessEnv = {
+	...process.env,
+	// Empty counts as unset: whatever the developer's shell holds, these tests choose the mode.
+	TIP_API_KEY: '',
+	TIP_API_BASE_URL: '',
+	TIP_WS_URL: '',
+	ALLOWED_HOSTS: '',
+	HOST: '127.0.0.1',
+	PORT: '0',
+	OVERLAY_KEY: KEY,
+	DEMO_TRAFFIC: '0',
+	SKIP_BUILD: '1'
+};
+
+interface Running {
+	child: ChildProcess;
+	out: () => string;
+	err: () => string;
+	origin: string;
+	/** Resolves with the exit code. */
+	exited: Promise<number | null>;
+}
+
+function launch(env: NodeJS.ProcessEnv) {
+	const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/node.ts'], {
+		cwd: root,
+		env: { ...BASE_ENV, ...env },
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	let out = '';
+	let err = '';
+	child.stdout!.on('data', (d) => (out += d));
+	child.stderr!.on('data', (d) => (err += d));
+	const exited = new Promise<number | null>((resolve) =>
+		child.once('exit', (code) => resolve(code))
+	);
+	return { child, out: () => out, err: () => err, exited };
+}
+
+/** Starts the server and waits for the Preview line, which carries the real port. */
+async function start(env: NodeJS.ProcessEnv = {}): Promise<Running> {
+	const p = launch(env);
+	const origin = await new Promise<string>((resolve, reject) => {
+		const timer = setInterval(() => {
+			const m = /Preview[^\n]*?(http:\/\/[^\s/]+)\/preview\?key=/.exec(p.out());
+			if (m) {
+				clearInterval(timer);
+				resolve(m[1]);
+			}
+		}, 20);
+		void p.exited.then((code) => {
+			clearInterval(timer);
+			reject(new Error(`exited with ${code}\n${p.out()}\n${p.err()}`));
+		});
+	});
+	return { ...p, origin };
+}
+
+/** Runs the server expecting it to stop by itself. */
+async function runToExit(env: NodeJS.ProcessEnv) {
+	const p = launch(env);
+	const timer = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
+	const code = await p.exited;
+	clearTimeout(timer);
+	return { code, out: p.out(), err: p.err() };
+}
+
+async function stop(r: Running | undefined): Promise<number | null> {
+	if (!r) return null;
+	if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
+	return r.exited;
+}
+
+/** A raw HTTP/1.1 request: the request target and the Host header go out exactly as given. */
+function rawRequest(
+	origin: string,
+	method: string,
+	target: string,
+	headers: Record<string, string>
+): Promise<{ status: number; body: string }> {
+	const { hostname, port } = new URL(origin);
+	return new Promise((resolve, reject) => {
+		const req = request({ hostname, port, method, path: target, headers }, (res) => {
+			let body = '';
+			res.on('data', (d) => (body += d));
+			res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+		});
+		req.on('error', reject);
+		req.end();
+	});
+}
+
+describe('npm start in demo mode', () => {
+	let server: Running;
+	beforeAll(async () => {
+		server = await start();
+	}, 30_000);
+	afterAll(() => stop(server));
+
+	it('answers /healthz with demo mode and a reachable embedded simulator', async () => {
+		const res = await fetch(`${server.origin}/healthz`);
+		expect(res.status).toBe(200);
+		expect(await res.json()).toEqual({ ok: true, mode: 'demo', upstream: { reachable: true } });
+	});
+
+	it('prints the preview URL and one OBS URL per widget and per overlay, each with the key', async () => {
+		const out = server.out();
+		expect(out).toContain('running in demo mode');
+		expect(out).toContain(`${server.origin}/preview?key=${KEY}`);
+		for (const w of ['tts', 'media', 'tip-goal', 'counters', 'celebration'])
+			expect(out).toContain(`${server.origin}/widget/${w}?key=${KEY}`);
+		const res = await fetch(`${server.origin}/api/overlays`, { headers: { 'x-overlay-key': KEY } });
+		const { overlays } = (await res.json()) as { overlays: { id: string }[] };
+		expect(overlays.length).toBeGreaterThan(0);
+		for (const o of overlays) expect(out).toContain(`${server.origin}/overlay/${o.id}?key=${KEY}`);
+	});
+
+	it('mints a realtime token and forwards an allowlisted call over real HTTP', async () => {
+		const headers = { 'x-overlay-key': KEY };
+		const token = await fetch(`${server.origin}/token`, { method: 'POST', headers });
+		expect(token.status).toBe(200);
+		expect(Object.keys(await token.json()).sort()).toEqual(['expires_at', 'token', 'ws_url']);
+		const queue = await fetch(`${server.origin}/api/tts/queue`, { headers });
+		expect(queue.status).toBe(200);
+		expect(queue.headers.get('ratelimit-limit')).toMatch(/^\d+$/);
+	});
+
+	it('sees the raw request target: dot segments and encoded slashes are refused with 400', async () => {
+		for (const target of ['/api/tts/../me', '/api/tts/%2e%2e/me', '/api//me', '/api/tts\\..\\me']) {
+			const res = await rawRequest(server.origin, 'GET', target, { 'x-overlay-key': KEY });
+			expect(res.status, target).toBe(400);
+		}
+	});
+
+	it('refuses a Host header of another domain with 421', async () => {
+		const res = await rawRequest(server.origin, 'POST', '/token', {
+			host: 'evil.example',
+			'x-overlay-key': KEY
+		});
+		expect(res.status).toBe(421);
+	});
+
+	it('limits failed keys by the real client address', async () => {
+		for (let i = 0; i < 10; i++) {
+			const res = await fetch(`${server.origin}/token`, {
+				method: 'POST',
+				headers: { 'x-overlay-key': 'wrong-key-0123456789' }
+			});
+			expect(res.status).toBe(401);
+		}
+		const res = await fetch(`${server.origin}/token`, {
+			method: 'POST',
+			headers: { 'x-overlay-key': KEY }
+		});
+		expect(res.status).toBe(429);
+	});
+
+	it('stops cleanly on SIGTERM', async () => {
+		expect(await stop(server)).toBe(0);
+	});
+});
+
+describe('npm start in live mode', () => {
+	let sim: Sim;
+	let server: Running | undefined;
+	beforeAll(async () => {
+		sim = await withSim();
+	});
+	afterAll(async () => {
+		await stop(server);
+		await sim.close();
+	});
+
+	it('prints the tenant, currency and scopes and warns about unneeded and missing scopes', async () => {
+		const key = sim.control.addKey({ name: 'Overlay key', scopes: ['tts:read', 'chat:write'] });
+		server = await start({
+			TIP_API_KEY: key.value,
+			TIP_API_BASE_URL: sim.baseUrl,
+			TIP_WS_URL: sim.wsUrl
+		});
+		const out = server.out();
+		expect(out).toContain('running in live mode');
+		expect(out).toMatch(
+			/Upstream: Demo Streamer \(USD\), key "Overlay key" with scopes: tts:read, chat:write/
+		);
+		const err = server.err();
+		expect(err).toMatch(/scopes the overlay does not need \(chat:write\)/);
+		for (const missing of [
+			'tts:control',
+			'media:read',
+			'media:control',
+			'counters:manage',
+			'overlays:manage'
+		])
+			expect(err).toContain(`lacks ${missing}`);
+		expect(err).not.toContain('lacks tts:read');
+		expect(out + err).not.toContain(key.value);
+		const health = await fetch(`${server.origin}/healthz`);
+		expect(await health.json()).toEqual({ ok: true, mode: 'live', upstream: { reachable: true } });
+	});
+});
+
+describe('npm start with a bad environment', () => {
+	it('exits non-zero with a message naming PORT when PORT is not a number', async () => {
+		const { code, out, err } = await runToExit({ PORT: 'abc' });
+		expect(code).not.toBe(0);
+		expect(code).not.toBeNull();
+		expect(err).toMatch(/PORT: expected a port number/);
+		expect(out).not.toContain('Preview');
+	});
+
+	it('exits non-zero naming both addresses when TIP_API_KEY is set without them', async () => {
+		const { code, err } = await runToExit({ TIP_API_KEY: 'tk_live_0123456789abcdef' });
+		expect(code).not.toBe(0);
+		expect(err).toMatch(/TIP_API_BASE_URL: required/);
+		expect(err).toMatch(/TIP_WS_URL: required/);
+		expect(err).not.toContain('tk_live_0123456789abcdef');
+	});
+
+	it('exits non-zero naming PORT when the port is already in use', async () => {
+		const blocker = createServer();
+		await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+		const { port } = blocker.address() as AddressInfo;
+		try {
+			const { code, err } = await runToExit({ PORT: String(port) });
+			expect(code).not.toBe(0);
+			expect(err).toContain(`PORT: ${port} is already in use`);
+		} finally {
+			await new Promise<void>((resolve) => blocker.close(() => resolve()));
+		}
+	});
+});
