@@ -91,20 +91,32 @@ async function main(): Promise<void> {
 	const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
 	const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 	const k = encodeURIComponent(config.overlayKey);
+	const built = async (name: string) =>
+		(await readFile(`${dist}/${name}.html`).catch(() => null)) !== null;
+	const link = async (page: string, path: string) =>
+		(await built(page)) ? `${origin}${path}?key=${k}` : 'not in this build yet';
 	const lines = [
 		`Tip Overlay Kit running in ${config.mode} mode${config.mode === 'demo' ? ' (embedded simulator, no account needed)' : ''}`,
+		`  Listening on ${origin}`,
 		'',
-		`  Preview (open in your browser):  ${origin}/preview?key=${k}`,
+		`  Preview (open in your browser):  ${await link('preview', '/preview')}`,
 		'',
 		'  Widgets (OBS browser source URLs):',
-		...WIDGET_PAGES.map((w) => `    ${w.padEnd(12)} ${origin}/widget/${w}?key=${k}`),
+		...(await Promise.all(
+			WIDGET_PAGES.map(
+				async (w) => `    ${w.padEnd(12)} ${await link(`widget-${w}`, `/widget/${w}`)}`
+			)
+		)),
 		...(overlays.length
 			? [
 					'',
 					'  Overlays:',
-					...overlays.map(
-						(o) => `    ${o.name} (${o.width}x${o.height})  ${origin}/overlay/${o.id}?key=${k}`
-					)
+					...(await Promise.all(
+						overlays.map(
+							async (o) =>
+								`    ${o.name} (${o.width}x${o.height})  ${await link('overlay', `/overlay/${o.id}`)}`
+						)
+					))
 				]
 			: []),
 		'',

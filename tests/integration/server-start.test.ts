@@ -50,12 +50,12 @@ function launch(env: NodeJS.ProcessEnv) {
 	return { child, out: () => out, err: () => err, exited };
 }
 
-/** Starts the server and waits for the Preview line, which carries the real port. */
+/** Starts the server and waits for the Listening line, which carries the real port. */
 async function start(env: NodeJS.ProcessEnv = {}): Promise<Running> {
 	const p = launch(env);
 	const origin = await new Promise<string>((resolve, reject) => {
 		const timer = setInterval(() => {
-			const m = /Preview[^\n]*?(http:\/\/[^\s/]+)\/preview\?key=/.exec(p.out());
+			const m = /Listening on (http:\/\/[^\s/]+)\n/.exec(p.out());
 			if (m) {
 				clearInterval(timer);
 				resolve(m[1]);
@@ -116,16 +116,21 @@ describe('npm start in demo mode', () => {
 		expect(await res.json()).toEqual({ ok: true, mode: 'demo', upstream: { reachable: true } });
 	});
 
-	it('prints the preview URL and one OBS URL per widget and per overlay, each with the key', async () => {
+	it('prints one line per widget and per overlay, and every URL it prints opens a page', async () => {
 		const out = server.out();
 		expect(out).toContain('running in demo mode');
-		expect(out).toContain(`${server.origin}/preview?key=${KEY}`);
+		expect(out).toMatch(/Preview \(open in your browser\):/);
 		for (const w of ['tts', 'media', 'tip-goal', 'counters', 'celebration'])
-			expect(out).toContain(`${server.origin}/widget/${w}?key=${KEY}`);
+			expect(out).toMatch(new RegExp(`^\\s+${w}\\s+(http|not in this build yet)`, 'm'));
 		const res = await fetch(`${server.origin}/api/overlays`, { headers: { 'x-overlay-key': KEY } });
-		const { overlays } = (await res.json()) as { overlays: { id: string }[] };
+		const { overlays } = (await res.json()) as { overlays: { name: string }[] };
 		expect(overlays.length).toBeGreaterThan(0);
-		for (const o of overlays) expect(out).toContain(`${server.origin}/overlay/${o.id}?key=${KEY}`);
+		for (const o of overlays) expect(out).toContain(o.name);
+		const printed = [...out.matchAll(/(http:\/\/\S+\?key=\S+)/g)].map((m) => m[1]);
+		for (const url of printed) {
+			expect(url).toContain(`key=${KEY}`);
+			expect((await fetch(url)).status, url).toBe(200);
+		}
 	});
 
 	it('mints a realtime token and forwards an allowlisted call over real HTTP', async () => {
@@ -219,7 +224,7 @@ describe('npm start with a bad environment', () => {
 		expect(code).not.toBe(0);
 		expect(code).not.toBeNull();
 		expect(err).toMatch(/PORT: expected a port number/);
-		expect(out).not.toContain('Preview');
+		expect(out).not.toContain('Listening on');
 	});
 
 	it('exits non-zero naming both addresses when TIP_API_KEY is set without them', async () => {
