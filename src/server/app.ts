@@ -30,6 +30,8 @@ export interface AppOptions {
 	/** The raw request target before URL normalisation, when the runtime has it. */
 	rawTarget?: (c: Context) => string | undefined;
 	failures?: FailureLimiter;
+	/** Demo mode: the embedded simulator's origin, for its demo and fault controls. */
+	simulatorOrigin?: string;
 }
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
@@ -102,7 +104,12 @@ export function createApp(opts: AppOptions): Hono {
 			}
 			health = { at: Date.now(), reachable };
 		}
-		return c.json({ ok: true, mode: opts.mode, upstream: { reachable: health.reachable } });
+		return c.json({
+			ok: true,
+			mode: opts.mode,
+			upstream: { reachable: health.reachable },
+			...(opts.mode === 'demo' && opts.simulatorOrigin ? { simulator: opts.simulatorOrigin } : {})
+		});
 	});
 
 	app.post('/token', requireKey, async (c) => {

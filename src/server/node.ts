@@ -39,12 +39,14 @@ async function main(): Promise<void> {
 
 	let upstream: Upstream;
 	let closeSim: (() => Promise<void>) | null = null;
+	let simulatorOrigin: string | undefined;
 	if (config.upstream) upstream = config.upstream;
 	else {
 		const { startSimulator } = await import('../sim/index.ts');
 		const sim = await startSimulator({ trafficPerMinute: config.demoTraffic, quiet: true });
 		upstream = { baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, apiKey: sim.apiKey };
 		closeSim = sim.close;
+		simulatorOrigin = sim.origin;
 	}
 
 	if (!config.skipBuild && bundleIsStale(root, dist)) {
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
 	const overlays = await describeUpstream(client, config.mode);
 	const app = createApp({
 		mode: config.mode,
+		simulatorOrigin,
 		upstream: client,
 		overlayKey: config.overlayKey,
 		allowedHosts: [config.host.toLowerCase(), ...config.allowedHosts],

@@ -6,6 +6,9 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const port = Number(process.env.E2E_PORT ?? 4173);
 const baseURL = `http://127.0.0.1:${port}`;
 
+/** The overlay key the e2e server runs with (tests/e2e/fixtures.ts reads it too). */
+export const E2E_OVERLAY_KEY = process.env.E2E_OVERLAY_KEY ?? 'e2e_overlay_key_0123456789';
+
 // Flags for every engine. OBS browser sources allow autoplay, so the tests do too; the rest keep
 // Chromium from reaching the network or doing background work on a CI machine without a GPU.
 const args = [
@@ -65,12 +68,20 @@ export default defineConfig({
 	outputDir: fileURLToPath(new URL('../../test-results/', import.meta.url)),
 	use: { baseURL, trace: 'retain-on-failure' },
 	projects,
-	// The one server the pages are loaded from. For now the built dist/ served by `vite preview`;
-	// the token endpoint server (which also serves dist/) replaces it once it exists.
+	// The product itself serves the pages: the token endpoint in demo mode, with its embedded
+	// simulator (GET /healthz names the simulator's origin, whose /_sim API steers it). dist/ is built
+	// by `npm test` before this tier runs, so the server must not rebuild it.
 	webServer: {
-		command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+		command: 'npx tsx src/server/node.ts',
 		cwd: root,
-		url: baseURL,
+		url: `${baseURL}/healthz`,
+		env: {
+			PORT: String(port),
+			HOST: '127.0.0.1',
+			OVERLAY_KEY: E2E_OVERLAY_KEY,
+			DEMO_TRAFFIC: '0',
+			SKIP_BUILD: '1'
+		},
 		reuseExistingServer: !process.env.CI,
 		timeout: 30_000
 	}

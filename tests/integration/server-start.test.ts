@@ -113,7 +113,12 @@ describe('npm start in demo mode', () => {
 	it('answers /healthz with demo mode and a reachable embedded simulator', async () => {
 		const res = await fetch(`${server.origin}/healthz`);
 		expect(res.status).toBe(200);
-		expect(await res.json()).toEqual({ ok: true, mode: 'demo', upstream: { reachable: true } });
+		expect(await res.json()).toEqual({
+			ok: true,
+			mode: 'demo',
+			upstream: { reachable: true },
+			simulator: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/)
+		});
 	});
 
 	it('prints one line per widget and per overlay, and every URL it prints opens a page', async () => {
