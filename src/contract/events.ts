@@ -196,9 +196,15 @@ export const EventEnvelope = z.looseObject({
 });
 export type EventEnvelope = z.infer<typeof EventEnvelope>;
 
-/** A known event whose payload has been validated. */
+/**
+ * A known event whose payload has been validated. Pick, not Omit: the envelope is a looseObject with
+ * an index signature, and Omit over it would turn `id` and `created_at` into `unknown`.
+ */
 export type KnownEvent = {
-	[T in EventType]: Omit<EventEnvelope, 'type' | 'data'> & { type: T; data: EventData<T> };
+	[T in EventType]: Pick<EventEnvelope, 'id' | 'created_at' | 'actor'> & {
+		type: T;
+		data: EventData<T>;
+	};
 }[EventType];
 
 export type ParsedEvent =

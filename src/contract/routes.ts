@@ -28,8 +28,14 @@ const order = { orderId: OrderId };
 const overlay = { overlayId: OverlayId };
 const counter = { name: CounterName };
 
-function route(r: Omit<Route, 'status' | 'proxied'> & Partial<Route>): Route {
-	return { status: 200, proxied: false, ...r };
+/**
+ * The entry keeps its literal types (params, response schema, `proxied: true`) so that a client can
+ * derive a route's params and body types from the table instead of restating them.
+ */
+function route<const R extends Omit<Route, 'status' | 'proxied'> & Partial<Route>>(
+	r: R
+): Omit<Route, keyof R> & R {
+	return { status: 200, proxied: false, ...r } as Omit<Route, keyof R> & R;
 }
 
 export const ROUTES = {

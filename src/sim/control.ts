@@ -50,6 +50,19 @@ export class SimControl {
 		return this.hub?.dropAll(refuseMs) ?? 0;
 	}
 
+	/**
+	 * The sockets connected now stop receiving anything (pings included) for `ms` without being
+	 * closed, like a half-open TCP connection; clients must detect it by their heartbeat watchdog.
+	 */
+	silenceSockets(ms: number): number {
+		return this.hub?.silence(ms) ?? 0;
+	}
+
+	/** Writes `text` as one raw frame to every authenticated socket (malformed-frame tests). */
+	sendRaw(text: string): number {
+		return this.hub?.sendRaw(text) ?? 0;
+	}
+
 	failHttp(opts: { status: 429 | 502; count?: number; forMs?: number; match?: string }): void {
 		this.core.faults.failHttp(opts);
 	}
@@ -111,6 +124,7 @@ export class SimControl {
 	/** Back to normal: every fault is lifted, including claims a rival still holds. */
 	clearFaults(): void {
 		this.core.faults.clear();
+		this.hub?.silence(0);
 		this.core.faults.audioDelayMs = this.core.options.audioDelayMs ?? 300;
 		for (const claim of [...this.rivalClaims]) {
 			const [queue, orderId] = claim.split(/:(.*)/s) as ['tts' | 'media', string];
@@ -196,6 +210,14 @@ export function controlApp(core: SimCore): Hono {
 	app.post('/faults/drop', async (c) => {
 		const b = await parse(z.object({ refuse_ms: z.number().int().min(0).optional() }), c.req.raw);
 		return c.json({ success: true, dropped: control().dropSockets(b.refuse_ms ?? 0) });
+	});
+	app.post('/faults/silence', async (c) => {
+		const b = await parse(z.object({ ms: z.number().int().min(0).max(600_000) }), c.req.raw);
+		return c.json({ success: true, sockets: control().silenceSockets(b.ms) });
+	});
+	app.post('/faults/raw', async (c) => {
+		const b = await parse(z.object({ text: z.string().max(64 * 1024) }), c.req.raw);
+		return c.json({ success: true, sockets: control().sendRaw(b.text) });
 	});
 	app.post('/faults/audio', async (c) => {
 		const b = await parse(AudioFaultBody, c.req.raw);

@@ -1,6 +1,6 @@
 // The realtime WebSocket of the simulated service (CONTRACT.md, Realtime WebSocket): auth as the
 // first message, `ready`, heartbeat pings, scope-filtered event envelopes, close codes 4401/4408,
-// and the event faults (duplicate, reorder, delay, dropped sockets).
+// and the event faults (duplicate, reorder, delay, dropped sockets, silent sockets, raw frames).
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -21,6 +21,8 @@ interface Client {
 	types?: Set<string>;
 	heartbeat?: ReturnType<typeof setInterval>;
 	authTimer?: ReturnType<typeof setTimeout>;
+	/** Fault: until this time (ms) nothing is sent to this socket, pings included. */
+	silentUntil?: number;
 }
 
 /** The credential a first message carries: `data.token` wins over `data.apiKey`. */
@@ -120,7 +122,11 @@ export class RealtimeHub {
 	}
 
 	private send(client: Client, message: unknown): void {
-		if (client.ws.readyState === client.ws.OPEN) client.ws.send(JSON.stringify(message));
+		if (this.writable(client)) client.ws.send(JSON.stringify(message));
+	}
+
+	private writable(client: Client): boolean {
+		return client.ws.readyState === client.ws.OPEN && !(Date.now() < (client.silentUntil ?? 0));
 	}
 
 	private publish(event: EventEnvelope): void {
@@ -153,8 +159,29 @@ export class RealtimeHub {
 
 	private deliver(event: EventEnvelope): void {
 		const text = JSON.stringify(event);
+		for (const c of this.clients) if (c.types?.has(event.type) && this.writable(c)) c.ws.send(text);
+	}
+
+	/**
+	 * Fault: the sockets connected now go quiet for `ms` (no pings, no events) without closing, as
+	 * over a half-open TCP connection; a client must notice by its heartbeat watchdog. Sockets
+	 * opened later are unaffected; a close frame from the client is still answered. 0 lifts it.
+	 */
+	silence(ms: number): number {
+		const until = Date.now() + ms;
+		for (const c of this.clients) c.silentUntil = ms > 0 ? until : 0;
+		return this.clients.size;
+	}
+
+	/** Fault: one raw text frame (malformed JSON, a bad envelope) to every authenticated socket. */
+	sendRaw(text: string): number {
+		let n = 0;
 		for (const c of this.clients)
-			if (c.types?.has(event.type) && c.ws.readyState === c.ws.OPEN) c.ws.send(text);
+			if (c.key && this.writable(c)) {
+				c.ws.send(text);
+				n += 1;
+			}
+		return n;
 	}
 
 	/** Fault: every socket dies without a close frame; optionally refuse reconnects for a while. */

@@ -1,0 +1,196 @@
+// The shell around the pure claim reducer (src/core/claim-protocol.ts): it carries out the effects
+// (API calls on one serial lane, playback, one timer, the claim memory) and feeds outcomes back.
+// Serialising the calls keeps a snapshot from racing a start of this same consumer.
+import {
+	claimStep,
+	initialClaimState,
+	type CallResult,
+	type ClaimConfig,
+	type ClaimEffect,
+	type ClaimInput,
+	type ClaimItem,
+	type ClaimState
+} from '../core/claim-protocol.ts';
+import type { ClaimMemory } from './claim-memory.ts';
+
+export interface QueueSnapshot<T> {
+	paused: boolean;
+	currentOrderId: string | null;
+	items: ClaimItem<T>[];
+}
+
+/** The upstream calls of one queue, already mapped to the reducer's vocabulary. */
+export interface QueuePort<T> {
+	snapshot(): Promise<{ ok: true; value: QueueSnapshot<T> } | { ok: false; retryAfterMs?: number }>;
+	start(orderId: string): Promise<CallResult<T>>;
+	finish(orderId: string): Promise<CallResult<T>>;
+	release(orderId: string): Promise<CallResult<T>>;
+}
+
+/** Plays one item; resolves when it ended, rejects when it failed. */
+export interface PlayerPort<T> {
+	play(orderId: string, data: T, mode: 'normal' | 'fallback', attempt: number): Promise<void>;
+	stop(orderId: string, why: string): void;
+	preload(orderId: string, data: T): void;
+}
+
+export interface RunnerOptions<T> {
+	queue: QueuePort<T>;
+	player: PlayerPort<T>;
+	memory: ClaimMemory;
+	config?: Partial<ClaimConfig>;
+	now?: () => number;
+	log?: (message: string) => void;
+	/** Coalesces snapshot requests that arrive together (events in a burst). */
+	snapshotDebounceMs?: number;
+}
+
+export class ClaimRunner<T> {
+	private state: ClaimState<T>;
+	private readonly now: () => number;
+	private lane: Promise<unknown> = Promise.resolve();
+	private timer: ReturnType<typeof setTimeout> | null = null;
+	private snapshotTimer: ReturnType<typeof setTimeout> | null = null;
+	private snapshotQueued = false;
+	private snapshotRetry = 0;
+	private closed = false;
+	private readonly listeners = new Set<(s: ClaimState<T>) => void>();
+	/** Calls made, per kind: for diagnostics and the bench's API economy. */
+	readonly calls = { snapshot: 0, start: 0, finish: 0, release: 0 };
+
+	constructor(private readonly opts: RunnerOptions<T>) {
+		this.state = initialClaimState<T>(opts.config);
+		this.now = opts.now ?? Date.now;
+	}
+
+	get snapshot(): Readonly<ClaimState<T>> {
+		return this.state;
+	}
+
+	/**
+	 * Begin: recover a remembered claim. The first snapshot is read when the realtime connection is
+	 * ready (`requestSnapshot` on resync), so that no event between the two can be missed.
+	 */
+	start(): void {
+		this.dispatch({ kind: 'remembered', orderId: this.opts.memory.load() });
+	}
+
+	subscribe(cb: (s: ClaimState<T>) => void): () => void {
+		this.listeners.add(cb);
+		return () => this.listeners.delete(cb);
+	}
+
+	dispatch(input: ClaimInput<T>): void {
+		if (this.closed) return;
+		const { state, effects } = claimStep(this.state, input, this.now());
+		this.state = state;
+		for (const e of effects) this.run(e);
+		for (const cb of this.listeners) cb(this.state);
+	}
+
+	/** After a (re)connect or a doubt: re-read the snapshot (debounced). */
+	requestSnapshot(delayMs = this.opts.snapshotDebounceMs ?? 150): void {
+		if (this.closed || this.snapshotTimer) return;
+		this.snapshotTimer = setTimeout(() => {
+			this.snapshotTimer = null;
+			this.enqueueSnapshot();
+		}, delayMs);
+	}
+
+	close(): void {
+		this.closed = true;
+		if (this.timer) clearTimeout(this.timer);
+		if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
+		this.timer = this.snapshotTimer = null;
+		const mine = this.state.mine;
+		if (mine?.stage === 'playing') this.opts.player.stop(mine.orderId, 'the widget closed');
+		this.listeners.clear();
+	}
+
+	private run(e: ClaimEffect<T>): void {
+		const { queue, player, memory } = this.opts;
+		switch (e.kind) {
+			case 'start':
+				return this.call('start', e.orderId, () => queue.start(e.orderId), 'startResult');
+			case 'finish':
+				return this.call('finish', e.orderId, () => queue.finish(e.orderId), 'finishResult');
+			case 'release':
+				return this.call('release', e.orderId, () => queue.release(e.orderId), 'releaseResult');
+			case 'play':
+				player.play(e.orderId, e.data, e.mode, e.attempt).then(
+					() => this.dispatch({ kind: 'playEnded', orderId: e.orderId }),
+					(err: unknown) =>
+						this.dispatch({
+							kind: 'playFailed',
+							orderId: e.orderId,
+							reason: err instanceof Error ? err.message : String(err)
+						})
+				);
+				return;
+			case 'stop':
+				return player.stop(e.orderId, e.why);
+			case 'preload':
+				return player.preload(e.orderId, e.data);
+			case 'snapshot':
+				return this.requestSnapshot();
+			case 'remember':
+				return memory.save(e.orderId);
+			case 'wakeAt':
+				if (this.timer) clearTimeout(this.timer);
+				this.timer = null;
+				if (e.at !== null)
+					this.timer = setTimeout(
+						() => {
+							this.timer = null;
+							this.dispatch({ kind: 'wake' });
+						},
+						Math.max(0, e.at - this.now())
+					);
+				return;
+			case 'log':
+				this.opts.log?.(e.message);
+				return;
+		}
+	}
+
+	private call(
+		kind: 'start' | 'finish' | 'release',
+		orderId: string,
+		fn: () => Promise<CallResult<T>>,
+		result: 'startResult' | 'finishResult' | 'releaseResult'
+	): void {
+		this.lane = this.lane.then(async () => {
+			if (this.closed) return;
+			this.calls[kind] += 1;
+			let r: CallResult<T>;
+			try {
+				r = await fn();
+			} catch (err) {
+				r = { ok: false, status: 0, code: err instanceof Error ? err.message : 'error' };
+			}
+			this.dispatch({ kind: result, orderId, result: r } as ClaimInput<T>);
+		});
+	}
+
+	private enqueueSnapshot(): void {
+		if (this.snapshotQueued) return;
+		this.snapshotQueued = true;
+		this.lane = this.lane.then(async () => {
+			this.snapshotQueued = false;
+			if (this.closed) return;
+			this.calls.snapshot += 1;
+			const r = await this.opts.queue.snapshot().catch(() => ({ ok: false as const }));
+			if (r.ok) {
+				this.snapshotRetry = 0;
+				this.dispatch({ kind: 'snapshot', ...r.value });
+				return;
+			}
+			// Without a snapshot nothing is claimed; try again with a capped backoff.
+			const wait =
+				('retryAfterMs' in r && r.retryAfterMs) ||
+				Math.min(30_000, 1000 * 2 ** Math.min(this.snapshotRetry, 5));
+			this.snapshotRetry += 1;
+			this.requestSnapshot(wait);
+		});
+	}
+}

@@ -1,0 +1,93 @@
+// URL parameter schemas for values that end up in CSS custom properties (theme colours, fonts).
+// A custom property accepts almost any token stream, so `red;background:url(x)` set through the
+// CSSOM would at worst be an invalid value, but strict allowlists keep the theme predictable and
+// rule out requests to other hosts (url(), image-set()) from a pasted URL.
+import { z } from 'zod';
+
+/** The CSS named colours (CSS Color 4), plus `transparent`. */
+export const CSS_NAMED_COLORS: ReadonlySet<string> = new Set(
+	(
+		'aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue ' +
+		'blueviolet brown burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk ' +
+		'crimson cyan darkblue darkcyan darkgoldenrod darkgray darkgreen darkgrey darkkhaki ' +
+		'darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen ' +
+		'darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue ' +
+		'dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite ' +
+		'gold goldenrod gray green greenyellow grey honeydew hotpink indianred indigo ivory khaki ' +
+		'lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan ' +
+		'lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen ' +
+		'lightskyblue lightslategray lightslategrey lightsteelblue lightyellow lime limegreen linen ' +
+		'magenta maroon mediumaquamarine mediumblue mediumorchid mediumpurple mediumseagreen ' +
+		'mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream ' +
+		'mistyrose moccasin navajowhite navy oldlace olive olivedrab orange orangered orchid ' +
+		'palegoldenrod palegreen paleturquoise palevioletred papayawhip peachpuff peru pink plum ' +
+		'powderblue purple rebeccapurple red rosybrown royalblue saddlebrown salmon sandybrown ' +
+		'seagreen seashell sienna silver skyblue slateblue slategray slategrey snow springgreen ' +
+		'steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow ' +
+		'yellowgreen transparent'
+	).split(' ')
+);
+
+const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+
+/**
+ * A colour as CSS hex (`#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`) or a CSS colour name. The `#` may
+ * be left out: typed raw into a URL it starts the fragment, so `color=#ff0000` arrives empty and
+ * `%23ff0000` is awkward to write. Normalised to lower case with a leading `#`.
+ */
+export const cssColor: z.ZodType<string, string> = z
+	.string()
+	.trim()
+	.transform((s) => s.toLowerCase())
+	.refine((s) => HEX.test(s) || CSS_NAMED_COLORS.has(s))
+	.transform((s) => (CSS_NAMED_COLORS.has(s) ? s : '#' + s.replace(/^#/, '')));
+
+/** Generic families are keywords in CSS and must not be quoted. */
+const GENERIC_FAMILIES = new Set([
+	'serif',
+	'sans-serif',
+	'monospace',
+	'cursive',
+	'fantasy',
+	'system-ui',
+	'emoji',
+	'math',
+	'ui-serif',
+	'ui-sans-serif',
+	'ui-monospace',
+	'ui-rounded'
+]);
+
+// Letters of any script (font names are localised), digits, spaces, `-` and `_`: no quotes,
+// backslashes, semicolons, braces or parentheses can reach the CSS.
+const FAMILY = /^[\p{L}\p{N}][\p{L}\p{N} _-]{0,63}$/u;
+const MAX_FAMILIES = 5;
+
+/**
+ * A comma-separated list of up to 5 font family names, e.g. `Comic Neue, sans-serif`. Emitted as
+ * a CSS `font-family` value with each non-generic name quoted.
+ */
+export const fontFamilies: z.ZodType<string, string> = z
+	.string()
+	.transform((s) =>
+		s
+			.split(',')
+			.map((name) => name.trim().replace(/\s+/g, ' '))
+			.filter((name) => name !== '')
+	)
+	.refine(
+		(names) =>
+			names.length >= 1 && names.length <= MAX_FAMILIES && names.every((n) => FAMILY.test(n))
+	)
+	.transform((names) =>
+		names
+			.map((n) => (GENERIC_FAMILIES.has(n.toLowerCase()) ? n.toLowerCase() : `"${n}"`))
+			.join(', ')
+	);
+
+/** What `fontFamilies` accepts, for error messages and the README. */
+export const FONT_FAMILIES_EXPECTS =
+	'up to 5 font names (letters, digits, spaces, - and _) separated by commas';
+
+/** What `cssColor` accepts, for error messages and the README. */
+export const CSS_COLOR_EXPECTS = 'a hex colour such as ff8800 or #ff8800, or a CSS colour name';

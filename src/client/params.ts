@@ -1,0 +1,208 @@
+// URL parameters of a widget page, parsed with zod at the page boundary (STYLE.md 3 and 7): every
+// bad value becomes one sentence that names the parameter and what it expects, for the ErrorCard.
+// Each field is declared once with its schema, default and description, so the README table
+// (paramDocs) cannot drift from what the page accepts.
+import { z } from 'zod';
+
+/** One URL parameter: how to parse a present value, what it expects, and its default. */
+export interface ParamField<T = unknown> {
+	/** Parses the raw (non-empty) string value. */
+	readonly schema: z.ZodType<T, string>;
+	/** What a good value looks like, e.g. `a number from 0 to 1`; used in errors and docs. */
+	readonly expects: string;
+	/** One line for the README table. */
+	readonly description: string;
+	readonly required: boolean;
+	/** Used when the parameter is absent or empty. */
+	readonly default: T | undefined;
+	/** The default as a user would write it in the URL (README column). */
+	readonly defaultText: string;
+}
+
+export type ParamFields = Record<string, ParamField<any>>;
+
+/** The parsed values of a field table, keyed by URL parameter name. */
+export type ParamValues<F extends ParamFields> = {
+	[K in keyof F]: F[K] extends ParamField<infer T> ? T : never;
+};
+
+export type ParamResult<T> =
+	| {
+			ok: true;
+			value: T;
+			/** Parameters the page does not know (typos, cache busters like `&v=2`); shown in diagnostics. */
+			ignored: string[];
+	  }
+	| { ok: false; errors: string[] };
+
+export interface ParamDoc {
+	name: string;
+	expects: string;
+	default: string;
+	description: string;
+}
+
+interface FieldOptions {
+	expects: string;
+	description: string;
+}
+
+/** A parameter the page cannot work without. */
+export function requiredParam<T>(schema: z.ZodType<T, string>, opts: FieldOptions): ParamField<T> {
+	return { schema, ...opts, required: true, default: undefined, defaultText: 'required' };
+}
+
+/** An optional parameter with a default value. */
+export function param<T>(
+	schema: z.ZodType<T, string>,
+	// NoInfer: T comes from the schema, so `default: 'top'` cannot widen an enum to string.
+	opts: FieldOptions & { default: NoInfer<T>; defaultText?: string }
+): ParamField<T>;
+/** An optional parameter without a default: absent means undefined. */
+export function param<T>(
+	schema: z.ZodType<T, string>,
+	opts: FieldOptions & { defaultText?: string }
+): ParamField<T | undefined>;
+export function param<T>(
+	schema: z.ZodType<T, string>,
+	opts: FieldOptions & { default?: T; defaultText?: string }
+): ParamField<T | undefined> {
+	const { default: def, defaultText, ...rest } = opts;
+	return {
+		schema,
+		...rest,
+		required: false,
+		default: def,
+		defaultText: defaultText ?? (def === undefined ? 'unset' : String(def))
+	};
+}
+
+/** The zod object schema of a field table; its input is the raw string record of the URL. */
+export function paramsSchema<F extends ParamFields>(fields: F) {
+	const shape: Record<string, z.ZodType> = {};
+	for (const [name, field] of Object.entries(fields)) {
+		shape[name] = field.required
+			? field.schema
+			: field.default === undefined
+				? field.schema.optional()
+				: // `.default` short-circuits on undefined, so the default never passes the parser.
+					field.schema.optional().transform((v) => (v === undefined ? field.default : v));
+	}
+	return z.object(shape) as unknown as z.ZodType<ParamValues<F>, Record<string, string>>;
+}
+
+/**
+ * Parses URL parameters (a query string such as `location.search`, or URLSearchParams).
+ * An empty value (`&color=`) counts as absent, so a cleared field falls back to its default.
+ * A repeated parameter uses its first value, as URLSearchParams.get does.
+ */
+export function parseParams<F extends ParamFields>(
+	fields: F,
+	search: string | URLSearchParams
+): ParamResult<ParamValues<F>> {
+	const params = typeof search === 'string' ? new URLSearchParams(search) : search;
+	const raw: Record<string, string> = {};
+	const ignored: string[] = [];
+	for (const name of new Set(params.keys())) {
+		// Object.hasOwn is ES2022, outside the ES2021 lib this project compiles against.
+		if (!Object.prototype.hasOwnProperty.call(fields, name)) {
+			ignored.push(name);
+			continue;
+		}
+		const value = params.get(name) ?? '';
+		if (value.trim() !== '') raw[name] = value;
+	}
+
+	const result = paramsSchema(fields).safeParse(raw);
+	if (result.success) return { ok: true, value: result.data, ignored };
+
+	// One sentence per parameter, in the order of the field table, however many issues zod found.
+	const bad = new Set(result.error.issues.map((issue) => String(issue.path[0])));
+	const errors = Object.keys(fields)
+		.filter((name) => bad.has(name))
+		.map((name) => describeProblem(name, fields[name], raw[name]));
+	return { ok: false, errors };
+}
+
+function describeProblem(name: string, field: ParamField, value: string | undefined): string {
+	if (value === undefined) return `${name}: missing; expected ${field.expects}`;
+	return `${name}: expected ${field.expects}, got "${shorten(value)}"`;
+}
+
+/** Echoed values are rendered as text, but a 2 kB value or control characters make a bad card. */
+function shorten(value: string): string {
+	const flat = value.replace(/\p{Cc}/gu, ' ');
+	const chars = Array.from(flat);
+	return chars.length > 40 ? chars.slice(0, 39).join('') + '…' : flat;
+}
+
+/** The rows of a README table for a field table. */
+export function paramDocs(fields: ParamFields): ParamDoc[] {
+	return Object.entries(fields).map(([name, f]) => ({
+		name,
+		expects: f.expects,
+		default: f.defaultText,
+		description: f.description
+	}));
+}
+
+/** The rows as a Markdown table (parameter, values, default, meaning) for the README. */
+export function paramDocsMarkdown(docs: readonly ParamDoc[]): string {
+	const cell = (text: string) => text.replace(/\|/g, '\\|');
+	return [
+		'| parameter | values | default | meaning |',
+		'| --- | --- | --- | --- |',
+		...docs.map(
+			(d) => `| \`${d.name}\` | ${cell(d.expects)} | ${cell(d.default)} | ${cell(d.description)} |`
+		)
+	].join('\n');
+}
+
+// --- Value schemas shared by widgets. Each takes the raw string and refuses anything else. ---
+
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/** A decimal number in [min, max] (no exponents, no hex, no `Infinity`). */
+export function numberIn(min: number, max: number): z.ZodType<number, string> {
+	return z.string().trim().regex(DECIMAL).transform(Number).pipe(z.number().min(min).max(max));
+}
+
+/** A whole number in [min, max]. */
+export function integerIn(min: number, max: number): z.ZodType<number, string> {
+	return z
+		.string()
+		.trim()
+		.regex(/^[+-]?\d+$/)
+		.transform(Number)
+		.pipe(z.number().int().min(min).max(max));
+}
+
+/** One of a fixed list of words, case-insensitive. */
+export function oneOf<const T extends readonly [string, ...string[]]>(
+	values: T
+): z.ZodType<T[number], string> {
+	return z
+		.string()
+		.trim()
+		.transform((s) => s.toLowerCase())
+		.pipe(z.enum(values));
+}
+
+const TRUE_WORDS = ['1', 'true', 'on', 'yes'];
+const FALSE_WORDS = ['0', 'false', 'off', 'no'];
+
+/** A switch: 1/true/on/yes or 0/false/off/no. */
+export const flag: z.ZodType<boolean, string> = z
+	.string()
+	.trim()
+	.transform((s) => s.toLowerCase())
+	.pipe(z.enum([...TRUE_WORDS, ...FALSE_WORDS] as [string, ...string[]]))
+	.transform((s) => TRUE_WORDS.includes(s));
+
+/** A short identifier: letters, digits, `_` and `-`. */
+export function identifier(maxLength: number): z.ZodType<string, string> {
+	return z
+		.string()
+		.trim()
+		.regex(new RegExp(`^[A-Za-z0-9_-]{1,${maxLength}}$`));
+}

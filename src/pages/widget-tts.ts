@@ -1,0 +1,57 @@
+// /widget/tts?key=K: the TTS player as an OBS browser source (transparent page).
+import { mount } from 'svelte';
+import { ApiClient } from '../client/api.ts';
+import { createHowlerAudioPort } from '../client/audio.ts';
+import { openClaimMemory } from '../client/claim-memory.ts';
+import { EventHub } from '../client/event-hub.ts';
+import { createObsBridge } from '../client/obs.ts';
+import { RealtimeConnection } from '../client/realtime.ts';
+import TtsApp from '../../widgets/tts/TtsApp.svelte';
+import { parseTtsParams, ttsTheme } from '../../widgets/tts/params.ts';
+import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
+
+const target = document.getElementById('app')!;
+const parsed = parseTtsParams(location.search);
+
+if (!parsed.ok) {
+	mount(TtsApp, {
+		target,
+		props: {
+			errorView: {
+				status: 'connecting',
+				alert: null,
+				alertVisible: false,
+				captionDurationS: null,
+				captionStartedAt: null,
+				debug: null,
+				paramErrors: parsed.errors
+			}
+		}
+	});
+} else {
+	const params = parsed.value;
+	const instance = params.instance ?? 'widget-tts';
+	const api = new ApiClient({ overlayKey: params.key });
+	const events = new EventHub();
+	const audio = createHowlerAudioPort();
+	const obs = createObsBridge();
+	const memory = await openClaimMemory('tts', instance);
+	const player = new TtsPlayer({ api, events, audio, obs, memory, params, instance });
+	player.start();
+	const realtime = new RealtimeConnection({
+		api,
+		onEvent: (e) => events.emit(e),
+		onResync: () => events.resync(),
+		onState: (state, detail) => player.setConnection(state, detail)
+	}).start();
+	mount(TtsApp, {
+		target,
+		props: { player, theme: ttsTheme(params), onUnlockAudio: () => void audio.unlock() }
+	});
+	// For tests and the diagnostics of the preview: read-only views of what runs on this page.
+	(window as unknown as { __tok?: unknown }).__tok = { player, realtime, api };
+	addEventListener('pagehide', () => {
+		realtime.close();
+		player.destroy();
+	});
+}

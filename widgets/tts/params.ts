@@ -1,0 +1,134 @@
+// URL parameters of the TTS widget: the one place they are declared. The shell parses them with
+// parseTtsParams(location.search); README's table comes from TTS_PARAM_DOCS.
+import { z } from 'zod';
+import {
+	CSS_COLOR_EXPECTS,
+	FONT_FAMILIES_EXPECTS,
+	cssColor,
+	fontFamilies
+} from '../../src/client/css-params.ts';
+import {
+	flag,
+	identifier,
+	integerIn,
+	numberIn,
+	oneOf,
+	param,
+	paramDocs,
+	parseParams,
+	requiredParam,
+	type ParamResult,
+	type ParamValues
+} from '../../src/client/params.ts';
+import type { TtsTheme } from './view.ts';
+
+export const CLAIM_RULES = ['visible', 'active', 'always'] as const;
+export type ClaimRule = (typeof CLAIM_RULES)[number];
+
+export const TTS_POSITIONS = [
+	'top-left',
+	'top',
+	'top-right',
+	'center',
+	'bottom-left',
+	'bottom',
+	'bottom-right'
+] as const;
+export type TtsPosition = (typeof TTS_POSITIONS)[number];
+
+// The token endpoint's overlay key format (src/server/config.ts); a malformed key is reported here
+// instead of costing a refused request (and a rate-limit strike) at the server.
+const overlayKey: z.ZodType<string, string> = z
+	.string()
+	.trim()
+	.regex(/^[A-Za-z0-9_-]{16,128}$/);
+
+export const ttsParamFields = {
+	key: requiredParam(overlayKey, {
+		expects: 'the overlay key (16 to 128 characters of A-Z a-z 0-9 _ -)',
+		description: 'the overlay key that `npm start` prints in every overlay URL'
+	}),
+	volume: param(numberIn(0, 1), {
+		default: 1,
+		expects: 'a number from 0 to 1',
+		description: 'loudness of the speech (OBS can also mix the source)'
+	}),
+	min_display: param(numberIn(0, 60), {
+		default: 4,
+		expects: 'seconds from 0 to 60',
+		description: 'the alert stays on screen at least this long, even for short audio'
+	}),
+	gap: param(numberIn(0, 30), {
+		default: 0.5,
+		expects: 'seconds from 0 to 30',
+		description: 'pause between one alert leaving and the next one starting'
+	}),
+	claim: param(oneOf(CLAIM_RULES), {
+		default: 'visible',
+		expects: 'visible, active or always',
+		description:
+			'when this copy takes alerts: visible (shown anywhere in OBS), active (on air in Program), always'
+	}),
+	audio_failures: param(integerIn(1, 10), {
+		default: 3,
+		expects: 'a whole number from 1 to 10',
+		description: 'audio attempts for one alert before the text fallback'
+	}),
+	text_fallback: param(oneOf(['on', 'off'] as const), {
+		default: 'on',
+		expects: 'on or off',
+		description:
+			'on: after repeated audio failures show the message as text for a readable time, then finish it'
+	}),
+	debug: param(flag, {
+		default: false,
+		defaultText: '0',
+		expects: '1 or 0',
+		description: '1 shows a diagnostics panel (connection, last event, claim, OBS state)'
+	}),
+	instance: param(identifier(64), {
+		defaultText: 'derived from the page',
+		expects: 'up to 64 characters of A-Z a-z 0-9 _ -',
+		description: 'tells two copies of this widget apart (e.g. two scenes with their own source)'
+	}),
+	font: param(fontFamilies, {
+		defaultText: 'system font',
+		expects: FONT_FAMILIES_EXPECTS,
+		description: 'font of the alert, installed on the streaming PC (e.g. `Comic Neue, sans-serif`)'
+	}),
+	color: param(cssColor, {
+		defaultText: 'white',
+		expects: CSS_COLOR_EXPECTS,
+		description: 'text colour of the alert'
+	}),
+	accent: param(cssColor, {
+		defaultText: 'gold',
+		expects: CSS_COLOR_EXPECTS,
+		description: 'colour of the amount, the badges and the spoken-word highlight'
+	}),
+	scale: param(numberIn(0.25, 4), {
+		default: 1,
+		expects: 'a number from 0.25 to 4',
+		description: 'size of the alert relative to the page width'
+	}),
+	position: param(oneOf(TTS_POSITIONS), {
+		default: 'top',
+		expects: `one of ${TTS_POSITIONS.join(', ')}`,
+		description: 'where the alert sits on the page'
+	})
+};
+
+export type TtsParams = ParamValues<typeof ttsParamFields>;
+
+/** Parses the TTS widget's URL parameters (e.g. `location.search`). */
+export function parseTtsParams(search: string | URLSearchParams): ParamResult<TtsParams> {
+	return parseParams(ttsParamFields, search);
+}
+
+/** One row per parameter for the README: name, what it expects, default, description. */
+export const TTS_PARAM_DOCS = paramDocs(ttsParamFields);
+
+/** The theme part of the parameters, as the widget's markup consumes it. */
+export function ttsTheme(p: TtsParams): TtsTheme {
+	return { font: p.font, color: p.color, accent: p.accent, scale: p.scale, position: p.position };
+}

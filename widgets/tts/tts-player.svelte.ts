@@ -1,0 +1,282 @@
+// The TTS player: owns the widget's state and connects the claim runner (exactly-once playback of
+// the TTS queue), the realtime events, the audio port and the OBS bridge. The markup only renders
+// `view` (TtsWidget.svelte).
+import type { QueueTip } from '../../src/contract/index.ts';
+import type { ApiClient } from '../../src/client/api.ts';
+import type { AudioPort, PlayHandle } from '../../src/client/audio.ts';
+import type { ClaimMemory } from '../../src/client/claim-memory.ts';
+import { ClaimRunner, type PlayerPort } from '../../src/client/claim-runner.ts';
+import type { EventHub } from '../../src/client/event-hub.ts';
+import { mayClaim, type ObsBridge, type ObsState } from '../../src/client/obs.ts';
+import type { RealtimeState } from '../../src/client/realtime.ts';
+import { ttsInput, ttsQueuePort } from '../../src/client/tts-queue.ts';
+import type { ClaimState } from '../../src/core/claim-protocol.ts';
+import { textFallbackSeconds } from './format.ts';
+import type { TtsParams } from './params.ts';
+import type { AlertView, TtsViewModel } from './view.ts';
+
+export interface TtsPlayerDeps {
+	api: ApiClient;
+	events: EventHub;
+	audio: AudioPort;
+	obs: ObsBridge;
+	memory: ClaimMemory;
+	params: TtsParams;
+	/** Identifies this widget instance (claim memory, diagnostics). */
+	instance: string;
+	now?: () => number;
+}
+
+/** A wait that `cancel()` ends early (resolving false). */
+function sleep(ms: number): { done: Promise<boolean>; cancel: () => void } {
+	let cancel = () => {};
+	const done = new Promise<boolean>((resolve) => {
+		const t = setTimeout(() => resolve(true), ms);
+		cancel = () => {
+			clearTimeout(t);
+			resolve(false);
+		};
+	});
+	return { done, cancel };
+}
+
+export class TtsPlayer {
+	view: TtsViewModel = $state({
+		status: 'connecting',
+		alert: null,
+		alertVisible: false,
+		captionDurationS: null,
+		captionStartedAt: null,
+		debug: null,
+		paramErrors: null
+	});
+
+	private readonly runner: ClaimRunner<QueueTip>;
+	private readonly disposers: (() => void)[] = [];
+	private currency: AlertView['currency'] = null;
+	private connection: RealtimeState = 'connecting';
+	private connectionDetail = '';
+	private obsState: ObsState;
+	/** The item on screen and how to stop it. */
+	private playing: { orderId: string; handle?: PlayHandle; wait?: () => void } | null = null;
+	private lastEventId: string | null = null;
+	private lastEventAt: number | null = null;
+	private lastError = '';
+
+	constructor(private readonly deps: TtsPlayerDeps) {
+		const { params } = deps;
+		this.obsState = { ...deps.obs };
+		this.runner = new ClaimRunner<QueueTip>({
+			queue: ttsQueuePort(deps.api),
+			player: this.playerPort(),
+			memory: deps.memory,
+			now: deps.now,
+			config: {
+				maxFailures: params.audio_failures,
+				fallback: params.text_fallback === 'on',
+				gapMs: params.gap * 1000
+			},
+			log: (m) => {
+				this.lastError = m;
+				console.info('[tts]', m);
+			}
+		});
+	}
+
+	start(): void {
+		const { events, obs, audio } = this.deps;
+		this.disposers.push(
+			events.subscribe({
+				event: (e) => {
+					this.lastEventId = e.id;
+					this.lastEventAt = Date.now();
+					const input = ttsInput(e, (id) => this.find(id));
+					if (input) this.runner.dispatch(input);
+					else if (this.view.debug) this.refresh();
+				},
+				resync: () => this.runner.requestSnapshot(0)
+			}),
+			obs.subscribe((s) => {
+				this.obsState = s;
+				this.updateEligibility();
+			}),
+			audio.onUnlockChange(() => this.updateEligibility()),
+			this.runner.subscribe(() => this.refresh())
+		);
+		void this.loadCurrency();
+		this.updateEligibility();
+		this.runner.start();
+	}
+
+	/** The realtime connection's state, for the status and the diagnostics. */
+	setConnection(state: RealtimeState, detail: string): void {
+		this.connection = state;
+		this.connectionDetail = detail;
+		this.updateEligibility();
+	}
+
+	/** The exit animation finished: drop the alert unless a new one took its place. */
+	alertExited(): void {
+		if (!this.view.alertVisible) this.view.alert = null;
+	}
+
+	destroy(): void {
+		for (const d of this.disposers.splice(0)) d();
+		this.runner.close();
+	}
+
+	/** Calls made per kind (diagnostics, bench). */
+	get calls(): Readonly<Record<string, number>> {
+		return this.runner.calls;
+	}
+
+	get claimState(): Readonly<ClaimState<QueueTip>> {
+		return this.runner.snapshot;
+	}
+
+	private find(orderId: string): QueueTip | undefined {
+		return this.runner.snapshot.items.find((i) => i.orderId === orderId)?.data;
+	}
+
+	private updateEligibility(): void {
+		const { params, audio } = this.deps;
+		const eligible =
+			this.connection !== 'unauthorized' && audio.unlocked && mayClaim(params.claim, this.obsState);
+		if (eligible !== this.runner.snapshot.eligible)
+			this.runner.dispatch({ kind: 'eligible', eligible });
+		this.refresh();
+	}
+
+	private refresh(): void {
+		const v = this.view;
+		const status: TtsViewModel['status'] =
+			this.connection === 'unauthorized'
+				? 'unauthorized'
+				: !this.deps.audio.unlocked
+					? 'needs-audio-unlock'
+					: this.connection === 'failing'
+						? 'failing'
+						: this.connection === 'open'
+							? 'ready'
+							: 'connecting';
+		if (v.status !== status) v.status = status;
+		const detail = status === 'unauthorized' || status === 'failing' ? this.connectionDetail : '';
+		if ((v.statusDetail ?? '') !== detail) v.statusDetail = detail;
+		if (this.deps.params.debug) v.debug = this.diagnostics();
+	}
+
+	private diagnostics(): TtsViewModel['debug'] {
+		const s = this.runner.snapshot;
+		const claim = s.mine
+			? `${s.mine.stage} ${s.mine.orderId}`
+			: s.current
+				? `waiting: ${s.current} is claimed elsewhere`
+				: s.paused
+					? 'queue paused'
+					: s.eligible
+						? `idle, ${s.items.length} queued`
+						: 'not claiming (hidden or audio locked)';
+		return {
+			connection: this.connectionDetail
+				? `${this.connection}: ${this.connectionDetail}`
+				: this.connection,
+			lastEventId: this.lastEventId,
+			lastEventAt: this.lastEventAt,
+			claim,
+			obs: {
+				inObs: this.obsState.inObs,
+				visible: this.obsState.visible,
+				active: this.obsState.active,
+				controlLevel: this.obsState.controlLevel
+			},
+			audioUnlocked: this.deps.audio.unlocked,
+			extra: [
+				['instance', this.deps.instance],
+				[
+					'calls',
+					Object.entries(this.runner.calls)
+						.map(([k, n]) => `${k} ${n}`)
+						.join(', ')
+				],
+				['last note', this.lastError || '–']
+			]
+		};
+	}
+
+	private async loadCurrency(): Promise<void> {
+		const me = await this.deps.api.request('me');
+		if (me.ok)
+			this.currency = { code: me.body.tenant.currency, symbol: me.body.tenant.currency_symbol };
+	}
+
+	private show(tip: QueueTip, textOnly: boolean): void {
+		this.view.alert = {
+			id: tip.order_id,
+			name: tip.name,
+			amount: tip.amount,
+			currency: this.currency,
+			message: tip.message,
+			isSubReward: tip.is_sub_reward,
+			isReplay: tip.is_replay,
+			textOnly
+		};
+		this.view.alertVisible = true;
+		this.view.captionStartedAt = null;
+		this.view.captionDurationS = null;
+	}
+
+	private hide(orderId: string): void {
+		if (this.playing?.orderId === orderId) this.playing = null;
+		if (this.view.alert?.id === orderId) {
+			this.view.alertVisible = false;
+			this.view.captionStartedAt = null;
+		}
+	}
+
+	private playerPort(): PlayerPort<QueueTip> {
+		return {
+			play: async (orderId, tip, mode) => {
+				const { params, audio } = this.deps;
+				const shownAt = Date.now();
+				this.show(tip, mode === 'fallback');
+				this.playing = { orderId };
+				const minDisplayMs = params.min_display * 1000;
+				try {
+					if (mode === 'fallback' || tip.tts_url === null) {
+						// The audio kept failing: the message as text for a readable time, then done.
+						const wait = sleep(textFallbackSeconds(tip.message, params.min_display) * 1000);
+						this.playing.wait = wait.cancel;
+						await wait.done;
+						return;
+					}
+					const handle = audio.play(tip.tts_url, { volume: params.volume });
+					this.playing.handle = handle;
+					void handle.started.then((ok) => {
+						if (!ok || this.playing?.orderId !== orderId) return;
+						this.view.captionDurationS = handle.duration();
+						this.view.captionStartedAt = Date.now();
+					});
+					const how = await handle.done;
+					if (how === 'stopped') return;
+					const rest = shownAt + minDisplayMs - Date.now();
+					if (rest > 0 && this.playing?.orderId === orderId) {
+						const wait = sleep(rest);
+						this.playing.wait = wait.cancel;
+						await wait.done;
+					}
+				} finally {
+					this.hide(orderId);
+				}
+			},
+			stop: (orderId) => {
+				if (this.playing?.orderId !== orderId) return;
+				this.playing.handle?.stop();
+				this.playing.wait?.();
+				this.hide(orderId);
+			},
+			preload: (_orderId, tip) => {
+				if (tip.tts_url) this.deps.audio.preload(tip.tts_url);
+			}
+		};
+	}
+}
