@@ -13,6 +13,17 @@ import {
 } from '../core/claim-protocol.ts';
 import type { ClaimMemory } from './claim-memory.ts';
 
+/** Inputs that come from realtime events (as opposed to call results, playback and timers). */
+const EVENT_INPUTS = new Set<ClaimInput<unknown>['kind']>([
+	'added',
+	'ready',
+	'claimed',
+	'gone',
+	'released',
+	'cleared',
+	'paused'
+]);
+
 export interface QueueSnapshot<T> {
 	paused: boolean;
 	currentOrderId: string | null;
@@ -27,7 +38,10 @@ export interface QueuePort<T> {
 	release(orderId: string): Promise<CallResult<T>>;
 }
 
-/** Plays one item; resolves when it ended, rejects when it failed. */
+/**
+ * Plays one item; resolves when it ended, rejects when it failed. An error with `transient: true`
+ * is not the item's fault (audio locked) and does not count toward its failures.
+ */
 export interface PlayerPort<T> {
 	play(orderId: string, data: T, mode: 'normal' | 'fallback', attempt: number): Promise<void>;
 	stop(orderId: string, why: string): void;
@@ -54,6 +68,11 @@ export class ClaimRunner<T> {
 	private snapshotQueued = false;
 	private snapshotRetry = 0;
 	private closed = false;
+	/**
+	 * Event inputs applied while a snapshot request is in flight. The snapshot may have been taken
+	 * before them, so they are applied again on top of it (each is idempotent).
+	 */
+	private sinceSnapshot: ClaimInput<T>[] | null = null;
 	private readonly listeners = new Set<(s: ClaimState<T>) => void>();
 	/** Calls made, per kind: for diagnostics and the bench's API economy. */
 	readonly calls = { snapshot: 0, start: 0, finish: 0, release: 0 };
@@ -82,6 +101,7 @@ export class ClaimRunner<T> {
 
 	dispatch(input: ClaimInput<T>): void {
 		if (this.closed) return;
+		if (this.sinceSnapshot && EVENT_INPUTS.has(input.kind)) this.sinceSnapshot.push(input);
 		const { state, effects } = claimStep(this.state, input, this.now());
 		this.state = state;
 		for (const e of effects) this.run(e);
@@ -123,7 +143,8 @@ export class ClaimRunner<T> {
 						this.dispatch({
 							kind: 'playFailed',
 							orderId: e.orderId,
-							reason: err instanceof Error ? err.message : String(err)
+							reason: err instanceof Error ? err.message : String(err),
+							transient: (err as { transient?: unknown } | null)?.transient === true
 						})
 				);
 				return;
@@ -179,10 +200,14 @@ export class ClaimRunner<T> {
 			this.snapshotQueued = false;
 			if (this.closed) return;
 			this.calls.snapshot += 1;
+			this.sinceSnapshot = [];
 			const r = await this.opts.queue.snapshot().catch(() => ({ ok: false as const }));
+			const replay = this.sinceSnapshot;
+			this.sinceSnapshot = null;
 			if (r.ok) {
 				this.snapshotRetry = 0;
 				this.dispatch({ kind: 'snapshot', ...r.value });
+				for (const input of replay) this.dispatch(input);
 				return;
 			}
 			// Without a snapshot nothing is claimed; try again with a capped backoff.

@@ -5,11 +5,16 @@ import type { CallResult, ClaimInput, ClaimItem } from '../core/claim-protocol.t
 import type { ApiClient, ApiResult } from './api.ts';
 import type { QueuePort } from './claim-runner.ts';
 
-export const ttsItem = (tip: QueueTip): ClaimItem<QueueTip> => ({
-	orderId: tip.order_id,
-	ready: tip.tts_url !== null,
-	data: tip
-});
+export function ttsItem(tip: QueueTip): ClaimItem<QueueTip> {
+	const queuedAt = Date.parse(tip.queued_at);
+	return {
+		orderId: tip.order_id,
+		ready: tip.tts_url !== null,
+		// Puts a tip.created that arrives after a later tip's in its queue place (oldest first).
+		...(Number.isFinite(queuedAt) ? { queuedAt } : {}),
+		data: tip
+	};
+}
 
 export function toCallResult<T>(
 	r: ApiResult<unknown>,

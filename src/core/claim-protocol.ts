@@ -25,6 +25,11 @@ export interface ClaimItem<T> {
 	orderId: string;
 	/** Can be played now (TTS: `tts_url` is set; media: always). */
 	ready: boolean;
+	/**
+	 * When it was queued (ms since the epoch), if known: events arrive in any order (CONTRACT.md),
+	 * so an `added` item is placed before later-queued ones instead of at the end.
+	 */
+	queuedAt?: number;
 	data: T;
 }
 
@@ -63,7 +68,8 @@ export type ClaimInput<T> =
 	| { kind: 'finishResult'; orderId: string; result: CallResult<T> }
 	| { kind: 'releaseResult'; orderId: string; result: CallResult<T> }
 	| { kind: 'playEnded'; orderId: string }
-	| { kind: 'playFailed'; orderId: string; reason: string }
+	/** `transient`: not the item's fault (e.g. audio locked until a click); not counted. */
+	| { kind: 'playFailed'; orderId: string; reason: string; transient?: boolean }
 	| { kind: 'wake' };
 
 export type ClaimEffect<T> =
@@ -210,7 +216,10 @@ export function claimStep<T>(prev: ClaimState<T>, input: ClaimInput<T>, now: num
 	apply(s, input, now, fx);
 	decide(s, now, fx);
 	const at = nextWake(s, now);
-	if (at !== s.wakeAt) {
+	// A timer that fired is no longer armed. Node's timers may fire a millisecond before Date.now()
+	// reaches the deadline; then the same time is still due and must be armed again, or nothing
+	// ever wakes this consumer (a stalled queue until the next event).
+	if (at !== s.wakeAt || (input.kind === 'wake' && at !== null)) {
 		s.wakeAt = at;
 		fx.push({ kind: 'wakeAt', at });
 	}
@@ -226,7 +235,7 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 			if (s.gone.includes(id)) return;
 			const at = s.items.findIndex((i) => i.orderId === id);
 			if (at >= 0) s.items[at] = { ...input.item, ready: s.items[at].ready || input.item.ready };
-			else s.items.push(input.item);
+			else insertInOrder(s.items, input.item);
 			return;
 		}
 		case 'ready': {
@@ -297,6 +306,15 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 			return;
 		case 'playFailed': {
 			if (s.mine?.orderId !== input.orderId || s.mine.stage !== 'playing') return;
+			if (input.transient) {
+				fx.push({
+					kind: 'log',
+					message: `play of ${input.orderId} could not start: ${input.reason}`
+				});
+				s.mine = { orderId: input.orderId, stage: 'releasing', reason: 'lost', callFailures: 0 };
+				fx.push({ kind: 'release', orderId: input.orderId, reason: 'lost' });
+				return;
+			}
 			const n = (s.failures[input.orderId] ?? 0) + 1;
 			s.failures[input.orderId] = n;
 			fx.push({ kind: 'log', message: `play of ${input.orderId} failed (${n}): ${input.reason}` });
@@ -637,6 +655,15 @@ function nextWake<T>(s: ClaimState<T>, now: number): number | null {
 function takeoverLimit<T>(s: ClaimState<T>): number {
 	const held = s.items.find((i) => i.orderId === s.current);
 	return s.config.takeoverMsFor?.(held?.data) ?? s.config.takeoverMs;
+}
+
+/** Oldest first: before the first item queued later (ties and unknown times go after). */
+function insertInOrder<T>(items: ClaimItem<T>[], item: ClaimItem<T>): void {
+	const t = item.queuedAt;
+	const at =
+		t === undefined ? -1 : items.findIndex((i) => i.queuedAt !== undefined && i.queuedAt > t);
+	if (at < 0) items.push(item);
+	else items.splice(at, 0, item);
 }
 
 function preloadNext<T>(s: ClaimState<T>, fx: ClaimEffect<T>[]): void {

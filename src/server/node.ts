@@ -1,16 +1,12 @@
 // `npm start`: the token endpoint on Node. Demo mode (no TIP_API_KEY) starts the embedded simulator.
-import { serve } from '@hono/node-server';
-import { getConnInfo } from '@hono/node-server/conninfo';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { readFile } from 'node:fs/promises';
-import type { IncomingMessage, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Me, Overlay } from '../contract/index.ts';
-import { createApp, WIDGET_PAGES } from './app.ts';
+import { WIDGET_PAGES } from './app.ts';
 import { buildBundle, bundleIsStale } from './build.ts';
 import { ConfigError, loadConfig, type Upstream } from './config.ts';
-import { UpstreamClient } from './upstream.ts';
+import { serveApp } from './serve.ts';
+import type { UpstreamClient } from './upstream.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -54,45 +50,25 @@ async function main(): Promise<void> {
 		await buildBundle(root, dist);
 	}
 
-	const client = new UpstreamClient(() => upstream);
-	const overlays = await describeUpstream(client, config.mode);
-	const app = createApp({
+	const served = await serveApp({
 		mode: config.mode,
-		simulatorOrigin,
-		upstream: client,
+		upstream,
 		overlayKey: config.overlayKey,
-		allowedHosts: [config.host.toLowerCase(), ...config.allowedHosts],
-		readPage: async (name) => readFile(`${dist}/${name}.html`, 'utf8').catch(() => null),
-		staticFiles: serveStatic({ root: dist }),
-		clientAddress: (c) => {
-			try {
-				return getConnInfo(c).remote.address ?? 'unknown';
-			} catch {
-				return 'unknown';
-			}
-		},
-		rawTarget: (c) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url
-	});
-
-	const server = await new Promise<Server>((resolve, reject) => {
-		const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
-			resolve(s as Server)
-		) as Server;
-		s.once('error', (err: NodeJS.ErrnoException) =>
-			reject(
-				err.code === 'EADDRINUSE'
-					? new ConfigError(`Invalid PORT: ${config.port} is already in use`)
-					: err
-			)
+		dist,
+		host: config.host,
+		port: config.port,
+		allowedHosts: config.allowedHosts,
+		simulatorOrigin
+	}).catch((err: NodeJS.ErrnoException) => {
+		console.error(
+			err.code === 'EADDRINUSE'
+				? `Invalid PORT: ${config.port} is already in use`
+				: `Could not start: ${err.message}`
 		);
-	}).catch((err) => {
-		console.error(err instanceof ConfigError ? err.message : `Could not start: ${err}`);
 		process.exit(2);
 	});
-
-	const { port } = server.address() as AddressInfo;
-	const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-	const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	const overlays = await describeUpstream(served.upstream, config.mode);
+	const { origin, server } = served;
 	const k = encodeURIComponent(config.overlayKey);
 	const built = async (name: string) =>
 		(await readFile(`${dist}/${name}.html`).catch(() => null)) !== null;

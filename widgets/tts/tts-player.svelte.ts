@@ -3,7 +3,7 @@
 // `view` (TtsWidget.svelte).
 import type { QueueTip } from '../../src/contract/index.ts';
 import type { ApiClient } from '../../src/client/api.ts';
-import type { AudioPort, PlayHandle } from '../../src/client/audio.ts';
+import { AudioError, type AudioPort, type PlayHandle } from '../../src/client/audio.ts';
 import type { ClaimMemory } from '../../src/client/claim-memory.ts';
 import { ClaimRunner, type PlayerPort } from '../../src/client/claim-runner.ts';
 import type { EventHub } from '../../src/client/event-hub.ts';
@@ -256,7 +256,12 @@ export class TtsPlayer {
 						this.view.captionDurationS = handle.duration();
 						this.view.captionStartedAt = Date.now();
 					});
-					const how = await handle.done;
+					const how = await handle.done.catch((err: unknown) => {
+						// A locked page is not the tip's fault: give the claim back uncounted.
+						if (err instanceof AudioError && err.reason === 'locked')
+							throw Object.assign(new Error(err.message), { transient: true });
+						throw err;
+					});
 					if (how === 'stopped') return;
 					const rest = shownAt + minDisplayMs - Date.now();
 					if (rest > 0 && this.playing?.orderId === orderId) {

@@ -1,0 +1,72 @@
+// A private product stack per test: the simulator and the token endpoint (serving the built dist/)
+// on ephemeral ports inside the test process, so tests in parallel never share a queue, and the test
+// steers the simulator and reads its log directly (the only way to observe in Chromium 103).
+import { test as base, expect, type Page } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+import { serveApp } from '../../src/server/serve.ts';
+import { startSimulator, type RunningSimulator } from '../../src/sim/index.ts';
+import type { RequestEntry } from '../../src/sim/log.ts';
+
+const dist = fileURLToPath(new URL('../../dist', import.meta.url));
+
+export const OVERLAY_KEY = 'e2e_stack_overlay_key_42';
+
+export interface Stack {
+	sim: RunningSimulator;
+	/** The token endpoint's origin (what OBS loads). */
+	origin: string;
+	key: string;
+	/** A page URL with the overlay key and extra parameters. */
+	url(path: string, params?: Record<string, string | number>): string;
+	/** API calls the simulator answered, e.g. `calls('POST', /^\/tts\/.+\/start$/)`. */
+	calls(method: string, path: RegExp): RequestEntry[];
+}
+
+export const test = base.extend<{ stack: Stack }>({
+	stack: async ({}, use) => {
+		const sim = await startSimulator({ quiet: true, audioDelayMs: 50 });
+		const served = await serveApp({
+			mode: 'demo',
+			upstream: { baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, apiKey: sim.apiKey },
+			overlayKey: OVERLAY_KEY,
+			dist,
+			simulatorOrigin: sim.origin
+		});
+		await use({
+			sim,
+			origin: served.origin,
+			key: OVERLAY_KEY,
+			url: (path, params = {}) => {
+				const q = new URLSearchParams({ key: OVERLAY_KEY });
+				for (const [k, v] of Object.entries(params)) q.set(k, String(v));
+				return `${served.origin}${path}?${q}`;
+			},
+			calls: (method, path) => sim.control.log.requests({ method, path })
+		});
+		await served.close();
+		await sim.close();
+	}
+});
+
+export { expect };
+
+/** Waits until `check` holds, polling the test process's own state (the simulator's log). */
+export async function eventually(check: () => boolean, timeoutMs = 20_000): Promise<void> {
+	await expect.poll(check, { timeout: timeoutMs, intervals: [50, 100, 200] }).toBe(true);
+}
+
+// Playwright's locator assertions may call Element.checkVisibility, which Chromium 103 (OBS 30)
+// lacks; these read the DOM through evaluate instead, so they work in every engine.
+
+/** The text of the first element matching `selector` ('' when absent). */
+export function textOf(page: Page, selector: string): Promise<string> {
+	return page.evaluate((sel) => document.querySelector(sel)?.textContent ?? '', selector);
+}
+
+/** An attribute of the first element matching `selector` (null when absent). */
+export function attrOf(page: Page, selector: string, name: string): Promise<string | null> {
+	return page.evaluate(([sel, attr]) => document.querySelector(sel)?.getAttribute(attr) ?? null, [
+		selector,
+		name
+	] as const);
+}
