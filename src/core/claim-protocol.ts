@@ -174,7 +174,6 @@ export interface Step<T> {
 const GONE_MEMORY = 200;
 const FAILURE_BACKOFF = { baseMs: 2_000, maxMs: 30_000 };
 const CALL_BACKOFF = { baseMs: 500, maxMs: 30_000 };
-const MAX_FINISH_ATTEMPTS = 8;
 
 export function initialClaimState<T>(config: Partial<ClaimConfig> = {}): ClaimState<T> {
 	return {
@@ -496,12 +495,9 @@ function applyFinishResult<T>(
 		if (!result.ok && result.code !== 'not_in_queue') fx.push({ kind: 'snapshot' });
 		return;
 	}
+	// The item did play: it must be finished (a release would play it again), so the finish is
+	// retried for as long as the upstream refuses it, at most every 30 s.
 	retryCall(s, mine, result, now, fx);
-	if (mine.callFailures >= MAX_FINISH_ATTEMPTS) {
-		fx.push({ kind: 'log', message: `finish of ${orderId} kept failing; re-reading the queue` });
-		forgetMine(s, fx);
-		fx.push({ kind: 'snapshot' });
-	}
 }
 
 function applyReleaseResult<T>(
