@@ -233,8 +233,10 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 			const id = input.item.orderId;
 			if (s.gone.includes(id)) return;
 			const at = s.items.findIndex((i) => i.orderId === id);
-			if (at >= 0) s.items[at] = { ...input.item, ready: s.items[at].ready || input.item.ready };
-			else insertInOrder(s.items, input.item);
+			// A late duplicate of an item we already know ready must not bring back older data
+			// (a tip without its tts_url).
+			if (at < 0) insertInOrder(s.items, input.item);
+			else if (!s.items[at].ready) s.items[at] = input.item;
 			return;
 		}
 		case 'ready': {

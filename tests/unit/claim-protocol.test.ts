@@ -6,7 +6,7 @@
 // (remember, snapshot, wakeAt ...); `lacks` names effects that must not appear. A `timer` step
 // fires the timer that the last `wakeAt` effect armed, at that time.
 import { describe, expect, it } from 'vitest';
-import type { ClaimConfig } from '../../src/core/claim-protocol.ts';
+import { claimStep, initialClaimState, type ClaimConfig } from '../../src/core/claim-protocol.ts';
 import {
 	Driver,
 	fail,
@@ -982,4 +982,40 @@ describe('our claim dropped by someone else', () => {
 			]
 		}
 	]);
+});
+
+describe('late duplicates', () => {
+	it('a late tip.created for an item already known ready keeps its audio URL', () => {
+		let s = initialClaimState<{ url: string | null }>();
+		const fresh = { orderId: 'a', ready: false, data: { url: null } };
+		s = claimStep(s, { kind: 'added', item: fresh }, 0).state;
+		s = claimStep(s, { kind: 'ready', orderId: 'a', data: { url: 'http://x/a.wav' } }, 1).state;
+		s = claimStep(s, { kind: 'added', item: fresh }, 2).state;
+		expect(s.items).toEqual([{ orderId: 'a', ready: true, data: { url: 'http://x/a.wav' } }]);
+	});
+});
+
+describe('timers that fire early', () => {
+	it('a wake a moment before the deadline arms the timer again instead of stalling', () => {
+		type D = { url: string };
+		let s = initialClaimState<D>();
+		const item = { orderId: 'a', ready: true, data: { url: 'u' } };
+		s = claimStep(s, { kind: 'eligible', eligible: true }, 0).state;
+		s = claimStep(
+			s,
+			{ kind: 'snapshot', paused: false, currentOrderId: null, items: [item] },
+			0
+		).state;
+		const refused = claimStep(
+			s,
+			{ kind: 'startResult', orderId: 'a', result: { ok: false, status: 429, retryAfterMs: 1000 } },
+			10
+		);
+		expect(refused.effects).toContainEqual({ kind: 'wakeAt', at: 1010 });
+		// Node timers may fire a millisecond early: the deadline must be armed again.
+		const early = claimStep(refused.state, { kind: 'wake' }, 1009);
+		expect(early.effects).toContainEqual({ kind: 'wakeAt', at: 1010 });
+		const onTime = claimStep(early.state, { kind: 'wake' }, 1010);
+		expect(onTime.effects).toContainEqual({ kind: 'start', orderId: 'a' });
+	});
 });
