@@ -18,7 +18,8 @@
 //   shows again (obs-browser issue #216). The state below just follows them in order.
 // - OBS starts CEF with `--autoplay-policy=no-user-gesture-required`: audio needs no click.
 
-export type ClaimRule = 'visible' | 'active' | 'always';
+/** `never`: a spectator (the preview page) that shows what others play and claims nothing. */
+export type ClaimRule = 'visible' | 'active' | 'always' | 'never';
 
 export interface ObsState {
 	/** `window.obsstudio` exists: an OBS browser source (or dock). */
@@ -63,6 +64,8 @@ export function mayClaim(rule: ClaimRule, s: { visible: boolean; active: boolean
 	switch (rule) {
 		case 'always':
 			return true;
+		case 'never':
+			return false;
 		case 'visible':
 			return s.visible;
 		case 'active':

@@ -4,6 +4,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { HandoffToken, Me, matchRoute, OVERLAY_ID, ROUTES, type Route } from '../contract/index.ts';
+import { DEMO_ACTIONS, runDemoAction, type DemoAction } from './demo.ts';
 import { FailureLimiter, hostAllowed, keyMatches, rawPathTricky } from './security.ts';
 import { UpstreamUnavailable, type UpstreamClient } from './upstream.ts';
 
@@ -162,6 +163,24 @@ export function createApp(opts: AppOptions): Hono {
 		}
 		try {
 			return passThrough(c, await opts.upstream.call(match.route.method, path, body));
+		} catch (err) {
+			if (err instanceof UpstreamUnavailable) return unreachable(c);
+			throw err;
+		}
+	});
+
+	let demoCount = 0;
+	app.post('/demo/:action', requireKey, async (c) => {
+		const action = c.req.param('action');
+		if (!(DEMO_ACTIONS as readonly string[]).includes(action))
+			return error(c, 404, 'not_found', 'no such demo action');
+		try {
+			return await runDemoAction(action as DemoAction, {
+				mode: opts.mode,
+				simulatorOrigin: opts.simulatorOrigin,
+				upstream: opts.upstream,
+				n: demoCount++
+			});
 		} catch (err) {
 			if (err instanceof UpstreamUnavailable) return unreachable(c);
 			throw err;

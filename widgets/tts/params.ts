@@ -22,7 +22,7 @@ import {
 } from '../../src/client/params.ts';
 import type { TtsTheme } from './view.ts';
 
-export const CLAIM_RULES = ['visible', 'active', 'always'] as const;
+export const CLAIM_RULES = ['visible', 'active', 'always', 'never'] as const;
 export type ClaimRule = (typeof CLAIM_RULES)[number];
 
 export const TTS_POSITIONS = [
@@ -65,9 +65,9 @@ export const ttsParamFields = {
 	}),
 	claim: param(oneOf(CLAIM_RULES), {
 		default: 'visible',
-		expects: 'visible, active or always',
+		expects: 'visible, active, always or never',
 		description:
-			'when this copy takes alerts: visible (shown anywhere in OBS), active (on air in Program), always'
+			'when this copy takes alerts: visible (shown anywhere in OBS), active (on air in Program), always; never: only shows what another copy reads (the preview)'
 	}),
 	audio_failures: param(integerIn(1, 10), {
 		default: 3,

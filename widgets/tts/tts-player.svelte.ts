@@ -1,7 +1,7 @@
 // The TTS player: owns the widget's state and connects the claim runner (exactly-once playback of
 // the TTS queue), the realtime events, the audio port and the OBS bridge. The markup only renders
 // `view` (TtsWidget.svelte).
-import type { QueueTip } from '../../src/contract/index.ts';
+import type { KnownEvent, QueueTip } from '../../src/contract/index.ts';
 import type { ApiClient } from '../../src/client/api.ts';
 import { AudioError, type AudioPort, type PlayHandle } from '../../src/client/audio.ts';
 import type { ClaimMemory } from '../../src/client/claim-memory.ts';
@@ -92,6 +92,7 @@ export class TtsPlayer {
 					this.lastEventAt = Date.now();
 					const input = ttsInput(e, (id) => this.find(id));
 					if (input) this.runner.dispatch(input);
+					if (this.deps.params.claim === 'never') this.mirror(e);
 					else if (this.view.debug) this.refresh();
 				},
 				resync: () => this.runner.requestSnapshot(0)
@@ -134,6 +135,19 @@ export class TtsPlayer {
 		return this.runner.snapshot;
 	}
 
+	/** Spectator mode: show the tip another consumer reads, silently, until it is done. */
+	private mirror(e: KnownEvent): void {
+		if (e.type === 'queue.tts.started') this.show(e.data.tip, false);
+		else if (
+			e.type === 'queue.tts.finished' ||
+			e.type === 'queue.tts.skipped' ||
+			e.type === 'queue.tts.removed' ||
+			e.type === 'queue.tts.released'
+		)
+			this.hide(e.data.order_id);
+		else if (e.type === 'queue.tts.cleared' && this.view.alert) this.hide(this.view.alert.id);
+	}
+
 	private find(orderId: string): QueueTip | undefined {
 		return this.runner.snapshot.items.find((i) => i.orderId === orderId)?.data;
 	}
@@ -152,7 +166,7 @@ export class TtsPlayer {
 		const status: TtsViewModel['status'] =
 			this.connection === 'unauthorized'
 				? 'unauthorized'
-				: !this.deps.audio.unlocked
+				: !this.deps.audio.unlocked && this.deps.params.claim !== 'never'
 					? 'needs-audio-unlock'
 					: this.connection === 'failing'
 						? 'failing'

@@ -1,0 +1,112 @@
+// The preview's buttons: demo actions on the embedded simulator (demo mode), and a test tip through
+// the upstream (live mode, when the key has tips:create). Each action is named; nothing else runs.
+import type { UpstreamClient } from './upstream.ts';
+
+export const DEMO_ACTIONS = [
+	'tip',
+	'media',
+	'counter',
+	'goal',
+	'celebrate',
+	'drop',
+	'delay-audio',
+	'break-audio',
+	'clear-faults'
+] as const;
+export type DemoAction = (typeof DEMO_ACTIONS)[number];
+
+const TIPS = [
+	{ name: 'PixelPanda', amount: 5, message: 'Love the stream! Say hi to chat for me.' },
+	{ name: 'Sofía_GG', amount: 10, message: '¡Vamos! That last round was incredible.' },
+	{ name: 'NightOwl42', amount: 2.5, message: 'Good luck on the next run!' },
+	{ name: 'ハルカ', amount: 20, message: 'いつも楽しい配信をありがとう！' }
+];
+
+interface Call {
+	/** Simulator control API (demo mode) or the upstream API (with the key). */
+	via: 'sim' | 'upstream';
+	method: 'POST';
+	path: string;
+	body?: unknown;
+}
+
+function plan(action: DemoAction, n: number, simOrigin: string): Call {
+	const tip = TIPS[n % TIPS.length];
+	switch (action) {
+		case 'tip':
+			return { via: 'sim', method: 'POST', path: '/_sim/tips', body: { ...tip, paid: true } };
+		case 'media':
+			return {
+				via: 'sim',
+				method: 'POST',
+				path: '/_sim/tips',
+				body: {
+					name: tip.name,
+					amount: 5,
+					message: 'Watch this!',
+					paid: true,
+					media_url: `${simOrigin}/demo/countdown.webm`
+				}
+			};
+		case 'counter':
+			return { via: 'upstream', method: 'POST', path: '/counters/deaths/increment', body: {} };
+		case 'goal':
+			return {
+				via: 'upstream',
+				method: 'POST',
+				path: '/overlays/o_1a2b3c4d/tip-goal/add',
+				body: { amount: 25 }
+			};
+		case 'celebrate':
+			return { via: 'upstream', method: 'POST', path: '/overlays/celebration', body: {} };
+		case 'drop':
+			return { via: 'sim', method: 'POST', path: '/_sim/faults/drop', body: { refuse_ms: 3000 } };
+		case 'delay-audio':
+			return { via: 'sim', method: 'POST', path: '/_sim/faults/audio', body: { delay_ms: 6000 } };
+		case 'break-audio':
+			return { via: 'sim', method: 'POST', path: '/_sim/faults/audio', body: { break_next: 1 } };
+		case 'clear-faults':
+			return { via: 'sim', method: 'POST', path: '/_sim/faults/clear' };
+	}
+}
+
+export async function runDemoAction(
+	action: DemoAction,
+	opts: { mode: 'live' | 'demo'; simulatorOrigin?: string; upstream: UpstreamClient; n: number }
+): Promise<Response> {
+	if (opts.mode === 'live') {
+		if (action !== 'tip')
+			return Response.json({ error: 'demo actions need demo mode' }, { status: 404 });
+		// A test tip through the upstream: it needs tips:create (a 403 passes through).
+		const res = await opts.upstream.call(
+			'POST',
+			'/tips',
+			JSON.stringify({
+				name: 'Test tip',
+				amount: 1,
+				message: 'This is a test tip from the preview.',
+				source: 'test'
+			})
+		);
+		return new Response(await res.text(), {
+			status: res.status,
+			headers: { 'content-type': 'application/json' }
+		});
+	}
+	const sim = opts.simulatorOrigin;
+	if (!sim) return Response.json({ error: 'no simulator' }, { status: 404 });
+	const call = plan(action, opts.n, sim);
+	const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+	const res =
+		call.via === 'sim'
+			? await fetch(sim + call.path, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body
+				})
+			: await opts.upstream.call(call.method, call.path, body);
+	return new Response(res.ok ? JSON.stringify({ ok: true, action }) : await res.text(), {
+		status: res.ok ? 200 : res.status,
+		headers: { 'content-type': 'application/json' }
+	});
+}

@@ -1,0 +1,142 @@
+// The preview page's state: what the streamer sees while setting up. It reads through the token
+// endpoint like any widget, re-reads queues only when an event says they changed, and drives the
+// demo buttons. It never claims anything: its overlay frames run with claim=never.
+import type {
+	KnownEvent,
+	Me,
+	MediaQueueBody,
+	Overlay,
+	TtsQueueBody
+} from '../../src/contract/index.ts';
+import { ApiClient } from '../../src/client/api.ts';
+import { EventHub } from '../../src/client/event-hub.ts';
+import { RealtimeConnection, type RealtimeState } from '../../src/client/realtime.ts';
+
+export interface EventRow {
+	id: string;
+	type: string;
+	at: number;
+	summary: string;
+}
+
+const MAX_EVENTS = 15;
+
+function summarize(e: KnownEvent): string {
+	const d = e.data as Record<string, unknown>;
+	const tip = (d.tip ?? d.media ?? d.counter) as Record<string, unknown> | undefined;
+	if (tip?.name && typeof tip.value === 'number') return `${tip.name} = ${tip.value}`;
+	if (tip?.name) return `${tip.name}${tip.amount != null ? ` (${tip.amount})` : ''}`;
+	if (tip?.donor_name) return `${tip.donor_name}: ${tip.video_title ?? tip.media_url}`;
+	if (typeof d.order_id === 'string') return d.order_id;
+	if ('overlay_id' in d)
+		return `overlay ${d.overlay_id ?? 'all'}${d.widget_id ? `, widget ${d.widget_id}` : ''}`;
+	return '';
+}
+
+export class PreviewState {
+	mode = $state<'live' | 'demo' | null>(null);
+	me = $state<Me | null>(null);
+	overlays = $state<Overlay[]>([]);
+	widgetPages = $state<string[]>([]);
+	tts = $state<TtsQueueBody | null>(null);
+	media = $state<MediaQueueBody | null>(null);
+	events = $state<EventRow[]>([]);
+	connection = $state<RealtimeState>('connecting');
+	connectionDetail = $state('');
+	/** The result of the last demo button, for the status line. */
+	notice = $state('');
+	unauthorized = $state(false);
+
+	private readonly api: ApiClient;
+	private readonly hub = new EventHub();
+	private realtime: RealtimeConnection | null = null;
+	private rereads: Partial<Record<'tts' | 'media', ReturnType<typeof setTimeout>>> = {};
+
+	constructor(readonly key: string) {
+		this.api = new ApiClient({ overlayKey: key });
+	}
+
+	async start(): Promise<void> {
+		const health = await fetch('/healthz')
+			.then((r) => r.json())
+			.catch(() => null);
+		this.mode = health?.mode ?? null;
+		const me = await this.api.request('me');
+		if (!me.ok && me.kind === 'http' && me.status === 401) {
+			this.unauthorized = true;
+			return;
+		}
+		if (me.ok) this.me = me.body;
+		const overlays = await this.api.request('overlaysList');
+		if (overlays.ok) this.overlays = overlays.body.overlays;
+		void this.findWidgetPages();
+		this.hub.subscribe({
+			event: (e) => this.onEvent(e),
+			resync: () => {
+				this.reread('tts');
+				this.reread('media');
+			}
+		});
+		this.realtime = new RealtimeConnection({
+			api: this.api,
+			onEvent: (e) => this.hub.emit(e),
+			onResync: () => this.hub.resync(),
+			onState: (state, detail) => {
+				this.connection = state;
+				this.connectionDetail = detail;
+				if (state === 'unauthorized') this.unauthorized = true;
+			}
+		}).start();
+	}
+
+	url(path: string, extra: Record<string, string> = {}): string {
+		const q = new URLSearchParams({ key: this.key, ...extra });
+		return `${location.origin}${path}?${q}`;
+	}
+
+	async demo(action: string): Promise<void> {
+		this.notice = `${action}…`;
+		const res = await fetch(`/demo/${action}`, {
+			method: 'POST',
+			headers: { 'x-overlay-key': this.key }
+		}).catch(() => null);
+		this.notice = res?.ok ? `${action}: done` : `${action}: failed (${res?.status ?? 'no answer'})`;
+	}
+
+	close(): void {
+		this.realtime?.close();
+		for (const t of Object.values(this.rereads)) clearTimeout(t);
+	}
+
+	private onEvent(e: KnownEvent): void {
+		this.events = [
+			{ id: e.id, type: e.type, at: Date.now(), summary: summarize(e) },
+			...this.events
+		].slice(0, MAX_EVENTS);
+		if (e.type.startsWith('queue.tts.') || e.type.startsWith('tip.')) this.reread('tts');
+		if (e.type.startsWith('queue.media.')) this.reread('media');
+	}
+
+	/** Events say a queue changed: read it once after a burst settles (no polling). */
+	private reread(queue: 'tts' | 'media'): void {
+		if (this.rereads[queue]) return;
+		this.rereads[queue] = setTimeout(async () => {
+			this.rereads[queue] = undefined;
+			if (queue === 'tts') {
+				const r = await this.api.request('ttsQueue');
+				if (r.ok) this.tts = r.body;
+			} else {
+				const r = await this.api.request('mediaQueue');
+				if (r.ok) this.media = r.body;
+			}
+		}, 250);
+	}
+
+	private async findWidgetPages(): Promise<void> {
+		const types = ['tts', 'media', 'tip-goal', 'counters', 'celebration'];
+		const found = await Promise.all(
+			types.map(async (t) => ((await fetch(`/widget/${t}`).catch(() => null))?.ok ? t : null))
+		);
+		this.widgetPages = found.filter((t): t is string => t !== null);
+	}
+}
