@@ -51,7 +51,7 @@ const PAGE_HEADERS = {
 		'img-src * data: blob:',
 		'media-src * data: blob:',
 		"connect-src 'self' ws: wss: http: https:",
-		'frame-src https://www.youtube.com https://www.youtube-nocookie.com',
+		"frame-src 'self' https://www.youtube.com https://www.youtube-nocookie.com",
 		"object-src 'none'",
 		"base-uri 'none'"
 	].join('; ')

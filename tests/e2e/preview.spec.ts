@@ -69,3 +69,23 @@ test('a preview URL without a valid key shows a readable card', async ({ page, s
 	await page.goto(`${stack.origin}/preview`);
 	await expect.poll(() => textOf(page, '[data-testid=error-card]')).toContain('key');
 });
+
+test('each overlay frame loads the overlay page itself', async ({ page, stack }) => {
+	await page.goto(stack.url('/preview'));
+	const overlays = stack.sim.control.model.overlayList();
+	const frameOf = (id: string) => page.frames().find((f) => f.url().includes(`/overlay/${id}`));
+	await expect
+		.poll(() => overlays.every((o) => frameOf(o.id) !== undefined), { timeout: 15_000 })
+		.toBe(true);
+	for (const o of overlays) {
+		const frame = frameOf(o.id);
+		await expect
+			.poll(() =>
+				frame!.evaluate(
+					() =>
+						document.querySelector('[data-testid=overlay]')?.getAttribute('data-overlay-id') ?? null
+				)
+			)
+			.toBe(o.id);
+	}
+});
