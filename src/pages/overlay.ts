@@ -9,13 +9,28 @@ import { createObsBridge } from '../client/obs.ts';
 import { RealtimeConnection } from '../client/realtime.ts';
 import { OVERLAY_ID } from '../contract/index.ts';
 import OverlayApp from '../../widgets/overlay/OverlayApp.svelte';
-import { SUPPORTED_TYPES, widgetBox } from '../../widgets/overlay/layout.ts';
+import { widgetBox } from '../../widgets/overlay/layout.ts';
+import type { Placed } from '../../widgets/overlay/placed.ts';
+import { CelebrationState } from '../../widgets/celebration/celebration.svelte.ts';
+import { celebrationParamsForOverlay } from '../../widgets/celebration/params.ts';
+import { CountersState } from '../../widgets/counters/counters.svelte.ts';
+import { countersParamsForOverlay } from '../../widgets/counters/params.ts';
+import { parseTipGoalParams, tipGoalTheme } from '../../widgets/tip-goal/params.ts';
+import { TipGoalTracker } from '../../widgets/tip-goal/tip-goal.svelte.ts';
 import { parseTtsParams, ttsTheme } from '../../widgets/tts/params.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
 
 const target = document.getElementById('app')!;
 const overlayId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const parsed = parseTtsParams(location.search);
+
+/** The overlay page's query with this overlay and widget filled in (the widgets' own parameters). */
+function withOverlay(search: string, overlayId: string, widgetId: string): URLSearchParams {
+	const q = new URLSearchParams(search);
+	q.set('overlay', overlayId);
+	q.set('widget', widgetId);
+	return q;
+}
 
 function fail(title: string, problems: string[], hint?: string): void {
 	mount(OverlayApp, { target, props: { error: { title, problems, hint } } });
@@ -56,14 +71,68 @@ async function main(): Promise<void> {
 	const events = new EventHub();
 	const audio = createHowlerAudioPort();
 	const obs = createObsBridge();
-	const players: { id: string; box: ReturnType<typeof widgetBox>; player: TtsPlayer }[] = [];
+	const placed: Placed[] = [];
+	const problems: string[] = [];
 	for (const widget of overlay.widgets) {
-		if (!(SUPPORTED_TYPES as readonly string[]).includes(widget.type)) continue;
-		const instance = `${overlay.id}-${widget.id}`;
-		const memory = await openClaimMemory('tts', instance);
-		const player = new TtsPlayer({ api, events, audio, obs, memory, params, instance });
-		player.start();
-		players.push({ id: widget.id, box: widgetBox(overlay, widget), player });
+		const box = widgetBox(overlay, widget);
+		const id = widget.id;
+		if (widget.type === 'tts') {
+			const instance = `${overlay.id}-${widget.id}`;
+			const memory = await openClaimMemory('tts', instance);
+			const player = new TtsPlayer({ api, events, audio, obs, memory, params, instance });
+			placed.push({ id, box, kind: 'tts', player, theme: ttsTheme(params) });
+		} else if (widget.type === 'counter') {
+			const p = countersParamsForOverlay(location.search, overlay.id, widget.id);
+			if (!p.ok) problems.push(...p.errors);
+			else {
+				const state = new CountersState({
+					api,
+					events,
+					params: p.value,
+					settings: widget.settings
+				});
+				placed.push({ id, box, kind: 'counter', state });
+			}
+		} else if (widget.type === 'celebration') {
+			const p = celebrationParamsForOverlay(location.search, overlay.id, widget.id);
+			if (!p.ok) problems.push(...p.errors);
+			else
+				placed.push({
+					id,
+					box,
+					kind: 'celebration',
+					state: new CelebrationState({ api, events, params: p.value })
+				});
+		} else if (widget.type === 'tip_goal') {
+			const p = parseTipGoalParams(withOverlay(location.search, overlay.id, widget.id));
+			if (!p.ok) problems.push(...p.errors);
+			else {
+				const tracker = new TipGoalTracker({
+					api,
+					events,
+					overlayId: overlay.id,
+					widgetId: widget.id,
+					debug: p.value.debug,
+					// Reaching the goal fires this overlay's celebration widgets.
+					onReached: () => {
+						for (const w of placed) if (w.kind === 'celebration') w.state.fire('tip goal reached');
+					}
+				});
+				placed.push({ id, box, kind: 'tip_goal', tracker, theme: tipGoalTheme(p.value) });
+			}
+		}
+		// Other types (media until its widget lands) are left out; the preview lists them.
+	}
+	if (problems.length)
+		return fail(
+			'This overlay URL needs fixing',
+			[...new Set(problems)],
+			'The README lists every parameter.'
+		);
+	for (const w of placed) {
+		if (w.kind === 'tts') w.player.start();
+		else if (w.kind === 'tip_goal') w.tracker.start();
+		else w.state.start();
 	}
 	events.subscribe({
 		event: (e) => {
@@ -80,22 +149,25 @@ async function main(): Promise<void> {
 		onEvent: (e) => events.emit(e),
 		onResync: () => events.resync(),
 		onState: (state, detail) => {
-			for (const p of players) p.player.setConnection(state, detail);
+			for (const w of placed) {
+				if (w.kind === 'tts') w.player.setConnection(state, detail);
+				else if (w.kind === 'tip_goal') w.tracker.setConnection(state, detail);
+				else w.state.setConnection(state, detail);
+			}
 		}
 	}).start();
 	mount(OverlayApp, {
 		target,
-		props: {
-			overlay,
-			widgets: players,
-			theme: ttsTheme(params),
-			onUnlockAudio: () => void audio.unlock()
-		}
+		props: { overlay, widgets: placed, onUnlockAudio: () => void audio.unlock() }
 	});
-	(window as unknown as { __tok?: unknown }).__tok = { players, realtime, api };
+	(window as unknown as { __tok?: unknown }).__tok = { widgets: placed, realtime, api };
 	addEventListener('pagehide', () => {
 		realtime.close();
-		for (const p of players) p.player.destroy();
+		for (const w of placed) {
+			if (w.kind === 'tts') w.player.destroy();
+			else if (w.kind === 'tip_goal') w.tracker.destroy();
+			else w.state.destroy();
+		}
 	});
 }
 

@@ -59,3 +59,31 @@ test('an unknown overlay id shows a card saying so', async ({ page, stack }) => 
 	await page.goto(stack.url('/overlay/o_00000000'));
 	await expect.poll(() => textOf(page, '[data-testid=error-card]')).toContain('No such overlay');
 });
+
+test('an overlay page composes its counter, tip goal and celebration widgets', async ({
+	page,
+	stack
+}) => {
+	const [main] = stack.sim.control.model.overlayList(); // Main scene: tts, media, tip_goal, counter, celebration
+	await page.setViewportSize({ width: 960, height: 540 });
+	await page.goto(stack.url(`/overlay/${main.id}`));
+	await expect
+		.poll(() => attrOf(page, '[data-testid=counters-widget]', 'data-status'), { timeout: 20_000 })
+		.toBe('ready');
+	const types = await page.evaluate(() =>
+		[...document.querySelectorAll('[data-widget-type]')].map((e) =>
+			e.getAttribute('data-widget-type')
+		)
+	);
+	expect(types.sort()).toEqual(['celebration', 'counter', 'tip_goal', 'tts']);
+
+	stack.sim.control.model.setCounter('wins', 41);
+	await expect
+		.poll(() => attrOf(page, '[data-counter=wins]', 'data-value'), { timeout: 2000 })
+		.toBe('41');
+
+	const fired = () => attrOf(page, '[data-testid=celebration-widget]', 'data-fired');
+	const before = Number((await fired()) ?? 0);
+	stack.sim.control.model.celebrate(main.id, null);
+	await expect.poll(async () => Number(await fired()), { timeout: 2000 }).toBe(before + 1);
+});

@@ -2,6 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { paramDocsMarkdown } from '../../src/client/params.ts';
+import { CELEBRATION_PARAM_DOCS } from '../../widgets/celebration/params.ts';
+import { COUNTERS_PARAM_DOCS } from '../../widgets/counters/params.ts';
+import { TIP_GOAL_PARAM_DOCS } from '../../widgets/tip-goal/params.ts';
 import { TTS_PARAM_DOCS } from '../../widgets/tts/params.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -20,9 +23,35 @@ const rows = (markdown: string) =>
 				.join(' | ')
 		);
 
+/** The README's text from a `## ` heading to the next one. */
+const section = (heading: string) => {
+	const start = readme.indexOf(`\n## ${heading}\n`);
+	if (start < 0) return '';
+	const end = readme.indexOf('\n## ', start + 1);
+	return readme.slice(start, end < 0 ? undefined : end);
+};
+
 describe('README', () => {
 	it('lists every TTS widget URL parameter exactly as the widget parses it', () => {
 		const documented = rows(readme);
 		for (const row of rows(paramDocsMarkdown(TTS_PARAM_DOCS))) expect(documented).toContain(row);
+	});
+
+	it('lists every counters widget URL parameter in its section, as the widget parses it', () => {
+		const documented = rows(section('The counters widget'));
+		for (const row of rows(paramDocsMarkdown(COUNTERS_PARAM_DOCS)))
+			expect(documented).toContain(row);
+	});
+
+	it('lists every celebration widget URL parameter in its section, as the widget parses it', () => {
+		const documented = rows(section('The celebration widget'));
+		for (const row of rows(paramDocsMarkdown(CELEBRATION_PARAM_DOCS)))
+			expect(documented).toContain(row);
+	});
+
+	it('lists every tip-goal widget URL parameter in its section, as the widget parses it', () => {
+		const documented = rows(section('The tip-goal widget'));
+		for (const row of rows(paramDocsMarkdown(TIP_GOAL_PARAM_DOCS)))
+			expect(documented).toContain(row);
 	});
 });

@@ -1,0 +1,34 @@
+// /widget/counters?key=K: one counter or all of them as an OBS browser source (transparent page).
+import { mount } from 'svelte';
+import { ApiClient } from '../client/api.ts';
+import { EventHub } from '../client/event-hub.ts';
+import { RealtimeConnection } from '../client/realtime.ts';
+import Counters from '../../widgets/counters/Counters.svelte';
+import { CountersState } from '../../widgets/counters/counters.svelte.ts';
+import { parseCountersParams } from '../../widgets/counters/params.ts';
+
+const target = document.getElementById('app')!;
+const parsed = parseCountersParams(location.search);
+
+if (!parsed.ok) {
+	mount(Counters, { target, props: { paramErrors: parsed.errors } });
+} else {
+	const params = parsed.value;
+	const api = new ApiClient({ overlayKey: params.key });
+	const events = new EventHub();
+	const state = new CountersState({ api, events, params });
+	state.start();
+	const realtime = new RealtimeConnection({
+		api,
+		onEvent: (e) => events.emit(e),
+		onResync: () => events.resync(),
+		onState: (s, detail) => state.setConnection(s, detail)
+	}).start();
+	mount(Counters, { target, props: { model: state } });
+	// For tests and diagnostics: read-only views of what runs on this page.
+	(window as unknown as { __tok?: unknown }).__tok = { counters: state, realtime, api };
+	addEventListener('pagehide', () => {
+		realtime.close();
+		state.destroy();
+	});
+}

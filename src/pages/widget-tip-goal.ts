@@ -1,0 +1,66 @@
+// /widget/tip-goal?key=K&overlay=o_...: one overlay's tip goal as an OBS browser source
+// (transparent page). Reaching the goal dispatches `tok:celebrate` on window; the overlay page
+// wires the same callback to its celebration widget.
+import { mount } from 'svelte';
+import { ApiClient } from '../client/api.ts';
+import { EventHub } from '../client/event-hub.ts';
+import { RealtimeConnection } from '../client/realtime.ts';
+import type { TipGoal as TipGoalRecord } from '../contract/index.ts';
+import TipGoal from '../../widgets/tip-goal/TipGoal.svelte';
+import { parseTipGoalParams, tipGoalTheme } from '../../widgets/tip-goal/params.ts';
+import { TipGoalTracker } from '../../widgets/tip-goal/tip-goal.svelte.ts';
+
+/** The detail of the `tok:celebrate` window event. */
+export interface CelebrateDetail {
+	overlayId: string;
+	widgetId: string | null;
+	goal: TipGoalRecord;
+}
+
+const target = document.getElementById('app')!;
+const parsed = parseTipGoalParams(location.search);
+
+if (!parsed.ok) {
+	mount(TipGoal, {
+		target,
+		props: {
+			view: {
+				status: 'connecting',
+				goal: null,
+				currency: null,
+				debug: null,
+				paramErrors: parsed.errors
+			}
+		}
+	});
+} else {
+	const params = parsed.value;
+	const api = new ApiClient({ overlayKey: params.key });
+	const events = new EventHub();
+	const goal = new TipGoalTracker({
+		api,
+		events,
+		overlayId: params.overlay,
+		widgetId: params.widget,
+		debug: params.debug,
+		onReached: (g) =>
+			dispatchEvent(
+				new CustomEvent<CelebrateDetail>('tok:celebrate', {
+					detail: { overlayId: params.overlay, widgetId: params.widget ?? null, goal: g }
+				})
+			)
+	}).start();
+	const realtime = new RealtimeConnection({
+		api,
+		onEvent: (e) => events.emit(e),
+		onResync: () => events.resync(),
+		onState: (state, detail) => goal.setConnection(state, detail)
+	}).start();
+	mount(TipGoal, { target, props: { view: goal.view, theme: tipGoalTheme(params) } });
+	// For tests and the diagnostics of the preview: read-only views of what runs on this page.
+	(window as unknown as { __tok?: unknown }).__tok = { goal, realtime, api };
+	addEventListener('pagehide', () => {
+		realtime.close();
+		goal.destroy();
+	});
+}

@@ -1,0 +1,139 @@
+// URL parameters of the counters widget: the one place they are declared. The page parses them with
+// parseCountersParams(location.search); README's table comes from COUNTERS_PARAM_DOCS.
+import { z } from 'zod';
+import { COUNTER_NAME, OVERLAY_ID } from '../../src/contract/index.ts';
+import {
+	CSS_COLOR_EXPECTS,
+	FONT_FAMILIES_EXPECTS,
+	cssColor,
+	fontFamilies
+} from '../../src/client/css-params.ts';
+import {
+	flag,
+	identifier,
+	numberIn,
+	oneOf,
+	param,
+	paramDocs,
+	parseParams,
+	type ParamResult,
+	type ParamValues
+} from '../../src/client/params.ts';
+import { TTS_POSITIONS, ttsParamFields } from '../tts/params.ts';
+import { COUNT_FORMATS } from './format.ts';
+import type { CountersTheme } from './view.ts';
+
+/** A counter slug (CONTRACT.md, Counter); lower-cased so `Deaths` finds `deaths`. */
+const counterName: z.ZodType<string, string> = z
+	.string()
+	.trim()
+	.transform((s) => s.toLowerCase())
+	.pipe(z.string().regex(COUNTER_NAME));
+
+/** Streamer text shown as text: up to 64 characters, control characters refused. */
+export const labelText: z.ZodType<string, string> = z
+	.string()
+	.trim()
+	.refine((s) => Array.from(s).length <= 64 && !/\p{Cc}/u.test(s));
+
+export const overlayIdParam: z.ZodType<string, string> = z.string().trim().regex(OVERLAY_ID);
+
+export const countersParamFields = {
+	// The same key format as every widget (src/server/config.ts).
+	key: ttsParamFields.key,
+	name: param(counterName, {
+		defaultText: 'all counters',
+		expects: 'a counter name (1 to 64 of a-z 0-9 _ -)',
+		description:
+			"the one counter to show; without it the overlay widget's `settings.name`, else every counter"
+	}),
+	label: param(labelText, {
+		defaultText: "the counter's name",
+		expects: 'text, up to 64 characters',
+		description: 'the caption beside the number (with every counter: a heading above the list)'
+	}),
+	format: param(oneOf(COUNT_FORMATS), {
+		default: 'grouped',
+		expects: 'plain, grouped or compact',
+		description: 'plain 12345, grouped 12,345 (the browser locale), compact 12.3K'
+	}),
+	overlay: param(overlayIdParam, {
+		expects: 'an overlay id (o_ and 8 hex digits)',
+		description:
+			'the upstream overlay this widget belongs to (with `widget`: where its settings are)'
+	}),
+	widget: param(identifier(64), {
+		expects: 'a widget id such as w_main_counters',
+		description: "the overlay's counter widget whose `settings.name` picks the counter"
+	}),
+	debug: param(flag, {
+		default: false,
+		defaultText: '0',
+		expects: '1 or 0',
+		description: '1 shows a diagnostics panel and a note when the named counter does not exist'
+	}),
+	font: param(fontFamilies, {
+		defaultText: 'system font',
+		expects: FONT_FAMILIES_EXPECTS,
+		description: 'font of the counters, installed on the streaming PC'
+	}),
+	color: param(cssColor, {
+		defaultText: 'white',
+		expects: CSS_COLOR_EXPECTS,
+		description: 'colour of the labels'
+	}),
+	accent: param(cssColor, {
+		defaultText: 'gold',
+		expects: CSS_COLOR_EXPECTS,
+		description: 'colour of the numbers'
+	}),
+	scale: param(numberIn(0.25, 4), {
+		default: 1,
+		expects: 'a number from 0.25 to 4',
+		description: 'size of the counters relative to the page width'
+	}),
+	position: param(oneOf(TTS_POSITIONS), {
+		default: 'top-left',
+		expects: `one of ${TTS_POSITIONS.join(', ')}`,
+		description: 'where the counters sit on the page (or in their box of an overlay)'
+	})
+};
+
+export type CountersParams = ParamValues<typeof countersParamFields>;
+
+/** Parses the counters widget's URL parameters (e.g. `location.search`). */
+export function parseCountersParams(search: string | URLSearchParams): ParamResult<CountersParams> {
+	return parseParams(countersParamFields, search);
+}
+
+/**
+ * The parameters of a counter widget inside an overlay page: the page's own URL parameters (key,
+ * theme, format...) with `overlay` and `widget` set to the widget's place.
+ */
+export function countersParamsForOverlay(
+	search: string | URLSearchParams,
+	overlayId: string,
+	widgetId: string
+): ParamResult<CountersParams> {
+	return parseCountersParams(withPlace(search, overlayId, widgetId));
+}
+
+/** A copy of the query with `overlay` and `widget` set. */
+export function withPlace(
+	search: string | URLSearchParams,
+	overlayId: string,
+	widgetId: string
+): URLSearchParams {
+	const q = new URLSearchParams(search);
+	q.set('overlay', overlayId);
+	q.set('widget', widgetId);
+	return q;
+}
+
+/** One row per parameter for the README. */
+export const COUNTERS_PARAM_DOCS = paramDocs(countersParamFields);
+
+/** The theme part of the parameters, as the markup consumes it. */
+export function countersTheme(p: CountersParams): CountersTheme {
+	return { font: p.font, color: p.color, accent: p.accent, scale: p.scale, position: p.position };
+}

@@ -1,0 +1,15 @@
+// A widget of an overlay page, placed in its box and bound to its state.
+import type { CelebrationState } from '../celebration/celebration.svelte.ts';
+import type { CountersState } from '../counters/counters.svelte.ts';
+import type { TipGoalTracker } from '../tip-goal/tip-goal.svelte.ts';
+import type { TipGoalTheme } from '../tip-goal/view.ts';
+import type { TtsPlayer } from '../tts/tts-player.svelte.ts';
+import type { TtsTheme } from '../tts/view.ts';
+import type { Box } from './layout.ts';
+
+export type Placed = { id: string; box: Box } & (
+	| { kind: 'tts'; player: TtsPlayer; theme: TtsTheme }
+	| { kind: 'counter'; state: CountersState }
+	| { kind: 'celebration'; state: CelebrationState }
+	| { kind: 'tip_goal'; tracker: TipGoalTracker; theme: TipGoalTheme }
+);

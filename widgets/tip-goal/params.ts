@@ -1,0 +1,90 @@
+// URL parameters of the tip-goal widget: the one place they are declared. The page parses them
+// with parseTipGoalParams(location.search); README's table comes from TIP_GOAL_PARAM_DOCS.
+import { OVERLAY_ID } from '../../src/contract/index.ts';
+import {
+	CSS_COLOR_EXPECTS,
+	FONT_FAMILIES_EXPECTS,
+	cssColor,
+	fontFamilies
+} from '../../src/client/css-params.ts';
+import {
+	flag,
+	identifier,
+	numberIn,
+	oneOf,
+	param,
+	paramDocs,
+	parseParams,
+	requiredParam,
+	type ParamResult,
+	type ParamValues
+} from '../../src/client/params.ts';
+import { TTS_POSITIONS, ttsParamFields } from '../tts/params.ts';
+import { z } from 'zod';
+import type { TipGoalTheme } from './view.ts';
+
+/** Where the goal bar sits on its page (or in its box on an overlay). */
+export const GOAL_POSITIONS = TTS_POSITIONS;
+export type GoalPosition = (typeof GOAL_POSITIONS)[number];
+
+const overlayId: z.ZodType<string, string> = z.string().trim().regex(OVERLAY_ID);
+
+export const tipGoalParamFields = {
+	// The same overlay key as every widget page (one schema, so the pages cannot disagree).
+	key: ttsParamFields.key,
+	overlay: requiredParam(overlayId, {
+		expects: 'an overlay id: o_ followed by 8 hex characters (e.g. o_1a2b3c4d)',
+		description: 'the upstream overlay whose tip goal is shown (the goal lives on an overlay)'
+	}),
+	widget: param(identifier(64), {
+		defaultText: 'unset',
+		expects: 'a widget id such as w_main_goal (A-Z a-z 0-9 _ -, up to 64)',
+		description: 'the tip_goal widget of that overlay this page stands for (diagnostics)'
+	}),
+	debug: param(flag, {
+		default: false,
+		defaultText: '0',
+		expects: '1 or 0',
+		description: '1 shows a diagnostics panel (connection, last event, reads)'
+	}),
+	font: param(fontFamilies, {
+		defaultText: 'system font',
+		expects: FONT_FAMILIES_EXPECTS,
+		description: 'font of the goal, installed on the streaming PC (e.g. `Comic Neue, sans-serif`)'
+	}),
+	color: param(cssColor, {
+		defaultText: 'white',
+		expects: CSS_COLOR_EXPECTS,
+		description: 'text colour of the goal'
+	}),
+	accent: param(cssColor, {
+		defaultText: 'gold',
+		expects: CSS_COLOR_EXPECTS,
+		description: 'colour of the progress bar and the percentage'
+	}),
+	scale: param(numberIn(0.25, 4), {
+		default: 1,
+		expects: 'a number from 0.25 to 4',
+		description: 'size of the goal relative to the page width'
+	}),
+	position: param(oneOf(GOAL_POSITIONS), {
+		default: 'bottom',
+		expects: `one of ${GOAL_POSITIONS.join(', ')}`,
+		description: 'where the goal sits on the page'
+	})
+};
+
+export type TipGoalParams = ParamValues<typeof tipGoalParamFields>;
+
+/** Parses the tip-goal widget's URL parameters (e.g. `location.search`). */
+export function parseTipGoalParams(search: string | URLSearchParams): ParamResult<TipGoalParams> {
+	return parseParams(tipGoalParamFields, search);
+}
+
+/** One row per parameter for the README. */
+export const TIP_GOAL_PARAM_DOCS = paramDocs(tipGoalParamFields);
+
+/** The theme part of the parameters, as the widget's markup consumes it. */
+export function tipGoalTheme(p: TipGoalParams): TipGoalTheme {
+	return { font: p.font, color: p.color, accent: p.accent, scale: p.scale, position: p.position };
+}
