@@ -34,7 +34,9 @@ export default defineConfig({
 					name: 'unit',
 					root: here('./'),
 					include: ['tests/unit/**/*.test.ts'],
-					environment: 'node'
+					environment: 'node',
+					// Property tests run thousands of cases; a loaded 2-core CI machine needs headroom.
+					testTimeout: 30_000
 				}
 			},
 			{
