@@ -70,3 +70,10 @@ export function attrOf(page: Page, selector: string, name: string): Promise<stri
 		name
 	] as const);
 }
+
+/**
+ * How long a test waits for a widget to react to an event. Generous on purpose: the reaction
+ * budget (well under a second) is a timing, measured by `npm run bench`, not asserted in tests,
+ * where a loaded CI machine would make it flaky.
+ */
+export const REACT_MS = 5_000;

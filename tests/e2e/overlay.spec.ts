@@ -1,5 +1,6 @@
 // /overlay/{id}: the widgets of one upstream overlay at its resolution, on one connection.
 import { attrOf, eventually, expect, test, textOf } from './fixtures.ts';
+import { REACT_MS } from './fixtures.ts';
 
 test('an overlay page lays out its overlay at its resolution and reads tips with its TTS widget', async ({
 	page,
@@ -79,11 +80,11 @@ test('an overlay page composes its counter, tip goal and celebration widgets', a
 
 	stack.sim.control.model.setCounter('wins', 41);
 	await expect
-		.poll(() => attrOf(page, '[data-counter=wins]', 'data-value'), { timeout: 2000 })
+		.poll(() => attrOf(page, '[data-counter=wins]', 'data-value'), { timeout: REACT_MS })
 		.toBe('41');
 
 	const fired = () => attrOf(page, '[data-testid=celebration-widget]', 'data-fired');
 	const before = Number((await fired()) ?? 0);
 	stack.sim.control.model.celebrate(main.id, null);
-	await expect.poll(async () => Number(await fired()), { timeout: 2000 }).toBe(before + 1);
+	await expect.poll(async () => Number(await fired()), { timeout: REACT_MS }).toBe(before + 1);
 });

@@ -2,6 +2,7 @@
 // private simulator: live tips, adds and edits, reloads, the celebration, the states, no idle frames.
 import type { Page } from '@playwright/test';
 import { attrOf, expect, test, textOf, type Stack } from './fixtures.ts';
+import { REACT_MS } from './fixtures.ts';
 
 const MAIN = 'o_1a2b3c4d'; // demo overlay with an enabled goal (250, from the start of the day)
 const DISABLED = 'o_5e6f7a8b'; // demo overlay whose goal is disabled
@@ -36,17 +37,14 @@ async function instrument(page: Page): Promise<void> {
 const counter = (page: Page, name: '__raf' | '__celebrations') =>
 	page.evaluate((n) => (window as unknown as Record<string, number>)[n], name);
 
-test('a paid tip moves the shown total within a second; an unpaid one does not', async ({
-	page,
-	stack
-}) => {
+test('a paid tip moves the shown total; an unpaid one does not', async ({ page, stack }) => {
 	await page.goto(stack.url('/widget/tip-goal', { overlay: MAIN }));
 	await ready(page);
 	const before = Number(await current(page));
 	expect(String(before)).toBe(goalCurrent(stack));
 
 	stack.sim.control.createTip({ name: 'Payer', amount: 12.5, paid: true, message: 'for the mic' });
-	await expect.poll(() => current(page), { timeout: 1000 }).toBe(String(before + 12.5));
+	await expect.poll(() => current(page), { timeout: REACT_MS }).toBe(String(before + 12.5));
 
 	stack.sim.control.createTip({ name: 'Freebie', amount: 40, paid: false, message: 'free' });
 	await page.waitForTimeout(1000);
@@ -60,11 +58,11 @@ test('an add and a PATCH of the goal update it', async ({ page, stack }) => {
 	await ready(page);
 	const before = Number(await current(page));
 	stack.sim.control.model.addToTipGoal(MAIN, 30);
-	await expect.poll(() => current(page), { timeout: 1000 }).toBe(String(before + 30));
+	await expect.poll(() => current(page), { timeout: REACT_MS }).toBe(String(before + 30));
 
 	stack.sim.control.model.updateTipGoal(MAIN, { title: 'A better camera', amount: 999 });
 	await expect
-		.poll(() => textOf(page, '[data-testid=tip-goal]'), { timeout: 1000 })
+		.poll(() => textOf(page, '[data-testid=tip-goal]'), { timeout: REACT_MS })
 		.toContain('A better camera');
 	expect(await textOf(page, '[data-testid=tip-goal-amounts]')).toMatch(/999/);
 	expect(await current(page)).toBe(String(before + 30));
@@ -77,7 +75,7 @@ test('a reload shows the same total, read from the upstream', async ({ page, sta
 	stack.sim.control.createTip({ name: 'A', amount: 7, paid: true, message: null });
 	stack.sim.control.createTip({ name: 'B', amount: 8, paid: true, message: null });
 	stack.sim.control.model.addToTipGoal(MAIN, 5);
-	await expect.poll(() => current(page), { timeout: 2000 }).toBe(String(before + 20));
+	await expect.poll(() => current(page), { timeout: REACT_MS }).toBe(String(before + 20));
 	await page.reload();
 	await ready(page);
 	expect(await current(page)).toBe(String(before + 20));
@@ -92,14 +90,14 @@ test('reaching the goal celebrates once, and not again after a reload', async ({
 	const missing = goal.amount - goal.current;
 	expect(missing).toBeGreaterThan(2);
 	stack.sim.control.createTip({ name: 'Almost', amount: missing - 1, paid: true, message: null });
-	await expect.poll(() => current(page), { timeout: 1000 }).toBe(String(goal.amount - 1));
+	await expect.poll(() => current(page), { timeout: REACT_MS }).toBe(String(goal.amount - 1));
 	expect(await counter(page, '__celebrations')).toBe(0);
 
 	stack.sim.control.createTip({ name: 'Closer', amount: 2, paid: true, message: null });
-	await expect.poll(() => counter(page, '__celebrations'), { timeout: 1000 }).toBe(1);
+	await expect.poll(() => counter(page, '__celebrations'), { timeout: REACT_MS }).toBe(1);
 	expect(await textOf(page, '[data-testid=tip-goal-percent]')).toMatch(/^10\d%$/);
 	stack.sim.control.createTip({ name: 'More', amount: 100, paid: true, message: null });
-	await expect.poll(() => current(page), { timeout: 1000 }).toBe(String(goal.amount + 101));
+	await expect.poll(() => current(page), { timeout: REACT_MS }).toBe(String(goal.amount + 101));
 	expect(await textOf(page, '[data-testid=tip-goal-percent]')).toBe(
 		`${Math.floor(((goal.amount + 101) / goal.amount) * 100)}%`
 	);
@@ -109,7 +107,7 @@ test('reaching the goal celebrates once, and not again after a reload', async ({
 	await ready(page);
 	expect(await current(page)).toBe(String(goal.amount + 101));
 	stack.sim.control.createTip({ name: 'After', amount: 1, paid: true, message: null });
-	await expect.poll(() => current(page), { timeout: 1000 }).toBe(String(goal.amount + 102));
+	await expect.poll(() => current(page), { timeout: REACT_MS }).toBe(String(goal.amount + 102));
 	expect(await counter(page, '__celebrations')).toBe(0);
 });
 
@@ -120,9 +118,9 @@ test('a disabled goal renders nothing', async ({ page, stack }) => {
 	expect((await textOf(page, root)).trim()).toBe('');
 	// Turning it on shows it at once (overlay.tip_goal.updated), and off again hides it.
 	stack.sim.control.model.updateTipGoal(DISABLED, { enabled: true, title: 'Now on', amount: 50 });
-	await expect.poll(() => textOf(page, root), { timeout: 1000 }).toContain('Now on');
+	await expect.poll(() => textOf(page, root), { timeout: REACT_MS }).toContain('Now on');
 	stack.sim.control.model.updateTipGoal(DISABLED, { enabled: false });
-	await expect.poll(async () => (await textOf(page, root)).trim(), { timeout: 1000 }).toBe('');
+	await expect.poll(async () => (await textOf(page, root)).trim(), { timeout: REACT_MS }).toBe('');
 });
 
 test('a goal shows "Not started yet", a countdown, and "Ended"', async ({ page, stack }) => {
@@ -141,12 +139,12 @@ test('a goal shows "Not started yet", a countdown, and "Ended"', async ({ page, 
 		starts_at: startedTokyo,
 		ends_at: endsIn.toISOString()
 	});
-	await expect.poll(when, { timeout: 1000 }).toBe('2h 30m left');
+	await expect.poll(when, { timeout: REACT_MS }).toBe('2h 30m left');
 
 	stack.sim.control.model.updateTipGoal(MAIN, {
 		ends_at: toOffset(new Date(Date.now() - 1000), -5 * 60)
 	});
-	await expect.poll(when, { timeout: 1000 }).toBe('Ended');
+	await expect.poll(when, { timeout: REACT_MS }).toBe('Ended');
 	expect(await attrOf(page, root, 'data-state')).toBe('ended');
 });
 
@@ -166,7 +164,7 @@ test('no animation frame runs 2 s after the bar has moved', async ({ page, stack
 	await ready(page);
 	const before = Number(await current(page));
 	stack.sim.control.createTip({ name: 'Mover', amount: 40, paid: true, message: null });
-	await expect.poll(() => current(page), { timeout: 1000 }).toBe(String(before + 40));
+	await expect.poll(() => current(page), { timeout: REACT_MS }).toBe(String(before + 40));
 	await expect.poll(() => attrOf(page, root, 'data-bar'), { timeout: 3000 }).toBe('still');
 	expect(await counter(page, '__raf')).toBeGreaterThan(0); // the bar did animate with frames
 	// Let a frame already requested by the last tween run out.
