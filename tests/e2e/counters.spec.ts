@@ -50,7 +50,7 @@ test('every counter is listed and a change shows, with a bump', async ({ page, s
 	await expect.poll(() => shown(page), { timeout: REACT_MS }).toContain('hype=9001');
 });
 
-test('a deleted counter disappears and a new one appears,', async ({ page, stack }) => {
+test('a deleted counter disappears and a new one appears', async ({ page, stack }) => {
 	await page.goto(stack.url('/widget/counters'));
 	await ready(page);
 	stack.sim.control.model.deleteCounter('wins');
