@@ -6,7 +6,7 @@ import { createHowlerAudioPort } from '../client/audio.ts';
 import { openClaimMemory } from '../client/claim-memory.ts';
 import { EventHub } from '../client/event-hub.ts';
 import { createObsBridge } from '../client/obs.ts';
-import { RealtimeConnection } from '../client/realtime.ts';
+import { connectWidgets } from '../client/widget-page.ts';
 import { OVERLAY_ID } from '../contract/index.ts';
 import OverlayApp from '../../widgets/overlay/OverlayApp.svelte';
 import { widgetBox } from '../../widgets/overlay/layout.ts';
@@ -14,7 +14,7 @@ import type { Placed } from '../../widgets/overlay/placed.ts';
 import { CelebrationState } from '../../widgets/celebration/celebration.svelte.ts';
 import { celebrationParamsForOverlay } from '../../widgets/celebration/params.ts';
 import { CountersState } from '../../widgets/counters/counters.svelte.ts';
-import { countersParamsForOverlay } from '../../widgets/counters/params.ts';
+import { countersParamsForOverlay, withPlace } from '../../widgets/counters/params.ts';
 import { parseTipGoalParams, tipGoalTheme } from '../../widgets/tip-goal/params.ts';
 import { TipGoalTracker } from '../../widgets/tip-goal/tip-goal.svelte.ts';
 import { parseTtsParams, ttsTheme } from '../../widgets/tts/params.ts';
@@ -23,14 +23,6 @@ import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
 const target = document.getElementById('app')!;
 const overlayId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const parsed = parseTtsParams(location.search);
-
-/** The overlay page's query with this overlay and widget filled in (the widgets' own parameters). */
-function withOverlay(search: string, overlayId: string, widgetId: string): URLSearchParams {
-	const q = new URLSearchParams(search);
-	q.set('overlay', overlayId);
-	q.set('widget', widgetId);
-	return q;
-}
 
 function fail(title: string, problems: string[], hint?: string): void {
 	mount(OverlayApp, { target, props: { error: { title, problems, hint } } });
@@ -104,7 +96,7 @@ async function main(): Promise<void> {
 					state: new CelebrationState({ api, events, params: p.value })
 				});
 		} else if (widget.type === 'tip_goal') {
-			const p = parseTipGoalParams(withOverlay(location.search, overlay.id, widget.id));
+			const p = parseTipGoalParams(withPlace(location.search, overlay.id, widget.id));
 			if (!p.ok) problems.push(...p.errors);
 			else {
 				const tracker = new TipGoalTracker({
@@ -129,11 +121,10 @@ async function main(): Promise<void> {
 			[...new Set(problems)],
 			'The README lists every parameter.'
 		);
-	for (const w of placed) {
-		if (w.kind === 'tts') w.player.start();
-		else if (w.kind === 'tip_goal') w.tracker.start();
-		else w.state.start();
-	}
+	const parts = placed.map((w) =>
+		w.kind === 'tts' ? w.player : w.kind === 'tip_goal' ? w.tracker : w.state
+	);
+	for (const part of parts) part.start();
 	events.subscribe({
 		event: (e) => {
 			// The streamer (or a tip-goal change) asked this overlay's browser source to reload.
@@ -144,30 +135,10 @@ async function main(): Promise<void> {
 				location.reload();
 		}
 	});
-	const realtime = new RealtimeConnection({
-		api,
-		onEvent: (e) => events.emit(e),
-		onResync: () => events.resync(),
-		onState: (state, detail) => {
-			for (const w of placed) {
-				if (w.kind === 'tts') w.player.setConnection(state, detail);
-				else if (w.kind === 'tip_goal') w.tracker.setConnection(state, detail);
-				else w.state.setConnection(state, detail);
-			}
-		}
-	}).start();
+	connectWidgets(api, events, parts, { widgets: placed });
 	mount(OverlayApp, {
 		target,
 		props: { overlay, widgets: placed, onUnlockAudio: () => void audio.unlock() }
-	});
-	(window as unknown as { __tok?: unknown }).__tok = { widgets: placed, realtime, api };
-	addEventListener('pagehide', () => {
-		realtime.close();
-		for (const w of placed) {
-			if (w.kind === 'tts') w.player.destroy();
-			else if (w.kind === 'tip_goal') w.tracker.destroy();
-			else w.state.destroy();
-		}
 	});
 }
 

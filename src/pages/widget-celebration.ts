@@ -3,7 +3,7 @@
 import { mount } from 'svelte';
 import { ApiClient } from '../client/api.ts';
 import { EventHub } from '../client/event-hub.ts';
-import { RealtimeConnection } from '../client/realtime.ts';
+import { connectWidgets } from '../client/widget-page.ts';
 import Celebration from '../../widgets/celebration/Celebration.svelte';
 import { CelebrationState } from '../../widgets/celebration/celebration.svelte.ts';
 import { parseCelebrationParams } from '../../widgets/celebration/params.ts';
@@ -19,17 +19,6 @@ if (!parsed.ok) {
 	const events = new EventHub();
 	const state = new CelebrationState({ api, events, params });
 	state.start();
-	const realtime = new RealtimeConnection({
-		api,
-		onEvent: (e) => events.emit(e),
-		onResync: () => events.resync(),
-		onState: (s, detail) => state.setConnection(s, detail)
-	}).start();
+	connectWidgets(api, events, [state], { celebration: state });
 	mount(Celebration, { target, props: { model: state } });
-	// For tests and diagnostics: read-only views of what runs on this page.
-	(window as unknown as { __tok?: unknown }).__tok = { celebration: state, realtime, api };
-	addEventListener('pagehide', () => {
-		realtime.close();
-		state.destroy();
-	});
 }

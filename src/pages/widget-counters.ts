@@ -2,7 +2,7 @@
 import { mount } from 'svelte';
 import { ApiClient } from '../client/api.ts';
 import { EventHub } from '../client/event-hub.ts';
-import { RealtimeConnection } from '../client/realtime.ts';
+import { connectWidgets } from '../client/widget-page.ts';
 import Counters from '../../widgets/counters/Counters.svelte';
 import { CountersState } from '../../widgets/counters/counters.svelte.ts';
 import { parseCountersParams } from '../../widgets/counters/params.ts';
@@ -18,17 +18,6 @@ if (!parsed.ok) {
 	const events = new EventHub();
 	const state = new CountersState({ api, events, params });
 	state.start();
-	const realtime = new RealtimeConnection({
-		api,
-		onEvent: (e) => events.emit(e),
-		onResync: () => events.resync(),
-		onState: (s, detail) => state.setConnection(s, detail)
-	}).start();
+	connectWidgets(api, events, [state], { counters: state });
 	mount(Counters, { target, props: { model: state } });
-	// For tests and diagnostics: read-only views of what runs on this page.
-	(window as unknown as { __tok?: unknown }).__tok = { counters: state, realtime, api };
-	addEventListener('pagehide', () => {
-		realtime.close();
-		state.destroy();
-	});
 }

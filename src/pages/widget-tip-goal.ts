@@ -4,7 +4,7 @@
 import { mount } from 'svelte';
 import { ApiClient } from '../client/api.ts';
 import { EventHub } from '../client/event-hub.ts';
-import { RealtimeConnection } from '../client/realtime.ts';
+import { connectWidgets } from '../client/widget-page.ts';
 import type { TipGoal as TipGoalRecord } from '../contract/index.ts';
 import TipGoal from '../../widgets/tip-goal/TipGoal.svelte';
 import { parseTipGoalParams, tipGoalTheme } from '../../widgets/tip-goal/params.ts';
@@ -50,17 +50,6 @@ if (!parsed.ok) {
 				})
 			)
 	}).start();
-	const realtime = new RealtimeConnection({
-		api,
-		onEvent: (e) => events.emit(e),
-		onResync: () => events.resync(),
-		onState: (state, detail) => goal.setConnection(state, detail)
-	}).start();
+	connectWidgets(api, events, [goal], { goal });
 	mount(TipGoal, { target, props: { view: goal.view, theme: tipGoalTheme(params) } });
-	// For tests and the diagnostics of the preview: read-only views of what runs on this page.
-	(window as unknown as { __tok?: unknown }).__tok = { goal, realtime, api };
-	addEventListener('pagehide', () => {
-		realtime.close();
-		goal.destroy();
-	});
 }

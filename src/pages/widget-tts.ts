@@ -5,7 +5,7 @@ import { createHowlerAudioPort } from '../client/audio.ts';
 import { openClaimMemory } from '../client/claim-memory.ts';
 import { EventHub } from '../client/event-hub.ts';
 import { createObsBridge } from '../client/obs.ts';
-import { RealtimeConnection } from '../client/realtime.ts';
+import { connectWidgets } from '../client/widget-page.ts';
 import TtsApp from '../../widgets/tts/TtsApp.svelte';
 import { parseTtsParams, ttsTheme } from '../../widgets/tts/params.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
@@ -38,20 +38,9 @@ if (!parsed.ok) {
 	const memory = await openClaimMemory('tts', instance);
 	const player = new TtsPlayer({ api, events, audio, obs, memory, params, instance });
 	player.start();
-	const realtime = new RealtimeConnection({
-		api,
-		onEvent: (e) => events.emit(e),
-		onResync: () => events.resync(),
-		onState: (state, detail) => player.setConnection(state, detail)
-	}).start();
+	connectWidgets(api, events, [player], { player });
 	mount(TtsApp, {
 		target,
 		props: { player, theme: ttsTheme(params), onUnlockAudio: () => void audio.unlock() }
-	});
-	// For tests and the diagnostics of the preview: read-only views of what runs on this page.
-	(window as unknown as { __tok?: unknown }).__tok = { player, realtime, api };
-	addEventListener('pagehide', () => {
-		realtime.close();
-		player.destroy();
 	});
 }

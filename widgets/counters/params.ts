@@ -1,17 +1,11 @@
 // URL parameters of the counters widget: the one place they are declared. The page parses them with
 // parseCountersParams(location.search); README's table comes from COUNTERS_PARAM_DOCS.
+import { themeFields } from '../shared/theme-params.ts';
 import { z } from 'zod';
 import { COUNTER_NAME, OVERLAY_ID } from '../../src/contract/index.ts';
 import {
-	CSS_COLOR_EXPECTS,
-	FONT_FAMILIES_EXPECTS,
-	cssColor,
-	fontFamilies
-} from '../../src/client/css-params.ts';
-import {
 	flag,
 	identifier,
-	numberIn,
 	oneOf,
 	param,
 	paramDocs,
@@ -19,7 +13,7 @@ import {
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import { TTS_POSITIONS, ttsParamFields } from '../tts/params.ts';
+import { ttsParamFields } from '../tts/params.ts';
 import { COUNT_FORMATS } from './format.ts';
 import type { CountersTheme } from './view.ts';
 
@@ -72,30 +66,15 @@ export const countersParamFields = {
 		expects: '1 or 0',
 		description: '1 shows a diagnostics panel and a note when the named counter does not exist'
 	}),
-	font: param(fontFamilies, {
-		defaultText: 'system font',
-		expects: FONT_FAMILIES_EXPECTS,
-		description: 'font of the counters, installed on the streaming PC'
-	}),
-	color: param(cssColor, {
-		defaultText: 'white',
-		expects: CSS_COLOR_EXPECTS,
-		description: 'colour of the labels'
-	}),
-	accent: param(cssColor, {
-		defaultText: 'gold',
-		expects: CSS_COLOR_EXPECTS,
-		description: 'colour of the numbers'
-	}),
-	scale: param(numberIn(0.25, 4), {
-		default: 1,
-		expects: 'a number from 0.25 to 4',
-		description: 'size of the counters relative to the page width'
-	}),
-	position: param(oneOf(TTS_POSITIONS), {
-		default: 'top-left',
-		expects: `one of ${TTS_POSITIONS.join(', ')}`,
-		description: 'where the counters sit on the page (or in their box of an overlay)'
+	...themeFields({
+		position: 'top-left',
+		describe: {
+			font: 'font of the counters, installed on the streaming PC',
+			color: 'colour of the labels',
+			accent: 'colour of the numbers',
+			scale: 'size of the counters relative to the page width',
+			position: 'where the counters sit on the page (or in their box of an overlay)'
+		}
 	})
 };
 

@@ -1,17 +1,10 @@
 // URL parameters of the tip-goal widget: the one place they are declared. The page parses them
 // with parseTipGoalParams(location.search); README's table comes from TIP_GOAL_PARAM_DOCS.
+import { themeFields } from '../shared/theme-params.ts';
 import { OVERLAY_ID } from '../../src/contract/index.ts';
-import {
-	CSS_COLOR_EXPECTS,
-	FONT_FAMILIES_EXPECTS,
-	cssColor,
-	fontFamilies
-} from '../../src/client/css-params.ts';
 import {
 	flag,
 	identifier,
-	numberIn,
-	oneOf,
 	param,
 	paramDocs,
 	parseParams,
@@ -47,30 +40,15 @@ export const tipGoalParamFields = {
 		expects: '1 or 0',
 		description: '1 shows a diagnostics panel (connection, last event, reads)'
 	}),
-	font: param(fontFamilies, {
-		defaultText: 'system font',
-		expects: FONT_FAMILIES_EXPECTS,
-		description: 'font of the goal, installed on the streaming PC (e.g. `Comic Neue, sans-serif`)'
-	}),
-	color: param(cssColor, {
-		defaultText: 'white',
-		expects: CSS_COLOR_EXPECTS,
-		description: 'text colour of the goal'
-	}),
-	accent: param(cssColor, {
-		defaultText: 'gold',
-		expects: CSS_COLOR_EXPECTS,
-		description: 'colour of the progress bar and the percentage'
-	}),
-	scale: param(numberIn(0.25, 4), {
-		default: 1,
-		expects: 'a number from 0.25 to 4',
-		description: 'size of the goal relative to the page width'
-	}),
-	position: param(oneOf(GOAL_POSITIONS), {
-		default: 'bottom',
-		expects: `one of ${GOAL_POSITIONS.join(', ')}`,
-		description: 'where the goal sits on the page'
+	...themeFields({
+		position: 'bottom',
+		describe: {
+			font: 'font of the goal, installed on the streaming PC (e.g. `Comic Neue, sans-serif`)',
+			color: 'text colour of the goal',
+			accent: 'colour of the progress bar and the percentage',
+			scale: 'size of the goal relative to the page width',
+			position: 'where the goal sits on the page'
+		}
 	})
 };
 

@@ -1,12 +1,7 @@
 // URL parameters of the TTS widget: the one place they are declared. The shell parses them with
 // parseTtsParams(location.search); README's table comes from TTS_PARAM_DOCS.
+import { POSITIONS, themeFields } from '../shared/theme-params.ts';
 import { z } from 'zod';
-import {
-	CSS_COLOR_EXPECTS,
-	FONT_FAMILIES_EXPECTS,
-	cssColor,
-	fontFamilies
-} from '../../src/client/css-params.ts';
 import {
 	flag,
 	identifier,
@@ -25,15 +20,7 @@ import type { TtsTheme } from './view.ts';
 export const CLAIM_RULES = ['visible', 'active', 'always', 'never'] as const;
 export type ClaimRule = (typeof CLAIM_RULES)[number];
 
-export const TTS_POSITIONS = [
-	'top-left',
-	'top',
-	'top-right',
-	'center',
-	'bottom-left',
-	'bottom',
-	'bottom-right'
-] as const;
+export const TTS_POSITIONS = POSITIONS;
 export type TtsPosition = (typeof TTS_POSITIONS)[number];
 
 // The token endpoint's overlay key format (src/server/config.ts); a malformed key is reported here
@@ -91,30 +78,15 @@ export const ttsParamFields = {
 		expects: 'up to 64 characters of A-Z a-z 0-9 _ -',
 		description: 'tells two copies of this widget apart (e.g. two scenes with their own source)'
 	}),
-	font: param(fontFamilies, {
-		defaultText: 'system font',
-		expects: FONT_FAMILIES_EXPECTS,
-		description: 'font of the alert, installed on the streaming PC (e.g. `Comic Neue, sans-serif`)'
-	}),
-	color: param(cssColor, {
-		defaultText: 'white',
-		expects: CSS_COLOR_EXPECTS,
-		description: 'text colour of the alert'
-	}),
-	accent: param(cssColor, {
-		defaultText: 'gold',
-		expects: CSS_COLOR_EXPECTS,
-		description: 'colour of the amount, the badges and the spoken-word highlight'
-	}),
-	scale: param(numberIn(0.25, 4), {
-		default: 1,
-		expects: 'a number from 0.25 to 4',
-		description: 'size of the alert relative to the page width'
-	}),
-	position: param(oneOf(TTS_POSITIONS), {
-		default: 'top',
-		expects: `one of ${TTS_POSITIONS.join(', ')}`,
-		description: 'where the alert sits on the page'
+	...themeFields({
+		position: 'top',
+		describe: {
+			font: 'font of the alert, installed on the streaming PC (e.g. `Comic Neue, sans-serif`)',
+			color: 'text colour of the alert',
+			accent: 'colour of the amount, the badges and the spoken-word highlight',
+			scale: 'size of the alert relative to the page width',
+			position: 'where the alert sits on the page'
+		}
 	})
 };
 
