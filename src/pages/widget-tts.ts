@@ -9,6 +9,7 @@ import { connectWidgets } from '../client/widget-page.ts';
 import TtsApp from '../../widgets/tts/TtsApp.svelte';
 import { parseTtsParams, ttsTheme } from '../../widgets/tts/params.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
+import type { TtsViewModel } from '../../widgets/tts/view.ts';
 
 const target = document.getElementById('app')!;
 const parsed = parseTtsParams(location.search);
@@ -17,7 +18,7 @@ if (!parsed.ok) {
 	mount(TtsApp, {
 		target,
 		props: {
-			errorView: {
+			staticView: {
 				status: 'connecting',
 				alert: null,
 				alertVisible: false,
@@ -28,6 +29,9 @@ if (!parsed.ok) {
 			}
 		}
 	});
+} else if (parsed.value.sample) {
+	// A still alert for placing and theming (the preview's gallery): nothing connects or plays.
+	mount(TtsApp, { target, props: { staticView: sampleView(), theme: ttsTheme(parsed.value) } });
 } else {
 	const params = parsed.value;
 	const instance = params.instance ?? 'widget-tts';
@@ -43,4 +47,24 @@ if (!parsed.ok) {
 		target,
 		props: { player, theme: ttsTheme(params), onUnlockAudio: () => void audio.unlock() }
 	});
+}
+
+function sampleView(): TtsViewModel {
+	return {
+		status: 'ready',
+		alert: {
+			id: 'sample',
+			name: 'Sample viewer',
+			amount: 5,
+			currency: { code: 'USD', symbol: '$' },
+			message: 'This is how a tip looks with these settings. Thanks for the stream!',
+			isSubReward: false,
+			isReplay: false
+		},
+		alertVisible: true,
+		captionDurationS: null,
+		captionStartedAt: null,
+		debug: null,
+		paramErrors: null
+	};
 }

@@ -43,6 +43,7 @@ describe('TTS widget parameters', () => {
 			audio_failures: 3,
 			text_fallback: 'on',
 			debug: false,
+			sample: false,
 			scale: 1,
 			position: 'top'
 		});
@@ -61,7 +62,7 @@ describe('TTS widget parameters', () => {
 	it('accepts every parameter set to a good value', () => {
 		const value = ok(
 			`?key=${KEY}&volume=0.25&min_display=6&gap=0&claim=active&audio_failures=5` +
-				`&text_fallback=off&debug=1&instance=scene-2&font=Comic%20Neue,%20sans-serif` +
+				`&text_fallback=off&debug=1&sample=1&instance=scene-2&font=Comic%20Neue,%20sans-serif` +
 				`&color=%23ffcc00&accent=teal&scale=1.5&position=bottom-right`
 		);
 		expect(value).toEqual({
@@ -73,6 +74,7 @@ describe('TTS widget parameters', () => {
 			audio_failures: 5,
 			text_fallback: 'off',
 			debug: true,
+			sample: true,
 			instance: 'scene-2',
 			font: '"Comic Neue", sans-serif',
 			color: '#ffcc00',

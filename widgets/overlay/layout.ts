@@ -20,7 +20,7 @@ const DEFAULTS: Record<string, Box> = {
 	tts: { x: 0, y: 0, width: 1, height: 0.45 },
 	media: { x: 0.6, y: 0.05, width: 0.35, height: 0.4 },
 	tip_goal: { x: 0.05, y: 0.85, width: 0.5, height: 0.1 },
-	counter: { x: 0.75, y: 0.85, width: 0.2, height: 0.1 },
+	counter: { x: 0.75, y: 0.7, width: 0.2, height: 0.25 },
 	celebration: { x: 0, y: 0, width: 1, height: 1 }
 };
 

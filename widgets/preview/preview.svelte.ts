@@ -9,6 +9,7 @@ import type {
 	TtsQueueBody
 } from '../../src/contract/index.ts';
 import { ApiClient } from '../../src/client/api.ts';
+import { probeAutoplay } from '../../src/client/autoplay.ts';
 import { EventHub } from '../../src/client/event-hub.ts';
 import { RealtimeConnection, type RealtimeState } from '../../src/client/realtime.ts';
 
@@ -46,6 +47,14 @@ export class PreviewState {
 	/** The result of the last demo button, for the status line. */
 	notice = $state('');
 	unauthorized = $state(false);
+	/**
+	 * false: the frames are silent spectators (claim=never) and leave every alert to OBS. true: the
+	 * streamer clicked "enable audio" and the frames read tips aloud like an OBS source would
+	 * (claim=always); the claim protocol still gives each tip to one reader, OBS or this tab.
+	 */
+	listening = $state(false);
+	/** Set when the browser still refused sound after the click (e.g. a site setting). */
+	audioBlocked = $state(false);
 
 	private readonly api: ApiClient;
 	private readonly hub = new EventHub();
@@ -101,6 +110,27 @@ export class PreviewState {
 			headers: { 'x-overlay-key': this.key }
 		}).catch(() => null);
 		this.notice = res?.ok ? `${action}: done` : `${action}: failed (${res?.status ?? 'no answer'})`;
+	}
+
+	/**
+	 * Called from the click on "enable audio": the click is the user gesture browsers want, and the
+	 * same-origin frames inherit it when they reload as readers. A silent probe tells whether the
+	 * browser really allows sound now.
+	 */
+	async enableAudio(): Promise<void> {
+		const allowed = await probeAutoplay();
+		this.audioBlocked = allowed === false;
+		if (!this.audioBlocked) this.listening = true;
+	}
+
+	/** Back to silent spectator frames; OBS reads everything. */
+	silence(): void {
+		this.listening = false;
+	}
+
+	/** The URL a preview frame loads for a page: a reader while listening, else a spectator. */
+	frameUrl(path: string): string {
+		return this.url(path, { claim: this.listening ? 'always' : 'never' });
 	}
 
 	close(): void {

@@ -73,6 +73,13 @@ export const ttsParamFields = {
 		expects: '1 or 0',
 		description: '1 shows a diagnostics panel (connection, last event, claim, OBS state)'
 	}),
+	sample: param(flag, {
+		default: false,
+		defaultText: '0',
+		expects: '1 or 0',
+		description:
+			'1 shows a sample alert and nothing else (no connection, no claims, no sound): for placing and theming the widget'
+	}),
 	instance: param(identifier(64), {
 		defaultText: 'derived from the page',
 		expects: 'up to 64 characters of A-Z a-z 0-9 _ -',
