@@ -355,3 +355,126 @@ test('a bad URL parameter shows a readable card naming it', async ({ page, stack
 	expect(await card()).toContain('with_tts');
 	expect(stack.calls('POST', /./)).toEqual([]);
 });
+
+test('a reload in the middle of a video plays it again once from its start offset, and the queue goes on', async ({
+	page,
+	stack
+}) => {
+	await page.goto(stack.url('/widget/media'));
+	await ready(page);
+	const first = queueVideo(stack, 'Long', 'bounce', 1);
+	const second = queueVideo(stack, 'Next', 'bars');
+	await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(2);
+	await page.reload();
+	await ready(page);
+	await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+	await eventually(() => finishesOf(stack, second.order_id).length === 1, 40_000);
+	expect(startsOf(stack, first.order_id)).toHaveLength(2); // before and after the reload
+	expect(releasesOf(stack, first.order_id).filter(ok)).toHaveLength(1);
+	expect(finishesOf(stack, first.order_id)).toHaveLength(1);
+	expect(startsOf(stack, second.order_id)).toHaveLength(1);
+});
+
+/** Whether any script the page loaded contains the YouTube adapter (the media player's code). */
+function watchScripts(page: Page): () => Promise<boolean> {
+	const bodies: Promise<string>[] = [];
+	page.on('response', (r) => {
+		if (r.url().endsWith('.js')) bodies.push(r.text().catch(() => ''));
+	});
+	return async () => (await Promise.all(bodies)).some((b) => b.includes('youtube.com/iframe_api'));
+}
+
+test('an overlay page plays videos in its media widget and loads the player only for overlays that have one', async ({
+	browser,
+	stack
+}) => {
+	const [main, chat] = stack.sim.control.model.overlayList();
+	expect(chat.widgets.some((w) => w.type === 'media')).toBe(false);
+	const plain = await (await browser.newContext()).newPage();
+	const hasPlayer = watchScripts(plain);
+	await plain.goto(stack.url(`/overlay/${chat.id}`));
+	await expect
+		.poll(() => attrOf(plain, '[data-testid=tts-widget]', 'data-status'), { timeout: 20_000 })
+		.toBe('ready');
+	expect(await hasPlayer()).toBe(false);
+	await plain.context().close();
+
+	const page = await (await browser.newContext()).newPage();
+	const loaded = watchScripts(page);
+	await page.setViewportSize({ width: 960, height: 540 });
+	await page.goto(stack.url(`/overlay/${main.id}`));
+	await ready(page);
+	expect(await loaded()).toBe(true);
+	const item = queueVideo(stack, 'Overlay viewer', 'bars');
+	await expect
+		.poll(() => textOf(page, '[data-widget-type=media] [data-testid=media-title]'), {
+			timeout: 15_000
+		})
+		.toBe('Bars and tone');
+	await eventually(() => finishesOf(stack, item.order_id).length === 1, 30_000);
+	expect(startsOf(stack, item.order_id)).toHaveLength(1);
+	await page.context().close();
+});
+
+test('in an overlay with TTS and media, a tip read aloud ducks the video and it comes back up after', async ({
+	page,
+	stack
+}) => {
+	const [main] = stack.sim.control.model.overlayList();
+	await page.setViewportSize({ width: 960, height: 540 });
+	await page.goto(stack.url(`/overlay/${main.id}`, { min_display: 0, gap: 0, media_volume: 0.8 }));
+	await ready(page);
+	const item = queueVideo(stack, 'Watcher', 'bounce');
+	await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(0.3);
+	const volume = () => page.evaluate(() => document.querySelector('video')?.volume ?? null);
+	expect(await volume()).toBeCloseTo(0.8, 2);
+	const tip = stack.sim.control.createTip({ name: 'Talker', amount: 1, message: 'Quiet please.' });
+	await expect
+		.poll(() => attrOf(page, '[data-testid=media-widget]', 'data-ducked'), { timeout: 15_000 })
+		.toBe('yes');
+	expect(await volume()).toBeCloseTo(0.8 * 0.25, 2);
+	await eventually(
+		() => stack.calls('POST', new RegExp(`^/tts/${tip.order_id}/finish$`)).length === 1,
+		30_000
+	);
+	await expect
+		.poll(() => attrOf(page, '[data-testid=media-widget]', 'data-ducked'), { timeout: REACT_MS })
+		.toBe('no');
+	expect(await volume()).toBeCloseTo(0.8, 2);
+	await eventually(() => finishesOf(stack, item.order_id).length === 1, 30_000);
+});
+
+test('with with_tts=hold a separate media source starts the next video only after the tip is read', async ({
+	browser,
+	stack
+}) => {
+	// Two OBS browser sources of the same server share one browser profile.
+	const context = await browser.newContext();
+	const tts = await context.newPage();
+	const media = await context.newPage();
+	await tts.goto(stack.url('/widget/tts', { min_display: 0, gap: 0 }));
+	await media.goto(stack.url('/widget/media', { with_tts: 'hold' }));
+	await ready(media);
+	await expect
+		.poll(() => attrOf(tts, '[data-testid=tts-widget]', 'data-status'), { timeout: 20_000 })
+		.toBe('ready');
+	const tip = stack.sim.control.createTip({
+		name: 'Long talker',
+		amount: 1,
+		message: 'This message takes a few seconds to read, and the video waits for it to end.'
+	});
+	const ttsStart = new RegExp(`^/tts/${tip.order_id}/start$`);
+	await eventually(() => stack.calls('POST', ttsStart).filter(ok).length === 1, 20_000);
+	// Give the voice a moment to start, then request a video while it speaks.
+	await expect
+		.poll(() => attrOf(tts, '[data-testid=tts-widget]', 'data-status'), { timeout: REACT_MS })
+		.toBe('ready');
+	await tts.waitForTimeout(800);
+	const item = queueVideo(stack, 'Patient', 'bars');
+	await eventually(() => finishesOf(stack, item.order_id).length === 1, 40_000);
+	const ttsFinish = stack.calls('POST', new RegExp(`^/tts/${tip.order_id}/finish$`))[0];
+	const videoStart = startsOf(stack, item.order_id)[0];
+	// The video was claimed only once the voice had ended (the finish call follows right after).
+	expect(videoStart.t).toBeGreaterThanOrEqual(ttsFinish.t - 500);
+	await context.close();
+});
