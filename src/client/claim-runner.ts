@@ -40,7 +40,8 @@ export interface QueuePort<T> {
 
 /**
  * Plays one item; resolves when it ended, rejects when it failed. An error with `transient: true`
- * is not the item's fault (audio locked) and does not count toward its failures.
+ * is not the item's fault (audio locked) and does not count toward its failures; one with
+ * `permanent: true` cannot succeed on a retry (an unsupported video) and counts as the last attempt.
  */
 export interface PlayerPort<T> {
 	play(orderId: string, data: T, mode: 'normal' | 'fallback', attempt: number): Promise<void>;
@@ -144,7 +145,8 @@ export class ClaimRunner<T> {
 							kind: 'playFailed',
 							orderId: e.orderId,
 							reason: err instanceof Error ? err.message : String(err),
-							transient: (err as { transient?: unknown } | null)?.transient === true
+							transient: (err as { transient?: unknown } | null)?.transient === true,
+							permanent: (err as { permanent?: unknown } | null)?.permanent === true
 						})
 				);
 				return;

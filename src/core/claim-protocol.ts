@@ -68,8 +68,18 @@ export type ClaimInput<T> =
 	| { kind: 'finishResult'; orderId: string; result: CallResult<T> }
 	| { kind: 'releaseResult'; orderId: string; result: CallResult<T> }
 	| { kind: 'playEnded'; orderId: string }
-	/** `transient`: not the item's fault (e.g. audio locked until a click); not counted. */
-	| { kind: 'playFailed'; orderId: string; reason: string; transient?: boolean }
+	/**
+	 * `transient`: not the item's fault (e.g. audio locked until a click); not counted.
+	 * `permanent`: trying again cannot help (an unsupported platform, a video removed or not
+	 * embeddable): counts as the last attempt, so the item goes to its fallback or is given up.
+	 */
+	| {
+			kind: 'playFailed';
+			orderId: string;
+			reason: string;
+			transient?: boolean;
+			permanent?: boolean;
+	  }
 	| { kind: 'wake' };
 
 export type ClaimEffect<T> =
@@ -107,6 +117,12 @@ export interface ClaimConfig {
 	 * claimed for minutes by a healthy consumer). Absent: `takeoverMs`.
 	 */
 	takeoverMsFor?: (data: unknown) => number;
+	/**
+	 * Time while the queue is paused or this consumer may not claim does not count toward a
+	 * takeover: on resume (or on becoming eligible again) a foreign claim's clock restarts. For
+	 * media, whose claims legitimately last through a pause or a hidden player. Absent: false.
+	 */
+	pauseStopsTakeoverClock?: boolean;
 }
 
 export const DEFAULT_CLAIM_CONFIG: ClaimConfig = {
@@ -286,9 +302,13 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 			}
 			return;
 		case 'paused':
+			if (s.config.pauseStopsTakeoverClock && s.paused && !input.paused && s.current !== null)
+				s.foreignSince = now;
 			s.paused = input.paused;
 			return;
 		case 'eligible':
+			if (s.config.pauseStopsTakeoverClock && !s.eligible && input.eligible && s.current !== null)
+				s.foreignSince = now;
 			s.eligible = input.eligible;
 			return;
 		case 'remembered':
@@ -316,7 +336,8 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 				fx.push({ kind: 'release', orderId: input.orderId, reason: 'lost' });
 				return;
 			}
-			const n = (s.failures[input.orderId] ?? 0) + 1;
+			let n = (s.failures[input.orderId] ?? 0) + 1;
+			if (input.permanent) n = Math.max(n, s.config.maxFailures);
 			s.failures[input.orderId] = n;
 			fx.push({ kind: 'log', message: `play of ${input.orderId} failed (${n}): ${input.reason}` });
 			s.mine = { orderId: input.orderId, stage: 'releasing', reason: 'failed', callFailures: 0 };
@@ -335,6 +356,7 @@ function applySnapshot<T>(
 	fx: ClaimEffect<T>[]
 ): void {
 	s.synced = true;
+	if (s.config.pauseStopsTakeoverClock && s.paused && !snap.paused) s.foreignSince = now;
 	s.paused = snap.paused;
 	s.items = snap.items.slice();
 	if (snap.currentOrderId !== s.current) s.foreignSince = snap.currentOrderId ? now : null;

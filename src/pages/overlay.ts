@@ -1,11 +1,12 @@
 // /overlay/{overlayId}?key=K: every widget of one upstream overlay, at its resolution, on one
-// realtime connection. Widgets whose type this build cannot show yet are left out.
+// realtime connection. Widgets whose type this build cannot show are left out.
 import { mount } from 'svelte';
 import { ApiClient } from '../client/api.ts';
 import { createHowlerAudioPort } from '../client/audio.ts';
 import { openClaimMemory } from '../client/claim-memory.ts';
 import { EventHub } from '../client/event-hub.ts';
 import { createObsBridge } from '../client/obs.ts';
+import { createSpeechAnnouncer } from '../client/sound-bus.ts';
 import { connectWidgets } from '../client/widget-page.ts';
 import { OVERLAY_ID } from '../contract/index.ts';
 import OverlayApp from '../../widgets/overlay/OverlayApp.svelte';
@@ -65,13 +66,16 @@ async function main(): Promise<void> {
 	const obs = createObsBridge();
 	const placed: Placed[] = [];
 	const problems: string[] = [];
+	// The TTS widgets tell media players (this overlay's and other sources') when a tip is read.
+	const speech = createSpeechAnnouncer();
+	const unlockers: (() => unknown)[] = [() => audio.unlock()];
 	for (const widget of overlay.widgets) {
 		const box = widgetBox(overlay, widget);
 		const id = widget.id;
 		if (widget.type === 'tts') {
 			const instance = `${overlay.id}-${widget.id}`;
 			const memory = await openClaimMemory('tts', instance);
-			const player = new TtsPlayer({ api, events, audio, obs, memory, params, instance });
+			const player = new TtsPlayer({ api, events, audio, obs, memory, params, instance, speech });
 			placed.push({ id, box, kind: 'tts', player, theme: ttsTheme(params) });
 		} else if (widget.type === 'counter') {
 			const p = countersParamsForOverlay(location.search, overlay.id, widget.id);
@@ -112,8 +116,30 @@ async function main(): Promise<void> {
 				});
 				placed.push({ id, box, kind: 'tip_goal', tracker, theme: tipGoalTheme(p.value) });
 			}
+		} else if (widget.type === 'media') {
+			// Loaded only for overlays that have a media widget.
+			const { createOverlayMedia } = await import('./overlay-media.ts');
+			const m = await createOverlayMedia({
+				api,
+				events,
+				obs,
+				search: location.search,
+				instance: `${overlay.id}-${widget.id}`
+			});
+			if (!m.ok) problems.push(...m.errors);
+			else {
+				unlockers.push(m.unlock);
+				placed.push({
+					id,
+					box,
+					kind: 'media',
+					player: m.player,
+					theme: m.theme,
+					component: m.component
+				});
+			}
 		}
-		// Other types (media until its widget lands) are left out; the preview lists them.
+		// Other types are left out; the preview lists them.
 	}
 	if (problems.length)
 		return fail(
@@ -122,7 +148,7 @@ async function main(): Promise<void> {
 			'The README lists every parameter.'
 		);
 	const parts = placed.map((w) =>
-		w.kind === 'tts' ? w.player : w.kind === 'tip_goal' ? w.tracker : w.state
+		w.kind === 'tts' || w.kind === 'media' ? w.player : w.kind === 'tip_goal' ? w.tracker : w.state
 	);
 	for (const part of parts) part.start();
 	events.subscribe({
@@ -138,7 +164,13 @@ async function main(): Promise<void> {
 	connectWidgets(api, events, parts, { widgets: placed });
 	mount(OverlayApp, {
 		target,
-		props: { overlay, widgets: placed, onUnlockAudio: () => void audio.unlock() }
+		props: {
+			overlay,
+			widgets: placed,
+			onUnlockAudio: () => {
+				for (const unlock of unlockers) void unlock();
+			}
+		}
 	});
 }
 

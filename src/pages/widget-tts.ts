@@ -5,6 +5,7 @@ import { createHowlerAudioPort } from '../client/audio.ts';
 import { openClaimMemory } from '../client/claim-memory.ts';
 import { EventHub } from '../client/event-hub.ts';
 import { createObsBridge } from '../client/obs.ts';
+import { createSpeechAnnouncer } from '../client/sound-bus.ts';
 import { connectWidgets } from '../client/widget-page.ts';
 import TtsApp from '../../widgets/tts/TtsApp.svelte';
 import { parseTtsParams, ttsTheme } from '../../widgets/tts/params.ts';
@@ -40,7 +41,9 @@ if (!parsed.ok) {
 	const audio = createHowlerAudioPort();
 	const obs = createObsBridge();
 	const memory = await openClaimMemory('tts', instance);
-	const player = new TtsPlayer({ api, events, audio, obs, memory, params, instance });
+	// Media players of this origin (other OBS sources) duck or hold their videos while it speaks.
+	const speech = createSpeechAnnouncer();
+	const player = new TtsPlayer({ api, events, audio, obs, memory, params, instance, speech });
 	player.start();
 	connectWidgets(api, events, [player], { player });
 	mount(TtsApp, {

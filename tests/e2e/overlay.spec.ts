@@ -61,7 +61,7 @@ test('an unknown overlay id shows a card saying so', async ({ page, stack }) => 
 	await expect.poll(() => textOf(page, '[data-testid=error-card]')).toContain('No such overlay');
 });
 
-test('an overlay page composes its counter, tip goal and celebration widgets', async ({
+test('an overlay page composes its counter, tip goal, celebration and media widgets', async ({
 	page,
 	stack
 }) => {
@@ -76,7 +76,7 @@ test('an overlay page composes its counter, tip goal and celebration widgets', a
 			e.getAttribute('data-widget-type')
 		)
 	);
-	expect(types.sort()).toEqual(['celebration', 'counter', 'tip_goal', 'tts']);
+	expect(types.sort()).toEqual(['celebration', 'counter', 'media', 'tip_goal', 'tts']);
 
 	stack.sim.control.model.setCounter('wins', 41);
 	await expect

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { paramDocsMarkdown } from '../../src/client/params.ts';
 import { CELEBRATION_PARAM_DOCS } from '../../widgets/celebration/params.ts';
 import { COUNTERS_PARAM_DOCS } from '../../widgets/counters/params.ts';
+import { MEDIA_PARAM_DOCS } from '../../widgets/media/params.ts';
 import { TIP_GOAL_PARAM_DOCS } from '../../widgets/tip-goal/params.ts';
 import { TTS_PARAM_DOCS } from '../../widgets/tts/params.ts';
 
@@ -35,6 +36,11 @@ describe('README', () => {
 	it('lists every TTS widget URL parameter exactly as the widget parses it', () => {
 		const documented = rows(readme);
 		for (const row of rows(paramDocsMarkdown(TTS_PARAM_DOCS))) expect(documented).toContain(row);
+	});
+
+	it('lists every media widget URL parameter in its section, as the widget parses it', () => {
+		const documented = rows(section('The media widget'));
+		for (const row of rows(paramDocsMarkdown(MEDIA_PARAM_DOCS))) expect(documented).toContain(row);
 	});
 
 	it('lists every counters widget URL parameter in its section, as the widget parses it', () => {

@@ -10,7 +10,7 @@ export interface Box {
 }
 
 /** The widget types this build can show; the others are left out (and listed in the preview). */
-export const SUPPORTED_TYPES = ['tts', 'counter', 'celebration', 'tip_goal'] as const;
+export const SUPPORTED_TYPES = ['tts', 'media', 'counter', 'celebration', 'tip_goal'] as const;
 
 const num = (v: unknown): number | undefined =>
 	typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;

@@ -12,6 +12,7 @@ import { ApiClient } from '../../src/client/api.ts';
 import { probeAutoplay } from '../../src/client/autoplay.ts';
 import { EventHub } from '../../src/client/event-hub.ts';
 import { RealtimeConnection, type RealtimeState } from '../../src/client/realtime.ts';
+import { classifyMedia } from '../../src/core/media-source.ts';
 
 export interface EventRow {
 	id: string;
@@ -42,6 +43,8 @@ export class PreviewState {
 	tts = $state<TtsQueueBody | null>(null);
 	media = $state<MediaQueueBody | null>(null);
 	events = $state<EventRow[]>([]);
+	/** Claims on a media item dropped without finishing, per order id, seen since the page opened. */
+	mediaReleases = $state<Record<string, number>>({});
 	connection = $state<RealtimeState>('connecting');
 	connectionDetail = $state('');
 	/** The result of the last demo button, for the status line. */
@@ -145,6 +148,21 @@ export class PreviewState {
 		].slice(0, MAX_EVENTS);
 		if (e.type.startsWith('queue.tts.') || e.type.startsWith('tip.')) this.reread('tts');
 		if (e.type.startsWith('queue.media.')) this.reread('media');
+		if (e.type === 'queue.media.released')
+			this.mediaReleases[e.data.order_id] = (this.mediaReleases[e.data.order_id] ?? 0) + 1;
+	}
+
+	/**
+	 * Why a queued video may not play: an unsupported address (decided from the URL, as the player
+	 * does), or claims released without finishing (the player's debug=1 panel names the reason).
+	 */
+	mediaNote(item: { order_id: string; media_url: string; platform: string }): string | null {
+		const source = classifyMedia(item.media_url, item.platform);
+		if (source.kind === 'unsupported') return `will be released: ${source.reason}`;
+		const n = this.mediaReleases[item.order_id] ?? 0;
+		if (n > 0)
+			return `released ${n}× without playing: a player could not play it (debug=1 on the media widget shows why); skip or remove it`;
+		return null;
 	}
 
 	/** Events say a queue changed: read it once after a burst settles (no polling). */

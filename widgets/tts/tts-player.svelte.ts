@@ -9,6 +9,7 @@ import { ClaimRunner, type PlayerPort } from '../../src/client/claim-runner.ts';
 import type { EventHub } from '../../src/client/event-hub.ts';
 import { mayClaim, type ObsBridge, type ObsState } from '../../src/client/obs.ts';
 import type { RealtimeState } from '../../src/client/realtime.ts';
+import type { SpeechAnnouncer } from '../../src/client/sound-bus.ts';
 import { ttsInput, ttsQueuePort } from '../../src/client/tts-queue.ts';
 import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { textFallbackSeconds } from './format.ts';
@@ -24,6 +25,8 @@ export interface TtsPlayerDeps {
 	params: TtsParams;
 	/** Identifies this widget instance (claim memory, diagnostics). */
 	instance: string;
+	/** Tells media players of this origin while a tip is read aloud (ducking, holding videos). */
+	speech?: SpeechAnnouncer;
 	now?: () => number;
 }
 
@@ -267,7 +270,9 @@ export class TtsPlayer {
 					this.playing.handle = handle;
 					void handle.started.then((ok) => {
 						if (!ok || this.playing?.orderId !== orderId) return;
-						this.view.captionDurationS = handle.duration();
+						const seconds = handle.duration();
+						this.deps.speech?.speaking(orderId, seconds ? seconds * 1000 + 5_000 : undefined);
+						this.view.captionDurationS = seconds;
 						this.view.captionStartedAt = Date.now();
 					});
 					const how = await handle.done.catch((err: unknown) => {
@@ -276,6 +281,8 @@ export class TtsPlayer {
 							throw Object.assign(new Error(err.message), { transient: true });
 						throw err;
 					});
+					// The voice ended: a ducked video comes back up now, not after the display time.
+					this.deps.speech?.quiet(orderId);
 					if (how === 'stopped') return;
 					const rest = shownAt + minDisplayMs - Date.now();
 					if (rest > 0 && this.playing?.orderId === orderId) {
@@ -284,6 +291,7 @@ export class TtsPlayer {
 						await wait.done;
 					}
 				} finally {
+					this.deps.speech?.quiet(orderId);
 					this.hide(orderId);
 				}
 			},

@@ -1,0 +1,90 @@
+// The media queue in the claim reducer's vocabulary: upstream calls through the token endpoint
+// (service-api.md, Media queue; CONTRACT.md, Media queue table) and the mapping of realtime events
+// to reducer inputs (CONTRACT.md, Event catalog). Every media item can be played at once (`ready`).
+import type { KnownEvent, QueueMediaItem } from '../contract/index.ts';
+import type { ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
+import type { ApiClient } from './api.ts';
+import type { QueuePort, QueueSnapshot } from './claim-runner.ts';
+import { toCallResult } from './tts-queue.ts';
+
+export function mediaItem(media: QueueMediaItem): ClaimItem<QueueMediaItem> {
+	const queuedAt = Date.parse(media.queued_at);
+	return {
+		orderId: media.order_id,
+		ready: true,
+		...(Number.isFinite(queuedAt) ? { queuedAt } : {}),
+		data: media
+	};
+}
+
+/** The snapshot plus the player's visibility, which only the media queue has. */
+export interface MediaSnapshot extends QueueSnapshot<QueueMediaItem> {
+	visible: boolean;
+}
+
+export function mediaQueuePort(
+	api: ApiClient,
+	/** Told the `visible` flag of every snapshot read (the player shows or hides by it). */
+	onVisible: (visible: boolean) => void
+): QueuePort<QueueMediaItem> {
+	return {
+		async snapshot() {
+			const r = await api.request('mediaQueue', {});
+			if (!r.ok) return { ok: false, retryAfterMs: r.kind === 'http' ? r.retryAfterMs : undefined };
+			onVisible(r.body.visible);
+			return {
+				ok: true,
+				value: {
+					paused: r.body.is_paused,
+					currentOrderId: r.body.current_order_id,
+					items: r.body.items.map(mediaItem)
+				}
+			};
+		},
+		start: async (orderId) =>
+			toCallResult(await api.request('mediaStart', { orderId }), (b) => b.media as QueueMediaItem),
+		finish: async (orderId) =>
+			toCallResult(await api.request('mediaFinish', { orderId }), () => undefined),
+		release: async (orderId) =>
+			toCallResult(await api.request('mediaRelease', { orderId }), () => undefined)
+	};
+}
+
+/** What a media event means to the player besides the claim reducer. */
+export type MediaSideInput = { kind: 'visible'; visible: boolean } | { kind: 'resnapshot' };
+
+/**
+ * The reducer input for a media event, or a side input (visibility; a TTS clear, which resets the
+ * media playback state too, service-api.md, States and transitions), or null.
+ */
+export function mediaInput(event: KnownEvent): ClaimInput<QueueMediaItem> | MediaSideInput | null {
+	switch (event.type) {
+		case 'queue.media.added':
+			return { kind: 'added', item: mediaItem(event.data.media) };
+		case 'queue.media.started':
+			return { kind: 'claimed', orderId: event.data.order_id };
+		case 'queue.media.finished':
+			return { kind: 'gone', orderId: event.data.order_id, why: 'finished' };
+		case 'queue.media.skipped':
+			return { kind: 'gone', orderId: event.data.order_id, why: 'skipped' };
+		case 'queue.media.removed':
+			return { kind: 'gone', orderId: event.data.order_id, why: 'removed' };
+		case 'queue.media.released':
+			return { kind: 'released', orderId: event.data.order_id };
+		case 'queue.media.paused':
+		case 'queue.media.resumed':
+			return { kind: 'paused', paused: event.data.is_paused };
+		case 'queue.media.visibility':
+			return { kind: 'visible', visible: event.data.visible };
+		case 'queue.tts.cleared':
+			return { kind: 'resnapshot' };
+		default:
+			return null;
+	}
+}
+
+export function isSideInput(
+	input: ClaimInput<QueueMediaItem> | MediaSideInput
+): input is MediaSideInput {
+	return input.kind === 'visible' || input.kind === 'resnapshot';
+}

@@ -1,0 +1,48 @@
+// /widget/media?key=K: the media player (viewers' video requests) as an OBS browser source.
+import { mount } from 'svelte';
+import { ApiClient } from '../client/api.ts';
+import { AutoplayGate } from '../client/autoplay-gate.ts';
+import { openClaimMemory } from '../client/claim-memory.ts';
+import { EventHub } from '../client/event-hub.ts';
+import { createObsBridge } from '../client/obs.ts';
+import { SpeechListener } from '../client/sound-bus.ts';
+import { connectWidgets } from '../client/widget-page.ts';
+import MediaApp from '../../widgets/media/MediaApp.svelte';
+import { MediaPlayer } from '../../widgets/media/media-player.svelte.ts';
+import { mediaTheme, parseMediaParams } from '../../widgets/media/params.ts';
+
+const target = document.getElementById('app')!;
+const parsed = parseMediaParams(location.search);
+
+if (!parsed.ok) {
+	mount(MediaApp, {
+		target,
+		props: {
+			errorView: {
+				status: 'connecting',
+				visible: true,
+				now: null,
+				ducked: false,
+				failed: [],
+				debug: null,
+				paramErrors: parsed.errors
+			}
+		}
+	});
+} else {
+	const params = parsed.value;
+	const instance = params.instance ?? 'widget-media';
+	const api = new ApiClient({ overlayKey: params.key });
+	const events = new EventHub();
+	const gate = new AutoplayGate();
+	const obs = createObsBridge();
+	const speech = new SpeechListener();
+	const memory = await openClaimMemory('media', instance);
+	const player = new MediaPlayer({ api, events, obs, memory, params, instance, gate, speech });
+	player.start();
+	connectWidgets(api, events, [player], { player });
+	mount(MediaApp, {
+		target,
+		props: { player, theme: mediaTheme(params), onUnlockAudio: () => void gate.unlock() }
+	});
+}

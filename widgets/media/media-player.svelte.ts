@@ -1,0 +1,377 @@
+// The media player: owns the widget's state and connects the claim runner (exactly-once playback
+// of the media queue, src/core/claim-protocol.ts), the realtime events, the video adapters, the
+// OBS bridge and the "a tip is being read" signal. The markup renders `view` and lends the player
+// one host element for the video (attach).
+//
+// Rules on top of the claim protocol (README, "The media widget"):
+// - a video starts at `media_start_time` and is finished only after its real end;
+// - `is_paused` and `visible: false` hold the video in place (picture and position kept) and claim
+//   nothing new; resume / show plays on from the same frame;
+// - a video that cannot play is released, never finished: a broken file or a YouTube error that
+//   may pass is tried once more after a short backoff, an unsupported platform or a permanent
+//   YouTube error (removed, not embeddable) is not; then this copy remembers it failed, leaves it
+//   queued for the streamer to skip or remove, and plays the next one. Each attempt ends within
+//   START_TIMEOUT_MS, so no video holds the queue for as long as a minute.
+import type { KnownEvent, QueueMediaItem } from '../../src/contract/index.ts';
+import type { ApiClient } from '../../src/client/api.ts';
+import type { UnlockGate } from '../../src/client/autoplay-gate.ts';
+import type { ClaimMemory } from '../../src/client/claim-memory.ts';
+import { ClaimRunner, type PlayerPort } from '../../src/client/claim-runner.ts';
+import type { EventHub } from '../../src/client/event-hub.ts';
+import { isSideInput, mediaInput, mediaQueuePort } from '../../src/client/media-queue.ts';
+import { mayClaim, type ObsBridge, type ObsState } from '../../src/client/obs.ts';
+import type { RealtimeState } from '../../src/client/realtime.ts';
+import type { SpeechListener } from '../../src/client/sound-bus.ts';
+import type { ClaimState } from '../../src/core/claim-protocol.ts';
+import { classifyMedia, mediaTakeoverMs } from '../../src/core/media-source.ts';
+import { adapterFor } from './adapters/index.ts';
+import { MediaPlayError, type MediaSession } from './adapters/types.ts';
+import type { MediaParams } from './params.ts';
+import type { FailedVideo, MediaViewModel, NowPlaying } from './view.ts';
+
+export interface MediaPlayerDeps {
+	api: ApiClient;
+	events: EventHub;
+	obs: ObsBridge;
+	memory: ClaimMemory;
+	params: MediaParams;
+	instance: string;
+	/** Whether the page may start sound (OBS: always; a browser tab: after a click). */
+	gate: UnlockGate & { locked?(): void };
+	/** "A tip is being read aloud" from TTS players of this origin (duck / hold). */
+	speech?: SpeechListener;
+	now?: () => number;
+}
+
+/** Attempts per video before this copy gives up on it (a permanent failure is the last at once). */
+const ATTEMPTS = 2;
+const FAILED_SHOWN = 10;
+
+export class MediaPlayer {
+	view: MediaViewModel = $state({
+		status: 'connecting',
+		visible: true,
+		now: null,
+		ducked: false,
+		failed: [],
+		debug: null,
+		paramErrors: null
+	});
+
+	private readonly runner: ClaimRunner<QueueMediaItem>;
+	private readonly disposers: (() => void)[] = [];
+	private connection: RealtimeState = 'connecting';
+	private connectionDetail = '';
+	private obsState: ObsState;
+	private visible = true;
+	private host: HTMLElement | null = null;
+	private hostWaiters: ((el: HTMLElement) => void)[] = [];
+	/** The video playing here and how to end its play() early. */
+	private current: { orderId: string; session?: MediaSession; cancel: () => void } | null = null;
+	private readonly failures = new Map<string, FailedVideo>();
+	private lastEventId: string | null = null;
+	private lastNote = '';
+
+	constructor(private readonly deps: MediaPlayerDeps) {
+		this.obsState = { ...deps.obs };
+		this.runner = new ClaimRunner<QueueMediaItem>({
+			queue: mediaQueuePort(deps.api, (visible) => this.setVisible(visible)),
+			player: this.playerPort(),
+			memory: deps.memory,
+			now: deps.now,
+			config: {
+				maxFailures: ATTEMPTS,
+				fallback: false,
+				gapMs: 0,
+				// A healthy copy holds a claim for the whole video.
+				takeoverMsFor: (data) => mediaTakeoverMs(data as QueueMediaItem | undefined),
+				pauseStopsTakeoverClock: true
+			},
+			log: (m) => {
+				this.lastNote = m;
+				console.info('[media]', m);
+			}
+		});
+	}
+
+	start(): void {
+		const { events, obs, gate, speech } = this.deps;
+		this.disposers.push(
+			events.subscribe({
+				event: (e) => this.onEvent(e),
+				resync: () => this.runner.requestSnapshot(0)
+			}),
+			obs.subscribe((s) => {
+				this.obsState = s;
+				this.updateEligibility();
+			}),
+			gate.onUnlockChange(() => this.updateEligibility()),
+			this.runner.subscribe(() => {
+				this.applyHold();
+				this.refresh();
+			})
+		);
+		if (speech) this.disposers.push(speech.subscribe(() => this.onSpeech()));
+		this.updateEligibility();
+		this.runner.start();
+	}
+
+	/** The markup lends the element the video goes into; returns the detach function. */
+	attach(el: HTMLElement): () => void {
+		this.host = el;
+		for (const w of this.hostWaiters.splice(0)) w(el);
+		return () => {
+			if (this.host === el) this.host = null;
+		};
+	}
+
+	setConnection(state: RealtimeState, detail: string): void {
+		this.connection = state;
+		this.connectionDetail = detail;
+		this.updateEligibility();
+	}
+
+	destroy(): void {
+		for (const d of this.disposers.splice(0)) d();
+		this.runner.close();
+		this.current?.session?.destroy();
+	}
+
+	get calls(): Readonly<Record<string, number>> {
+		return this.runner.calls;
+	}
+
+	get claimState(): Readonly<ClaimState<QueueMediaItem>> {
+		return this.runner.snapshot;
+	}
+
+	private onEvent(e: KnownEvent): void {
+		this.lastEventId = e.id;
+		const input = mediaInput(e);
+		if (input) {
+			if (!isSideInput(input)) this.runner.dispatch(input);
+			else if (input.kind === 'visible') this.setVisible(input.visible);
+			// A TTS clear resets the media playback state too: the snapshot tells what is left.
+			else this.runner.requestSnapshot();
+		}
+		if (this.deps.params.claim === 'never') this.mirror(e);
+		this.refresh();
+	}
+
+	/** Spectator (claim=never, the preview): show what another copy plays, without the video. */
+	private mirror(e: KnownEvent): void {
+		if (e.type === 'queue.media.started') {
+			this.view.now = { ...nowPlaying(e.data.media), mirrored: true };
+		} else if (
+			e.type === 'queue.media.finished' ||
+			e.type === 'queue.media.skipped' ||
+			e.type === 'queue.media.removed' ||
+			e.type === 'queue.media.released'
+		) {
+			if (this.view.now?.orderId === e.data.order_id) this.view.now = null;
+		}
+	}
+
+	private setVisible(visible: boolean): void {
+		if (visible === this.visible) return;
+		this.visible = visible;
+		this.view.visible = visible;
+		this.updateEligibility();
+		this.applyHold();
+	}
+
+	private onSpeech(): void {
+		this.applyVolume();
+		this.updateEligibility();
+	}
+
+	private updateEligibility(): void {
+		const { params, gate, speech } = this.deps;
+		const holdForTts = params.with_tts === 'hold' && (speech?.speaking ?? false);
+		const eligible =
+			this.connection !== 'unauthorized' &&
+			gate.unlocked &&
+			this.visible &&
+			!holdForTts &&
+			mayClaim(params.claim, this.obsState);
+		if (eligible !== this.runner.snapshot.eligible)
+			this.runner.dispatch({ kind: 'eligible', eligible });
+		this.refresh();
+	}
+
+	/** The video holds still while the queue is paused or the player hidden. */
+	private applyHold(): void {
+		const held = !this.visible || this.runner.snapshot.paused;
+		const cur = this.current;
+		if (cur?.session) {
+			if (held) cur.session.pause();
+			else cur.session.resume();
+		}
+		if (this.view.now && this.view.now.held !== held && !this.view.now.mirrored)
+			this.view.now.held = held;
+	}
+
+	private volume(): number {
+		const { params, speech } = this.deps;
+		const ducked = params.with_tts === 'duck' && (speech?.speaking ?? false);
+		if (this.view.ducked !== ducked) this.view.ducked = ducked;
+		return params.volume * (ducked ? params.duck_volume : 1);
+	}
+
+	private applyVolume(): void {
+		const v = this.volume();
+		this.current?.session?.setVolume(v);
+	}
+
+	private hostReady(): Promise<HTMLElement> {
+		if (this.host) return Promise.resolve(this.host);
+		return new Promise((resolve) => this.hostWaiters.push(resolve));
+	}
+
+	private noteFailure(media: QueueMediaItem, reason: string, permanent: boolean): void {
+		const prior = this.failures.get(media.order_id);
+		this.failures.delete(media.order_id);
+		this.failures.set(media.order_id, {
+			orderId: media.order_id,
+			label: media.video_title ?? media.media_url,
+			reason,
+			givenUp: permanent || (prior !== undefined && !prior.givenUp) || ATTEMPTS <= 1
+		});
+		while (this.failures.size > FAILED_SHOWN)
+			this.failures.delete(this.failures.keys().next().value as string);
+		this.view.failed = [...this.failures.values()].reverse();
+	}
+
+	private playerPort(): PlayerPort<QueueMediaItem> {
+		return {
+			play: async (orderId, media) => {
+				const source = classifyMedia(media.media_url, media.platform);
+				const adapter = adapterFor(source);
+				if (!adapter) {
+					const reason = source.kind === 'unsupported' ? source.reason : 'unsupported';
+					this.noteFailure(media, reason, true);
+					throw new MediaPlayError(reason, { permanent: true });
+				}
+				let cancel = () => {};
+				const cancelled = new Promise<void>((resolve) => (cancel = resolve));
+				const cur: NonNullable<MediaPlayer['current']> = { orderId, cancel };
+				this.current = cur;
+				this.view.now = { ...nowPlaying(media), mirrored: false };
+				try {
+					const host = await this.hostReady();
+					if (this.current !== cur) return; // stopped meanwhile
+					const session = adapter.open(host, {
+						startAt: media.media_start_time,
+						volume: this.volume(),
+						onStarted: () => {
+							if (this.view.now?.orderId === orderId) this.view.now.started = true;
+						},
+						onProgress: (position, duration) => {
+							const now = this.view.now;
+							if (now?.orderId !== orderId) return;
+							now.position = position;
+							if (duration !== null && now.duration !== duration) now.duration = duration;
+						}
+					});
+					cur.session = session;
+					this.applyHold();
+					await Promise.race([session.done, cancelled]);
+				} catch (err) {
+					const e =
+						err instanceof MediaPlayError ? err : new MediaPlayError(String(err ?? 'error'));
+					// A page that may not autoplay: not the video's fault; wait for a click.
+					if (e.transient) this.deps.gate.locked?.();
+					else this.noteFailure(media, e.message, e.permanent);
+					throw e;
+				} finally {
+					cur.session?.destroy();
+					if (this.current === cur) {
+						this.current = null;
+						if (this.view.now?.orderId === orderId) this.view.now = null;
+					}
+				}
+			},
+			stop: (orderId, why) => {
+				const cur = this.current;
+				if (cur?.orderId !== orderId) return;
+				this.lastNote = `stopped ${orderId}: ${why}`;
+				this.current = null;
+				cur.session?.destroy();
+				cur.cancel();
+				if (this.view.now?.orderId === orderId) this.view.now = null;
+			},
+			preload: () => {}
+		};
+	}
+
+	private refresh(): void {
+		const v = this.view;
+		const { gate, params } = this.deps;
+		const status: MediaViewModel['status'] =
+			this.connection === 'unauthorized'
+				? 'unauthorized'
+				: !gate.unlocked && params.claim !== 'never'
+					? 'needs-audio-unlock'
+					: this.connection === 'failing'
+						? 'failing'
+						: this.connection === 'open'
+							? 'ready'
+							: 'connecting';
+		if (v.status !== status) v.status = status;
+		const detail = status === 'unauthorized' || status === 'failing' ? this.connectionDetail : '';
+		if ((v.statusDetail ?? '') !== detail) v.statusDetail = detail;
+		if (params.debug) v.debug = this.diagnostics();
+	}
+
+	private diagnostics(): MediaViewModel['debug'] {
+		const s = this.runner.snapshot;
+		const claim = s.mine
+			? `${s.mine.stage} ${s.mine.orderId}`
+			: s.current
+				? `waiting: ${s.current} is claimed elsewhere`
+				: s.paused
+					? 'queue paused'
+					: !this.visible
+						? 'player hidden'
+						: s.eligible
+							? `idle, ${s.items.length} queued`
+							: 'not claiming (OBS hides it, audio locked, or holding for a tip)';
+		const failed = this.view.failed.map(
+			(f) => [`failed ${f.orderId}`, `${f.reason}${f.givenUp ? ' (given up)' : ''}`] as const
+		);
+		return {
+			connection: this.connectionDetail
+				? `${this.connection}: ${this.connectionDetail}`
+				: this.connection,
+			lastEventId: this.lastEventId,
+			claim,
+			rows: [
+				['instance', this.deps.instance],
+				['visible', this.visible ? 'yes' : 'no (held in place)'],
+				['tip being read', this.deps.speech?.speaking ? 'yes' : 'no'],
+				[
+					'calls',
+					Object.entries(this.runner.calls)
+						.map(([k, n]) => `${k} ${n}`)
+						.join(', ')
+				],
+				['last note', this.lastNote || '–'],
+				...failed
+			]
+		};
+	}
+}
+
+function nowPlaying(media: QueueMediaItem): Omit<NowPlaying, 'mirrored'> {
+	return {
+		orderId: media.order_id,
+		title: media.video_title,
+		url: media.media_url,
+		thumbnail: media.video_thumbnail,
+		requester: media.donor_name,
+		started: false,
+		position: media.media_start_time,
+		duration: media.video_duration > 0 ? media.video_duration : null,
+		held: false
+	};
+}

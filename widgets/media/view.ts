@@ -1,0 +1,67 @@
+// The media widget's view model: everything the markup shows, computed by the player
+// (media-player.svelte.ts). The video itself lives in the host element the markup lends the player.
+import type { Position } from '../shared/theme-params.ts';
+
+/** The video request on screen. Viewer text (title, requester) is always rendered as text. */
+export interface NowPlaying {
+	orderId: string;
+	title: string | null;
+	/** The requested address (shown when the title is unknown). */
+	url: string;
+	thumbnail: string | null;
+	requester: string;
+	/** The first frame plays (the poster goes away). */
+	started: boolean;
+	/** Seconds. */
+	position: number;
+	/** Seconds; null while unknown. */
+	duration: number | null;
+	/** Held in place (queue paused or player hidden). */
+	held: boolean;
+	/** Spectator view (claim=never): another copy plays it; no video here. */
+	mirrored: boolean;
+}
+
+export type MediaStatus =
+	'connecting' | 'ready' | 'needs-audio-unlock' | 'unauthorized' | 'failing';
+
+/** A video this copy released because it could not play it, and why (diagnostics, preview). */
+export interface FailedVideo {
+	orderId: string;
+	label: string;
+	reason: string;
+	/** Not tried again by this copy (it stays queued until the streamer skips or removes it). */
+	givenUp: boolean;
+}
+
+export interface MediaDiagnostics {
+	connection: string;
+	lastEventId: string | null;
+	claim: string;
+	rows: ReadonlyArray<readonly [label: string, value: string]>;
+}
+
+export interface MediaViewModel {
+	status: MediaStatus;
+	statusDetail?: string;
+	/** The upstream's `visible` (GET /media/queue, queue.media.visibility). */
+	visible: boolean;
+	now: NowPlaying | null;
+	/** Ducked under a tip being read (with_tts=duck). */
+	ducked: boolean;
+	failed: FailedVideo[];
+	debug: MediaDiagnostics | null;
+	paramErrors: string[] | null;
+}
+
+export interface MediaTheme {
+	font?: string;
+	color?: string;
+	accent?: string;
+	scale: number;
+	position: Position;
+	/** Width of the player as a share of its box. */
+	size: number;
+	/** Title, thumbnail, requester and progress under the video. */
+	info: boolean;
+}
