@@ -10,6 +10,7 @@ import { controlApp } from './control.ts';
 import type { SimCore } from './core.ts';
 import { SimError } from './errors.ts';
 import { HANDLERS } from './handlers.ts';
+import { oauthActor, oauthApp } from './oauth-app.ts';
 
 const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
 const MAX_BODY_BYTES = 64 * 1024;
@@ -42,6 +43,7 @@ export function createSimApp(core: SimCore): Hono {
 	app.use('/demo/*', serveStatic({ root: publicDir }));
 
 	app.route('/_sim', controlApp(core));
+	app.route('/', oauthApp(core));
 
 	app.get('/', (c) =>
 		c.json({
@@ -106,7 +108,9 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 		const body = match.route.request
 			? parseOr400(match.route.request, await readJson(c), 'body')
 			: {};
-		const actor: Actor = { type: 'api_key', id: key.id, name: key.name };
+		const actor: Actor = key.oauth
+			? oauthActor(key.oauth)
+			: { type: 'api_key', id: key.id, name: key.name };
 		const result = HANDLERS[match.name](core, { params: match.params, query, body, key, actor });
 		// Emit strictly: every answer is checked against the same schema the clients parse with.
 		return answer(match.route.status, match.route.response.parse(result));

@@ -31,6 +31,10 @@ export class SimControl {
 	get faults() {
 		return this.core.faults;
 	}
+	/** The OAuth server (oauth.ts): register apps, shorten access tokens, revoke, inspect grants. */
+	get oauth() {
+		return this.core.oauth;
+	}
 
 	addKey(opts: { scopes?: readonly Scope[]; name?: string; value?: string } = {}): ApiKey {
 		return this.core.credentials.addKey(opts);

@@ -8,6 +8,7 @@ import { demoVideos } from './demo-videos.ts';
 import { Faults } from './faults.ts';
 import { SimLog } from './log.ts';
 import { SimModel } from './model/model.ts';
+import { OAuthServer } from './oauth.ts';
 
 export interface SimOptions {
 	/** The key with every scope that the simulator accepts (README: the demo key). */
@@ -34,6 +35,8 @@ export class SimCore {
 	readonly log = new SimLog();
 	readonly audio = new AudioStore();
 	readonly model: SimModel;
+	/** The OAuth 2.0 authorization server (oauth.ts); its access tokens pass the bearer check. */
+	readonly oauth: OAuthServer;
 	/** Set once the server listens: `http://127.0.0.1:port`. */
 	origin = '';
 	/** Set by startSimulator: the handle the control API drives. */
@@ -49,6 +52,8 @@ export class SimCore {
 			value: options.apiKey ?? DEMO_API_KEY,
 			name: 'Demo key'
 		});
+		this.oauth = new OAuthServer(this.log);
+		this.credentials.oauth = this.oauth;
 		this.keyLimiter = new RateLimiter(options.perKeyPerMinute ?? 120, options.rateWindowMs);
 		this.ipLimiter = new RateLimiter(options.perIpPerMinute ?? 240, options.rateWindowMs);
 		this.faults = new Faults(options.audioDelayMs ?? 300);

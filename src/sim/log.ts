@@ -22,7 +22,25 @@ export interface EventEntry {
 	order_id?: string;
 }
 
-export type LogEntry = RequestEntry | EventEntry;
+/** An OAuth grant, refresh, rejection or revocation (src/sim/oauth.ts); tests count refreshes. */
+export interface OAuthEntry {
+	seq: number;
+	t: number;
+	kind: 'oauth';
+	action:
+		| 'authorization_code'
+		| 'refresh_token'
+		| 'refresh_rejected'
+		| 'code_rejected'
+		| 'reuse_detected'
+		| 'revoke'
+		| 'revoked';
+	client_id: string;
+	authorization_id?: string;
+	reason?: string;
+}
+
+export type LogEntry = RequestEntry | EventEntry | OAuthEntry;
 
 export class SimLog {
 	private readonly entries: LogEntry[] = [];
@@ -36,6 +54,16 @@ export class SimLog {
 
 	event(e: Omit<EventEntry, 'seq' | 't' | 'kind'>): void {
 		this.push({ ...e, kind: 'event', seq: 0, t: Date.now() });
+	}
+
+	oauth(e: Omit<OAuthEntry, 'seq' | 't' | 'kind'>): void {
+		this.push({ ...e, kind: 'oauth', seq: 0, t: Date.now() });
+	}
+
+	oauthEntries(action?: OAuthEntry['action']): OAuthEntry[] {
+		return this.entries.filter(
+			(e): e is OAuthEntry => e.kind === 'oauth' && (!action || e.action === action)
+		);
 	}
 
 	since(seq = 0): LogEntry[] {

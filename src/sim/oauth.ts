@@ -1,0 +1,475 @@
+// The simulated OAuth 2.0 authorization server (service-api.md, Authentication, OAuth 2.0): apps
+// (public and confidential clients), authorize requests and codes (single use, 10 minutes), PKCE
+// S256, access tokens (`tpat_`, 1 hour) and rotating refresh tokens with reuse detection that ends
+// the whole authorization, and revocation. Tokens, codes and secrets are kept only as SHA-256 hashes.
+// The HTTP surface is oauth-app.ts; this file has no HTTP in it.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { SCOPES, type Scope } from '../contract/index.ts';
+import type { ApiKey } from './auth.ts';
+import type { SimLog } from './log.ts';
+import { randomHex, randomToken } from './model/ids.ts';
+import {
+	PKCE_CHALLENGE,
+	PKCE_VERIFIER,
+	type AuthorizeQuery,
+	type OAuthErrorCode,
+	type TokenBody,
+	type TokenResponse
+} from './oauth-shapes.ts';
+
+export const ACCESS_TOKEN_TTL_S = 3600;
+export const CODE_TTL_MS = 10 * 60_000;
+const MAX_APPS = 10;
+
+export interface OAuthApp {
+	/** `oc_` prefix. */
+	id: string;
+	name: string;
+	description: string;
+	/** Null for a public client. Only its hash is kept after registration. */
+	secretHash: string | null;
+	redirectUris: string[];
+	/** The most the app may ever request. */
+	scopes: Scope[];
+	type: 'public' | 'confidential';
+}
+
+/** An error answered at the token or revocation endpoint (`error`, `error_description`). */
+export class OAuthError extends Error {
+	constructor(
+		readonly status: 400 | 401,
+		readonly error: OAuthErrorCode,
+		message: string
+	) {
+		super(message);
+	}
+	body(): { error: string; error_description: string } {
+		return { error: this.error, error_description: this.message };
+	}
+}
+
+interface PendingRequest {
+	id: string;
+	app: OAuthApp;
+	redirectUri: string;
+	/** Whether redirect_uri was in the request (then it must be repeated at the token endpoint). */
+	redirectUriGiven: boolean;
+	scopes: Scope[];
+	state?: string;
+	challenge?: string;
+	expiresAt: number;
+}
+
+interface CodeRecord {
+	appId: string;
+	redirectUri: string;
+	redirectUriGiven: boolean;
+	scopes: Scope[];
+	challenge?: string;
+	expiresAt: number;
+	used: boolean;
+	/** The authorization this code produced, ended if the code is presented again. */
+	authorizationId?: string;
+}
+
+export interface Authorization {
+	/** `oa_` prefix. */
+	id: string;
+	appId: string;
+	scopes: Scope[];
+	createdAt: number;
+	revoked: null | { at: number; reason: string };
+	/** Successful refreshes so far. */
+	refreshes: number;
+	accessHashes: Set<string>;
+	refreshHashes: Set<string>;
+	/** Hash of the one refresh token that still works. */
+	currentRefresh: string | null;
+}
+
+/** What a decision on the consent page, or a rejected authorize request, leads to. */
+export type AuthorizeOutcome =
+	| { kind: 'fatal'; error: OAuthErrorCode; description: string }
+	| { kind: 'redirect'; location: string }
+	| { kind: 'consent'; request: PendingRequest };
+
+const hash = (value: string) => createHash('sha256').update(value).digest('hex');
+const sameHash = (a: string, b: string) =>
+	a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/**
+ * Registered redirect URIs (service-api.md): `https://`, `http://localhost` (any port) or a
+ * reverse-domain custom scheme; no wildcards, no fragments.
+ */
+export function redirectUriAllowed(uri: string): boolean {
+	if (!URL.canParse(uri) || uri.includes('*') || uri.includes('#')) return false;
+	const u = new URL(uri);
+	if (u.protocol === 'https:') return true;
+	if (u.protocol === 'http:') return u.hostname === 'localhost';
+	return /^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+:$/.test(u.protocol);
+}
+
+export class OAuthServer {
+	readonly apps = new Map<string, OAuthApp>();
+	private readonly pending = new Map<string, PendingRequest>();
+	private readonly codes = new Map<string, CodeRecord>();
+	readonly authorizations = new Map<string, Authorization>();
+	private readonly access = new Map<string, { authorizationId: string; expiresAt: number }>();
+	private readonly refresh = new Map<string, string>();
+	/** Access-token lifetime in seconds; tests shorten it to accelerate expiry. */
+	accessTtlS = ACCESS_TOKEN_TTL_S;
+	/** Called when an authorization ends, so that live realtime sockets can be closed. */
+	onRevoke: (authorizationId: string) => void = () => {};
+
+	constructor(
+		private readonly log: SimLog,
+		private readonly now: () => number = Date.now
+	) {}
+
+	/** Registers an app; returns it with its secret in clear (shown once, as in the dashboard). */
+	registerApp(opts: {
+		id?: string;
+		name?: string;
+		description?: string;
+		/** A string: confidential with this secret; null: public; absent: confidential, generated. */
+		secret?: string | null;
+		redirectUris: string[];
+		scopes?: readonly Scope[];
+	}): { app: OAuthApp; secret: string | null } {
+		if (this.apps.size >= MAX_APPS) throw new Error('at most 10 apps per account');
+		const id = opts.id ?? `oc_${randomHex(16)}`;
+		if (!/^oc_[A-Za-z0-9_-]{1,100}$/.test(id)) throw new Error(`client id must start with oc_`);
+		const bad = opts.redirectUris.filter((u) => !redirectUriAllowed(u));
+		if (bad.length || !opts.redirectUris.length)
+			throw new Error(
+				`redirect URIs must be https://, http://localhost or a reverse-domain scheme: ${bad.join(', ') || '(none)'}`
+			);
+		const secret = opts.secret === undefined ? `ocs_${randomToken(24)}` : opts.secret;
+		const app: OAuthApp = {
+			id,
+			name: opts.name ?? 'Demo Overlay App',
+			description: opts.description ?? 'Shows your tips, videos, counters and goals in OBS.',
+			secretHash: secret === null ? null : hash(secret),
+			redirectUris: [...opts.redirectUris],
+			scopes: [...(opts.scopes ?? SCOPES)],
+			type: secret === null ? 'public' : 'confidential'
+		};
+		this.apps.set(id, app);
+		return { app, secret };
+	}
+
+	/** GET /oauth/authorize: the consent page, an error redirect, or a fatal error (no redirect). */
+	authorize(q: AuthorizeQuery): AuthorizeOutcome {
+		this.sweep();
+		const app = q.client_id ? this.apps.get(q.client_id) : undefined;
+		// Unknown client or unregistered redirect_uri: answered without redirecting.
+		if (!app) return { kind: 'fatal', error: 'invalid_client', description: 'unknown client_id' };
+		let redirectUri: string;
+		if (q.redirect_uri !== undefined) {
+			if (!app.redirectUris.includes(q.redirect_uri))
+				return {
+					kind: 'fatal',
+					error: 'invalid_request',
+					description: `redirect_uri is not registered for this app: ${q.redirect_uri}`
+				};
+			redirectUri = q.redirect_uri;
+		} else if (app.redirectUris.length === 1) redirectUri = app.redirectUris[0];
+		else
+			return {
+				kind: 'fatal',
+				error: 'invalid_request',
+				description: 'redirect_uri is required: the app has more than one'
+			};
+		const fail = (error: OAuthErrorCode, description: string): AuthorizeOutcome => ({
+			kind: 'redirect',
+			location: withParams(redirectUri, {
+				error,
+				error_description: description,
+				state: q.state
+			})
+		});
+		if (q.response_type !== 'code')
+			return fail('unsupported_response_type', 'response_type must be code');
+		const requested = q.scope?.trim() ? q.scope.trim().split(/\s+/) : [...app.scopes];
+		const unknown = requested.filter((s) => !(app.scopes as string[]).includes(s));
+		if (unknown.length)
+			return fail('invalid_scope', `scopes not registered for this app: ${unknown.join(' ')}`);
+		if (q.code_challenge_method !== undefined && q.code_challenge_method !== 'S256')
+			return fail('invalid_request', 'code_challenge_method must be S256 (plain is refused)');
+		if (q.code_challenge === undefined) {
+			if (app.type === 'public')
+				return fail('invalid_request', 'PKCE is required for public clients: send code_challenge');
+		} else if (!PKCE_CHALLENGE.test(q.code_challenge) || q.code_challenge_method !== 'S256')
+			return fail(
+				'invalid_request',
+				'code_challenge must be BASE64URL(SHA-256(verifier)) with code_challenge_method=S256'
+			);
+		const request: PendingRequest = {
+			id: `ar_${randomToken(24)}`,
+			app,
+			redirectUri,
+			redirectUriGiven: q.redirect_uri !== undefined,
+			scopes: [...new Set(requested)] as Scope[],
+			state: q.state,
+			challenge: q.code_challenge,
+			expiresAt: this.now() + CODE_TTL_MS
+		};
+		this.pending.set(request.id, request);
+		return { kind: 'consent', request };
+	}
+
+	/** The consent page's buttons. A request id works once and for 10 minutes. */
+	decide(requestId: string, approve: boolean): AuthorizeOutcome {
+		const request = this.pending.get(requestId);
+		this.pending.delete(requestId);
+		if (!request || request.expiresAt < this.now())
+			return {
+				kind: 'fatal',
+				error: 'invalid_request',
+				description: 'this authorization request has expired or was already answered; start again'
+			};
+		if (!approve)
+			return {
+				kind: 'redirect',
+				location: withParams(request.redirectUri, {
+					error: 'access_denied',
+					error_description: 'the streamer denied access',
+					state: request.state
+				})
+			};
+		const code = `ocd_${randomToken(24)}`;
+		this.codes.set(hash(code), {
+			appId: request.app.id,
+			redirectUri: request.redirectUri,
+			redirectUriGiven: request.redirectUriGiven,
+			scopes: request.scopes,
+			challenge: request.challenge,
+			expiresAt: this.now() + CODE_TTL_MS,
+			used: false
+		});
+		return {
+			kind: 'redirect',
+			location: withParams(request.redirectUri, { code, state: request.state })
+		};
+	}
+
+	/** POST /oauth/token. `basic` is the decoded HTTP Basic credential, if any. */
+	token(body: TokenBody, basic: { id: string; secret: string } | null): TokenResponse {
+		const app = this.authenticateClient(body, basic);
+		if (body.grant_type === 'authorization_code') return this.exchangeCode(app, body);
+		if (body.grant_type === 'refresh_token') return this.refreshGrant(app, body);
+		if (!body.grant_type) throw new OAuthError(400, 'invalid_request', 'grant_type is missing');
+		throw new OAuthError(
+			400,
+			'unsupported_grant_type',
+			`grant_type ${body.grant_type} is not supported`
+		);
+	}
+
+	/** POST /oauth/revoke: either kind of token ends the whole authorization; unknown ones are fine. */
+	revoke(
+		body: { token?: string; client_id?: string; client_secret?: string },
+		basic: { id: string; secret: string } | null
+	): void {
+		const app = this.authenticateClient(body, basic);
+		if (!body.token) throw new OAuthError(400, 'invalid_request', 'token is missing');
+		const h = hash(body.token);
+		const authorizationId = this.refresh.get(h) ?? this.access.get(h)?.authorizationId;
+		const authorization = authorizationId ? this.authorizations.get(authorizationId) : undefined;
+		// A token of another app is not this client's to end (RFC 7009 answers 200 all the same).
+		if (authorization && authorization.appId === app.id)
+			this.revokeAuthorization(authorization.id, 'revoked by the app');
+		this.log.oauth({ action: 'revoke', client_id: app.id, authorization_id: authorization?.id });
+	}
+
+	/**
+	 * The credential behind a `tpat_` bearer token: null when it is unknown, expired or revoked (401
+	 * `invalid_token`). The returned key's id is the authorization id, so rate limits apply per
+	 * authorization and the realtime socket lives while the authorization lives.
+	 */
+	accessKey(token: string): ApiKey | null {
+		const record = this.access.get(hash(token));
+		if (!record || record.expiresAt <= this.now()) return null;
+		return this.authorizationKey(record.authorizationId) ?? null;
+	}
+
+	/** A live authorization as a credential (handoff tokens minted with an access token use it). */
+	authorizationKey(authorizationId: string): ApiKey | undefined {
+		const a = this.authorizations.get(authorizationId);
+		if (!a || a.revoked) return undefined;
+		const app = this.apps.get(a.appId);
+		if (!app) return undefined;
+		return {
+			id: a.id,
+			name: app.name,
+			value: '',
+			scopes: a.scopes,
+			oauth: { clientId: app.id, appName: app.name, authorizationId: a.id }
+		};
+	}
+
+	/** Ends an authorization: every access and refresh token dies, live sockets close. */
+	revokeAuthorization(authorizationId: string, reason: string): boolean {
+		const a = this.authorizations.get(authorizationId);
+		if (!a || a.revoked) return false;
+		a.revoked = { at: this.now(), reason };
+		for (const h of a.accessHashes) this.access.delete(h);
+		a.currentRefresh = null;
+		this.log.oauth({ action: 'revoked', client_id: a.appId, authorization_id: a.id, reason });
+		this.onRevoke(a.id);
+		return true;
+	}
+
+	private authenticateClient(
+		body: { client_id?: string; client_secret?: string },
+		basic: { id: string; secret: string } | null
+	): OAuthApp {
+		const id = basic?.id ?? body.client_id;
+		const secret = basic?.secret ?? body.client_secret;
+		const app = id ? this.apps.get(id) : undefined;
+		if (!app) throw new OAuthError(401, 'invalid_client', 'unknown client');
+		if (basic && body.client_id !== undefined && body.client_id !== basic.id)
+			throw new OAuthError(401, 'invalid_client', 'client_id does not match the credentials');
+		if (app.secretHash !== null) {
+			if (secret === undefined || !sameHash(hash(secret), app.secretHash))
+				throw new OAuthError(401, 'invalid_client', 'client authentication failed');
+		}
+		return app;
+	}
+
+	private exchangeCode(app: OAuthApp, body: TokenBody): TokenResponse {
+		if (!body.code) throw new OAuthError(400, 'invalid_request', 'code is missing');
+		const record = this.codes.get(hash(body.code));
+		const fail = (description: string) => {
+			this.log.oauth({ action: 'code_rejected', client_id: app.id, reason: description });
+			return new OAuthError(400, 'invalid_grant', description);
+		};
+		if (!record || record.appId !== app.id) throw fail('the authorization code is not valid');
+		if (record.used) {
+			// RFC 6749 4.1.2: a code presented twice ends what it produced.
+			if (record.authorizationId)
+				this.revokeAuthorization(record.authorizationId, 'authorization code reused');
+			throw fail('the authorization code was already used');
+		}
+		record.used = true;
+		if (record.expiresAt < this.now()) throw fail('the authorization code has expired');
+		if (record.redirectUriGiven || body.redirect_uri !== undefined) {
+			if (body.redirect_uri !== record.redirectUri)
+				throw fail('redirect_uri does not match the authorization request');
+		}
+		if (record.challenge !== undefined) {
+			if (!body.code_verifier || !PKCE_VERIFIER.test(body.code_verifier))
+				throw fail('PKCE verification failed: code_verifier is missing or malformed');
+			const computed = createHash('sha256').update(body.code_verifier).digest('base64url');
+			if (computed !== record.challenge)
+				throw fail('PKCE verification failed: code_verifier does not match code_challenge');
+		} else if (body.code_verifier !== undefined)
+			throw fail('PKCE verification failed: no code_challenge was sent with the authorization');
+		// One live session per app per streamer: a re-authorization replaces the previous one.
+		for (const a of this.authorizations.values())
+			if (a.appId === app.id && !a.revoked)
+				this.revokeAuthorization(a.id, 'replaced by a new authorization');
+		const authorization: Authorization = {
+			id: `oa_${randomHex(16)}`,
+			appId: app.id,
+			scopes: record.scopes,
+			createdAt: this.now(),
+			revoked: null,
+			refreshes: 0,
+			accessHashes: new Set(),
+			refreshHashes: new Set(),
+			currentRefresh: null
+		};
+		this.authorizations.set(authorization.id, authorization);
+		record.authorizationId = authorization.id;
+		this.log.oauth({
+			action: 'authorization_code',
+			client_id: app.id,
+			authorization_id: authorization.id
+		});
+		return this.issue(authorization);
+	}
+
+	private refreshGrant(app: OAuthApp, body: TokenBody): TokenResponse {
+		if (!body.refresh_token)
+			throw new OAuthError(400, 'invalid_request', 'refresh_token is missing');
+		const h = hash(body.refresh_token);
+		const a = this.authorizations.get(this.refresh.get(h) ?? '');
+		if (!a || a.appId !== app.id) {
+			this.log.oauth({ action: 'refresh_rejected', client_id: app.id, reason: 'unknown' });
+			throw new OAuthError(400, 'invalid_grant', 'the refresh token is not valid');
+		}
+		if (a.revoked) {
+			this.log.oauth({
+				action: 'refresh_rejected',
+				client_id: app.id,
+				authorization_id: a.id,
+				reason: 'revoked'
+			});
+			throw new OAuthError(400, 'invalid_grant', 'the authorization was revoked: reconnect');
+		}
+		if (a.currentRefresh === null || !sameHash(h, a.currentRefresh)) {
+			// A rotated-out refresh token presented again: the whole authorization ends.
+			this.log.oauth({ action: 'reuse_detected', client_id: app.id, authorization_id: a.id });
+			this.revokeAuthorization(a.id, 'a rotated-out refresh token was presented again');
+			throw new OAuthError(
+				400,
+				'invalid_grant',
+				'the refresh token was already used; the authorization is revoked: reconnect'
+			);
+		}
+		if (body.scope !== undefined) {
+			const asked = body.scope.trim().split(/\s+/).filter(Boolean);
+			const extra = asked.filter((s) => !(a.scopes as string[]).includes(s));
+			if (extra.length)
+				throw new OAuthError(400, 'invalid_scope', `not granted: ${extra.join(' ')}`);
+		}
+		a.refreshes += 1;
+		this.log.oauth({ action: 'refresh_token', client_id: app.id, authorization_id: a.id });
+		return this.issue(a);
+	}
+
+	private issue(a: Authorization): TokenResponse {
+		this.sweep();
+		const access = `tpat_${randomToken(24)}`;
+		const refresh = `tprt_${randomToken(32)}`;
+		const accessHash = hash(access);
+		const refreshHash = hash(refresh);
+		this.access.set(accessHash, {
+			authorizationId: a.id,
+			expiresAt: this.now() + this.accessTtlS * 1000
+		});
+		a.accessHashes.add(accessHash);
+		// The old refresh token dies at once but stays known, so that its reuse is detected.
+		a.refreshHashes.add(refreshHash);
+		a.currentRefresh = refreshHash;
+		this.refresh.set(refreshHash, a.id);
+		return {
+			access_token: access,
+			token_type: 'Bearer',
+			expires_in: Math.max(1, Math.round(this.accessTtlS)),
+			refresh_token: refresh,
+			scope: a.scopes.join(' ')
+		};
+	}
+
+	/** Forgets authorize requests and codes past their lifetime, and expired access tokens. */
+	private sweep(): void {
+		const now = this.now();
+		for (const [k, r] of this.pending) if (r.expiresAt < now) this.pending.delete(k);
+		for (const [k, c] of this.codes)
+			if (c.expiresAt < now && !c.authorizationId) this.codes.delete(k);
+		for (const [k, t] of this.access)
+			if (t.expiresAt <= now) {
+				this.access.delete(k);
+				this.authorizations.get(t.authorizationId)?.accessHashes.delete(k);
+			}
+	}
+}
+
+/** Adds query parameters to a redirect URI that may already carry some. */
+export function withParams(uri: string, params: Record<string, string | undefined>): string {
+	const u = new URL(uri);
+	for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.set(k, v);
+	return u.toString();
+}
