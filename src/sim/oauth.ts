@@ -123,7 +123,8 @@ export class OAuthServer {
 
 	constructor(
 		private readonly log: SimLog,
-		private readonly now: () => number = Date.now
+		// Read lazily, so that a test can move the clock past the 10-minute code lifetime.
+		private readonly now: () => number = () => Date.now()
 	) {}
 
 	/** Registers an app; returns it with its secret in clear (shown once, as in the dashboard). */
