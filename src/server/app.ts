@@ -5,6 +5,8 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { HandoffToken, Me, matchRoute, OVERLAY_ID, ROUTES, type Route } from '../contract/index.ts';
 import { DEMO_ACTIONS, runDemoAction, type DemoAction } from './demo.ts';
+import type { OAuthConnection } from './oauth-client.ts';
+import { oauthRoutes } from './oauth-routes.ts';
 import { FailureLimiter, hostAllowed, keyMatches, rawPathTricky } from './security.ts';
 import { UpstreamUnavailable, type UpstreamClient } from './upstream.ts';
 
@@ -33,6 +35,8 @@ export interface AppOptions {
 	failures?: FailureLimiter;
 	/** Demo mode: the embedded simulator's origin, for its demo and fault controls. */
 	simulatorOrigin?: string;
+	/** Connect with OAuth (oauth-routes.ts); hasApiKey: a key is used while not connected. */
+	oauth?: { connection: OAuthConnection; hasApiKey: boolean };
 }
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
@@ -186,6 +190,9 @@ export function createApp(opts: AppOptions): Hono {
 			throw err;
 		}
 	});
+
+	if (opts.oauth)
+		app.route('/oauth', oauthRoutes({ ...opts.oauth, overlayKey: opts.overlayKey, requireKey }));
 
 	app.get('/widget/:type', async (c) => {
 		const type = c.req.param('type');

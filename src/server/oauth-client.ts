@@ -1,0 +1,475 @@
+// The token endpoint as an OAuth 2.0 client of the upstream (service-api.md, OAuth 2.0), built on
+// oauth4webapi: discovery (RFC 8414), authorization code with PKCE S256 and state, code exchange,
+// rotating refresh tokens and revocation. One refresh at a time: every request that needs a fresh
+// access token waits for the same refresh, because a second refresh with the same refresh token
+// would revoke the connection. The refresh token's durability rules are in oauth-store.ts.
+import * as oauth from 'oauth4webapi';
+import { Me } from '../contract/index.ts';
+import { OAuthProblem, refreshFailure, type ProblemCode } from './oauth-errors.ts';
+import type { GrantStore, StoredGrant } from './oauth-store.ts';
+import type { Fetch } from './upstream.ts';
+
+/** The scopes the widgets use (the same list node.ts checks an API key against). */
+export const OAUTH_SCOPES = [
+	'tts:read',
+	'tts:control',
+	'media:read',
+	'media:control',
+	'counters:manage',
+	'overlays:manage'
+] as const;
+
+/** How long an authorization started by Connect may take (the upstream keeps requests 10 min). */
+const PENDING_MS = 10 * 60_000;
+const MAX_PENDING = 20;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export interface OAuthSettings {
+	/** `{oauth_url}`: the issuer whose metadata is discovered. */
+	issuer: string;
+	clientId: string;
+	/** Absent: a public client (PKCE only). */
+	clientSecret?: string;
+	/** Where the upstream sends the browser back (GET /oauth/callback of this server). */
+	redirectUri: () => string;
+	/** `{base_url}`, to ask GET /me who connected. */
+	baseUrl: string;
+	store: GrantStore;
+	scopes?: readonly string[];
+	fetch?: Fetch;
+	now?: () => number;
+}
+
+export type ConnectionState = 'disconnected' | 'connected' | 'revoked';
+
+export interface ConnectionStatus {
+	state: ConnectionState;
+	tenant: string | null;
+	scopes: string[];
+	authorization_id: string | null;
+	/** Why the connection ended (revoked), in words for the streamer. */
+	reason: string | null;
+	/** The last thing that went wrong (a denied consent, a refused redirect URI, ...). */
+	last_error: { code: ProblemCode; message: string; at: string } | null;
+}
+
+/** What an upstream call should send, or why it cannot. */
+export type Credential = { token: string } | { problem: OAuthProblem };
+
+export class OAuthConnection {
+	private as: oauth.AuthorizationServer | null = null;
+	private grant: StoredGrant | null = null;
+	private access: { token: string; expiresAt: number } | null = null;
+	private refreshing: Promise<string> | null = null;
+	private readonly pending = new Map<string, { verifier: string; at: number }>();
+	private lastError: ConnectionStatus['last_error'] = null;
+	private loaded: Promise<void> | null = null;
+	private readonly client: oauth.Client;
+	private readonly auth: oauth.ClientAuth;
+	/** Refreshes sent since start (tests and logs). */
+	refreshCount = 0;
+
+	constructor(private readonly s: OAuthSettings) {
+		this.client = { client_id: s.clientId };
+		this.auth = s.clientSecret ? oauth.ClientSecretBasic(s.clientSecret) : oauth.None();
+	}
+
+	private get now(): number {
+		return this.s.now?.() ?? Date.now();
+	}
+
+	/** Reads the stored grant once; a journal left at `refreshing` ends in "reconnect". */
+	load(): Promise<void> {
+		this.loaded ??= (async () => {
+			let grant: StoredGrant | null;
+			try {
+				grant = await this.s.store.read();
+			} catch (err) {
+				this.fail('store_unreadable', `${(err as Error).message}: connect again`);
+				return;
+			}
+			if (grant && (grant.issuer !== this.s.issuer || grant.client_id !== this.s.clientId)) {
+				// Another upstream or app: its token is no use here (and never sent to the wrong server).
+				grant = null;
+			}
+			if (grant?.status === 'refreshing') {
+				grant = {
+					...grant,
+					status: 'revoked',
+					refresh_token: null,
+					reason:
+						'the token endpoint stopped in the middle of a token refresh, so the saved token may already be used up: reconnect',
+					updated_at: new Date(this.now).toISOString()
+				};
+				await this.s.store.write(grant);
+			}
+			this.grant = grant;
+		})();
+		return this.loaded;
+	}
+
+	async status(): Promise<ConnectionStatus> {
+		await this.load();
+		const g = this.grant;
+		return {
+			state: !g ? 'disconnected' : g.status === 'revoked' ? 'revoked' : 'connected',
+			tenant: g?.tenant ?? null,
+			scopes: g?.scope ? g.scope.split(' ') : [],
+			authorization_id: g?.authorization_id ?? null,
+			reason: g?.status === 'revoked' ? g.reason : null,
+			last_error: this.lastError
+		};
+	}
+
+	/** Starts an authorization: the URL of the upstream's consent page, with PKCE and state. */
+	async start(): Promise<string> {
+		await this.load();
+		const as = await this.server();
+		const verifier = oauth.generateRandomCodeVerifier();
+		const state = oauth.generateRandomState();
+		this.prunePending();
+		this.pending.set(state, { verifier, at: this.now });
+		const url = new URL(as.authorization_endpoint!);
+		url.search = new URLSearchParams({
+			response_type: 'code',
+			client_id: this.s.clientId,
+			redirect_uri: this.s.redirectUri(),
+			scope: (this.s.scopes ?? OAUTH_SCOPES).join(' '),
+			state,
+			code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+			code_challenge_method: 'S256'
+		}).toString();
+		return url.toString();
+	}
+
+	/**
+	 * Asks the authorize endpoint (without following it) whether it takes this request: an unknown
+	 * client or an unregistered redirect URI is a JSON 400 there (service-api.md), and other request
+	 * problems come back as an error redirect. Null: it looks fine (a consent or login page).
+	 */
+	async preflight(authorizeUrl: string): Promise<OAuthProblem | null> {
+		let res: Response;
+		try {
+			res = await (this.s.fetch ?? fetch)(authorizeUrl, {
+				redirect: 'manual',
+				headers: { accept: 'application/json, text/html' },
+				signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+			});
+		} catch (err) {
+			return this.fail(
+				'upstream_unreachable',
+				`the OAuth server could not be reached (${describe(err)})`
+			);
+		}
+		const redirectUri = this.s.redirectUri();
+		if (res.status === 400) {
+			const body = (await res.json().catch(() => ({}))) as {
+				error?: string;
+				error_description?: string;
+			};
+			return this.fail(
+				'redirect_refused',
+				`the upstream refused this app's sign-in request (${body.error ?? 'error'}${body.error_description ? `: ${body.error_description}` : ''}). Check OAUTH_CLIENT_ID, and that exactly ${redirectUri} is registered as a redirect URI of the app`
+			);
+		}
+		await res.body?.cancel();
+		const location = res.headers.get('location');
+		if (res.status >= 300 && res.status < 400 && location?.startsWith(redirectUri)) {
+			const back = new URL(location);
+			const error = back.searchParams.get('error');
+			if (error) {
+				const description = back.searchParams.get('error_description');
+				return this.fail(
+					'authorization_failed',
+					`the upstream refused the sign-in request (${error}${description ? `: ${description}` : ''})`
+				);
+			}
+		}
+		return null;
+	}
+
+	/** GET /oauth/callback: checks state, exchanges the code and stores the refresh token. */
+	async callback(params: URLSearchParams): Promise<void> {
+		await this.load();
+		const state = params.get('state') ?? '';
+		const pending = this.pending.get(state);
+		this.pending.delete(state);
+		if (!pending || this.now - pending.at > PENDING_MS)
+			throw this.fail(
+				'bad_state',
+				'this sign-in answer does not belong to a Connect started here (or it is older than 10 minutes): press Connect again'
+			);
+		const as = await this.server();
+		let checked: URLSearchParams;
+		try {
+			checked = oauth.validateAuthResponse(as, this.client, params, state);
+		} catch (err) {
+			if (err instanceof oauth.AuthorizationResponseError) {
+				if (err.error === 'access_denied')
+					throw this.fail(
+						'access_denied',
+						'access was denied on the consent page, so nothing was connected: press Connect to try again'
+					);
+				throw this.fail(
+					'authorization_failed',
+					`the upstream refused the authorization (${err.error}${err.error_description ? `: ${err.error_description}` : ''})`
+				);
+			}
+			throw this.fail('authorization_failed', (err as Error).message);
+		}
+		const startedAt = this.now;
+		let tokens: oauth.TokenEndpointResponse;
+		try {
+			const res = await oauth.authorizationCodeGrantRequest(
+				as,
+				this.client,
+				this.auth,
+				checked,
+				this.s.redirectUri(),
+				pending.verifier,
+				this.httpOptions()
+			);
+			tokens = await oauth.processAuthorizationCodeResponse(as, this.client, res);
+		} catch (err) {
+			throw this.fail('token_exchange_failed', `the code exchange failed: ${describe(err)}`);
+		}
+		if (!tokens.refresh_token)
+			throw this.fail('token_exchange_failed', 'the upstream sent no refresh token');
+		// Stored before it is used.
+		this.grant = {
+			version: 1,
+			issuer: this.s.issuer,
+			client_id: this.s.clientId,
+			status: 'connected',
+			refresh_token: tokens.refresh_token,
+			scope: tokens.scope ?? '',
+			tenant: null,
+			authorization_id: null,
+			reason: null,
+			updated_at: new Date(this.now).toISOString()
+		};
+		await this.s.store.write(this.grant);
+		this.setAccess(tokens, startedAt);
+		this.lastError = null;
+		await this.describeConnection(tokens.access_token);
+	}
+
+	/** The access token for an upstream call, refreshed when it is about to expire. */
+	async credential(): Promise<Credential> {
+		await this.load();
+		const g = this.grant;
+		if (!g)
+			return {
+				problem: new OAuthProblem(
+					'not_connected',
+					'not connected: open the preview and press Connect'
+				)
+			};
+		if (g.status === 'revoked')
+			return {
+				problem: new OAuthProblem(
+					'oauth_revoked',
+					`the connection ended (${g.reason ?? 'revoked'}): press Reconnect in the preview`
+				)
+			};
+		if (this.access && this.now < this.access.expiresAt) return { token: this.access.token };
+		return this.refreshed();
+	}
+
+	/**
+	 * The upstream answered 401 invalid_token to `token`: refresh (once, shared) unless another
+	 * request already did, and give the token to retry with.
+	 */
+	async rejected(token: string): Promise<Credential> {
+		if (this.access?.token === token) this.access = null;
+		return this.credential();
+	}
+
+	/** "Disconnect": revokes the authorization upstream and forgets the token. */
+	async disconnect(): Promise<{ revoked: boolean; message?: string }> {
+		await this.load();
+		// A refresh in flight would store a token we are about to forget.
+		await this.refreshing?.catch(() => {});
+		const token = this.grant?.refresh_token ?? this.access?.token;
+		this.grant = null;
+		this.access = null;
+		this.lastError = null;
+		await this.s.store.clear();
+		if (!token) return { revoked: true };
+		try {
+			const as = await this.server();
+			const res = await oauth.revocationRequest(
+				as,
+				this.client,
+				this.auth,
+				token,
+				this.httpOptions()
+			);
+			await oauth.processRevocationResponse(res);
+			return { revoked: true };
+		} catch (err) {
+			return {
+				revoked: false,
+				message: `forgotten here, but the upstream could not be told (${describe(err)}): remove the app in the service's dashboard`
+			};
+		}
+	}
+
+	private refreshed(): Promise<Credential> {
+		this.refreshing ??= this.refresh().finally(() => (this.refreshing = null));
+		return this.refreshing.then(
+			(token) => ({ token }),
+			(err: unknown) => ({
+				problem:
+					err instanceof OAuthProblem
+						? err
+						: new OAuthProblem('upstream_unreachable', describe(err))
+			})
+		);
+	}
+
+	/** The one refresh in flight. Never presents a refresh token that may have been used. */
+	private async refresh(): Promise<string> {
+		const g = this.grant;
+		if (!g || g.status !== 'connected' || !g.refresh_token)
+			throw new OAuthProblem('not_connected', 'not connected: press Connect in the preview');
+		const as = await this.server();
+		// Journal first: from here on, a crash means this token may be used up.
+		await this.s.store.write({
+			...g,
+			status: 'refreshing',
+			updated_at: new Date(this.now).toISOString()
+		});
+		const startedAt = this.now;
+		this.refreshCount += 1;
+		let res: Response;
+		try {
+			res = await oauth.refreshTokenGrantRequest(
+				as,
+				this.client,
+				this.auth,
+				g.refresh_token,
+				this.httpOptions()
+			);
+		} catch (err) {
+			const failure = refreshFailure(err, null);
+			if (failure.rotatedMaybe) await this.revoke(failure.problem.message);
+			else await this.s.store.write(g);
+			throw failure.problem;
+		}
+		let tokens: oauth.TokenEndpointResponse;
+		try {
+			tokens = await oauth.processRefreshTokenResponse(as, this.client, res);
+		} catch (err) {
+			const failure = refreshFailure(err, res.status);
+			if (failure.rotatedMaybe) await this.revoke(failure.problem.message);
+			else {
+				await this.s.store.write(g);
+				this.lastError = failure.problem.toJSON(this.now);
+			}
+			throw failure.problem;
+		}
+		// Stored before anything uses the new access token: the window is this one write.
+		const next: StoredGrant = {
+			...g,
+			status: 'connected',
+			refresh_token: tokens.refresh_token ?? g.refresh_token,
+			scope: tokens.scope ?? g.scope,
+			updated_at: new Date(this.now).toISOString()
+		};
+		await this.s.store.write(next);
+		this.grant = next;
+		return this.setAccess(tokens, startedAt);
+	}
+
+	private setAccess(tokens: oauth.TokenEndpointResponse, startedAt: number): string {
+		const lifetimeMs = (tokens.expires_in ?? 3600) * 1000;
+		// Refreshed ahead of expiry: a quarter of the lifetime early, at most a minute; counted from
+		// before the request, so that the upstream's clock is never behind ours.
+		const margin = Math.min(60_000, lifetimeMs / 4);
+		this.access = { token: tokens.access_token, expiresAt: startedAt + lifetimeMs - margin };
+		return tokens.access_token;
+	}
+
+	private async revoke(reason: string): Promise<void> {
+		this.access = null;
+		this.grant = {
+			...(this.grant ?? {
+				version: 1,
+				issuer: this.s.issuer,
+				client_id: this.s.clientId,
+				scope: '',
+				tenant: null,
+				authorization_id: null
+			}),
+			status: 'revoked',
+			refresh_token: null,
+			reason,
+			updated_at: new Date(this.now).toISOString()
+		};
+		await this.s.store.write(this.grant);
+	}
+
+	/** Who connected, for the preview (GET /me with the new token). */
+	private async describeConnection(accessToken: string): Promise<void> {
+		try {
+			const res = await (this.s.fetch ?? fetch)(`${this.s.baseUrl}/me`, {
+				headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+				signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+			});
+			const me = Me.safeParse(await res.json().catch(() => null));
+			if (!me.success || !this.grant) return;
+			this.grant = {
+				...this.grant,
+				tenant: me.data.tenant.name,
+				authorization_id: me.data.oauth?.authorization_id ?? null
+			};
+			await this.s.store.write(this.grant);
+		} catch {
+			// Only the display name is missing; the connection works.
+		}
+	}
+
+	private async server(): Promise<oauth.AuthorizationServer> {
+		if (this.as) return this.as;
+		const issuer = new URL(this.s.issuer);
+		try {
+			const res = await oauth.discoveryRequest(issuer, {
+				algorithm: 'oauth2',
+				...this.httpOptions()
+			});
+			this.as = await oauth.processDiscoveryResponse(issuer, res);
+		} catch (err) {
+			throw this.fail(
+				'discovery_failed',
+				`the OAuth server at ${this.s.issuer} could not be read (${describe(err)})`
+			);
+		}
+		return this.as;
+	}
+
+	private httpOptions() {
+		return {
+			[oauth.allowInsecureRequests]: new URL(this.s.issuer).protocol === 'http:',
+			...(this.s.fetch ? { [oauth.customFetch]: this.s.fetch } : {}),
+			signal: () => AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+		};
+	}
+
+	private prunePending(): void {
+		for (const [k, v] of this.pending) if (this.now - v.at > PENDING_MS) this.pending.delete(k);
+		while (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
+	}
+
+	private fail(code: ProblemCode, message: string): OAuthProblem {
+		const problem = new OAuthProblem(code, message);
+		this.lastError = problem.toJSON(this.now);
+		return problem;
+	}
+}
+
+function describe(err: unknown): string {
+	if (err instanceof oauth.ResponseBodyError)
+		return `${err.error}${err.error_description ? `: ${err.error_description}` : ''}`;
+	return err instanceof Error ? err.message : String(err);
+}
