@@ -193,7 +193,8 @@ describe('refreshing', () => {
 		let refuse = true;
 		const flaky: Fetch = async (url, init) => {
 			if (url.endsWith('/oauth/token') && refuse && String(init?.body).includes('refresh_token=')) {
-				throw new TypeError('fetch failed', {
+				// What Node's fetch throws when nothing listens: the token was never sent.
+				throw Object.assign(new TypeError('fetch failed'), {
 					cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
 				});
 			}
