@@ -16,8 +16,9 @@ const PAGE_HEADERS = {
 	// The consent page must not be framed (clickjacking of the Approve button).
 	'X-Frame-Options': 'DENY',
 	'Content-Security-Policy':
-		"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-	'Referrer-Policy': 'no-referrer'
+		"default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+	// same-origin, not no-referrer: with no-referrer the form post would carry Origin: null.
+	'Referrer-Policy': 'same-origin'
 };
 
 export function oauthActor(o: NonNullable<ApiKey['oauth']>): Actor {
@@ -188,8 +189,18 @@ function answer(c: Context, outcome: AuthorizeOutcome, core: SimCore): Response 
 <button class="deny" type="submit" name="decision" value="deny">Deny</button>
 </form></main></body></html>`,
 		200,
-		PAGE_HEADERS
+		{
+			...PAGE_HEADERS,
+			// The form posts here and is then redirected to the app: both must be allowed (Chrome
+			// applies form-action to the redirect too).
+			'Content-Security-Policy': `${PAGE_HEADERS['Content-Security-Policy']}; form-action 'self' ${formTarget(r.redirectUri)}`
+		}
 	);
+}
+
+function formTarget(redirectUri: string): string {
+	const u = new URL(redirectUri);
+	return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol;
 }
 
 function esc(s: string): string {
