@@ -5,6 +5,7 @@
 // would revoke the connection. The refresh token's durability rules are in oauth-store.ts.
 import * as oauth from 'oauth4webapi';
 import { Me } from '../contract/index.ts';
+import { backoffDelay } from '../core/backoff.ts';
 import { OAuthProblem, refreshFailure, type ProblemCode } from './oauth-errors.ts';
 import type { GrantStore, StoredGrant } from './oauth-store.ts';
 import type { Fetch } from './upstream.ts';
@@ -59,7 +60,11 @@ export type Credential = { token: string } | { problem: OAuthProblem };
 export class OAuthConnection {
 	private as: oauth.AuthorizationServer | null = null;
 	private grant: StoredGrant | null = null;
-	private access: { token: string; expiresAt: number } | null = null;
+	/** refreshAt: ahead of expiry, when a refresh is due; expiresAt: when the upstream ends it. */
+	private access: { token: string; refreshAt: number; expiresAt: number } | null = null;
+	/** After a refresh failed without rotating (unreachable, 5xx): no new attempt before this. */
+	private retryAt = 0;
+	private failedRefreshes = 0;
 	private refreshing: Promise<string> | null = null;
 	private readonly pending = new Map<string, { verifier: string; at: number }>();
 	private lastError: ConnectionStatus['last_error'] = null;
@@ -272,8 +277,26 @@ export class OAuthConnection {
 					`the connection ended (${g.reason ?? 'revoked'}): press Reconnect in the preview`
 				)
 			};
-		if (this.access && this.now < this.access.expiresAt) return { token: this.access.token };
-		return this.refreshed();
+		if (this.access && this.now < this.access.refreshAt) return { token: this.access.token };
+		if (this.now < this.retryAt) return this.stillValid() ?? { problem: this.waiting() };
+		const fresh = await this.refreshed();
+		// A refresh that could not happen (server unreachable) leaves the old token usable until it
+		// really expires.
+		if ('problem' in fresh && fresh.problem.code === 'upstream_unreachable')
+			return this.stillValid() ?? fresh;
+		return fresh;
+	}
+
+	private stillValid(): Credential | null {
+		return this.access && this.now < this.access.expiresAt ? { token: this.access.token } : null;
+	}
+
+	private waiting(): OAuthProblem {
+		const s = Math.ceil((this.retryAt - this.now) / 1000);
+		return new OAuthProblem(
+			'upstream_unreachable',
+			`the OAuth server could not be reached for a token refresh; next attempt in ${s} s`
+		);
 	}
 
 	/**
@@ -282,6 +305,8 @@ export class OAuthConnection {
 	 */
 	async rejected(token: string): Promise<Credential> {
 		if (this.access?.token === token) this.access = null;
+		// The upstream said this token is dead: waiting out a backoff would only fail more calls.
+		this.retryAt = 0;
 		return this.credential();
 	}
 
@@ -354,7 +379,7 @@ export class OAuthConnection {
 		} catch (err) {
 			const failure = refreshFailure(err, null);
 			if (failure.rotatedMaybe) await this.revoke(failure.problem.message);
-			else await this.s.store.write(g);
+			else await this.notRotated(g, failure.problem);
 			throw failure.problem;
 		}
 		let tokens: oauth.TokenEndpointResponse;
@@ -363,10 +388,7 @@ export class OAuthConnection {
 		} catch (err) {
 			const failure = refreshFailure(err, res.status);
 			if (failure.rotatedMaybe) await this.revoke(failure.problem.message);
-			else {
-				await this.s.store.write(g);
-				this.lastError = failure.problem.toJSON(this.now);
-			}
+			else await this.notRotated(g, failure.problem);
 			throw failure.problem;
 		}
 		// Stored before anything uses the new access token: the window is this one write.
@@ -379,7 +401,16 @@ export class OAuthConnection {
 		};
 		await this.s.store.write(next);
 		this.grant = next;
+		this.failedRefreshes = 0;
+		this.retryAt = 0;
 		return this.setAccess(tokens, startedAt);
+	}
+
+	/** The server answered (or was never reached) without rotating: the token stays, retried later. */
+	private async notRotated(g: StoredGrant, problem: OAuthProblem): Promise<void> {
+		await this.s.store.write(g);
+		this.lastError = problem.toJSON(this.now);
+		this.retryAt = this.now + backoffDelay(this.failedRefreshes++, { baseMs: 1000, maxMs: 60_000 });
 	}
 
 	private setAccess(tokens: oauth.TokenEndpointResponse, startedAt: number): string {
@@ -387,7 +418,11 @@ export class OAuthConnection {
 		// Refreshed ahead of expiry: a quarter of the lifetime early, at most a minute; counted from
 		// before the request, so that the upstream's clock is never behind ours.
 		const margin = Math.min(60_000, lifetimeMs / 4);
-		this.access = { token: tokens.access_token, expiresAt: startedAt + lifetimeMs - margin };
+		this.access = {
+			token: tokens.access_token,
+			refreshAt: startedAt + lifetimeMs - margin,
+			expiresAt: startedAt + lifetimeMs
+		};
 		return tokens.access_token;
 	}
 
@@ -440,10 +475,21 @@ export class OAuthConnection {
 			});
 			this.as = await oauth.processDiscoveryResponse(issuer, res);
 		} catch (err) {
-			throw this.fail(
-				'discovery_failed',
-				`the OAuth server at ${this.s.issuer} could not be read (${describe(err)})`
+			if (errorIsNetwork(err))
+				throw this.fail(
+					'discovery_failed',
+					`the OAuth server at ${this.s.issuer} could not be reached (${describe(err)})`
+				);
+			// No usable metadata: the endpoints service-api.md documents under {oauth_url}.
+			console.warn(
+				`[oauth] no usable metadata at ${this.s.issuer} (${describe(err)}); using the documented endpoints`
 			);
+			this.as = {
+				issuer: issuer.href,
+				authorization_endpoint: `${this.s.issuer}/oauth/authorize`,
+				token_endpoint: `${this.s.issuer}/oauth/token`,
+				revocation_endpoint: `${this.s.issuer}/oauth/revoke`
+			};
 		}
 		return this.as;
 	}
@@ -466,6 +512,11 @@ export class OAuthConnection {
 		this.lastError = problem.toJSON(this.now);
 		return problem;
 	}
+}
+
+/** A fetch that failed before any answer (not a bad answer). */
+function errorIsNetwork(err: unknown): boolean {
+	return err instanceof TypeError && !(err instanceof oauth.OperationProcessingError);
 }
 
 function describe(err: unknown): string {

@@ -52,6 +52,16 @@ describe('connecting', () => {
 		expect((await upstream.call('GET', '/me')).status).toBe(200);
 	});
 
+	it('an upstream without RFC 8414 metadata still connects at the documented endpoints', async () => {
+		const sim = await start();
+		const noMetadata: Fetch = (url, init) =>
+			url.includes('/.well-known/')
+				? Promise.resolve(new Response('not found', { status: 404 }))
+				: fetch(url, init);
+		const { upstream } = await connected(sim, { fetch: noMetadata });
+		expect((await upstream.call('GET', '/me')).status).toBe(200);
+	});
+
 	it('a denied consent is reported clearly and nothing is stored', async () => {
 		const sim = await start();
 		const { app } = sim.control.oauth.registerApp({ secret: null, redirectUris: [REDIRECT] });
@@ -204,9 +214,33 @@ describe('refreshing', () => {
 		await sleep(1100);
 		await expect(upstream.call('GET', '/me')).rejects.toThrow(/could not be reached/);
 		expect((await connection.status()).state).toBe('connected');
+		// Within the backoff nothing is sent to the token endpoint again.
+		await expect(upstream.call('GET', '/me')).rejects.toThrow(/next attempt/);
+		expect(connection.refreshCount).toBe(1);
 		refuse = false;
+		await sleep(1000);
 		expect((await upstream.call('GET', '/me')).status).toBe(200);
+		expect(connection.refreshCount).toBe(2);
 		expect(sim.control.log.oauthEntries('reuse_detected')).toHaveLength(0);
+	});
+
+	it('while a refresh ahead of expiry cannot reach the server, the current token is still used', async () => {
+		const sim = await start();
+		sim.control.oauth.accessTtlS = 2;
+		let refuse = false;
+		const flaky: Fetch = async (url, init) => {
+			if (url.endsWith('/oauth/token') && refuse)
+				throw Object.assign(new TypeError('fetch failed'), {
+					cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
+				});
+			return fetch(url, init);
+		};
+		const { upstream, connection } = await connected(sim, { fetch: flaky });
+		refuse = true;
+		// Inside the last quarter of the 2-second lifetime: a refresh is due but the token lives.
+		await sleep(1600);
+		expect((await upstream.call('GET', '/me')).status).toBe(200);
+		expect(connection.refreshCount).toBe(1);
 	});
 
 	it('a connection revoked upstream shows "revoked" and stops presenting tokens', async () => {
