@@ -151,18 +151,14 @@ test('a connection revoked upstream shows "Reconnect", and reconnecting works', 
 	stack.register();
 	await connectThroughConsent(page, stack, true);
 	await expect.poll(() => panelState(page), { timeout: 15_000 }).toBe('connected');
-	// The streamer removes the app in the service's dashboard.
-	await fetch(`${stack.sim.origin}/_sim/oauth/revoke`, { method: 'POST', body: '{}' });
 	await expect
-		.poll(
-			async () => {
-				await page.reload();
-				await page.waitForFunction(() => !!document.querySelector('[data-testid=oauth]'));
-				return panelState(page);
-			},
-			{ timeout: 20_000, intervals: [500, 1000] }
-		)
-		.toBe('revoked');
+		.poll(() => attrOf(page, '[data-testid=preview]', 'data-connection'), { timeout: 15_000 })
+		.toBe('open');
+	// The streamer removes the app in the service's dashboard: the live socket closes, and the
+	// preview, without a reload, says so and offers Reconnect.
+	await fetch(`${stack.sim.origin}/_sim/oauth/revoke`, { method: 'POST', body: '{}' });
+	await expect.poll(() => panelState(page), { timeout: 20_000 }).toBe('revoked');
+	expect(await textOf(page, '[data-testid=oauth-status]')).toMatch(/ended.*reconnect/i);
 	expect(await textOf(page, '[data-action=oauth-connect]')).toBe('Reconnect');
 	await pressButton(page, '[data-action=oauth-connect]');
 	await page.waitForURL((u) => u.pathname === '/oauth/authorize');
