@@ -128,6 +128,28 @@ export function oauthApp(core: SimCore): Hono {
 			return c.json({ error: (err as Error).message }, 400);
 		}
 	});
+	control.patch('/apps/:id', async (c) => {
+		const b = z
+			.object({ scopes: z.array(Scope).optional(), redirect_uris: z.array(z.string()).optional() })
+			.safeParse(await c.req.json().catch(() => null));
+		if (!b.success) return c.json({ error: describeIssues(b.error) }, 400);
+		try {
+			const revoked = oauth.updateApp(c.req.param('id'), {
+				scopes: b.data.scopes,
+				redirectUris: b.data.redirect_uris
+			});
+			return c.json({ success: true, revoked });
+		} catch (err) {
+			return c.json({ error: (err as Error).message }, 400);
+		}
+	});
+	control.post('/apps/:id/rotate-secret', (c) => {
+		try {
+			return c.json({ client_secret: oauth.rotateSecret(c.req.param('id')) });
+		} catch (err) {
+			return c.json({ error: (err as Error).message }, 400);
+		}
+	});
 	control.post('/access-ttl', async (c) => {
 		const b = z
 			.object({ seconds: z.number().int().min(1).max(86_400) })

@@ -159,6 +159,44 @@ export class OAuthServer {
 		return { app, secret };
 	}
 
+	/** Dashboard: a new secret (shown once). Revokes nothing; the next refresh needs the new one. */
+	rotateSecret(appId: string): string {
+		const app = this.apps.get(appId);
+		if (!app || app.type !== 'confidential') throw new Error('no confidential app with that id');
+		const secret = `ocs_${randomToken(24)}`;
+		app.secretHash = hash(secret);
+		return secret;
+	}
+
+	/**
+	 * Dashboard: change an app's scopes or redirect URIs. Removing a scope revokes every current
+	 * connection of the app; adding scopes or changing redirect URIs keeps them.
+	 */
+	updateApp(appId: string, change: { scopes?: readonly Scope[]; redirectUris?: string[] }): number {
+		const app = this.apps.get(appId);
+		if (!app) throw new Error('no app with that id');
+		if (change.redirectUris) {
+			if (!change.redirectUris.length || !change.redirectUris.every(redirectUriAllowed))
+				throw new Error(
+					'redirect URIs must be https://, http://localhost or a reverse-domain scheme'
+				);
+			app.redirectUris = [...change.redirectUris];
+		}
+		let revoked = 0;
+		if (change.scopes) {
+			const removed = app.scopes.some((s) => !change.scopes!.includes(s));
+			app.scopes = [...change.scopes];
+			if (removed)
+				for (const a of this.authorizations.values())
+					if (
+						a.appId === app.id &&
+						this.revokeAuthorization(a.id, 'a scope was removed from the app')
+					)
+						revoked++;
+		}
+		return revoked;
+	}
+
 	/** GET /oauth/authorize: the consent page, an error redirect, or a fatal error (no redirect). */
 	authorize(q: AuthorizeQuery): AuthorizeOutcome {
 		this.sweep();

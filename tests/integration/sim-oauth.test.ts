@@ -402,4 +402,53 @@ describe('refresh rotation, reuse and revocation', () => {
 		expect(ws.closeCode).toBe(4401);
 		expect((await api(sim, 'GET', '/me', { key: a.access_token })).status).toBe(401);
 	});
+
+	it('rotating a client secret revokes nothing; the next refresh needs the new secret', async () => {
+		const sim = await start();
+		const { clientId, secret } = registerApp(sim, { secret: 'ocs_old_secret_value' });
+		const a = await approvedCode(sim, clientId);
+		const t = await tokenCall(
+			sim,
+			{
+				grant_type: 'authorization_code',
+				code: a.code,
+				code_verifier: a.verifier,
+				redirect_uri: REDIRECT
+			},
+			{ id: clientId, secret: secret! }
+		);
+		const rotated = await fetch(`${sim.origin}/_sim/oauth/apps/${clientId}/rotate-secret`, {
+			method: 'POST'
+		});
+		const newSecret = (await rotated.json()).client_secret;
+		expect((await api(sim, 'GET', '/me', { key: t.body.access_token })).status).toBe(200);
+		const refresh = { grant_type: 'refresh_token', refresh_token: t.body.refresh_token };
+		const old = await tokenCall(sim, refresh, { id: clientId, secret: secret! });
+		expect(old.status).toBe(401);
+		expect(old.body.error).toBe('invalid_client');
+		expect((await tokenCall(sim, refresh, { id: clientId, secret: newSecret })).status).toBe(200);
+	});
+
+	it('removing a scope from the app revokes its connections; adding one or changing redirect URIs keeps them', async () => {
+		const sim = await start();
+		const { clientId } = registerApp(sim, { secret: null, scopes: ['tts:read', 'tts:control'] });
+		const t = await connectPublic(sim, clientId);
+		const patch = (body: unknown) =>
+			fetch(`${sim.origin}/_sim/oauth/apps/${clientId}`, {
+				method: 'PATCH',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body)
+			}).then((r) => r.json());
+		expect(
+			(
+				await patch({
+					scopes: ['tts:read', 'tts:control', 'media:read'],
+					redirect_uris: [REDIRECT, 'https://x.example/cb']
+				})
+			).revoked
+		).toBe(0);
+		expect((await api(sim, 'GET', '/me', { key: t.access_token })).status).toBe(200);
+		expect((await patch({ scopes: ['tts:read'] })).revoked).toBe(1);
+		expect((await api(sim, 'GET', '/me', { key: t.access_token })).status).toBe(401);
+	});
 });
