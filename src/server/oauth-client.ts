@@ -106,7 +106,10 @@ export class OAuthConnection {
 						'the token endpoint stopped in the middle of a token refresh, so the saved token may already be used up: reconnect',
 					updated_at: new Date(this.now).toISOString()
 				};
-				await this.s.store.write(grant);
+				// Never sent again, even if the file cannot be rewritten (read-only, full disk).
+				await this.s.store.write(grant).catch((err: Error) => {
+					this.fail('store_unreadable', `cannot update ${this.s.store.where}: ${err.message}`);
+				});
 			}
 			this.grant = grant;
 		})();
@@ -205,6 +208,8 @@ export class OAuthConnection {
 				'this sign-in answer does not belong to a Connect started here (or it is older than 10 minutes): press Connect again'
 			);
 		const as = await this.server();
+		// A refresh of the connection being replaced must not land after the new one is stored.
+		await this.refreshing?.catch(() => {});
 		let checked: URLSearchParams;
 		try {
 			checked = oauth.validateAuthResponse(as, this.client, params, state);
@@ -256,6 +261,8 @@ export class OAuthConnection {
 		await this.s.store.write(this.grant);
 		this.setAccess(tokens, startedAt);
 		this.lastError = null;
+		this.retryAt = 0;
+		this.failedRefreshes = 0;
 		await this.describeConnection(tokens.access_token);
 	}
 
@@ -274,7 +281,7 @@ export class OAuthConnection {
 			return {
 				problem: new OAuthProblem(
 					'oauth_revoked',
-					`the connection ended (${g.reason ?? 'revoked'}): press Reconnect in the preview`
+					`the OAuth connection ended: ${g.reason ?? 'it was revoked'} (press Reconnect in the preview)`
 				)
 			};
 		if (this.access && this.now < this.access.refreshAt) return { token: this.access.token };

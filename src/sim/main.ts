@@ -41,7 +41,7 @@ const Env = z.object({
 		)
 		.refine(
 			(uris) => uris.length > 0 && uris.every(redirectUriAllowed),
-			'expected comma-separated redirect URIs: https://, http://localhost:<port>/... or a reverse-domain scheme'
+			'expected comma-separated redirect URIs: https://, http://localhost:<port>/ (or 127.0.0.1) or a reverse-domain scheme such as com.example.app:/callback'
 		)
 		.default([DEMO_OAUTH_REDIRECT_URI])
 });

