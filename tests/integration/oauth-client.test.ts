@@ -320,8 +320,11 @@ describe('disconnect and routes', () => {
 		const callback = await send(app, 'GET', `/oauth/callback${back.search}`, { key: null });
 		expect(callback.status).toBe(303);
 		expect(callback.headers.get('location')).toBe(`/preview?key=${OVERLAY_KEY}`);
-		const status = await (await send(app, 'GET', '/oauth/status')).json();
-		expect(status).toMatchObject({ state: 'connected', using: 'oauth' });
+		const statusText = await (await send(app, 'GET', '/oauth/status')).text();
+		expect(JSON.parse(statusText)).toMatchObject({ state: 'connected', using: 'oauth' });
+		// What the browser gets never holds a token.
+		expect(statusText).not.toMatch(/tpat_|tprt_/);
+		expect(await (await send(app, 'POST', '/token')).clone().text()).not.toMatch(/tpat_|tprt_/);
 		expect((await send(app, 'POST', '/token')).status).toBe(200);
 
 		// A forged callback gets no way back to the preview (its URL holds the overlay key).
