@@ -76,7 +76,12 @@ async function main(): Promise<void> {
 	const redirectUri = oauth?.listening(
 		new URL(served.origin).port ? Number(new URL(served.origin).port) : config.port
 	);
-	const overlays = await describeUpstream(served.upstream, config.mode);
+	// OAuth only and not connected yet: there is nothing to ask the upstream until Connect.
+	const waitingForConnect =
+		!upstream.apiKey && oauth && (await oauth.connection.status()).state !== 'connected';
+	if (waitingForConnect)
+		console.log('Not connected with OAuth yet: open the preview below and press Connect.');
+	const overlays = waitingForConnect ? [] : await describeUpstream(served.upstream, config.mode);
 	const { origin, server } = served;
 	const k = encodeURIComponent(config.overlayKey);
 	const built = async (name: string) =>

@@ -484,7 +484,7 @@ export class OAuthConnection {
 		} catch (err) {
 			if (errorIsNetwork(err))
 				throw this.fail(
-					'discovery_failed',
+					'upstream_unreachable',
 					`the OAuth server at ${this.s.issuer} could not be reached (${describe(err)})`
 				);
 			// No usable metadata: the endpoints service-api.md documents under {oauth_url}.
