@@ -6,7 +6,9 @@
 import * as oauth from 'oauth4webapi';
 import { Me } from '../contract/index.ts';
 import { backoffDelay } from '../core/backoff.ts';
+import { AuthorizationFlow } from './oauth-authorize.ts';
 import { OAuthProblem, refreshFailure, type ProblemCode } from './oauth-errors.ts';
+import { describe, discover, httpOptions, REQUEST_TIMEOUT_MS } from './oauth-http.ts';
 import type { GrantStore, StoredGrant } from './oauth-store.ts';
 import type { Fetch } from './upstream.ts';
 
@@ -19,11 +21,6 @@ export const OAUTH_SCOPES = [
 	'counters:manage',
 	'overlays:manage'
 ] as const;
-
-/** How long an authorization started by Connect may take (the upstream keeps requests 10 min). */
-const PENDING_MS = 10 * 60_000;
-const MAX_PENDING = 20;
-const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface OAuthSettings {
 	/** `{oauth_url}`: the issuer whose metadata is discovered. */
@@ -66,17 +63,27 @@ export class OAuthConnection {
 	private retryAt = 0;
 	private failedRefreshes = 0;
 	private refreshing: Promise<string> | null = null;
-	private readonly pending = new Map<string, { verifier: string; at: number }>();
 	private lastError: ConnectionStatus['last_error'] = null;
 	private loaded: Promise<void> | null = null;
 	private readonly client: oauth.Client;
 	private readonly auth: oauth.ClientAuth;
+	private readonly flow: AuthorizationFlow;
 	/** Refreshes sent since start (tests and logs). */
 	refreshCount = 0;
 
 	constructor(private readonly s: OAuthSettings) {
 		this.client = { client_id: s.clientId };
 		this.auth = s.clientSecret ? oauth.ClientSecretBasic(s.clientSecret) : oauth.None();
+		this.flow = new AuthorizationFlow({
+			issuer: s.issuer,
+			server: () => this.server(),
+			client: this.client,
+			auth: this.auth,
+			redirectUri: s.redirectUri,
+			scopes: s.scopes ?? OAUTH_SCOPES,
+			fetch: s.fetch,
+			now: () => this.now
+		});
 	}
 
 	private get now(): number {
@@ -132,126 +139,38 @@ export class OAuthConnection {
 	/** Starts an authorization: the URL of the upstream's consent page, with PKCE and state. */
 	async start(): Promise<string> {
 		await this.load();
-		const as = await this.server();
-		const verifier = oauth.generateRandomCodeVerifier();
-		const state = oauth.generateRandomState();
-		this.prunePending();
-		this.pending.set(state, { verifier, at: this.now });
-		const url = new URL(as.authorization_endpoint!);
-		url.search = new URLSearchParams({
-			response_type: 'code',
-			client_id: this.s.clientId,
-			redirect_uri: this.s.redirectUri(),
-			scope: (this.s.scopes ?? OAUTH_SCOPES).join(' '),
-			state,
-			code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-			code_challenge_method: 'S256'
-		}).toString();
-		return url.toString();
+		try {
+			return await this.flow.start();
+		} catch (err) {
+			throw this.record(err);
+		}
 	}
 
-	/**
-	 * Asks the authorize endpoint (without following it) whether it takes this request: an unknown
-	 * client or an unregistered redirect URI is a JSON 400 there (service-api.md), and other request
-	 * problems come back as an error redirect. Null: it looks fine (a consent or login page).
-	 */
+	/** Whether the upstream accepts the client id and redirect URI (see AuthorizationFlow). */
 	async preflight(authorizeUrl: string): Promise<OAuthProblem | null> {
-		let res: Response;
-		try {
-			res = await (this.s.fetch ?? fetch)(authorizeUrl, {
-				redirect: 'manual',
-				headers: { accept: 'application/json, text/html' },
-				signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS)
-			});
-		} catch (err) {
-			return this.fail(
-				'upstream_unreachable',
-				`the OAuth server could not be reached (${describe(err)})`
-			);
-		}
-		const redirectUri = this.s.redirectUri();
-		if (res.status === 400) {
-			const body = (await res.json().catch(() => ({}))) as {
-				error?: string;
-				error_description?: string;
-			};
-			return this.fail(
-				'redirect_refused',
-				`the upstream refused this app's sign-in request (${body.error ?? 'error'}${body.error_description ? `: ${body.error_description}` : ''}). Check OAUTH_CLIENT_ID, and that exactly ${redirectUri} is registered as a redirect URI of the app`
-			);
-		}
-		await res.body?.cancel();
-		const location = res.headers.get('location');
-		if (res.status >= 300 && res.status < 400 && location?.startsWith(redirectUri)) {
-			const back = new URL(location);
-			const error = back.searchParams.get('error');
-			if (error) {
-				const description = back.searchParams.get('error_description');
-				return this.fail(
-					'authorization_failed',
-					`the upstream refused the sign-in request (${error}${description ? `: ${description}` : ''})`
-				);
-			}
-		}
-		return null;
+		const problem = await this.flow.preflight(authorizeUrl);
+		return problem && this.record(problem);
 	}
 
 	/** GET /oauth/callback: checks state, exchanges the code and stores the refresh token. */
 	async callback(params: URLSearchParams): Promise<void> {
 		await this.load();
-		const state = params.get('state') ?? '';
-		const pending = this.pending.get(state);
-		this.pending.delete(state);
-		if (!pending || this.now - pending.at > PENDING_MS)
-			throw this.fail(
-				'bad_state',
-				'this sign-in answer does not belong to a Connect started here (or it is older than 10 minutes): press Connect again'
-			);
-		const as = await this.server();
 		// A refresh of the connection being replaced must not land after the new one is stored.
 		await this.refreshing?.catch(() => {});
-		let checked: URLSearchParams;
-		try {
-			checked = oauth.validateAuthResponse(as, this.client, params, state);
-		} catch (err) {
-			if (err instanceof oauth.AuthorizationResponseError) {
-				if (err.error === 'access_denied')
-					throw this.fail(
-						'access_denied',
-						'access was denied on the consent page, so nothing was connected: press Connect to try again'
-					);
-				throw this.fail(
-					'authorization_failed',
-					`the upstream refused the authorization (${err.error}${err.error_description ? `: ${err.error_description}` : ''})`
-				);
-			}
-			throw this.fail('authorization_failed', (err as Error).message);
-		}
 		const startedAt = this.now;
 		let tokens: oauth.TokenEndpointResponse;
 		try {
-			const res = await oauth.authorizationCodeGrantRequest(
-				as,
-				this.client,
-				this.auth,
-				checked,
-				this.s.redirectUri(),
-				pending.verifier,
-				this.httpOptions()
-			);
-			tokens = await oauth.processAuthorizationCodeResponse(as, this.client, res);
+			tokens = await this.flow.finish(params);
 		} catch (err) {
-			throw this.fail('token_exchange_failed', `the code exchange failed: ${describe(err)}`);
+			throw this.record(err);
 		}
-		if (!tokens.refresh_token)
-			throw this.fail('token_exchange_failed', 'the upstream sent no refresh token');
 		// Stored before it is used.
 		this.grant = {
 			version: 1,
 			issuer: this.s.issuer,
 			client_id: this.s.clientId,
 			status: 'connected',
-			refresh_token: tokens.refresh_token,
+			refresh_token: tokens.refresh_token!,
 			scope: tokens.scope ?? '',
 			tenant: null,
 			authorization_id: null,
@@ -473,61 +392,23 @@ export class OAuthConnection {
 	}
 
 	private async server(): Promise<oauth.AuthorizationServer> {
-		if (this.as) return this.as;
-		const issuer = new URL(this.s.issuer);
-		try {
-			const res = await oauth.discoveryRequest(issuer, {
-				algorithm: 'oauth2',
-				...this.httpOptions()
-			});
-			this.as = await oauth.processDiscoveryResponse(issuer, res);
-		} catch (err) {
-			if (errorIsNetwork(err))
-				throw this.fail(
-					'upstream_unreachable',
-					`the OAuth server at ${this.s.issuer} could not be reached (${describe(err)})`
-				);
-			// No usable metadata: the endpoints service-api.md documents under {oauth_url}.
-			console.warn(
-				`[oauth] no usable metadata at ${this.s.issuer} (${describe(err)}); using the documented endpoints`
-			);
-			this.as = {
-				issuer: issuer.href,
-				authorization_endpoint: `${this.s.issuer}/oauth/authorize`,
-				token_endpoint: `${this.s.issuer}/oauth/token`,
-				revocation_endpoint: `${this.s.issuer}/oauth/revoke`
-			};
-		}
+		this.as ??= await discover(this.s.issuer, this.s.fetch);
 		return this.as;
 	}
 
 	private httpOptions() {
-		return {
-			[oauth.allowInsecureRequests]: new URL(this.s.issuer).protocol === 'http:',
-			...(this.s.fetch ? { [oauth.customFetch]: this.s.fetch } : {}),
-			signal: () => AbortSignal.timeout(REQUEST_TIMEOUT_MS)
-		};
+		return httpOptions(this.s.issuer, this.s.fetch);
 	}
 
-	private prunePending(): void {
-		for (const [k, v] of this.pending) if (this.now - v.at > PENDING_MS) this.pending.delete(k);
-		while (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
-	}
-
-	private fail(code: ProblemCode, message: string): OAuthProblem {
-		const problem = new OAuthProblem(code, message);
+	/** Remembers a problem for the preview (GET /oauth/status, last_error). */
+	private record(err: unknown): OAuthProblem {
+		const problem =
+			err instanceof OAuthProblem ? err : new OAuthProblem('authorization_failed', describe(err));
 		this.lastError = problem.toJSON(this.now);
 		return problem;
 	}
-}
 
-/** A fetch that failed before any answer (not a bad answer). */
-function errorIsNetwork(err: unknown): boolean {
-	return err instanceof TypeError && !(err instanceof oauth.OperationProcessingError);
-}
-
-function describe(err: unknown): string {
-	if (err instanceof oauth.ResponseBodyError)
-		return `${err.error}${err.error_description ? `: ${err.error_description}` : ''}`;
-	return err instanceof Error ? err.message : String(err);
+	private fail(code: ProblemCode, message: string): OAuthProblem {
+		return this.record(new OAuthProblem(code, message));
+	}
 }

@@ -1,13 +1,13 @@
 // The simulated OAuth 2.0 authorization server (service-api.md, Authentication, OAuth 2.0): apps
 // (public and confidential clients), authorize requests and codes (single use, 10 minutes), PKCE
-// S256, access tokens (`tpat_`, 1 hour) and rotating refresh tokens with reuse detection that ends
-// the whole authorization, and revocation. Tokens, codes and secrets are kept only as SHA-256 hashes.
-// The HTTP surface is oauth-app.ts; this file has no HTTP in it.
-import { createHash, timingSafeEqual } from 'node:crypto';
+// S256 and client authentication. Access tokens (`tpat_`, 1 hour) and rotating refresh tokens with
+// reuse detection are oauth-tokens.ts; the HTTP surface is oauth-app.ts. Codes and secrets are kept
+// only as SHA-256 hashes.
+import { createHash } from 'node:crypto';
 import { SCOPES, type Scope } from '../contract/index.ts';
-import type { ApiKey } from './auth.ts';
 import type { SimLog } from './log.ts';
 import { randomHex, randomToken } from './model/ids.ts';
+import { hash, OAuthError, sameHash, TokenLedger, type Authorization } from './oauth-tokens.ts';
 import {
 	PKCE_CHALLENGE,
 	PKCE_VERIFIER,
@@ -17,7 +17,7 @@ import {
 	type TokenResponse
 } from './oauth-shapes.ts';
 
-export const ACCESS_TOKEN_TTL_S = 3600;
+export { OAuthError, type Authorization } from './oauth-tokens.ts';
 export const CODE_TTL_MS = 10 * 60_000;
 const MAX_APPS = 10;
 
@@ -32,20 +32,6 @@ export interface OAuthApp {
 	/** The most the app may ever request. */
 	scopes: Scope[];
 	type: 'public' | 'confidential';
-}
-
-/** An error answered at the token or revocation endpoint (`error`, `error_description`). */
-export class OAuthError extends Error {
-	constructor(
-		readonly status: 400 | 401,
-		readonly error: OAuthErrorCode,
-		message: string
-	) {
-		super(message);
-	}
-	body(): { error: string; error_description: string } {
-		return { error: this.error, error_description: this.message };
-	}
 }
 
 interface PendingRequest {
@@ -72,30 +58,11 @@ interface CodeRecord {
 	authorizationId?: string;
 }
 
-export interface Authorization {
-	/** `oa_` prefix. */
-	id: string;
-	appId: string;
-	scopes: Scope[];
-	createdAt: number;
-	revoked: null | { at: number; reason: string };
-	/** Successful refreshes so far. */
-	refreshes: number;
-	accessHashes: Set<string>;
-	refreshHashes: Set<string>;
-	/** Hash of the one refresh token that still works. */
-	currentRefresh: string | null;
-}
-
 /** What a decision on the consent page, or a rejected authorize request, leads to. */
 export type AuthorizeOutcome =
 	| { kind: 'fatal'; error: OAuthErrorCode; description: string }
 	| { kind: 'redirect'; location: string }
 	| { kind: 'consent'; request: PendingRequest };
-
-const hash = (value: string) => createHash('sha256').update(value).digest('hex');
-const sameHash = (a: string, b: string) =>
-	a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
  * Registered redirect URIs (service-api.md): `https://`, `http://localhost` (any port) or a
@@ -115,19 +82,40 @@ export class OAuthServer {
 	readonly apps = new Map<string, OAuthApp>();
 	private readonly pending = new Map<string, PendingRequest>();
 	private readonly codes = new Map<string, CodeRecord>();
-	readonly authorizations = new Map<string, Authorization>();
-	private readonly access = new Map<string, { authorizationId: string; expiresAt: number }>();
-	private readonly refresh = new Map<string, string>();
-	/** Access-token lifetime in seconds; tests shorten it to accelerate expiry. */
-	accessTtlS = ACCESS_TOKEN_TTL_S;
-	/** Called when an authorization ends, so that live realtime sockets can be closed. */
-	onRevoke: (authorizationId: string) => void = () => {};
+	/** Authorizations and their tokens. */
+	readonly tokens: TokenLedger;
 
 	constructor(
 		private readonly log: SimLog,
 		// Read lazily, so that a test can move the clock past the 10-minute code lifetime.
 		private readonly now: () => number = () => Date.now()
-	) {}
+	) {
+		this.tokens = new TokenLedger(log, (id) => this.apps.get(id)?.name, now);
+	}
+
+	get authorizations(): Map<string, Authorization> {
+		return this.tokens.authorizations;
+	}
+	/** Access-token lifetime in seconds; tests shorten it to accelerate expiry. */
+	get accessTtlS(): number {
+		return this.tokens.accessTtlS;
+	}
+	set accessTtlS(seconds: number) {
+		this.tokens.accessTtlS = seconds;
+	}
+	/** Called when an authorization ends, so that live realtime sockets can be closed. */
+	set onRevoke(fn: (authorizationId: string) => void) {
+		this.tokens.onRevoke = fn;
+	}
+	accessKey(token: string) {
+		return this.tokens.accessKey(token);
+	}
+	authorizationKey(authorizationId: string) {
+		return this.tokens.authorizationKey(authorizationId);
+	}
+	revokeAuthorization(authorizationId: string, reason: string): boolean {
+		return this.tokens.revokeAuthorization(authorizationId, reason);
+	}
 
 	/** Registers an app; returns it with its secret in clear (shown once, as in the dashboard). */
 	registerApp(opts: {
@@ -298,7 +286,7 @@ export class OAuthServer {
 	token(body: TokenBody, basic: { id: string; secret: string } | null): TokenResponse {
 		const app = this.authenticateClient(body, basic);
 		if (body.grant_type === 'authorization_code') return this.exchangeCode(app, body);
-		if (body.grant_type === 'refresh_token') return this.refreshGrant(app, body);
+		if (body.grant_type === 'refresh_token') return this.tokens.refreshGrant(app, body);
 		if (!body.grant_type) throw new OAuthError(400, 'invalid_request', 'grant_type is missing');
 		throw new OAuthError(
 			400,
@@ -314,51 +302,11 @@ export class OAuthServer {
 	): void {
 		const app = this.authenticateClient(body, basic);
 		if (!body.token) throw new OAuthError(400, 'invalid_request', 'token is missing');
-		const h = hash(body.token);
-		const authorizationId = this.refresh.get(h) ?? this.access.get(h)?.authorizationId;
-		const authorization = authorizationId ? this.authorizations.get(authorizationId) : undefined;
+		const authorization = this.tokens.authorizationOf(body.token);
 		// A token of another app is not this client's to end (RFC 7009 answers 200 all the same).
 		if (authorization && authorization.appId === app.id)
 			this.revokeAuthorization(authorization.id, 'revoked by the app');
 		this.log.oauth({ action: 'revoke', client_id: app.id, authorization_id: authorization?.id });
-	}
-
-	/**
-	 * The credential behind a `tpat_` bearer token: null when it is unknown, expired or revoked (401
-	 * `invalid_token`). The returned key's id is the authorization id, so rate limits apply per
-	 * authorization and the realtime socket lives while the authorization lives.
-	 */
-	accessKey(token: string): ApiKey | null {
-		const record = this.access.get(hash(token));
-		if (!record || record.expiresAt <= this.now()) return null;
-		return this.authorizationKey(record.authorizationId) ?? null;
-	}
-
-	/** A live authorization as a credential (handoff tokens minted with an access token use it). */
-	authorizationKey(authorizationId: string): ApiKey | undefined {
-		const a = this.authorizations.get(authorizationId);
-		if (!a || a.revoked) return undefined;
-		const app = this.apps.get(a.appId);
-		if (!app) return undefined;
-		return {
-			id: a.id,
-			name: app.name,
-			value: '',
-			scopes: a.scopes,
-			oauth: { clientId: app.id, appName: app.name, authorizationId: a.id }
-		};
-	}
-
-	/** Ends an authorization: every access and refresh token dies, live sockets close. */
-	revokeAuthorization(authorizationId: string, reason: string): boolean {
-		const a = this.authorizations.get(authorizationId);
-		if (!a || a.revoked) return false;
-		a.revoked = { at: this.now(), reason };
-		for (const h of a.accessHashes) this.access.delete(h);
-		a.currentRefresh = null;
-		this.log.oauth({ action: 'revoked', client_id: a.appId, authorization_id: a.id, reason });
-		this.onRevoke(a.id);
-		return true;
 	}
 
 	private authenticateClient(
@@ -406,105 +354,17 @@ export class OAuthServer {
 				throw fail('PKCE verification failed: code_verifier does not match code_challenge');
 		} else if (body.code_verifier !== undefined)
 			throw fail('PKCE verification failed: no code_challenge was sent with the authorization');
-		// One live session per app per streamer: a re-authorization replaces the previous one.
-		for (const a of this.authorizations.values())
-			if (a.appId === app.id && !a.revoked)
-				this.revokeAuthorization(a.id, 'replaced by a new authorization');
-		const authorization: Authorization = {
-			id: `oa_${randomHex(16)}`,
-			appId: app.id,
-			scopes: record.scopes,
-			createdAt: this.now(),
-			revoked: null,
-			refreshes: 0,
-			accessHashes: new Set(),
-			refreshHashes: new Set(),
-			currentRefresh: null
-		};
-		this.authorizations.set(authorization.id, authorization);
+		const { authorization, tokens } = this.tokens.create(app.id, record.scopes);
 		record.authorizationId = authorization.id;
-		this.log.oauth({
-			action: 'authorization_code',
-			client_id: app.id,
-			authorization_id: authorization.id
-		});
-		return this.issue(authorization);
+		return tokens;
 	}
 
-	private refreshGrant(app: OAuthApp, body: TokenBody): TokenResponse {
-		if (!body.refresh_token)
-			throw new OAuthError(400, 'invalid_request', 'refresh_token is missing');
-		const h = hash(body.refresh_token);
-		const a = this.authorizations.get(this.refresh.get(h) ?? '');
-		if (!a || a.appId !== app.id) {
-			this.log.oauth({ action: 'refresh_rejected', client_id: app.id, reason: 'unknown' });
-			throw new OAuthError(400, 'invalid_grant', 'the refresh token is not valid');
-		}
-		if (a.revoked) {
-			this.log.oauth({
-				action: 'refresh_rejected',
-				client_id: app.id,
-				authorization_id: a.id,
-				reason: 'revoked'
-			});
-			throw new OAuthError(400, 'invalid_grant', 'the authorization was revoked: reconnect');
-		}
-		if (a.currentRefresh === null || !sameHash(h, a.currentRefresh)) {
-			// A rotated-out refresh token presented again: the whole authorization ends.
-			this.log.oauth({ action: 'reuse_detected', client_id: app.id, authorization_id: a.id });
-			this.revokeAuthorization(a.id, 'a rotated-out refresh token was presented again');
-			throw new OAuthError(
-				400,
-				'invalid_grant',
-				'the refresh token was already used; the authorization is revoked: reconnect'
-			);
-		}
-		if (body.scope !== undefined) {
-			const asked = body.scope.trim().split(/\s+/).filter(Boolean);
-			const extra = asked.filter((s) => !(a.scopes as string[]).includes(s));
-			if (extra.length)
-				throw new OAuthError(400, 'invalid_scope', `not granted: ${extra.join(' ')}`);
-		}
-		a.refreshes += 1;
-		this.log.oauth({ action: 'refresh_token', client_id: app.id, authorization_id: a.id });
-		return this.issue(a);
-	}
-
-	private issue(a: Authorization): TokenResponse {
-		this.sweep();
-		const access = `tpat_${randomToken(24)}`;
-		const refresh = `tprt_${randomToken(32)}`;
-		const accessHash = hash(access);
-		const refreshHash = hash(refresh);
-		this.access.set(accessHash, {
-			authorizationId: a.id,
-			expiresAt: this.now() + this.accessTtlS * 1000
-		});
-		a.accessHashes.add(accessHash);
-		// The old refresh token dies at once but stays known, so that its reuse is detected.
-		a.refreshHashes.add(refreshHash);
-		a.currentRefresh = refreshHash;
-		this.refresh.set(refreshHash, a.id);
-		return {
-			access_token: access,
-			token_type: 'Bearer',
-			expires_in: Math.max(1, Math.round(this.accessTtlS)),
-			refresh_token: refresh,
-			scope: a.scopes.join(' ')
-		};
-	}
-
-	/** Forgets authorize requests and codes past their lifetime, and expired access tokens. */
+	/** Forgets authorize requests and codes past their lifetime. */
 	private sweep(): void {
 		const now = this.now();
 		for (const [k, r] of this.pending) if (r.expiresAt < now) this.pending.delete(k);
 		for (const [k, c] of this.codes)
 			if (c.expiresAt < now && !c.authorizationId) this.codes.delete(k);
-		for (const [k, t] of this.access)
-			if (t.expiresAt <= now) {
-				this.access.delete(k);
-				this.authorizations.get(t.authorizationId)?.accessHashes.delete(k);
-			}
 	}
 }
 
