@@ -40,7 +40,12 @@ async function main(): Promise<void> {
 	let oauth: ReturnType<typeof setupOAuth> = null;
 	if (config.upstream) {
 		upstream = config.upstream;
-		oauth = setupOAuth(config, upstream.baseUrl);
+		try {
+			oauth = setupOAuth(config, upstream.baseUrl);
+		} catch (err) {
+			console.error(`Invalid OAUTH_TOKEN_FILE: ${(err as Error).message}`);
+			process.exit(2);
+		}
 	} else {
 		const { startSimulator } = await import('../sim/index.ts');
 		const sim = await startSimulator({ trafficPerMinute: config.demoTraffic, quiet: true });

@@ -23,6 +23,8 @@ export function setupOAuth(
 	let redirectUri = config.oauthRedirectUri ?? `http://localhost:${config.port}/oauth/callback`;
 	const live = config.oauth;
 	if (!live && !sim) return null;
+	const fileStore = live ? new FileGrantStore(live.tokenFile) : null;
+	fileStore?.lockSync();
 	const connection = new OAuthConnection({
 		issuer: live ? live.issuer : sim!.oauthUrl,
 		clientId: live ? live.clientId : DEMO_OAUTH_CLIENT_ID,
@@ -30,7 +32,7 @@ export function setupOAuth(
 		redirectUri: () => redirectUri,
 		baseUrl,
 		// The simulator forgets its grants when it stops, so the demo's token lives in memory.
-		store: live ? new FileGrantStore(live.tokenFile) : new MemoryGrantStore()
+		store: fileStore ?? new MemoryGrantStore()
 	});
 	return {
 		connection,

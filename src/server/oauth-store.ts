@@ -6,6 +6,7 @@
 // temp file, fsync, rename, fsync of the folder; owner-only permissions) before it is used. A file
 // still marked `refreshing` at start means a crash in that window: the old token may already be
 // dead, so the connection ends in a clear "reconnect" state instead of replaying it.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
@@ -41,6 +42,30 @@ export class StoreError extends Error {}
 /** The JSON file store (OAUTH_TOKEN_FILE). */
 export class FileGrantStore implements GrantStore {
 	constructor(readonly where: string) {}
+
+	/**
+	 * One process per token file: two token endpoints on one file would both refresh with the same
+	 * token, and the second refresh revokes the connection. A lock left by a dead process is taken
+	 * over; one held by a live process stops this one.
+	 */
+	lockSync(): void {
+		const lock = `${this.where}.lock`;
+		const mine = String(process.pid);
+		try {
+			writeFileSync(lock, mine, { flag: 'wx', mode: 0o600 });
+		} catch (err) {
+			if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+				throw new StoreError(`cannot create ${lock}: ${(err as Error).message}`);
+			const holder = Number(readFileSync(lock, 'utf8').trim());
+			if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder))
+				throw new StoreError(
+					`another token endpoint (pid ${holder}) uses ${this.where}: stop it, or set OAUTH_TOKEN_FILE to another file`
+				);
+			writeFileSync(lock, mine, { mode: 0o600 });
+		}
+		if (heldLocks.size === 0) process.once('exit', releaseLocks);
+		heldLocks.add(lock);
+	}
 
 	async read(): Promise<StoredGrant | null> {
 		let text: string;
@@ -90,6 +115,28 @@ export class FileGrantStore implements GrantStore {
 
 	async clear(): Promise<void> {
 		await rm(this.where, { force: true });
+	}
+}
+
+/** Lock files this process holds, removed when it exits (a killed one leaves them: taken over). */
+const heldLocks = new Set<string>();
+
+function releaseLocks(): void {
+	for (const lock of heldLocks)
+		try {
+			if (readFileSync(lock, 'utf8') === String(process.pid)) rmSync(lock);
+		} catch {
+			// Already gone.
+		}
+	heldLocks.clear();
+}
+
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (err) {
+		return (err as NodeJS.ErrnoException).code === 'EPERM';
 	}
 }
 
