@@ -166,3 +166,17 @@ test('a connection revoked upstream shows "Reconnect", and reconnecting works', 
 	await page.waitForURL((u) => u.pathname === '/preview');
 	await expect.poll(() => panelState(page), { timeout: 15_000 }).toBe('connected');
 });
+
+test('Disconnect revokes the authorization upstream and the preview offers Connect again', async ({
+	page,
+	stack
+}) => {
+	stack.register();
+	await connectThroughConsent(page, stack, true);
+	await expect.poll(() => panelState(page), { timeout: 15_000 }).toBe('connected');
+	await pressButton(page, '[data-action=oauth-disconnect]');
+	await expect.poll(() => panelState(page), { timeout: 15_000 }).toBe('disconnected');
+	expect(await textOf(page, '[data-action=oauth-connect]')).toBe('Connect');
+	const [authorization] = stack.sim.control.oauth.authorizations.values();
+	expect(authorization.revoked?.reason).toBe('revoked by the app');
+});
