@@ -22,7 +22,18 @@ export interface EventEntry {
 	order_id?: string;
 }
 
-export type LogEntry = RequestEntry | EventEntry;
+/** A file the consumers fetch without a credential: rendered audio, demo videos (the chaos ledger). */
+export interface AssetEntry {
+	seq: number;
+	t: number;
+	kind: 'asset';
+	method: string;
+	/** Relative to the simulator's origin, e.g. `/audio/ord_x.wav`, `/demo/bars.webm`. */
+	path: string;
+	status: number;
+}
+
+export type LogEntry = RequestEntry | EventEntry | AssetEntry;
 
 export class SimLog {
 	private readonly entries: LogEntry[] = [];
@@ -36,6 +47,10 @@ export class SimLog {
 
 	event(e: Omit<EventEntry, 'seq' | 't' | 'kind'>): void {
 		this.push({ ...e, kind: 'event', seq: 0, t: Date.now() });
+	}
+
+	asset(e: Omit<AssetEntry, 'seq' | 't' | 'kind'>): void {
+		this.push({ ...e, kind: 'asset', seq: 0, t: Date.now() });
 	}
 
 	since(seq = 0): LogEntry[] {
