@@ -236,11 +236,18 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 		const r = rnd();
 		try {
 			if (r < 0.2) {
-				model.ttsSetPaused(!model.tts.paused);
-				count(streamer, model.tts.paused ? 'tts pause' : 'tts resume');
+				// A pause lasts a few seconds (the streamer resumes), unless a later action resumes it.
+				if (!model.tts.paused) {
+					model.ttsSetPaused(true);
+					count(streamer, 'tts pause');
+					later(between(1_000, 5_000), () => model.tts.paused && model.ttsSetPaused(false));
+				}
 			} else if (r < 0.4) {
-				model.mediaSetPaused(!model.media.paused);
-				count(streamer, model.media.paused ? 'media pause' : 'media resume');
+				if (!model.media.paused) {
+					model.mediaSetPaused(true);
+					count(streamer, 'media pause');
+					later(between(1_000, 5_000), () => model.media.paused && model.mediaSetPaused(false));
+				}
 			} else if (r < 0.55) {
 				if (model.ttsSkip()) count(streamer, 'tts skip');
 			} else if (r < 0.65) {
@@ -270,6 +277,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 	const started = Date.now();
 	const timers: ReturnType<typeof setTimeout>[] = [];
 	let running = true;
+	function later(ms: number, fn: () => void): void {
+		timers.push(setTimeout(() => running && fn(), ms));
+	}
 	const every = (meanMs: number, fn: () => void) => {
 		const next = () => {
 			if (!running) return;
