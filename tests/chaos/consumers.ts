@@ -63,7 +63,10 @@ export interface ChaosTiming {
 
 export const CHAOS_TIMING: ChaosTiming = {
 	timeScale: 0.1,
-	claims: { takeoverMs: 6_000, headWaitMs: 3_000, gapMs: 0, maxFailures: 2 },
+	// Shorter than the real 90 s to keep runs short, yet longer than a chain of injected 429/502
+	// bursts (each up to 1.5 s plus a RateLimit-Reset of up to 2 s): a healthy page whose finish
+	// is refused that long would be taken over, and its tip read again.
+	claims: { takeoverMs: 15_000, headWaitMs: 3_000, gapMs: 0, maxFailures: 2 },
 	fallbackMs: 150,
 	unknownVideoS: 8
 };
