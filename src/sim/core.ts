@@ -60,8 +60,12 @@ export class SimCore {
 		this.model = new SimModel({
 			audioUrl: (orderId) => `${this.origin}/audio/${orderId}.wav`,
 			sink: (event) => {
-				const data = event.data as { order_id?: unknown; tip?: { order_id?: unknown } };
-				const orderId = data.order_id ?? data.tip?.order_id;
+				const data = event.data as {
+					order_id?: unknown;
+					tip?: { order_id?: unknown };
+					media?: { order_id?: unknown };
+				};
+				const orderId = data.order_id ?? data.tip?.order_id ?? data.media?.order_id;
 				this.log.event({
 					id: event.id,
 					type: event.type,
