@@ -1,0 +1,50 @@
+// Every budget of the bench in one place (issue #8). The bench prints each figure against its
+// budget; tests hold the deterministic ones (bytes, call counts) to these numbers.
+
+/** The targets the bench reports against. */
+export const BUDGETS = {
+	/** tip.tts_ready leaving the simulator → the start call arriving at it, p95, loopback (ms). */
+	reactionP95Ms: 15,
+	/** End of one tip's audio → start of the next already-ready tip's audio, p95 (ms). */
+	gapP95Ms: 50,
+	/** Upstream calls per played tip in steady state: start and finish. */
+	callsPerTip: 2,
+	/** Gzipped JS + CSS a page loads (bytes). */
+	weightBytes: {
+		'widget-tts': 30_000,
+		'widget-counters': 15_000,
+		/** A full overlay with every widget (the media player it loads on demand included). */
+		overlay: 60_000
+	} as Record<string, number>,
+	/** Animation frames a second of an idle connected page. */
+	idleFramesPerS: 0,
+	/** Main-thread task time of an idle connected page (ms of task time per second). */
+	idleTaskMsPerS: 0.1,
+	/** Chromium's CPU share above an empty page's (percentage points of one core). */
+	idleCpuOverBlankPts: 0.1,
+	/** JS heap after GC of a connected idle TTS page (MB). */
+	residentHeapMb: 1.2,
+	/** JS heap growth after GC between tip 100 and tip 2,000 (MB). */
+	soakHeapGrowthMb: 2,
+	/** DOM nodes growth between tip 100 and tip 2,000. */
+	soakDomGrowth: 0,
+	/** Simulator accepting connections again → first event applied, p95 (ms). */
+	recoveryP95Ms: 1500,
+	/** Plays lost or doubled over the recovery drops. */
+	recoveryLostOrDoubled: 0,
+	/** Latency the token endpoint adds to a proxied call, p99, loopback (ms). */
+	endpointAddedP99Ms: 2
+} as const;
+
+/**
+ * Ceilings the weight test holds the build to: the size measured when the ceiling was last set
+ * plus a small margin, so that growth fails a test while the budget above stays the target. Lower
+ * them whenever a page gets lighter (`npm run bench:weight` prints the sizes).
+ */
+export const WEIGHT_CEILINGS: Record<string, number> = {};
+
+/**
+ * Upstream calls one (re)connect of a TTS page costs: a handoff token and a read of the queue
+ * (CONTRACT.md: events are hints; every (re)connect re-reads). Held by tests/e2e/api-economy.spec.ts.
+ */
+export const CALLS_PER_RECONNECT: Record<string, number> = {};
