@@ -70,7 +70,7 @@ export interface Row {
 	value: Spread;
 	/** The budget as printed (e.g. "≤ 15"), or '' when there is none. */
 	budget: string;
-	/** true: met by the median; false: missed; null: no budget. */
+	/** true: met by every run (the max for a ceiling); false: missed; null: no budget. */
 	met: boolean | null;
 	note?: string;
 }

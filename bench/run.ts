@@ -365,10 +365,13 @@ const out = args.out ?? `${root}bench/results/latest.json`;
 mkdirSync(new URL('.', `file://${out}`).pathname, { recursive: true });
 writeFileSync(out, JSON.stringify(result, null, '\t') + '\n');
 
-console.log(
-	`\nMachine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB; load average ${m.loadAverage.join(' ')}; ` +
-		`Node ${m.node}; Chromium ${m.chromium}; ${m.platform}; ${m.date}; ${Math.round(seconds)} s\n`
-);
+const machineLine =
+	`Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB; load average ${m.loadAverage.join(' ')}; ` +
+	`Node ${m.node}; Chromium ${m.chromium}; ${m.platform}; ${m.date}; \`${result.command}\` took ` +
+	`${Math.round(seconds)} s.`;
+// The same table as Markdown next to the JSON, for the README's Performance section.
+writeFileSync(out.replace(/\.json$/, '.md'), `${machineLine}\n\n${table(rows)}\n`);
+console.log(`\n${machineLine}\n`);
 console.log(table(rows));
 console.log(`\nWritten: ${out}`);
 const missed = rows.filter((r) => r.met === false);
