@@ -42,16 +42,17 @@ export const BUDGETS = {
  * them whenever a page gets lighter (`npm run bench:weight` prints the sizes).
  */
 export const WEIGHT_CEILINGS: Record<string, number> = {
-	// Bytes gz measured 2026-11-23: before any reduction, then after gsap gave way to the Web
-	// Animations API (tts 108,609 → 82,308, counters 89,960 → 63,646, overlay 137,103 → 110,813).
+	// Bytes gz measured 2026-11-23. Before any reduction: tts 108,609, counters 89,960, overlay
+	// 137,103. Web Animations instead of gsap: 82,308, 63,646, 110,813. zod/mini in the browser
+	// (src/client/zod-browser.ts): 68,855, 50,216, 97,324.
 	index: 18_500,
-	overlay: 113_000,
-	preview: 68_000,
-	'widget-celebration': 64_500,
-	'widget-counters': 65_000,
-	'widget-media': 74_500,
-	'widget-tip-goal': 67_000,
-	'widget-tts': 84_000
+	overlay: 99_500,
+	preview: 54_500,
+	'widget-celebration': 51_000,
+	'widget-counters': 51_500,
+	'widget-media': 60_500,
+	'widget-tip-goal': 53_500,
+	'widget-tts': 70_500
 };
 
 /**
