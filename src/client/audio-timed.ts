@@ -71,7 +71,7 @@ export class TimedAudioPort implements AudioPort {
 
 	play(url: string, _opts: { volume: number }): PlayHandle {
 		const loading = this.load(url);
-		this.cache.delete(url); // played once: free it, as the howler port does
+		this.cache.delete(url); // played once: free it, as the <audio> port does
 		let length: number | null = null;
 		let startedAt: number | null = null;
 		let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,25 +1,17 @@
-// The audio port: what the TTS player needs from a sound card, and its adapter on howler.
+// The audio port: what the TTS player needs from a sound card, and its adapter on a plain HTML
+// <audio> element (no library: the element does everything the player needs).
 //
-// What howler 2.2.4 does with html5 audio in a page that may not autoplay (howler.core.js):
-// - `html5: true` plays through an <audio> element that streams the URL, so audio from another
-//   origin needs no CORS (Web Audio would fetch and decode it itself, which does need CORS).
-// - When `<audio>.play()` is refused (Chrome's autoplay policy: NotAllowedError), howler emits
-//   'playerror' with a fixed sentence and drops the DOMException, sometimes twice (once because the
-//   node is still paused right after play(), once from the rejected promise). So a playerror alone
-//   does not say "locked"; we ask the browser again with a silent probe.
-// - Its unlock helper (`Howler.autoUnlock`) only runs when it has an AudioContext, which it creates
-//   on the first Howl even for html5 sounds. We switch Web Audio off instead: no AudioContext means
-//   no audio thread rendering silence for hours in OBS and no "AudioContext was not allowed to
-//   start" warning in a browser; unlocking is done here, by probing on the next user gesture.
-// - Events reach listeners through setTimeout(0), after play() has returned the sound id.
-// - A load error never fails a queued play(): it stays queued forever. A stalled download fires no
-//   event at all. Hence our own timers: no 'play' within the stall timeout, or no progress while
-//   playing, rejects `done` so that the claim is released and the queue moves on.
-// - Until the first successful play, each new Howl logs "HTML5 Audio pool exhausted": its pool of
-//   <audio> elements is filled by unlocked nodes returning from unload(). Harmless.
+// - An <audio> element streams the URL, so audio from another origin needs no CORS (Web Audio
+//   would fetch and decode it itself, which does need CORS), and no AudioContext exists: no audio
+//   thread rendering silence for hours in OBS, no "AudioContext was not allowed to start" warning.
+// - play() returns a promise: it resolves when playback starts and rejects with NotAllowedError
+//   when Chrome's autoplay policy refuses it (and with AbortError when we unload it first). A
+//   refusal alone does not say "locked" for sure; we ask the browser again with a silent probe.
+// - A load error never fails a pending play() by itself on every engine, and a stalled download
+//   fires no event at all. Hence our own timers: no start within the stall timeout, or no progress
+//   while playing, rejects `done` so that the claim is released and the queue moves on.
 //
 // Detecting the lock: see autoplay.ts.
-import { Howl, Howler } from 'howler';
 import { probeAutoplay } from './autoplay.ts';
 
 export interface AudioPort {
@@ -61,7 +53,7 @@ export class AudioError extends Error {
 	}
 }
 
-export interface HowlerAudioOptions {
+export interface HtmlAudioOptions {
 	/** No 'play' this long after play(), or no progress this long while playing, fails. */
 	stallTimeoutMs?: number;
 	/** Preloaded sounds kept at most; the oldest is unloaded first. */
@@ -76,22 +68,12 @@ const DEFAULTS = {
 	stallTimeoutMs: 10_000,
 	cacheSize: 2,
 	probeTimeoutMs: 3_000
-} satisfies Partial<HowlerAudioOptions>;
+} satisfies Partial<HtmlAudioOptions>;
 
 // Events that carry user activation in Chrome (mouse down, key down, touch end) plus click.
 const GESTURES = ['pointerdown', 'keydown', 'touchend', 'click'] as const;
 
-// Howler needs a codec name it believes the browser plays; html5 audio then sniffs the real bytes.
-const KNOWN_FORMATS = new Set(['mp3', 'mpeg', 'opus', 'ogg', 'oga', 'wav', 'aac', 'm4a', 'webm']);
-
-/** The format howler should assume for a URL: its extension, or mp3 (every Chromium plays it). */
-export function formatOf(url: string): string {
-	const path = url.split(/[?#]/, 1)[0];
-	const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1].toLowerCase();
-	return ext && KNOWN_FORMATS.has(ext) ? ext : 'mp3';
-}
-
-/** Howler's html5 load errors are MediaError codes (or a sentence of its own). */
+/** A media element's load error: its MediaError code (0 or absent: unknown). */
 export function describeLoadError(err: unknown): AudioError {
 	switch (err) {
 		case 1:
@@ -109,45 +91,55 @@ export function describeLoadError(err: unknown): AudioError {
 	return new AudioError('load', typeof err === 'string' ? err : 'the audio could not be loaded');
 }
 
-/** One Howl and what is known about its loading. */
+/** One <audio> element and what is known about its loading. */
 interface Entry {
-	howl: Howl;
+	audio: HTMLAudioElement;
 	error: AudioError | null;
-	/** Set by the playback that owns the Howl, to hear about a load error at once. */
+	/** Set by the playback that owns the element, to hear about a load error at once. */
 	onError: ((err: AudioError) => void) | null;
+	/** Removes the element's listeners. */
+	detach: () => void;
 }
 
 function createEntry(url: string): Entry {
-	const entry: Entry = {
-		howl: new Howl({ src: [url], html5: true, preload: true, format: [formatOf(url)] }),
-		error: null,
-		onError: null
-	};
+	const audio = new Audio();
+	audio.preload = 'auto';
+	const entry: Entry = { audio, error: null, onError: null, detach: () => {} };
 	// Registered once, at creation, so a failure during preload is remembered for play().
-	entry.howl.on('loaderror', (_id, err) => {
-		if (entry.error) return;
-		entry.error = describeLoadError(err);
+	const onError = () => {
+		if (entry.error || !audio.getAttribute('src')) return; // unloading empties src: not an error
+		entry.error = describeLoadError(audio.error?.code ?? 0);
 		entry.onError?.(entry.error);
-	});
+	};
+	audio.addEventListener('error', onError);
+	entry.detach = () => audio.removeEventListener('error', onError);
+	audio.src = url;
 	return entry;
 }
 
-export class HowlerAudioPort implements AudioPort {
+/** Stops the element and drops its media (memory and the connection), for good. */
+function release(entry: Entry): void {
+	entry.detach();
+	const { audio } = entry;
+	audio.pause();
+	audio.removeAttribute('src');
+	audio.load();
+}
+
+export class HtmlAudioPort implements AudioPort {
 	/** Preloaded sounds nobody plays yet, oldest first. A playing sound belongs to its handle. */
 	private readonly cache = new Map<string, Entry>();
 	private readonly listeners = new Set<(unlocked: boolean) => void>();
-	private readonly opts: Required<Omit<HowlerAudioOptions, 'assumeUnlocked'>>;
+	private readonly opts: Required<Omit<HtmlAudioOptions, 'assumeUnlocked'>>;
 	private isUnlocked: boolean;
 	private probing: Promise<boolean> | null = null;
 	private removeGestureListeners: (() => void) | null = null;
 	/** Resolves with `unlocked` once the first probe answered (at once in OBS). */
 	readonly ready: Promise<boolean>;
 
-	constructor(options: HowlerAudioOptions = {}) {
+	constructor(options: HtmlAudioOptions = {}) {
 		const { assumeUnlocked, ...rest } = options;
 		this.opts = { ...DEFAULTS, ...rest };
-		Howler.usingWebAudio = false; // see the top of this file
-		Howler.autoUnlock = false;
 
 		const inObs = typeof (window as { obsstudio?: unknown }).obsstudio === 'object';
 		// Sticky activation already unlocks audio in Chrome; otherwise assume locked until probed,
@@ -194,7 +186,7 @@ export class HowlerAudioPort implements AudioPort {
 		while (this.cache.size > this.opts.cacheSize) {
 			const [oldestUrl, oldest] = this.cache.entries().next().value as [string, Entry];
 			this.cache.delete(oldestUrl);
-			oldest.howl.unload();
+			release(oldest);
 		}
 	}
 
@@ -202,7 +194,7 @@ export class HowlerAudioPort implements AudioPort {
 		const entry = this.cache.get(url);
 		if (!entry) return;
 		this.cache.delete(url);
-		entry.howl.unload();
+		release(entry);
 	}
 
 	play(url: string, opts: { volume: number }): PlayHandle {
@@ -218,7 +210,7 @@ export class HowlerAudioPort implements AudioPort {
 
 	/** Unloads every preloaded sound and stops listening for gestures. */
 	dispose(): void {
-		for (const entry of this.cache.values()) entry.howl.unload();
+		for (const entry of this.cache.values()) release(entry);
 		this.cache.clear();
 		this.listeners.clear();
 		this.removeGestureListeners?.();
@@ -246,14 +238,14 @@ export class HowlerAudioPort implements AudioPort {
 	}
 }
 
-/** The audio port of the widgets: howler, html5 streaming, autoplay detection. */
-export function createHowlerAudioPort(options?: HowlerAudioOptions): HowlerAudioPort {
-	return new HowlerAudioPort(options);
+/** The audio port of the widgets: an <audio> element per sound, autoplay detection. */
+export function createAudioPort(options?: HtmlAudioOptions): HtmlAudioPort {
+	return new HtmlAudioPort(options);
 }
 
 /**
- * Plays the entry's Howl once and unloads it afterwards, whatever happened, so memory stays flat
- * over hours of alerts. `hooks.classifyPlayError` tells a locked page from another refusal.
+ * Plays the entry's element once and releases it afterwards, whatever happened, so memory stays
+ * flat over hours of alerts. `hooks.classifyPlayError` tells a locked page from another refusal.
  */
 function startPlayback(
 	entry: Entry,
@@ -261,10 +253,8 @@ function startPlayback(
 	stallMs: number,
 	hooks: { onStarted: () => void; classifyPlayError: () => Promise<AudioFailure> }
 ): PlayHandle {
-	const { howl } = entry;
+	const { audio } = entry;
 	let settled = false;
-	let classifying = false;
-	let soundId: number | null = null;
 	let startTimer: ReturnType<typeof setTimeout> | undefined;
 	let progressTimer: ReturnType<typeof setTimeout> | undefined;
 	let lastPosition = 0;
@@ -278,14 +268,12 @@ function startPlayback(
 	const started = new Promise<boolean>((resolve) => (resolveStarted = resolve));
 
 	const duration = (): number | null => {
-		const d = howl.duration();
+		const d = audio.duration;
 		return d > 0 && Number.isFinite(d) ? d : null;
 	};
 	const position = (): number => {
-		if (soundId === null) return 0;
-		// seek() returns the Howl itself while the sound is still loading.
-		const s: unknown = howl.seek(soundId);
-		return typeof s === 'number' && Number.isFinite(s) ? s : 0;
+		const s = audio.currentTime;
+		return Number.isFinite(s) ? s : 0;
 	};
 
 	const settle = (outcome: 'ended' | 'stopped' | AudioError) => {
@@ -294,28 +282,30 @@ function startPlayback(
 		clearTimeout(startTimer);
 		clearTimeout(progressTimer);
 		entry.onError = null;
-		howl.off('play', onPlay).off('end', onEnd).off('playerror', onPlayError);
+		audio.removeEventListener('ended', onEnd);
 		resolveStarted(false); // no effect when it already started
-		howl.unload(); // stops the sound, empties the <audio> element, returns it to howler's pool
+		release(entry);
 		if (outcome instanceof AudioError) rejectDone(outcome);
 		else resolveDone(outcome);
 	};
 
-	const onPlay = (id: number) => {
-		if (settled || id !== soundId) return;
+	const onPlay = () => {
+		if (settled) return;
 		clearTimeout(startTimer);
 		resolveStarted(true);
 		hooks.onStarted();
 		lastPosition = position();
 		watchProgress();
 	};
-	const onEnd = (id: number) => {
-		if (id === soundId) settle('ended');
-	};
-	const onPlayError = () => {
-		if (settled || classifying) return;
-		classifying = true;
+	const onEnd = () => settle('ended');
+	const onPlayError = (err: unknown) => {
+		if (settled) return;
+		if (entry.error) return settle(entry.error);
 		clearTimeout(startTimer);
+		if ((err as { name?: unknown } | null)?.name !== 'NotAllowedError') {
+			settle(new AudioError('play', 'the browser refused to start playback'));
+			return;
+		}
 		void hooks
 			.classifyPlayError()
 			.then((reason) =>
@@ -350,18 +340,14 @@ function startPlayback(
 		queueMicrotask(() => settle(err));
 	} else {
 		entry.onError = settle;
-		howl.on('play', onPlay).on('end', onEnd).on('playerror', onPlayError);
-		howl.volume(Math.min(Math.max(volume, 0), 1));
-		const id: unknown = howl.play();
-		if (typeof id === 'number') {
-			soundId = id;
-			startTimer = setTimeout(
-				() => settle(new AudioError('stall', `audio did not start within ${stallMs / 1000} s`)),
-				stallMs
-			);
-		} else {
-			queueMicrotask(() => settle(new AudioError('play', 'howler returned no sound to play')));
-		}
+		audio.addEventListener('ended', onEnd);
+		audio.volume = Math.min(Math.max(volume, 0), 1);
+		startTimer = setTimeout(
+			() => settle(new AudioError('stall', `audio did not start within ${stallMs / 1000} s`)),
+			stallMs
+		);
+		audio.currentTime = 0;
+		audio.play().then(onPlay, onPlayError);
 	}
 
 	return {

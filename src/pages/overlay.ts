@@ -2,7 +2,7 @@
 // realtime connection. Widgets whose type this build cannot show are left out.
 import { mount } from 'svelte';
 import { ApiClient } from '../client/api.ts';
-import { createHowlerAudioPort } from '../client/audio.ts';
+import { createAudioPort } from '../client/audio.ts';
 import { openClaimMemory } from '../client/claim-memory.ts';
 import { EventHub } from '../client/event-hub.ts';
 import { createObsBridge } from '../client/obs.ts';
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
 	}
 	const overlay = res.body.overlay;
 	const events = new EventHub();
-	const audio = createHowlerAudioPort();
+	const audio = createAudioPort();
 	const obs = createObsBridge();
 	const placed: Placed[] = [];
 	const problems: string[] = [];

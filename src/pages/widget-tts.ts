@@ -1,7 +1,7 @@
 // /widget/tts?key=K: the TTS player as an OBS browser source (transparent page).
 import { mount } from 'svelte';
 import { ApiClient } from '../client/api.ts';
-import { createHowlerAudioPort } from '../client/audio.ts';
+import { createAudioPort } from '../client/audio.ts';
 import { openClaimMemory } from '../client/claim-memory.ts';
 import { EventHub } from '../client/event-hub.ts';
 import { createObsBridge } from '../client/obs.ts';
@@ -38,7 +38,7 @@ if (!parsed.ok) {
 	const instance = params.instance ?? 'widget-tts';
 	const api = new ApiClient({ overlayKey: params.key });
 	const events = new EventHub();
-	const audio = createHowlerAudioPort();
+	const audio = createAudioPort();
 	const obs = createObsBridge();
 	const memory = await openClaimMemory('tts', instance);
 	// Media players of this origin (other OBS sources) duck or hold their videos while it speaks.

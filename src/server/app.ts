@@ -2,6 +2,7 @@
 // UpstreamClient, mints realtime handoff tokens for pages, forwards the contract's allowlist of
 // calls, and serves the built pages. Only node.ts touches node:http.
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { HandoffToken, Me, matchRoute, OVERLAY_ID, ROUTES, type Route } from '../contract/index.ts';
 import { DEMO_ACTIONS, runDemoAction, type DemoAction } from './demo.ts';
@@ -77,6 +78,15 @@ export function createApp(opts: AppOptions): Hono {
 		await next();
 	});
 
+	// A body above the limit is refused before it is read in full (Content-Length, or counted as
+	// it streams in).
+	const limit = bodyLimit({
+		maxSize: MAX_BODY,
+		onError: (c) => error(c, 413, 'too_large', 'request body too large')
+	});
+	app.use('/token', limit);
+	app.use('/api/*', limit);
+
 	/** The overlay key: header only, constant time, failures rate-limited per client. */
 	const requireKey: MiddlewareHandler = async (c, next) => {
 		const who = client(c);
@@ -118,6 +128,7 @@ export function createApp(opts: AppOptions): Hono {
 	});
 
 	app.post('/token', requireKey, async (c) => {
+		if ((await c.req.text()) !== '') return unexpectedBody(c);
 		let res: Response;
 		try {
 			res = await opts.upstream.call('POST', ROUTES.realtimeToken.path);
@@ -164,7 +175,7 @@ export function createApp(opts: AppOptions): Hono {
 			const parsed = match.route.request.safeParse(safeJson(text));
 			if (!parsed.success) return error(c, 400, 'bad_request', 'invalid request body');
 			body = JSON.stringify(parsed.data);
-		}
+		} else if ((await c.req.text()) !== '') return unexpectedBody(c);
 		try {
 			return passThrough(c, await opts.upstream.call(match.route.method, path, body));
 		} catch (err) {
@@ -243,6 +254,11 @@ function safeJson(text: string): unknown {
 	} catch {
 		return undefined;
 	}
+}
+
+/** None of the calls the pages make has a body: one that comes is refused, not dropped. */
+function unexpectedBody(c: Context): Response {
+	return c.json({ error: 'this call takes no request body', code: 'unexpected_body' }, 400);
 }
 
 function unreachable(c: Context): Response {

@@ -20,6 +20,10 @@ export function createSimApp(core: SimCore): Hono {
 
 	app.all('/v1/*', (c) => handleApi(core, c));
 
+	// Fetches of audio and videos are logged too (the chaos ledger: "its audio was played").
+	app.use('/audio/*', logAsset(core));
+	app.use('/demo/*', logAsset(core));
+
 	// Rendered TTS audio: fetched by the overlay itself (no credential), like a CDN URL.
 	app.get('/audio/:file', async (c) => {
 		const orderId = /^(.+)\.wav$/.exec(c.req.param('file'))?.[1];
@@ -40,6 +44,15 @@ export function createSimApp(core: SimCore): Hono {
 		await next();
 		c.header('Access-Control-Allow-Origin', '*');
 	});
+	// A video URL broken on demand (`brokenVideo`): missing (404) or bytes that are no video.
+	app.use('/demo/*', async (c, next) => {
+		const url = new URL(c.req.url);
+		const broken = core.faults.brokenVideo.get(url.pathname + url.search);
+		if (broken === 'missing') return c.json({ error: 'no such video' }, 404);
+		if (broken === 'corrupt')
+			return c.body('this is not a video', 200, { 'Content-Type': 'video/webm' });
+		return next();
+	});
 	app.use('/demo/*', serveStatic({ root: publicDir }));
 
 	app.route('/_sim', controlApp(core));
@@ -59,6 +72,14 @@ export function createSimApp(core: SimCore): Hono {
 		return c.json({ error: 'internal error' }, 500);
 	});
 	return app;
+}
+
+function logAsset(core: SimCore) {
+	return async (c: Context, next: () => Promise<void>) => {
+		await next();
+		const url = new URL(c.req.url);
+		core.log.asset({ method: c.req.method, path: url.pathname + url.search, status: c.res.status });
+	};
 }
 
 function clientIp(c: Context): string {

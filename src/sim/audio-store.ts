@@ -1,18 +1,22 @@
 // Rendered TTS audio by order id. Rendering is real (espeak-ng or a tone) and takes real time, which
 // is why `tts_url` starts null. A small LRU keeps memory flat over long demo runs; an evicted tip is
 // rendered again on request.
-import { renderSpeech } from './audio.ts';
+import { renderClip, renderSpeech } from './audio.ts';
 
 export class AudioStore {
 	private readonly cache = new Map<string, Uint8Array>();
 	/** What each known tip says, so an evicted entry can be rendered again. */
 	private readonly texts = new Map<string, string>();
 
-	constructor(private readonly capacity = 64) {}
+	constructor(
+		private readonly capacity = 64,
+		/** Set: every tip is a tone of this many ms instead of its message (SimOptions.audioClipMs). */
+		private readonly clipMs?: number
+	) {}
 
 	async render(orderId: string, text: string): Promise<Uint8Array> {
 		this.texts.set(orderId, text);
-		const bytes = await renderSpeech(text);
+		const bytes = this.clipMs === undefined ? await renderSpeech(text) : renderClip(this.clipMs);
 		this.put(orderId, bytes);
 		return bytes;
 	}

@@ -102,6 +102,15 @@ export function renderTone(text?: string | null): Uint8Array {
 	return encodeWav(samples, SAMPLE_RATE);
 }
 
+/** A soft tone of exactly `ms` milliseconds (at least 10 ms): a clip of known length for benches. */
+export function renderClip(ms: number): Uint8Array {
+	const length = Math.max(Math.round((Math.max(ms, 10) / 1000) * SAMPLE_RATE), 1);
+	const samples = new Int16Array(length);
+	for (let i = 0; i < length; i++)
+		samples[i] = Math.round(32767 * 0.2 * envelope(i, length) * sine(PENTATONIC[4], i));
+	return encodeWav(samples, SAMPLE_RATE);
+}
+
 /** A 16-bit mono PCM WAV file around `samples`. */
 export function encodeWav(samples: Int16Array, sampleRate: number): Uint8Array {
 	const bytes = new Uint8Array(WAV_HEADER_BYTES + samples.length * 2);

@@ -18,6 +18,11 @@ export interface SimOptions {
 	rateWindowMs?: number;
 	/** Time before a tip's audio is ready, on top of real rendering. */
 	audioDelayMs?: number;
+	/**
+	 * Every tip's audio is a short tone this long instead of its spoken message (benches: thousands
+	 * of tips, and gaps measured between clips of known length). Absent: speech or a message tone.
+	 */
+	audioClipMs?: number;
 	heartbeatS?: number;
 	authTimeoutMs?: number;
 	/** Lifetime of a realtime handoff token; CONTRACT.md says 60 s, tests shorten it. */
@@ -33,7 +38,7 @@ export class SimCore {
 	readonly ipLimiter: RateLimiter;
 	readonly faults: Faults;
 	readonly log = new SimLog();
-	readonly audio = new AudioStore();
+	readonly audio: AudioStore;
 	readonly model: SimModel;
 	/** The OAuth 2.0 authorization server (oauth.ts); its access tokens pass the bearer check. */
 	readonly oauth: OAuthServer;
@@ -57,11 +62,16 @@ export class SimCore {
 		this.keyLimiter = new RateLimiter(options.perKeyPerMinute ?? 120, options.rateWindowMs);
 		this.ipLimiter = new RateLimiter(options.perIpPerMinute ?? 240, options.rateWindowMs);
 		this.faults = new Faults(options.audioDelayMs ?? 300);
+		this.audio = new AudioStore(64, options.audioClipMs);
 		this.model = new SimModel({
 			audioUrl: (orderId) => `${this.origin}/audio/${orderId}.wav`,
 			sink: (event) => {
-				const data = event.data as { order_id?: unknown; tip?: { order_id?: unknown } };
-				const orderId = data.order_id ?? data.tip?.order_id;
+				const data = event.data as {
+					order_id?: unknown;
+					tip?: { order_id?: unknown };
+					media?: { order_id?: unknown };
+				};
+				const orderId = data.order_id ?? data.tip?.order_id ?? data.media?.order_id;
 				this.log.event({
 					id: event.id,
 					type: event.type,

@@ -40,7 +40,18 @@ export interface OAuthEntry {
 	reason?: string;
 }
 
-export type LogEntry = RequestEntry | EventEntry | OAuthEntry;
+/** A file the consumers fetch without a credential: rendered audio, demo videos (the chaos ledger). */
+export interface AssetEntry {
+	seq: number;
+	t: number;
+	kind: 'asset';
+	method: string;
+	/** Relative to the simulator's origin, e.g. `/audio/ord_x.wav`, `/demo/bars.webm`. */
+	path: string;
+	status: number;
+}
+
+export type LogEntry = RequestEntry | EventEntry | OAuthEntry | AssetEntry;
 
 export class SimLog {
 	private readonly entries: LogEntry[] = [];
@@ -64,6 +75,10 @@ export class SimLog {
 		return this.entries.filter(
 			(e): e is OAuthEntry => e.kind === 'oauth' && (!action || e.action === action)
 		);
+	}
+
+	asset(e: Omit<AssetEntry, 'seq' | 't' | 'kind'>): void {
+		this.push({ ...e, kind: 'asset', seq: 0, t: Date.now() });
 	}
 
 	since(seq = 0): LogEntry[] {

@@ -1,0 +1,69 @@
+// Every budget of the bench in one place (issue #8). The bench prints each figure against its
+// budget; tests hold the deterministic ones (bytes, call counts) to these numbers.
+
+/** The targets the bench reports against. */
+export const BUDGETS = {
+	/** tip.tts_ready leaving the simulator → the start call arriving at it, p95, loopback (ms). */
+	reactionP95Ms: 15,
+	/** End of one tip's audio → start of the next already-ready tip's audio, p95 (ms). */
+	gapP95Ms: 50,
+	/** Upstream calls per played tip in steady state: start and finish. */
+	callsPerTip: 2,
+	/** Gzipped JS + CSS a page loads (bytes). */
+	weightBytes: {
+		'widget-tts': 30_000,
+		'widget-counters': 15_000,
+		/** A full overlay with every widget (the media player it loads on demand included). */
+		overlay: 60_000
+	} as Record<string, number>,
+	/** Animation frames a second of an idle connected page. */
+	idleFramesPerS: 0,
+	/** Main-thread task time of an idle connected page (ms of task time per second). */
+	idleTaskMsPerS: 0.1,
+	/** Chromium's CPU share above an empty page's (percentage points of one core). */
+	idleCpuOverBlankPts: 0.1,
+	/** JS heap after GC of a connected idle TTS page (MB). */
+	residentHeapMb: 1.2,
+	/** JS heap growth after GC between tip 100 and tip 2,000 (MB). */
+	soakHeapGrowthMb: 2,
+	/** DOM nodes growth between tip 100 and tip 2,000. */
+	soakDomGrowth: 0,
+	/** Simulator accepting connections again → first event applied, p95 (ms). */
+	recoveryP95Ms: 1500,
+	/** Plays lost or doubled over the recovery drops. */
+	recoveryLostOrDoubled: 0,
+	/** Latency the token endpoint adds to a proxied call, p99, loopback (ms). */
+	endpointAddedP99Ms: 2
+} as const;
+
+/**
+ * Ceilings the weight test holds the build to: the size measured when the ceiling was last set
+ * plus a small margin, so that growth fails a test while the budget above stays the target. Lower
+ * them whenever a page gets lighter (`npm run bench:weight` prints the sizes).
+ */
+export const WEIGHT_CEILINGS: Record<string, number> = {
+	// Bytes gz measured 2026-11-23. Before any reduction: tts 108,609, counters 89,960, overlay
+	// 137,103. Web Animations instead of gsap: 82,308, 63,646, 110,813. zod/mini in the browser
+	// (src/client/zod-browser.ts): 68,855, 50,216, 97,324. A plain <audio> port instead of
+	// howler: tts 59,407, overlay 87,873.
+	index: 18_500,
+	overlay: 90_000,
+	preview: 54_500,
+	'widget-celebration': 51_000,
+	'widget-counters': 51_500,
+	'widget-media': 60_500,
+	'widget-tip-goal': 53_500,
+	'widget-tts': 61_000
+};
+
+/**
+ * The upstream calls a TTS page makes to connect (the tenant's currency once, a handoff token, a
+ * read of the queue) and after every lost connection (a token and a re-read: events are hints).
+ * Held by tests/e2e/api-economy.spec.ts; the bench prints the counts.
+ */
+export const CALLS_PER_CONNECT: readonly string[] = [
+	'GET /me',
+	'POST /realtime/token',
+	'GET /tts/queue'
+];
+export const CALLS_PER_RECONNECT: readonly string[] = ['POST /realtime/token', 'GET /tts/queue'];

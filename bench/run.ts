@@ -1,0 +1,378 @@
+// `npm run bench`: builds the product, runs it against the simulator in headless Chromium, prints a
+// table (min, median and max over repeated runs, against each budget) and writes
+// bench/results/latest.json with the machine it ran on.
+//
+//   npm run bench                 the full bench (~8 min on a 2-core machine)
+//   npm run bench -- --quick      fewer repeats and tips (~2 min), same figures
+//   npm run bench -- --only=weight,idle   a subset: weight, play, idle, soak, recovery, endpoint
+//   npm run bench -- --no-build   use dist/ as it is
+//   npm run bench:weight          page weights only (no browser)
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { BUDGETS } from './budgets.ts';
+import { launch } from './browser.ts';
+import { endpointRun, type EndpointRun } from './endpoint.ts';
+import { machine, quantile, row, table, type Row } from './lib.ts';
+import {
+	idleRun,
+	p95,
+	playRun,
+	recoveryRun,
+	soakRun,
+	type IdleRun,
+	type PlayRun,
+	type RecoveryRun,
+	type SoakRun
+} from './scenarios.ts';
+import { DIST } from './stack.ts';
+import { pageWeights, type PageWeight } from './weight.ts';
+
+const PARTS = ['weight', 'play', 'idle', 'soak', 'recovery', 'endpoint'] as const;
+type Part = (typeof PARTS)[number];
+
+const { values: args } = parseArgs({
+	options: {
+		quick: { type: 'boolean', default: false },
+		only: { type: 'string' },
+		'no-build': { type: 'boolean', default: false },
+		out: { type: 'string' }
+	}
+});
+const only = new Set<Part>(
+	args.only ? (args.only.split(',').map((s) => s.trim()) as Part[]) : [...PARTS]
+);
+for (const p of only)
+	if (!PARTS.includes(p)) {
+		console.error(`bench: unknown part "${p}" in --only (one of ${PARTS.join(', ')})`);
+		process.exit(2);
+	}
+const quick = args.quick;
+
+const SETTINGS = quick
+	? {
+			repeats: 1,
+			play: { single: 10, burst: 8, clipMs: 300, reconnects: 1 },
+			idleSeconds: 10,
+			soak: { tips: 300, checkAt: 100, clipMs: 20, queued: 5 },
+			recovery: { drops: 10, clipMs: 150 },
+			endpoint: { pairs: 500, rpsSeconds: 2 }
+		}
+	: {
+			repeats: 3,
+			play: { single: 20, burst: 15, clipMs: 300, reconnects: 2 },
+			idleSeconds: 30,
+			soak: { tips: 2000, checkAt: 100, clipMs: 20, queued: 5 },
+			recovery: { drops: 34, clipMs: 150 },
+			endpoint: { pairs: 1000, rpsSeconds: 3 }
+		};
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const began = Date.now();
+const log = (msg: string) =>
+	console.error(`[bench ${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
+
+if (!args['no-build'] && only.size > 0) {
+	log('building (vite build)');
+	execFileSync(
+		process.execPath,
+		[`${root}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'warn'],
+		{
+			cwd: root,
+			stdio: 'inherit'
+		}
+	);
+}
+
+const rows: Row[] = [];
+const raw: Record<string, unknown> = {};
+const KB = 1000;
+
+if (only.has('weight')) {
+	const weights: PageWeight[] = pageWeights(DIST);
+	raw.weight = weights;
+	for (const w of weights) {
+		const budget = BUDGETS.weightBytes[w.page];
+		rows.push(
+			row(
+				`weight ${w.page} (JS ${(w.jsGz / KB).toFixed(1)} + CSS ${(w.cssGz / KB).toFixed(1)})`,
+				'kB gz',
+				[w.totalGz / KB],
+				budget === undefined ? undefined : { max: budget / KB }
+			)
+		);
+	}
+}
+
+async function repeat<T>(name: string, times: number, run: () => Promise<T>): Promise<T[]> {
+	const out: T[] = [];
+	for (let i = 0; i < times; i++) {
+		log(`${name} ${i + 1}/${times}`);
+		out.push(await run());
+	}
+	return out;
+}
+
+const median = (v: number[]) => quantile(v, 0.5);
+
+if (only.has('play')) {
+	const runs: PlayRun[] = await repeat('reaction, gap, API economy', SETTINGS.repeats, () =>
+		playRun(SETTINGS.play)
+	);
+	raw.play = runs;
+	rows.push(
+		row(
+			'reaction p95 (tts_ready sent → start call in)',
+			'ms',
+			runs.map((r) => p95(r.reactionMs)),
+			{
+				max: BUDGETS.reactionP95Ms
+			}
+		),
+		row(
+			'reaction median',
+			'ms',
+			runs.map((r) => median(r.reactionMs))
+		),
+		row(
+			'gap p95 (audio end → next ready tip audio)',
+			'ms',
+			runs.map((r) => p95(r.gapMs)),
+			{
+				max: BUDGETS.gapP95Ms
+			}
+		),
+		row(
+			'gap median',
+			'ms',
+			runs.map((r) => median(r.gapMs))
+		),
+		row(
+			'upstream calls per played tip (steady)',
+			'calls',
+			runs.map((r) => r.callsPerTip),
+			{
+				exactly: BUDGETS.callsPerTip
+			}
+		),
+		row(
+			'upstream calls at first connect',
+			'calls',
+			runs.map((r) => r.callsAtConnect)
+		),
+		row(
+			'upstream calls per clean reconnect',
+			'calls',
+			runs.flatMap((r) => r.callsPerReconnect)
+		)
+	);
+}
+
+if (only.has('idle')) {
+	const runs: IdleRun[] = await repeat(
+		`idle cost (${SETTINGS.idleSeconds} s)`,
+		SETTINGS.repeats,
+		() => idleRun(SETTINGS.idleSeconds)
+	);
+	raw.idle = runs;
+	for (const page of ['tts', 'overlay'] as const) {
+		const label = page === 'tts' ? 'TTS page' : 'full overlay';
+		rows.push(
+			row(
+				`idle animation frames, ${label}`,
+				'/s',
+				runs.map((r) => r[page].framesPerS),
+				{
+					max: BUDGETS.idleFramesPerS
+				}
+			),
+			row(
+				`idle main-thread task time, ${label}`,
+				'ms/s',
+				runs.map((r) => r[page].taskMsPerS),
+				{
+					max: BUDGETS.idleTaskMsPerS
+				}
+			),
+			row(
+				`idle CPU above empty page, ${label}`,
+				'% pts',
+				runs.map((r) => r[page].cpuPct - r.blank.cpuPct),
+				{ max: BUDGETS.idleCpuOverBlankPts }
+			)
+		);
+	}
+	rows.push(
+		row(
+			'idle main-thread task time, empty page',
+			'ms/s',
+			runs.map((r) => r.blank.taskMsPerS)
+		),
+		row(
+			'idle CPU, empty page (browser process tree)',
+			'%',
+			runs.map((r) => r.blank.cpuPct)
+		),
+		row(
+			'resident JS heap after GC, TTS page',
+			'MB',
+			runs.map((r) => r.tts.heapMb),
+			{
+				max: BUDGETS.residentHeapMb
+			}
+		),
+		row(
+			'resident JS heap after GC, full overlay',
+			'MB',
+			runs.map((r) => r.overlay.heapMb)
+		),
+		row(
+			'resident JS heap after GC, empty page',
+			'MB',
+			runs.map((r) => r.blank.heapMb)
+		)
+	);
+}
+
+// The soak is long and measures memory, not time: it runs alongside the recovery runs, whose
+// figures are dominated by the reconnect backoff (0.5 to 1 s), not by CPU.
+const soaking = only.has('soak')
+	? (log(`memory soak (${SETTINGS.soak.tips} tips, alongside what follows)`),
+		soakRun(SETTINGS.soak))
+	: undefined;
+soaking?.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+
+if (only.has('recovery')) {
+	const runs: RecoveryRun[] = await repeat(
+		`recovery (${SETTINGS.recovery.drops} drops)`,
+		SETTINGS.repeats,
+		() => recoveryRun(SETTINGS.recovery)
+	);
+	raw.recovery = runs;
+	rows.push(
+		row(
+			'recovery p95 (accepting again → missed tip started)',
+			'ms',
+			runs.map((r) => p95(r.recoveryMs)),
+			{
+				max: BUDGETS.recoveryP95Ms
+			}
+		),
+		row(
+			'recovery median',
+			'ms',
+			runs.map((r) => median(r.recoveryMs))
+		),
+		row(
+			`plays lost or doubled (${runs.reduce((n, r) => n + r.drops, 0)} drops in all)`,
+			'plays',
+			runs.map((r) => r.lostOrDoubled),
+			{ exactly: BUDGETS.recoveryLostOrDoubled }
+		),
+		row(
+			'upstream calls per drop (refused attempts included)',
+			'calls',
+			runs.map((r) => median(r.callsPerDrop))
+		)
+	);
+}
+
+if (only.has('soak')) {
+	const runs: SoakRun[] = [await soaking!];
+	raw.soak = runs;
+	const at = SETTINGS.soak.checkAt;
+	const n = SETTINGS.soak.tips;
+	rows.push(
+		row(
+			`soak JS heap growth, tip ${at} → ${n}`,
+			'MB',
+			runs.map((r) => r.heapMbEnd - r.heapMbAt),
+			{
+				max: BUDGETS.soakHeapGrowthMb
+			}
+		),
+		row(
+			`soak DOM nodes growth, tip ${at} → ${n}`,
+			'nodes',
+			runs.map((r) => r.domEnd - r.domAt),
+			{
+				max: BUDGETS.soakDomGrowth
+			}
+		),
+		row(
+			'soak tips not played exactly once',
+			'tips',
+			runs.map((r) => r.lostOrDoubled),
+			{
+				exactly: 0
+			}
+		),
+		row(
+			'soak tips per second',
+			'tips/s',
+			runs.map((r) => r.tips / r.seconds)
+		)
+	);
+}
+
+if (only.has('endpoint')) {
+	const runs: EndpointRun[] = await repeat('token endpoint', SETTINGS.repeats, () =>
+		endpointRun(SETTINGS.endpoint)
+	);
+	raw.endpoint = runs;
+	rows.push(
+		row(
+			'token endpoint added latency p99',
+			'ms',
+			runs.map((r) => r.addedP99Ms),
+			{
+				max: BUDGETS.endpointAddedP99Ms
+			}
+		),
+		row(
+			'token endpoint added latency p50',
+			'ms',
+			runs.map((r) => r.addedP50Ms)
+		),
+		row(
+			`token endpoint proxied calls/s${runs[0]?.pinned ? ', one core' : ' (not pinned)'}`,
+			'calls/s',
+			runs.map((r) => r.rps)
+		)
+	);
+}
+
+let chromium = 'not launched';
+try {
+	const b = await launch();
+	chromium = b.version;
+	await b.close();
+} catch {
+	// reported as not launched
+}
+const m = machine(chromium);
+const seconds = (Date.now() - began) / 1000;
+const result = {
+	command: `npm run bench --${quick ? ' --quick' : ''}${args.only ? ` --only=${args.only}` : ''}`,
+	machine: m,
+	seconds: Math.round(seconds),
+	settings: SETTINGS,
+	rows,
+	raw
+};
+const out = args.out ?? `${root}bench/results/latest.json`;
+mkdirSync(new URL('.', `file://${out}`).pathname, { recursive: true });
+writeFileSync(out, JSON.stringify(result, null, '\t') + '\n');
+
+const machineLine =
+	`Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB; load average ${m.loadAverage.join(' ')}; ` +
+	`Node ${m.node}; Chromium ${m.chromium}; ${m.platform}; ${m.date}; \`${result.command}\` took ` +
+	`${Math.round(seconds)} s.`;
+// The same table as Markdown next to the JSON, for the README's Performance section.
+writeFileSync(out.replace(/\.json$/, '.md'), `${machineLine}\n\n${table(rows)}\n`);
+console.log(`\n${machineLine}\n`);
+console.log(table(rows));
+console.log(`\nWritten: ${out}`);
+const missed = rows.filter((r) => r.met === false);
+if (missed.length) console.log(`Budgets missed: ${missed.length} (see README, Performance)`);

@@ -1,0 +1,355 @@
+// The browser scenarios of the bench. Each run gets a fresh stack and a fresh browser, so runs are
+// independent; run.ts repeats them and reports min, median and max over the runs.
+import {
+	CLOCK_TICKS,
+	launch,
+	openPage,
+	treeCpuTicks,
+	type AudioMark,
+	type BenchPage
+} from './browser.ts';
+import { quantile, sleep } from './lib.ts';
+import { FINISH, START, orderIdOfAudio, startStack, type Stack } from './stack.ts';
+
+// The TTS page with no minimum display time and no configured pause between alerts: what remains
+// between two tips is the widget's own overhead.
+const FAST = { min_display: 0, gap: 0 };
+
+async function ttsReady(p: BenchPage): Promise<void> {
+	await p.page.waitForFunction(
+		() =>
+			document.querySelector('[data-testid=tts-widget]')?.getAttribute('data-status') === 'ready',
+		undefined,
+		{ timeout: 30_000, polling: 50 }
+	);
+}
+
+/** Waits until the simulator has answered no request for `quietMs` (a page's start-up reads). */
+async function quiet(stack: Stack, quietMs = 500, timeoutMs = 10_000): Promise<void> {
+	const end = Date.now() + timeoutMs;
+	for (;;) {
+		const last = stack.tracker.entries.at(-1)?.t ?? 0;
+		const wait = last + quietMs - Date.now();
+		if (wait <= 0 || Date.now() > end) return;
+		await sleep(wait);
+	}
+}
+
+function createTip(stack: Stack, i: number): string {
+	return stack.sim.control.createTip({
+		name: `Bench ${i}`,
+		amount: 1,
+		message: `Tip ${i}.`,
+		paid: true
+	}).order_id;
+}
+
+export interface PlayRun {
+	/** tip.tts_ready sent → start call answered, per tip (ms). */
+	reactionMs: number[];
+	/** One tip's audio ended → the next (already ready) tip's audio playing, per pair (ms). */
+	gapMs: number[];
+	/** Upstream calls per played tip between the page's start-up reads and the last finish. */
+	callsPerTip: number;
+	/** Upstream calls one clean reconnect costs (socket dropped, reconnect allowed at once). */
+	callsPerReconnect: number[];
+	/** Upstream calls of the page's first connect (token, reads). */
+	callsAtConnect: number;
+}
+
+/**
+ * Reaction, gap and API economy: `single` tips one at a time on an idle page (reaction), then a
+ * burst of `burst` tips queued at once (gaps between already-ready tips), then clean reconnects.
+ */
+export async function playRun(opts: {
+	single: number;
+	burst: number;
+	clipMs: number;
+	reconnects: number;
+}): Promise<PlayRun> {
+	const stack = await startStack({ audioClipMs: opts.clipMs });
+	const b = await launch();
+	try {
+		const p = await openPage(b);
+		const t0 = Date.now();
+		await p.page.goto(stack.url('/widget/tts', FAST));
+		await ttsReady(p);
+		await quiet(stack);
+		const callsAtConnect = stack.tracker.requestsBetween(t0).length;
+		const steadyFrom = Date.now();
+		const { tracker } = stack;
+		const reactionMs: number[] = [];
+		const played: string[] = [];
+		for (let i = 0; i < opts.single; i++) {
+			const id = createTip(stack, i);
+			played.push(id);
+			await tracker.until(() => tracker.finishes.has(id), `tip ${id} finished`);
+			reactionMs.push(tracker.starts.get(id)![0] - tracker.ready.get(id)!);
+			await sleep(50 + Math.random() * 100);
+		}
+		await p.takeAudio();
+		const burst: string[] = [];
+		for (let i = 0; i < opts.burst; i++) burst.push(createTip(stack, 1000 + i));
+		played.push(...burst);
+		await tracker.until(
+			() => burst.every((id) => tracker.finishes.has(id)),
+			'the burst finished',
+			60_000
+		);
+		const steadyTo = Date.now() + 1;
+		await quiet(stack, 300);
+		const gapMs = gaps(await p.takeAudio(), burst);
+		const steadyCalls = tracker.requestsBetween(steadyFrom, steadyTo).length;
+
+		const callsPerReconnect: number[] = [];
+		for (let i = 0; i < opts.reconnects; i++) {
+			const from = Date.now();
+			stack.sim.control.dropSockets(0);
+			// The reconnect waits its backoff (0.5 to 1 s), then mints a token and re-reads.
+			await sleep(2_500);
+			await quiet(stack);
+			callsPerReconnect.push(tracker.requestsBetween(from).length);
+		}
+		await p.close();
+		return {
+			reactionMs,
+			gapMs,
+			callsPerTip: steadyCalls / played.length,
+			callsPerReconnect,
+			callsAtConnect
+		};
+	} finally {
+		await b.close();
+		await stack.close();
+	}
+}
+
+/** Gaps between consecutive tips of `order`: ended of one → playing of the next. */
+function gaps(marks: AudioMark[], order: string[]): number[] {
+	const first = (kind: AudioMark['kind'], id: string) =>
+		marks.find((m) => m.kind === kind && orderIdOfAudio(m.src) === id)?.t;
+	const out: number[] = [];
+	for (let i = 1; i < order.length; i++) {
+		const ended = first('ended', order[i - 1]);
+		const playing = first('playing', order[i]);
+		if (ended !== undefined && playing !== undefined) out.push(playing - ended);
+	}
+	if (out.length < order.length - 1)
+		throw new Error(`bench: audio marks missing (${out.length} gaps for ${order.length} tips)`);
+	return out;
+}
+
+export interface IdleFigures {
+	/** Main-thread task time per second of wall time (ms/s). */
+	taskMsPerS: number;
+	framesPerS: number;
+	/** CPU of the browser's whole process tree, % of one core. */
+	cpuPct: number;
+	/** JS heap after GC at the end (MB). */
+	heapMb: number;
+	domNodes: number;
+}
+
+export interface IdleRun {
+	blank: IdleFigures;
+	tts: IdleFigures;
+	overlay: IdleFigures;
+}
+
+/**
+ * Idle and resident cost: an empty page, a connected TTS page and a connected full overlay, each in
+ * its own browser, side by side, for `seconds` with no events; then heap after GC.
+ */
+export async function idleRun(seconds: number): Promise<IdleRun> {
+	const stack = await startStack();
+	const browsers = [await launch(), await launch(), await launch()];
+	try {
+		const [blank, tts, overlay] = await Promise.all(browsers.map((b) => openPage(b)));
+		const overlayId = stack.sim.control.model.overlayList()[0].id;
+		await blank.page.goto('data:text/html,<!doctype html><title>blank</title>');
+		await tts.page.goto(stack.url('/widget/tts'));
+		await overlay.page.setViewportSize({ width: 1920, height: 1080 });
+		await overlay.page.goto(stack.url(`/overlay/${overlayId}`));
+		await ttsReady(tts);
+		await ttsReady(overlay);
+		await quiet(stack, 1_000);
+		// Let start-up work (fonts, layout, the first GC) settle before the window opens.
+		await sleep(2_000);
+		const pages = [blank, tts, overlay];
+		const before = await Promise.all(
+			pages.map(async (p, i) => ({
+				task: (await p.metrics()).TaskDuration,
+				frames: await p.frames(),
+				ticks: browsers[i].pid === null ? NaN : treeCpuTicks(browsers[i].pid!),
+				at: performance.now()
+			}))
+		);
+		await sleep(seconds * 1000);
+		const figures = await Promise.all(
+			pages.map(async (p, i) => {
+				const elapsedS = (performance.now() - before[i].at) / 1000;
+				const task = (await p.metrics()).TaskDuration;
+				const frames = await p.frames();
+				const ticks = browsers[i].pid === null ? NaN : treeCpuTicks(browsers[i].pid!);
+				return {
+					taskMsPerS: ((task - before[i].task) * 1000) / elapsedS,
+					framesPerS: (frames - before[i].frames) / elapsedS,
+					cpuPct: (((ticks - before[i].ticks) / CLOCK_TICKS) * 100) / elapsedS
+				};
+			})
+		);
+		const resident: { heapMb: number; domNodes: number }[] = [];
+		for (const p of pages)
+			resident.push({
+				heapMb: (await p.heapAfterGc()) / 2 ** 20,
+				domNodes: await p.domNodesAfterGc()
+			});
+		const [b0, b1, b2] = figures.map((f, i) => ({ ...f, ...resident[i] }));
+		return { blank: b0, tts: b1, overlay: b2 };
+	} finally {
+		for (const b of browsers) await b.close();
+		await stack.close();
+	}
+}
+
+export interface SoakRun {
+	heapMbAt: number;
+	heapMbEnd: number;
+	domAt: number;
+	domEnd: number;
+	tips: number;
+	lostOrDoubled: number;
+	seconds: number;
+}
+
+/** Memory soak: `tips` short tips through one TTS page; heap and DOM after GC at `checkAt` and at the end. */
+export async function soakRun(opts: {
+	tips: number;
+	checkAt: number;
+	clipMs: number;
+	queued: number;
+}): Promise<SoakRun> {
+	const stack = await startStack({ audioClipMs: opts.clipMs });
+	const b = await launch();
+	const started = Date.now();
+	try {
+		const p = await openPage(b);
+		await p.page.goto(stack.url('/widget/tts', FAST));
+		await ttsReady(p);
+		const { tracker } = stack;
+		const ids: string[] = [];
+		let done = 0;
+		const playUntil = async (n: number) => {
+			while (done < n) {
+				while (ids.length < n && ids.length - done < opts.queued)
+					ids.push(createTip(stack, ids.length));
+				await tracker.until(
+					() => tracker.finishes.has(ids[done]),
+					`soak tip ${done} finished`,
+					30_000
+				);
+				while (done < ids.length && tracker.finishes.has(ids[done])) done++;
+			}
+			await quiet(stack, 300);
+			await p.takeAudio(); // the marks would grow the heap we measure
+			await sleep(200);
+		};
+		await playUntil(opts.checkAt);
+		const heapAt = await p.heapAfterGc();
+		const domAt = await p.domNodesAfterGc();
+		await playUntil(opts.tips);
+		const heapEnd = await p.heapAfterGc();
+		const domEnd = await p.domNodesAfterGc();
+		const lostOrDoubled = ids.filter(
+			(id) => tracker.starts.get(id)?.length !== 1 || tracker.finishes.get(id)?.length !== 1
+		).length;
+		await p.close();
+		return {
+			heapMbAt: heapAt / 2 ** 20,
+			heapMbEnd: heapEnd / 2 ** 20,
+			domAt,
+			domEnd,
+			tips: ids.length,
+			lostOrDoubled,
+			seconds: (Date.now() - started) / 1000
+		};
+	} finally {
+		await b.close();
+		await stack.close();
+	}
+}
+
+export interface RecoveryRun {
+	/** Simulator accepting again → the tip missed while down started, per drop (ms). */
+	recoveryMs: number[];
+	drops: number;
+	/** Tips not played exactly once (started and finished once, audio playing once). */
+	lostOrDoubled: number;
+	/** Upstream calls from the drop to the missed tip's start (refused attempts included), per drop. */
+	callsPerDrop: number[];
+}
+
+/**
+ * Recovery: `drops` times, a tip plays, the sockets die at a random moment (during or after its
+ * audio) and reconnects are refused for a random 0.1–0.6 s; a tip created while the page is cut off
+ * (its events never reach it) must be picked up once the simulator accepts connections again.
+ */
+export async function recoveryRun(opts: { drops: number; clipMs: number }): Promise<RecoveryRun> {
+	const stack = await startStack({ audioClipMs: opts.clipMs });
+	const b = await launch();
+	try {
+		const p = await openPage(b);
+		await p.page.goto(stack.url('/widget/tts', FAST));
+		await ttsReady(p);
+		await quiet(stack);
+		const { tracker } = stack;
+		const recoveryMs: number[] = [];
+		const callsPerDrop: number[] = [];
+		const all: string[] = [];
+		await p.takeAudio();
+		const marks: AudioMark[] = [];
+		for (let i = 0; i < opts.drops; i++) {
+			const a = createTip(stack, 2 * i);
+			all.push(a);
+			await tracker.until(() => tracker.starts.has(a), `tip ${a} started`);
+			await sleep(Math.random() * opts.clipMs * 2);
+			const refuseMs = 100 + Math.random() * 500;
+			const dropAt = Date.now();
+			stack.sim.control.dropSockets(refuseMs);
+			const acceptAt = dropAt + refuseMs;
+			await sleep(Math.random() * refuseMs * 0.9);
+			const missed = createTip(stack, 2 * i + 1);
+			all.push(missed);
+			await tracker.until(
+				() => tracker.finishes.has(missed) && tracker.finishes.has(a),
+				`missed tip ${missed} played`
+			);
+			const freeAt = Math.max(acceptAt, tracker.finishes.get(a)![0]);
+			recoveryMs.push(tracker.starts.get(missed)![0] - freeAt);
+			const startedAt = tracker.starts.get(missed)![0];
+			callsPerDrop.push(
+				tracker
+					.requestsBetween(dropAt, startedAt)
+					.filter((e) => !START.test(e.path!) && !FINISH.test(e.path!)).length
+			);
+			marks.push(...(await p.takeAudio()));
+		}
+		await quiet(stack, 500);
+		marks.push(...(await p.takeAudio()));
+		const plays = (id: string) =>
+			marks.filter((m) => m.kind === 'playing' && orderIdOfAudio(m.src) === id).length;
+		const lostOrDoubled = all.filter(
+			(id) =>
+				tracker.starts.get(id)?.length !== 1 ||
+				tracker.finishes.get(id)?.length !== 1 ||
+				plays(id) !== 1
+		).length;
+		await p.close();
+		return { recoveryMs, drops: opts.drops, lostOrDoubled, callsPerDrop };
+	} finally {
+		await b.close();
+		await stack.close();
+	}
+}
+
+export const p95 = (v: number[]) => quantile(v, 0.95);
