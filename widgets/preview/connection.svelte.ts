@@ -2,17 +2,7 @@
 // connected to the upstream with OAuth, as whom, and why not (denied, refused redirect URI, revoked).
 // It reads GET /oauth/status when the page opens and when the realtime connection changes state
 // (never on a timer); Connect sends the browser to the upstream's consent page.
-import { z } from 'zod';
-
-const Status = z.looseObject({
-	state: z.enum(['disconnected', 'connected', 'revoked']),
-	tenant: z.string().nullable().catch(null),
-	scopes: z.array(z.string()).catch([]),
-	reason: z.string().nullable().catch(null),
-	using: z.enum(['oauth', 'api_key', 'none']).catch('none'),
-	last_error: z.looseObject({ code: z.string(), message: z.string() }).nullable().catch(null)
-});
-export type OAuthStatus = z.infer<typeof Status>;
+import { OAuthStatus } from './oauth-status.ts';
 
 export class OAuthPanel {
 	/** null: this server does not offer OAuth (no /oauth routes) or has not answered yet. */
@@ -26,7 +16,7 @@ export class OAuthPanel {
 	async load(): Promise<void> {
 		const res = await this.call('GET', '/oauth/status');
 		if (!res?.ok) return;
-		const parsed = Status.safeParse(await res.json().catch(() => null));
+		const parsed = OAuthStatus.safeParse(await res.json().catch(() => null));
 		if (parsed.success) this.status = parsed.data;
 	}
 
