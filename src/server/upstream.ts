@@ -4,6 +4,9 @@ import type { Upstream } from './config.ts';
 
 export class UpstreamUnavailable extends Error {}
 
+/** Retries of one call after 401 invalid_token, each after a (shared) refresh. */
+const MAX_TOKEN_RETRIES = 2;
+
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
 /** The OAuth connection as the upstream client sees it (OAuthConnection implements it). */
@@ -50,20 +53,22 @@ export class UpstreamClient {
 		};
 		if (!this.oauth) return send(apiKey);
 
-		const credential = await this.oauth.credential();
-		// Not connected (or the connection ended): the API key, if there is one, still works.
-		if ('problem' in credential) return apiKey ? send(apiKey) : refused(credential.problem);
-		const res = await send(credential.token);
-		if (res.status !== 401) return res;
-		// service-api.md, Errors: 401 invalid_token means expired or revoked: refresh and retry once.
-		const error = (await res
-			.clone()
-			.json()
-			.catch(() => null)) as { code?: unknown } | null;
-		if (error?.code !== 'invalid_token') return res;
-		const fresh = await this.oauth.rejected(credential.token);
-		if ('problem' in fresh) return apiKey ? send(apiKey) : refused(fresh.problem);
-		return send(fresh.token);
+		let credential = await this.oauth.credential();
+		// service-api.md, Errors: 401 invalid_token means expired or revoked: refresh and retry. A
+		// second retry covers a fresh token that expired on the way (a stalled process, very short
+		// lifetimes); a revoked connection ends at its refresh (invalid_grant), so this stays bounded.
+		for (let attempt = 0; ; attempt++) {
+			// Not connected (or the connection ended): the API key, if there is one, still works.
+			if ('problem' in credential) return apiKey ? send(apiKey) : refused(credential.problem);
+			const res = await send(credential.token);
+			if (res.status !== 401 || attempt === MAX_TOKEN_RETRIES) return res;
+			const error = (await res
+				.clone()
+				.json()
+				.catch(() => null)) as { code?: unknown } | null;
+			if (error?.code !== 'invalid_token') return res;
+			credential = await this.oauth.rejected(credential.token);
+		}
 	}
 }
 
