@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { describe, expect, it } from 'vitest';
 
 // Schemas are built when a module loads. In the 'browser-zod' project `zod` is the browser bundle's
