@@ -16,7 +16,6 @@ import {
 	type ChaosTiming
 } from './consumers.ts';
 import { checkLedger, type LedgerResult } from './ledger.ts';
-import { PageConsumer } from './page.ts';
 
 export interface ChaosOptions {
 	seed: number;
@@ -124,7 +123,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 
 	const main = new ChaosConsumer('A', endpoint.origin, OVERLAY_KEY, rec, opts.timing);
 	main.start();
-	const page = opts.page ? await PageConsumer.open(sim, rec) : null;
+	// Loaded only when wanted: the Node-only run (in vitest) needs no browser.
+	const page = opts.page ? await (await import('./page.ts')).PageConsumer.open(sim, rec) : null;
 	const extras: ChaosConsumer[] = [];
 	let extraCount = 0;
 
