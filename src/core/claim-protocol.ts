@@ -27,6 +27,8 @@
 //   already be someone else's): the queue is re-read first. Its `released` event, another
 //   consumer's `started` event or a snapshot without the claim settle it; only a snapshot that still
 //   shows the claim, with neither event heard, sends the release again;
+// - events come in any order: a clear (which may have been sent before a tip heard earlier) and a
+//   change of pause re-read the snapshot, so a reordered pair never leaves the queue stalled;
 // - takeover: a claim held by another consumer with no progress for `takeoverMs` is taken to be
 //   held by nobody alive (a crashed page); it is released so that the queue moves on.
 import { backoffDelay } from './backoff.ts';
@@ -320,6 +322,10 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 				lose(s, fx, 'our claim was released by someone else');
 			return;
 		case 'cleared':
+			// Events come in any order: a tip added after the clear may have been heard before it.
+			// The clear drops what we know now, and the snapshot brings back what came since (with
+			// nothing known, nothing can have been dropped by mistake: a duplicate clear asks nothing).
+			if (s.items.length > 0) fx.push({ kind: 'snapshot' });
 			for (const i of s.items) rememberGone(s, i.orderId);
 			s.items = [];
 			s.current = null;
@@ -334,6 +340,10 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 		case 'paused':
 			if (s.config.pauseStopsTakeoverClock && s.paused && !input.paused && s.current !== null)
 				s.foreignSince = now;
+			// A pause and a resume heard in the wrong order would leave this consumer paused (or
+			// claiming in a paused queue) until the next reconnect: a change is checked against the
+			// snapshot, read after it.
+			if (s.paused !== input.paused && s.synced) fx.push({ kind: 'snapshot' });
 			s.paused = input.paused;
 			return;
 		case 'eligible':

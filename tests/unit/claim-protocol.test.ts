@@ -294,6 +294,28 @@ describe('a page that reloads (CONTRACT.md, Details the document leaves open)', 
 			}
 		},
 		{
+			name: 'a clear heard after the tip that followed it (events reordered) loses nothing: the queue is re-read',
+			steps: [
+				at(0, I.eligible(), []),
+				at(0, I.snapshot([], { paused: true }), []),
+				at(10, I.added(c), []),
+				at(20, I.cleared(), [], { has: ['snapshot'] }),
+				at(30, I.ready('c'), []),
+				at(40, I.snapshot([c], { paused: false }), ['start c'])
+			]
+		},
+		{
+			name: 'a resume heard before its pause (events reordered) is corrected by the snapshot it asks for',
+			steps: [
+				at(0, I.eligible(), []),
+				at(0, I.snapshot([], { paused: true }), []),
+				at(10, I.paused(false), [], { has: ['snapshot'] }),
+				at(20, I.paused(true), [], { has: ['snapshot'] }),
+				at(30, I.added(c), []),
+				at(40, I.snapshot([c], { paused: false }), ['start c'])
+			]
+		},
+		{
 			name: 'the end of a play is remembered before its finish is sent',
 			steps: [
 				...playing([a, b]),
