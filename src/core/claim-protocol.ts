@@ -23,8 +23,12 @@
 // - a start answered 5xx or lost on the network is ambiguous (it may have landed, or another
 //   consumer's may have): it is never taken for ours; the claim shown in the snapshot is treated
 //   as another consumer's (takeover rule), so no item is ever played from under its holder;
-// - a release answered 5xx or lost is not retried (it may have landed and the item may already be
-//   someone else's); the snapshot tells, and a claim still shown is left to the takeover rule;
+// - a release answered 5xx or lost is not retried blindly (it may have landed and the item may
+//   already be someone else's): the queue is re-read first. Its `released` event, another
+//   consumer's `started` event or a snapshot without the claim settle it; only a snapshot that still
+//   shows the claim, with neither event heard, sends the release again;
+// - events come in any order: a clear (which may have been sent before a tip heard earlier) and a
+//   change of pause re-read the snapshot, so a reordered pair never leaves the queue stalled;
 // - takeover: a claim held by another consumer with no progress for `takeoverMs` is taken to be
 //   held by nobody alive (a crashed page); it is released so that the queue moves on.
 import { backoffDelay } from './backoff.ts';
@@ -158,6 +162,8 @@ interface Mine {
 	callFailures: number;
 	/** When to retry the current call (finish or release) after a failure. */
 	retryAt?: number;
+	/** A release answered 5xx or lost: whether it landed is being checked with a snapshot. */
+	doubt?: boolean;
 }
 
 export interface ClaimState<T> {
@@ -283,6 +289,10 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 		case 'claimed':
 			// A late started event of an item already finished, skipped or removed: its claim is over.
 			if (isGone(s, input.orderId)) return;
+			if (s.mine?.doubt && s.mine.orderId === input.orderId) {
+				// Our doubtful release landed and another consumer claimed the item since: settled.
+				settleRelease(s, s.mine, input.orderId, now, fx);
+			}
 			if (!known(s, input.orderId)) fx.push({ kind: 'snapshot' });
 			if (s.mine && s.mine.orderId !== input.orderId && s.mine.stage === 'playing') {
 				// The queue has one claim; someone else has it now, so ours was dropped.
@@ -298,6 +308,12 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 			return applyGone(s, input.orderId, input.why, fx);
 		case 'released':
 			if (!known(s, input.orderId)) fx.push({ kind: 'snapshot' });
+			if (s.mine?.doubt && s.mine.orderId === input.orderId) {
+				// Our doubtful release did land.
+				if (s.current === input.orderId) s.current = null;
+				s.foreignSince = null;
+				return settleRelease(s, s.mine, input.orderId, now, fx);
+			}
 			if (s.current === input.orderId) {
 				s.current = null;
 				s.foreignSince = null;
@@ -306,6 +322,10 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 				lose(s, fx, 'our claim was released by someone else');
 			return;
 		case 'cleared':
+			// Events come in any order: a tip added after the clear may have been heard before it.
+			// The clear drops what we know now, and the snapshot brings back what came since (with
+			// nothing known, nothing can have been dropped by mistake: a duplicate clear asks nothing).
+			if (s.items.length > 0) fx.push({ kind: 'snapshot' });
 			for (const i of s.items) rememberGone(s, i.orderId);
 			s.items = [];
 			s.current = null;
@@ -320,6 +340,10 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 		case 'paused':
 			if (s.config.pauseStopsTakeoverClock && s.paused && !input.paused && s.current !== null)
 				s.foreignSince = now;
+			// A pause and a resume heard in the wrong order would leave this consumer paused (or
+			// claiming in a paused queue) until the next reconnect: a change is checked against the
+			// snapshot, read after it.
+			if (s.paused !== input.paused && s.synced) fx.push({ kind: 'snapshot' });
 			s.paused = input.paused;
 			return;
 		case 'eligible':
@@ -388,6 +412,17 @@ function applySnapshot<T>(
 	s.givenUp = s.givenUp.filter((id) => present.has(id));
 	s.lookedAgain = s.lookedAgain.filter((id) => present.has(id));
 	const mine = s.mine;
+	if (mine?.doubt) {
+		if (s.current === mine.orderId) {
+			// Still held, and neither its release nor another consumer's start was heard: the
+			// release did not land. Send it again after a backoff.
+			mine.doubt = false;
+			mine.retryAt = now + backoff(s, mine.callFailures - 1, CALL_BACKOFF);
+		} else {
+			if (s.current === null) s.foreignSince = null;
+			settleRelease(s, mine, mine.orderId, now, fx);
+		}
+	}
 	if (mine?.stage === 'playing' && s.current !== mine.orderId) {
 		// The snapshot is the truth: our claim is gone (cleared, released or taken over).
 		fx.push({ kind: 'stop', orderId: mine.orderId, why: 'the snapshot no longer shows our claim' });
@@ -559,19 +594,17 @@ function applyReleaseResult<T>(
 	const mine = s.mine;
 	if (mine?.orderId !== orderId || mine.stage !== 'releasing') return;
 	if (!result.ok && (result.status === 0 || result.status >= 500)) {
-		// The release may have landed and the item may already be another consumer's: a retry could
-		// release that claim from under it. Not retried; the snapshot tells, and a claim it still
-		// shows is treated as another consumer's (takeover rule).
-		fx.push({
-			kind: 'log',
-			message: `release of ${orderId} failed (${result.status}); not retried, re-reading the queue`
-		});
-		if (s.current === orderId) {
-			s.current = null;
-			s.foreignSince = null;
-		}
-		settleRelease(s, mine, orderId, now, fx);
-		fx.push({ kind: 'snapshot' });
+		// The release may have landed and the item may already be another consumer's: a blind retry
+		// could release that claim from under it. Re-read the queue first (see the header).
+		mine.doubt = true;
+		mine.callFailures += 1;
+		fx.push(
+			{
+				kind: 'log',
+				message: `release of ${orderId} failed (${result.status}); re-reading the queue before any retry`
+			},
+			{ kind: 'snapshot' }
+		);
 		return;
 	}
 	if (!result.ok && result.status !== 404 && result.status !== 409) {

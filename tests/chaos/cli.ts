@@ -1,7 +1,8 @@
-// `npm run chaos -- [--duration 180] [--seed N] [--runs 3] [--consumers 3] [--out DIR]`: chaos runs
-// one after another (seeds N, N+1, ...); each prints its faults, the streamer's actions and the
+// `npm run chaos -- [--duration 180] [--seed N] [--runs 3] [--consumers 3] [--no-page] [--out DIR]`:
+// chaos runs one after another (seeds N, N+1, ...); each prints its faults, the streamer's actions and the
 // ledger, and the command fails on the first run whose ledger check fails. With --out, each run's
-// report (ledger, consumer logs) is written there as JSON.
+// report (ledger, consumer logs) is written there as JSON. Unless --no-page, a real overlay page of
+// the built bundle (`npm run build` first) in headless Chromium is one more consumer.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,7 +14,8 @@ const { values } = parseArgs({
 		seed: { type: 'string' },
 		runs: { type: 'string', default: '1' },
 		consumers: { type: 'string', default: '3' },
-		out: { type: 'string' }
+		out: { type: 'string' },
+		'no-page': { type: 'boolean', default: false }
 	}
 });
 
@@ -38,13 +40,17 @@ let failed = 0;
 for (let i = 0; i < runs; i++) {
 	const seed = firstSeed + i;
 	console.log(
-		`chaos run ${i + 1}/${runs}: seed ${seed}, ${duration} s, up to ${consumers} consumers`
+		`chaos run ${i + 1}/${runs}: seed ${seed}, ${duration} s, up to ${consumers} Node consumers${values['no-page'] ? '' : ' and a browser page'}`
 	);
 	const report = await runChaos({
 		...DEFAULT_CHAOS,
 		seed,
 		durationMs: duration * 1000,
 		consumers,
+		page: !values['no-page'],
+		// A page reads tips in real time (seconds each, one at a time across all consumers): fewer
+		// items, and a longer drain for the queue it leaves.
+		...(values['no-page'] ? {} : { itemEveryMs: 1_000, drainMs: 240_000 }),
 		progress: (line) => console.log(line)
 	});
 	const { ledger } = report;

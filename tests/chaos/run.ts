@@ -23,6 +23,8 @@ export interface ChaosOptions {
 	durationMs: number;
 	/** Consumers at most at once, the main one included (1 to 3). */
 	consumers: number;
+	/** Also a real overlay page (built dist/) in headless Chromium. */
+	page?: boolean;
 	/** Mean time between two new queue items (ms). */
 	itemEveryMs: number;
 	/** Mean time between two faults (ms). */
@@ -121,6 +123,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 
 	const main = new ChaosConsumer('A', endpoint.origin, OVERLAY_KEY, rec, opts.timing);
 	main.start();
+	// Loaded only when wanted: the Node-only run (in vitest) needs no browser.
+	const page = opts.page ? await (await import('./page.ts')).PageConsumer.open(sim, rec) : null;
 	const extras: ChaosConsumer[] = [];
 	let extraCount = 0;
 
@@ -208,8 +212,13 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 			}
 		} else if (r < 0.93) {
 			const alive = [main, ...extras.filter((c) => c.alive)];
-			reload(pick(alive));
-			count(faults, 'page reload');
+			if (page && chance(0.35)) {
+				void page.reload();
+				count(faults, 'browser page reload');
+			} else {
+				reload(pick(alive));
+				count(faults, 'page reload');
+			}
 		} else if (opts.consumers > 1) {
 			// A second or third consumer appears, or one of them vanishes for good.
 			const alive = extras.filter((c) => c.alive);
@@ -346,6 +355,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 		media: model.media.items.map((i) => i.order_id)
 	};
 	for (const c of [main, ...extras]) c.close();
+	await page?.close();
 	collect();
 	await endpoint.close();
 	await sim.close();
@@ -356,7 +366,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 		log,
 		plays: rec.plays,
 		lives: rec.lives,
-		allRecorded: true,
+		allRecorded: !page,
 		mediaPaths,
 		claimLimitMs: (queue, orderId) => {
 			if (queue === 'tts') return chaosTakeoverMs(opts.timing, 'tts', undefined) + 2_000;

@@ -294,6 +294,28 @@ describe('a page that reloads (CONTRACT.md, Details the document leaves open)', 
 			}
 		},
 		{
+			name: 'a clear heard after the tip that followed it (events reordered) loses nothing: the queue is re-read',
+			steps: [
+				at(0, I.eligible(), []),
+				at(0, I.snapshot([], { paused: true }), []),
+				at(10, I.added(c), []),
+				at(20, I.cleared(), [], { has: ['snapshot'] }),
+				at(30, I.ready('c'), []),
+				at(40, I.snapshot([c], { paused: false }), ['start c'])
+			]
+		},
+		{
+			name: 'a resume heard before its pause (events reordered) is corrected by the snapshot it asks for',
+			steps: [
+				at(0, I.eligible(), []),
+				at(0, I.snapshot([], { paused: true }), []),
+				at(10, I.paused(false), [], { has: ['snapshot'] }),
+				at(20, I.paused(true), [], { has: ['snapshot'] }),
+				at(30, I.added(c), []),
+				at(40, I.snapshot([c], { paused: false }), ['start c'])
+			]
+		},
+		{
 			name: 'the end of a play is remembered before its finish is sent',
 			steps: [
 				...playing([a, b]),
@@ -688,21 +710,57 @@ describe('rate limits, server errors and network errors', () => {
 			]
 		},
 		{
-			name: "a network error or 5xx on release is not retried (it may have landed, and the item be someone else's by now): the queue is re-read",
+			name: 'a 5xx on release: the queue is re-read; a snapshot that still shows the claim, with no event about it, sends the release again',
 			steps: [
 				...playing([a, b]),
 				at(100, I.failed('a'), ['release a failed'], {
 					has: ['remember null', 'release a failed']
 				}),
-				at(110, I.releasedResult('a', fail(0)), [], { has: ['snapshot'] }),
-				// The release did land and another consumer claimed a: never released from under it.
+				at(110, I.releasedResult('a', fail(502)), [], { has: ['snapshot'], lacks: ['wakeAt 360'] }),
+				at(200, I.snapshot([a, b], { current: 'a' }), [], { has: ['wakeAt 450'] }),
+				timer(['release a failed'], { when: 450 }),
+				at(460, I.releasedResult('a'), [])
+			],
+			after: (d) => expect(d.count('finish a')).toBe(0)
+		},
+		{
+			name: 'a network error on release whose release did land: its released event settles it, never sent again',
+			steps: [
+				...playing([a, b]),
+				at(100, I.failed('a'), ['release a failed']),
+				at(110, I.releasedResult('a', fail(0)), []),
+				at(120, I.released('a'), []),
+				at(200, I.snapshot([a, b], { current: 'a' }), []),
+				at(5_000, I.wake(), [])
+			],
+			after: (d) => expect(d.count('release a failed')).toBe(1)
+		},
+		{
+			name: 'a 5xx on release, then another consumer starts the item: never released from under it',
+			steps: [
+				...playing([a, b]),
+				at(100, I.failed('a'), ['release a failed']),
+				at(110, I.releasedResult('a', fail(503)), []),
+				at(130, I.claimed('a'), []),
 				at(200, I.snapshot([a, b], { current: 'a' }), []),
 				at(5_000, I.wake(), [])
 			],
 			after: (d) => {
 				expect(d.count('release a failed')).toBe(1);
-				expect(d.count('finish a')).toBe(0);
+				expect(d.state.current).toBe('a');
 			}
+		},
+		{
+			name: 'a 5xx on release and a snapshot without the claim: settled, the item is tried again after its backoff',
+			steps: [
+				...playing([a, b]),
+				at(100, I.failed('a'), ['release a failed']),
+				at(110, I.releasedResult('a', fail(500)), []),
+				// Settled: a is tried again after its failure backoff, as after any failed play.
+				at(200, I.snapshot([a, b]), [], { has: ['wakeAt 1200'] }),
+				timer(['start a'], { when: 1_200 })
+			],
+			after: (d) => expect(d.count('release a failed')).toBe(1)
 		},
 		{
 			name: 'a 429 on release is retried after its retry-after (a refused call did not land)',
