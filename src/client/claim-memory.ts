@@ -8,37 +8,54 @@
 // keeps its claim in memory only.
 
 export interface ClaimMemory {
+	/** The order id of the remembered claim, or null. */
 	load(): string | null;
-	save(orderId: string | null): void;
+	/** Whether the remembered claim had played to its end (only its finish was missing). */
+	played(): boolean;
+	save(orderId: string | null, played?: boolean): void;
 }
 
 export class VolatileClaimMemory implements ClaimMemory {
 	private value: string | null = null;
+	private wasPlayed = false;
 	load(): string | null {
 		return this.value;
 	}
-	save(orderId: string | null): void {
+	played(): boolean {
+		return this.value !== null && this.wasPlayed;
+	}
+	save(orderId: string | null, played = false): void {
 		this.value = orderId;
+		this.wasPlayed = orderId !== null && played;
 	}
 }
+
+/** Stored as the order id, with `played:` in front once it has played to its end. */
+const STORED = /^(played:)?([A-Za-z0-9_-]{1,128})$/;
 
 class StoredClaimMemory implements ClaimMemory {
 	constructor(
 		private readonly storage: Storage,
 		private readonly key: string
 	) {}
-	load(): string | null {
+	private read(): RegExpExecArray | null {
 		try {
-			const v = this.storage.getItem(this.key);
-			return v && /^[A-Za-z0-9_-]{1,128}$/.test(v) ? v : null;
+			return STORED.exec(this.storage.getItem(this.key) ?? '');
 		} catch {
 			return null; // storage disabled: behave as a fresh page
 		}
 	}
-	save(orderId: string | null): void {
+	load(): string | null {
+		return this.read()?.[2] ?? null;
+	}
+	played(): boolean {
+		const m = this.read();
+		return m !== null && m[1] !== undefined;
+	}
+	save(orderId: string | null, played = false): void {
 		try {
 			if (orderId === null) this.storage.removeItem(this.key);
-			else this.storage.setItem(this.key, orderId);
+			else this.storage.setItem(this.key, played ? `played:${orderId}` : orderId);
 		} catch {
 			// Quota or privacy mode: the takeover rule still keeps the queue moving.
 		}

@@ -92,7 +92,9 @@ export class ClaimRunner<T> {
 	 * ready (`requestSnapshot` on resync), so that no event between the two can be missed.
 	 */
 	start(): void {
-		this.dispatch({ kind: 'remembered', orderId: this.opts.memory.load() });
+		const { memory } = this.opts;
+		const orderId = memory.load();
+		this.dispatch({ kind: 'remembered', orderId, played: orderId !== null && memory.played() });
 	}
 
 	subscribe(cb: (s: ClaimState<T>) => void): () => void {
@@ -157,7 +159,7 @@ export class ClaimRunner<T> {
 			case 'snapshot':
 				return this.requestSnapshot();
 			case 'remember':
-				return memory.save(e.orderId);
+				return memory.save(e.orderId, e.played === true);
 			case 'wakeAt':
 				if (this.timer) clearTimeout(this.timer);
 				this.timer = null;

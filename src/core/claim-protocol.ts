@@ -16,7 +16,15 @@
 //   it stays queued (the streamer can skip or remove it) and never blocks the queue;
 // - 429: no call before `RateLimit-Reset`; network errors and 5xx: capped backoff;
 // - a page that reloads remembers its claim; if the snapshot still shows it, the page releases it
-//   and plays the item again from the start (CONTRACT.md, Details);
+//   and plays the item again from the start (CONTRACT.md, Details). If the item had already played
+//   to its end (only the finish was missing), the page finishes it instead of playing it again;
+// - the memory of a claim is forgotten before its release is sent: a page that reloads after a
+//   release must not take the claim another consumer made since for its own;
+// - a start answered 5xx or lost on the network is ambiguous (it may have landed, or another
+//   consumer's may have): it is never taken for ours; the claim shown in the snapshot is treated
+//   as another consumer's (takeover rule), so no item is ever played from under its holder;
+// - a release answered 5xx or lost is not retried (it may have landed and the item may already be
+//   someone else's); the snapshot tells, and a claim still shown is left to the takeover rule;
 // - takeover: a claim held by another consumer with no progress for `takeoverMs` is taken to be
 //   held by nobody alive (a crashed page); it is released so that the queue moves on.
 import { backoffDelay } from './backoff.ts';
@@ -62,8 +70,11 @@ export type ClaimInput<T> =
 	| { kind: 'paused'; paused: boolean }
 	/** Whether this consumer may claim now (visible per the claim rule, audio unlocked). */
 	| { kind: 'eligible'; eligible: boolean }
-	/** The claim this widget instance held before the page reloaded (null: none). */
-	| { kind: 'remembered'; orderId: string | null }
+	/**
+	 * The claim this widget instance held before the page reloaded (null: none); `played`: the item
+	 * had played to its end and only its finish was missing.
+	 */
+	| { kind: 'remembered'; orderId: string | null; played?: boolean }
 	| { kind: 'startResult'; orderId: string; result: CallResult<T> }
 	| { kind: 'finishResult'; orderId: string; result: CallResult<T> }
 	| { kind: 'releaseResult'; orderId: string; result: CallResult<T> }
@@ -91,8 +102,8 @@ export type ClaimEffect<T> =
 	| { kind: 'preload'; orderId: string; data: T }
 	/** Re-read the queue snapshot (the shell debounces). */
 	| { kind: 'snapshot' }
-	/** Persist the claim across reloads (null: forget it). */
-	| { kind: 'remember'; orderId: string | null }
+	/** Persist the claim across reloads (null: forget it); `played`: it has played to its end. */
+	| { kind: 'remember'; orderId: string | null; played?: boolean }
 	/** Arm the one timer for this absolute time (null: cancel it); then feed `wake`. */
 	| { kind: 'wakeAt'; at: number | null }
 	| { kind: 'log'; message: string };
@@ -163,6 +174,8 @@ export interface ClaimState<T> {
 	eligible: boolean;
 	/** Our claim from before a reload, not yet resolved. */
 	remembered: string | null;
+	/** The remembered claim had played to its end: finish it, never play it again. */
+	rememberedPlayed: boolean;
 	/** No claim call before this time (429, network trouble, gap between items). */
 	blockedUntil: number;
 	/** Consecutive failed start calls (network / 5xx), for backoff. */
@@ -202,6 +215,7 @@ export function initialClaimState<T>(config: Partial<ClaimConfig> = {}): ClaimSt
 		mine: null,
 		eligible: false,
 		remembered: null,
+		rememberedPlayed: false,
 		blockedUntil: 0,
 		startFailures: 0,
 		failures: {},
@@ -274,7 +288,9 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 				// The queue has one claim; someone else has it now, so ours was dropped.
 				lose(s, fx, 'another consumer claimed a different item');
 			}
-			if (s.current !== input.orderId) s.foreignSince = now;
+			// A started event is progress, also for the same order id claimed again (its release may
+			// not have reached us): the takeover clock starts over.
+			s.foreignSince = now;
 			s.current = input.orderId;
 			return;
 		case 'gone':
@@ -313,6 +329,7 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 			return;
 		case 'remembered':
 			s.remembered = input.orderId;
+			s.rememberedPlayed = input.orderId !== null && input.played === true;
 			return;
 		case 'startResult':
 			return applyStartResult(s, input.orderId, input.result, now, fx);
@@ -323,7 +340,11 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 		case 'playEnded':
 			if (s.mine?.orderId !== input.orderId || s.mine.stage !== 'playing') return;
 			s.mine = { orderId: input.orderId, stage: 'finishing', callFailures: 0 };
-			fx.push({ kind: 'finish', orderId: input.orderId });
+			// Remembered as played: a reload before the finish lands finishes it, never replays it.
+			fx.push(
+				{ kind: 'remember', orderId: input.orderId, played: true },
+				{ kind: 'finish', orderId: input.orderId }
+			);
 			return;
 		case 'playFailed': {
 			if (s.mine?.orderId !== input.orderId || s.mine.stage !== 'playing') return;
@@ -333,7 +354,7 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 					message: `play of ${input.orderId} could not start: ${input.reason}`
 				});
 				s.mine = { orderId: input.orderId, stage: 'releasing', reason: 'lost', callFailures: 0 };
-				fx.push({ kind: 'release', orderId: input.orderId, reason: 'lost' });
+				pushRelease(fx, input.orderId, 'lost');
 				return;
 			}
 			let n = (s.failures[input.orderId] ?? 0) + 1;
@@ -341,7 +362,7 @@ function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: Claim
 			s.failures[input.orderId] = n;
 			fx.push({ kind: 'log', message: `play of ${input.orderId} failed (${n}): ${input.reason}` });
 			s.mine = { orderId: input.orderId, stage: 'releasing', reason: 'failed', callFailures: 0 };
-			fx.push({ kind: 'release', orderId: input.orderId, reason: 'failed' });
+			pushRelease(fx, input.orderId, 'failed');
 			return;
 		}
 		case 'wake':
@@ -410,6 +431,7 @@ function applyStartResult<T>(
 		s.startFailures = 0;
 		// We hold the queue's one claim now, so a remembered one is not held any more.
 		s.remembered = null;
+		s.rememberedPlayed = false;
 		if (mine.cancelled) {
 			// Skipped, removed or cleared while our start was in flight: the server dropped the claim
 			// with the item, so nobody holds it (setting `current` here would wait for a takeover).
@@ -425,7 +447,7 @@ function applyStartResult<T>(
 		if (data === undefined) {
 			// We hold a claim on something we cannot play: give it back.
 			s.mine = { orderId, stage: 'releasing', reason: 'failed', callFailures: 0 };
-			fx.push({ kind: 'release', orderId, reason: 'failed' });
+			pushRelease(fx, orderId, 'failed');
 			return;
 		}
 		if (item && result.data !== undefined) s.items[at] = { ...item, data: result.data };
@@ -447,12 +469,12 @@ function applyStartResult<T>(
 	if (status === 409 && code === 'already_playing') {
 		const holder = result.currentOrderId ?? null;
 		if (holder !== null && holder === s.remembered) {
-			// Our own claim from before a reload: release it and start again (CONTRACT.md, Details).
-			s.mine = { orderId: holder, stage: 'releasing', reason: 'reload', callFailures: 0 };
-			fx.push({ kind: 'release', orderId: holder, reason: 'reload' });
-			return;
+			// Our own claim from before a reload: release it and start again (CONTRACT.md, Details),
+			// or finish it if it had played to its end.
+			return resumeRemembered(s, holder, fx);
 		}
 		s.remembered = null;
+		s.rememberedPlayed = false;
 		fx.push({ kind: 'remember', orderId: null });
 		if (holder !== null && isGone(s, holder)) {
 			// The holder's finished/skipped/removed event came first: that claim is probably over, but
@@ -483,10 +505,13 @@ function applyStartResult<T>(
 		return;
 	}
 	if (status === 0 || status >= 500) {
-		// The start may or may not have happened: keep it remembered and let the snapshot tell.
-		s.remembered = orderId;
+		// The start may or may not have landed, and another consumer's start of the same item may
+		// have: a claim the snapshot shows on it is not provably ours, so it is never played here.
+		// It is treated as another consumer's and taken over only by the takeover rule.
+		s.remembered = null;
+		s.rememberedPlayed = false;
 		s.blockedUntil = now + backoff(s, s.startFailures++, CALL_BACKOFF);
-		fx.push({ kind: 'snapshot' });
+		fx.push({ kind: 'remember', orderId: null }, { kind: 'snapshot' });
 		return;
 	}
 	// Any other refusal (403 missing scope, 400...): back off and re-read; never hot-loop.
@@ -533,6 +558,22 @@ function applyReleaseResult<T>(
 ): void {
 	const mine = s.mine;
 	if (mine?.orderId !== orderId || mine.stage !== 'releasing') return;
+	if (!result.ok && (result.status === 0 || result.status >= 500)) {
+		// The release may have landed and the item may already be another consumer's: a retry could
+		// release that claim from under it. Not retried; the snapshot tells, and a claim it still
+		// shows is treated as another consumer's (takeover rule).
+		fx.push({
+			kind: 'log',
+			message: `release of ${orderId} failed (${result.status}); not retried, re-reading the queue`
+		});
+		if (s.current === orderId) {
+			s.current = null;
+			s.foreignSince = null;
+		}
+		settleRelease(s, mine, orderId, now, fx);
+		fx.push({ kind: 'snapshot' });
+		return;
+	}
 	if (!result.ok && result.status !== 404 && result.status !== 409) {
 		retryCall(s, mine, result, now, fx);
 		return;
@@ -545,6 +586,17 @@ function applyReleaseResult<T>(
 		s.items = s.items.filter((i) => i.orderId !== orderId);
 		rememberGone(s, orderId);
 	}
+	settleRelease(s, mine, orderId, now, fx);
+}
+
+/** After a release call (answered or given up on): failure bookkeeping, then nothing is ours. */
+function settleRelease<T>(
+	s: ClaimState<T>,
+	mine: Mine,
+	orderId: string,
+	now: number,
+	fx: ClaimEffect<T>[]
+): void {
 	if (mine.reason === 'failed') {
 		const n = s.failures[orderId] ?? 1;
 		// Past maxFailures the fallback was played and failed too: nothing is left to try.
@@ -558,8 +610,35 @@ function applyReleaseResult<T>(
 			s.retryAt[orderId] = now + backoff(s, n - 1, FAILURE_BACKOFF);
 		}
 	}
-	if (mine.reason === 'reload') s.remembered = null;
+	if (mine.reason === 'reload') {
+		s.remembered = null;
+		s.rememberedPlayed = false;
+	}
 	forgetMine(s, fx);
+}
+
+/** A release effect, after forgetting the claim in the page's memory (see the header). */
+function pushRelease<T>(fx: ClaimEffect<T>[], orderId: string, reason: ReleaseReason): void {
+	fx.push({ kind: 'remember', orderId: null }, { kind: 'release', orderId, reason });
+}
+
+/**
+ * Our claim from before a reload is still held: if it had played to its end, finish it; else
+ * release it and play it again from the start (CONTRACT.md, Details).
+ */
+function resumeRemembered<T>(s: ClaimState<T>, orderId: string, fx: ClaimEffect<T>[]): void {
+	if (s.rememberedPlayed) {
+		s.remembered = null;
+		s.rememberedPlayed = false;
+		s.current = orderId;
+		s.foreignSince = null;
+		s.mine = { orderId, stage: 'finishing', callFailures: 0 };
+		fx.push({ kind: 'log', message: `finishing ${orderId}: it played before the page reloaded` });
+		fx.push({ kind: 'finish', orderId });
+		return;
+	}
+	s.mine = { orderId, stage: 'releasing', reason: 'reload', callFailures: 0 };
+	pushRelease(fx, orderId, 'reload');
 }
 
 /** A finish or release call failed: retry it later (429 after its reset, else backoff). */
@@ -590,14 +669,16 @@ function decide<T>(s: ClaimState<T>, now: number, fx: ClaimEffect<T>[]): void {
 		}
 		return;
 	}
+	// A remembered item that already played is finished even while the queue is paused.
+	if (s.synced && s.rememberedPlayed && s.current !== null && s.current === s.remembered)
+		return resumeRemembered(s, s.current, fx);
 	if (!s.synced || s.paused || now < s.blockedUntil) return;
 
 	if (s.current !== null) {
 		if (s.current === s.remembered) {
-			// Our claim from before a reload is still held: release it, then start it again.
-			s.mine = { orderId: s.current, stage: 'releasing', reason: 'reload', callFailures: 0 };
-			fx.push({ kind: 'release', orderId: s.current, reason: 'reload' });
-			return;
+			// Our claim from before a reload is still held: release it and start it again, or
+			// finish it if it had played to its end.
+			return resumeRemembered(s, s.current, fx);
 		}
 		// Another order holds the queue's one claim: the remembered one is not held.
 		forgetRemembered(s, fx);
@@ -607,7 +688,7 @@ function decide<T>(s: ClaimState<T>, now: number, fx: ClaimEffect<T>[]): void {
 		if (now - s.foreignSince >= limit) {
 			fx.push({ kind: 'log', message: `taking over ${s.current}: no progress for ${limit} ms` });
 			s.mine = { orderId: s.current, stage: 'releasing', reason: 'takeover', callFailures: 0 };
-			fx.push({ kind: 'release', orderId: s.current, reason: 'takeover' });
+			pushRelease(fx, s.current, 'takeover');
 		}
 		return;
 	}
@@ -703,6 +784,7 @@ function lose<T>(s: ClaimState<T>, fx: ClaimEffect<T>[], why: string): void {
 function forgetRemembered<T>(s: ClaimState<T>, fx: ClaimEffect<T>[]): void {
 	if (s.remembered === null) return;
 	s.remembered = null;
+	s.rememberedPlayed = false;
 	fx.push({ kind: 'remember', orderId: null });
 }
 

@@ -2,9 +2,12 @@
 // UpstreamClient, mints realtime handoff tokens for pages, forwards the contract's allowlist of
 // calls, and serves the built pages. Only node.ts touches node:http.
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { HandoffToken, Me, matchRoute, OVERLAY_ID, ROUTES, type Route } from '../contract/index.ts';
 import { DEMO_ACTIONS, runDemoAction, type DemoAction } from './demo.ts';
+import type { OAuthConnection } from './oauth-client.ts';
+import { oauthRoutes } from './oauth-routes.ts';
 import { FailureLimiter, hostAllowed, keyMatches, rawPathTricky } from './security.ts';
 import { UpstreamUnavailable, type UpstreamClient } from './upstream.ts';
 
@@ -33,6 +36,8 @@ export interface AppOptions {
 	failures?: FailureLimiter;
 	/** Demo mode: the embedded simulator's origin, for its demo and fault controls. */
 	simulatorOrigin?: string;
+	/** Connect with OAuth (oauth-routes.ts); hasApiKey: a key is used while not connected. */
+	oauth?: { connection: OAuthConnection; hasApiKey: boolean };
 }
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
@@ -72,6 +77,15 @@ export function createApp(opts: AppOptions): Hono {
 			return error(c, 400, 'bad_path', 'dot segments and encoded separators are not accepted');
 		await next();
 	});
+
+	// A body above the limit is refused before it is read in full (Content-Length, or counted as
+	// it streams in).
+	const limit = bodyLimit({
+		maxSize: MAX_BODY,
+		onError: (c) => error(c, 413, 'too_large', 'request body too large')
+	});
+	app.use('/token', limit);
+	app.use('/api/*', limit);
 
 	/** The overlay key: header only, constant time, failures rate-limited per client. */
 	const requireKey: MiddlewareHandler = async (c, next) => {
@@ -114,6 +128,7 @@ export function createApp(opts: AppOptions): Hono {
 	});
 
 	app.post('/token', requireKey, async (c) => {
+		if ((await c.req.text()) !== '') return unexpectedBody(c);
 		let res: Response;
 		try {
 			res = await opts.upstream.call('POST', ROUTES.realtimeToken.path);
@@ -160,7 +175,7 @@ export function createApp(opts: AppOptions): Hono {
 			const parsed = match.route.request.safeParse(safeJson(text));
 			if (!parsed.success) return error(c, 400, 'bad_request', 'invalid request body');
 			body = JSON.stringify(parsed.data);
-		}
+		} else if ((await c.req.text()) !== '') return unexpectedBody(c);
 		try {
 			return passThrough(c, await opts.upstream.call(match.route.method, path, body));
 		} catch (err) {
@@ -186,6 +201,9 @@ export function createApp(opts: AppOptions): Hono {
 			throw err;
 		}
 	});
+
+	if (opts.oauth)
+		app.route('/oauth', oauthRoutes({ ...opts.oauth, overlayKey: opts.overlayKey, requireKey }));
 
 	app.get('/widget/:type', async (c) => {
 		const type = c.req.param('type');
@@ -236,6 +254,11 @@ function safeJson(text: string): unknown {
 	} catch {
 		return undefined;
 	}
+}
+
+/** None of the calls the pages make has a body: one that comes is refused, not dropped. */
+function unexpectedBody(c: Context): Response {
+	return c.json({ error: 'this call takes no request body', code: 'unexpected_body' }, 400);
 }
 
 function unreachable(c: Context): Response {

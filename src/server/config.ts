@@ -45,8 +45,42 @@ const Env = z.object({
 		.pipe(z.number().max(600, 'expected demo events per minute (0 to 600)'))
 		.default(4),
 	/** 1: serve dist/ as it is, even when older than its sources (tests, read-only checkouts). */
-	SKIP_BUILD: z.enum(['0', '1'], { error: 'expected 1 (do not build) or 0' }).default('0')
+	SKIP_BUILD: z.enum(['0', '1'], { error: 'expected 1 (do not build) or 0' }).default('0'),
+	// Connect with OAuth (README): the app registered with the upstream, and where it lives.
+	OAUTH_CLIENT_ID: z
+		.string()
+		.regex(/^[\x21-\x7e]{1,200}$/, "expected the OAuth app's client id (oc_...)")
+		.optional(),
+	OAUTH_CLIENT_SECRET: z
+		.string()
+		.regex(/^[\x21-\x7e]{1,500}$/, 'expected the client secret (no spaces)')
+		.optional(),
+	TIP_OAUTH_URL: z
+		.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
+		.refine(
+			isOAuthUrl,
+			'expected the upstream {oauth_url}: https:// (http:// only on localhost or 127.0.0.1), no query or fragment'
+		)
+		.optional(),
+	OAUTH_REDIRECT_URI: z
+		.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
+		.refine(
+			(v) => URL.canParse(v) && new URL(v).pathname === '/oauth/callback' && !new URL(v).hash,
+			'expected the URL of this server ending in /oauth/callback (registered with the OAuth app)'
+		)
+		.optional(),
+	OAUTH_TOKEN_FILE: z.string().min(1).default('.oauth-token.json')
 });
+
+/** Runs even after the URL check failed (zod checks continue), so it must not throw. */
+function isOAuthUrl(value: string): boolean {
+	if (!URL.canParse(value)) return false;
+	const u = new URL(value);
+	const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+	return (
+		(u.protocol === 'https:' || loopback) && !u.search && !u.hash && !u.username && !u.password
+	);
+}
 
 /** Runs even after the URL check failed (zod checks continue), so it must not throw. */
 function isBaseUrl(value: string): boolean {
@@ -62,6 +96,15 @@ export interface Upstream {
 	apiKey: string;
 }
 
+export interface OAuthConfig {
+	/** `{oauth_url}`, the issuer. */
+	issuer: string;
+	clientId: string;
+	/** Absent: a public client. */
+	clientSecret?: string;
+	tokenFile: string;
+}
+
 export interface Config {
 	mode: 'live' | 'demo';
 	/** Absent in demo mode until the embedded simulator has started. */
@@ -73,6 +116,10 @@ export interface Config {
 	demoTraffic: number;
 	/** Serve the bundle as it is instead of rebuilding it when stale (SKIP_BUILD=1). */
 	skipBuild: boolean;
+	/** Live mode with an OAuth app (OAUTH_CLIENT_ID); null otherwise. */
+	oauth: OAuthConfig | null;
+	/** OAUTH_REDIRECT_URI; null: http://localhost:<port>/oauth/callback. */
+	oauthRedirectUri: string | null;
 }
 
 /** Parse the environment; a bad or missing value throws a ConfigError naming the variable. */
@@ -88,16 +135,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 	}
 	const e = parsed.data;
 	let upstream: Upstream | null = null;
-	if (e.TIP_API_KEY) {
-		const missing = (['TIP_API_BASE_URL', 'TIP_WS_URL'] as const).filter((k) => !e[k]);
+	const orphans = (['OAUTH_CLIENT_SECRET', 'TIP_OAUTH_URL'] as const).filter(
+		(k) => e[k] && !e.OAUTH_CLIENT_ID
+	);
+	if (orphans.length)
+		throw new ConfigError(
+			`Invalid environment:\n  OAUTH_CLIENT_ID: required when ${orphans.join(' or ')} is set`
+		);
+	if (e.TIP_API_KEY || e.OAUTH_CLIENT_ID) {
+		const why = e.TIP_API_KEY ? 'TIP_API_KEY is set' : 'OAUTH_CLIENT_ID is set';
+		const missing: ('TIP_API_BASE_URL' | 'TIP_WS_URL' | 'TIP_OAUTH_URL')[] = (
+			['TIP_API_BASE_URL', 'TIP_WS_URL'] as const
+		).filter((k) => !e[k]);
+		if (e.OAUTH_CLIENT_ID && !e.TIP_OAUTH_URL) missing.push('TIP_OAUTH_URL');
 		if (missing.length)
 			throw new ConfigError(
-				`Invalid environment:\n${missing.map((k) => `  ${k}: required when TIP_API_KEY is set (live mode)`).join('\n')}`
+				`Invalid environment:\n${missing.map((k) => `  ${k}: required when ${k === 'TIP_OAUTH_URL' ? 'OAUTH_CLIENT_ID is set' : why} (live mode)`).join('\n')}`
 			);
 		upstream = {
 			baseUrl: e.TIP_API_BASE_URL!.replace(/\/+$/, ''),
 			wsUrl: e.TIP_WS_URL!,
-			apiKey: e.TIP_API_KEY
+			// OAuth only: no key; the upstream client sends the connection's access token.
+			apiKey: e.TIP_API_KEY ?? ''
 		};
 	}
 	return {
@@ -110,7 +169,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 			.map((h) => h.trim().toLowerCase())
 			.filter(Boolean),
 		demoTraffic: e.DEMO_TRAFFIC,
-		skipBuild: e.SKIP_BUILD === '1'
+		skipBuild: e.SKIP_BUILD === '1',
+		oauth: e.OAUTH_CLIENT_ID
+			? {
+					issuer: e.TIP_OAUTH_URL!.replace(/\/+$/, ''),
+					clientId: e.OAUTH_CLIENT_ID,
+					...(e.OAUTH_CLIENT_SECRET ? { clientSecret: e.OAUTH_CLIENT_SECRET } : {}),
+					tokenFile: e.OAUTH_TOKEN_FILE
+				}
+			: null,
+		oauthRedirectUri: e.OAUTH_REDIRECT_URI ?? null
 	};
 }
 

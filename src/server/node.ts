@@ -5,6 +5,7 @@ import { Me, Overlay } from '../contract/index.ts';
 import { WIDGET_PAGES } from './app.ts';
 import { buildBundle, bundleIsStale } from './build.ts';
 import { ConfigError, loadConfig, type Upstream } from './config.ts';
+import { setupOAuth } from './oauth-setup.ts';
 import { serveApp } from './serve.ts';
 import type { UpstreamClient } from './upstream.ts';
 
@@ -36,13 +37,22 @@ async function main(): Promise<void> {
 	let upstream: Upstream;
 	let closeSim: (() => Promise<void>) | null = null;
 	let simulatorOrigin: string | undefined;
-	if (config.upstream) upstream = config.upstream;
-	else {
+	let oauth: ReturnType<typeof setupOAuth> = null;
+	if (config.upstream) {
+		upstream = config.upstream;
+		try {
+			oauth = setupOAuth(config, upstream.baseUrl);
+		} catch (err) {
+			console.error(`Invalid OAUTH_TOKEN_FILE: ${(err as Error).message}`);
+			process.exit(2);
+		}
+	} else {
 		const { startSimulator } = await import('../sim/index.ts');
 		const sim = await startSimulator({ trafficPerMinute: config.demoTraffic, quiet: true });
 		upstream = { baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, apiKey: sim.apiKey };
 		closeSim = sim.close;
 		simulatorOrigin = sim.origin;
+		oauth = setupOAuth(config, upstream.baseUrl, sim);
 	}
 
 	if (!config.skipBuild && bundleIsStale(root, dist)) {
@@ -58,7 +68,8 @@ async function main(): Promise<void> {
 		host: config.host,
 		port: config.port,
 		allowedHosts: config.allowedHosts,
-		simulatorOrigin
+		simulatorOrigin,
+		oauth: oauth?.connection
 	}).catch((err: NodeJS.ErrnoException) => {
 		console.error(
 			err.code === 'EADDRINUSE'
@@ -67,7 +78,15 @@ async function main(): Promise<void> {
 		);
 		process.exit(2);
 	});
-	const overlays = await describeUpstream(served.upstream, config.mode);
+	const redirectUri = oauth?.listening(
+		new URL(served.origin).port ? Number(new URL(served.origin).port) : config.port
+	);
+	// OAuth only and not connected yet: there is nothing to ask the upstream until Connect.
+	const waitingForConnect =
+		!upstream.apiKey && oauth && (await oauth.connection.status()).state !== 'connected';
+	if (waitingForConnect)
+		console.log('Not connected with OAuth yet: open the preview below and press Connect.');
+	const overlays = waitingForConnect ? [] : await describeUpstream(served.upstream, config.mode);
 	const { origin, server } = served;
 	const k = encodeURIComponent(config.overlayKey);
 	const built = async (name: string) =>
@@ -96,6 +115,12 @@ async function main(): Promise<void> {
 								`    ${o.name} (${o.width}x${o.height})  ${await link('overlay', `/overlay/${o.id}`)}`
 						)
 					))
+				]
+			: []),
+		...(redirectUri
+			? [
+					'',
+					`  Connect with OAuth: press Connect in the preview (redirect URI ${redirectUri}${config.oauth ? `, token kept in ${config.oauth.tokenFile}` : ', demo app on the simulator'})`
 				]
 			: []),
 		'',

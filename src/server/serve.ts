@@ -8,6 +8,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import type { Upstream } from './config.ts';
+import type { OAuthConnection } from './oauth-client.ts';
 import { UpstreamClient } from './upstream.ts';
 
 export interface ServeOptions {
@@ -21,6 +22,8 @@ export interface ServeOptions {
 	port?: number;
 	allowedHosts?: readonly string[];
 	simulatorOrigin?: string;
+	/** Connect with OAuth: the connection whose access token replaces the API key once connected. */
+	oauth?: OAuthConnection;
 }
 
 export interface ServedApp {
@@ -33,11 +36,14 @@ export interface ServedApp {
 
 export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 	const host = opts.host ?? '127.0.0.1';
-	const upstream = new UpstreamClient(() => opts.upstream);
+	const upstream = new UpstreamClient(() => opts.upstream, fetch, 10_000, opts.oauth ?? null);
 	const app = createApp({
 		mode: opts.mode,
 		simulatorOrigin: opts.simulatorOrigin,
 		upstream,
+		...(opts.oauth
+			? { oauth: { connection: opts.oauth, hasApiKey: opts.upstream.apiKey !== '' } }
+			: {}),
 		overlayKey: opts.overlayKey,
 		allowedHosts: [host.toLowerCase(), ...(opts.allowedHosts ?? [])],
 		readPage: async (name) => readFile(`${opts.dist}/${name}.html`, 'utf8').catch(() => null),

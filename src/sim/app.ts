@@ -10,6 +10,7 @@ import { controlApp } from './control.ts';
 import type { SimCore } from './core.ts';
 import { SimError } from './errors.ts';
 import { HANDLERS } from './handlers.ts';
+import { oauthActor, oauthApp } from './oauth-app.ts';
 
 const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
 const MAX_BODY_BYTES = 64 * 1024;
@@ -18,6 +19,10 @@ export function createSimApp(core: SimCore): Hono {
 	const app = new Hono();
 
 	app.all('/v1/*', (c) => handleApi(core, c));
+
+	// Fetches of audio and videos are logged too (the chaos ledger: "its audio was played").
+	app.use('/audio/*', logAsset(core));
+	app.use('/demo/*', logAsset(core));
 
 	// Rendered TTS audio: fetched by the overlay itself (no credential), like a CDN URL.
 	app.get('/audio/:file', async (c) => {
@@ -39,9 +44,19 @@ export function createSimApp(core: SimCore): Hono {
 		await next();
 		c.header('Access-Control-Allow-Origin', '*');
 	});
+	// A video URL broken on demand (`brokenVideo`): missing (404) or bytes that are no video.
+	app.use('/demo/*', async (c, next) => {
+		const url = new URL(c.req.url);
+		const broken = core.faults.brokenVideo.get(url.pathname + url.search);
+		if (broken === 'missing') return c.json({ error: 'no such video' }, 404);
+		if (broken === 'corrupt')
+			return c.body('this is not a video', 200, { 'Content-Type': 'video/webm' });
+		return next();
+	});
 	app.use('/demo/*', serveStatic({ root: publicDir }));
 
 	app.route('/_sim', controlApp(core));
+	app.route('/', oauthApp(core));
 
 	app.get('/', (c) =>
 		c.json({
@@ -57,6 +72,14 @@ export function createSimApp(core: SimCore): Hono {
 		return c.json({ error: 'internal error' }, 500);
 	});
 	return app;
+}
+
+function logAsset(core: SimCore) {
+	return async (c: Context, next: () => Promise<void>) => {
+		await next();
+		const url = new URL(c.req.url);
+		core.log.asset({ method: c.req.method, path: url.pathname + url.search, status: c.res.status });
+	};
 }
 
 function clientIp(c: Context): string {
@@ -106,7 +129,9 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 		const body = match.route.request
 			? parseOr400(match.route.request, await readJson(c), 'body')
 			: {};
-		const actor: Actor = { type: 'api_key', id: key.id, name: key.name };
+		const actor: Actor = key.oauth
+			? oauthActor(key.oauth)
+			: { type: 'api_key', id: key.id, name: key.name };
 		const result = HANDLERS[match.name](core, { params: match.params, query, body, key, actor });
 		// Emit strictly: every answer is checked against the same schema the clients parse with.
 		return answer(match.route.status, match.route.response.parse(result));

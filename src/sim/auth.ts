@@ -12,6 +12,14 @@ export interface ApiKey {
 	name: string;
 	value: string;
 	scopes: Scope[];
+	/** Present when the credential is an OAuth access token (its id is the authorization id). */
+	oauth?: { clientId: string; appName: string; authorizationId: string };
+}
+
+/** Resolves OAuth credentials (src/sim/oauth.ts) for the bearer check and the realtime socket. */
+export interface OAuthCredentials {
+	accessKey(token: string): ApiKey | null;
+	authorizationKey(authorizationId: string): ApiKey | undefined;
 }
 
 export interface HandoffRecord {
@@ -25,6 +33,8 @@ export class Credentials {
 	private readonly keys = new Map<string, ApiKey>();
 	private readonly handoffs = new Map<string, HandoffRecord>();
 	private n = 0;
+	/** Set by SimCore: `tpat_` access tokens are checked here. */
+	oauth?: OAuthCredentials;
 
 	constructor(
 		private readonly now: () => number = Date.now,
@@ -53,6 +63,7 @@ export class Credentials {
 	}
 
 	keyById(id: string): ApiKey | undefined {
+		if (id.startsWith('oa_')) return this.oauth?.authorizationKey(id);
 		for (const k of this.keys.values()) if (k.id === id) return k;
 		return undefined;
 	}
@@ -62,6 +73,12 @@ export class Credentials {
 		const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
 		if (!header || !match)
 			throw new SimError(401, 'missing_api_key', 'send Authorization: Bearer <API key>');
+		if (match[1].startsWith('tpat_') && this.oauth) {
+			const oauthKey = this.oauth.accessKey(match[1]);
+			if (!oauthKey)
+				throw new SimError(401, 'invalid_token', 'the access token has expired or was revoked');
+			return oauthKey;
+		}
 		const key = this.keys.get(match[1]);
 		if (!key) throw new SimError(401, 'invalid_api_key', 'the API key is not valid');
 		return key;
@@ -93,6 +110,7 @@ export class Credentials {
 	}
 
 	keyByValue(value: string): ApiKey | undefined {
+		if (value.startsWith('tpat_')) return this.oauth?.accessKey(value) ?? undefined;
 		return this.keys.get(value);
 	}
 

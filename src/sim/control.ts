@@ -17,8 +17,8 @@ export class SimControl {
 	/** Set by startSimulator once the hub and traffic exist. */
 	hub?: RealtimeHub;
 	traffic?: DemoTraffic;
-	/** Claims held by holdRivalClaim, as `queue:orderId`. */
-	private readonly rivalClaims = new Set<string>();
+	/** Claims held by holdRivalClaim, as `queue:orderId`, with the log position of their start. */
+	private readonly rivalClaims = new Map<string, number>();
 
 	constructor(readonly core: SimCore) {}
 
@@ -30,6 +30,10 @@ export class SimControl {
 	}
 	get faults() {
 		return this.core.faults;
+	}
+	/** The OAuth server (oauth.ts): register apps, shorten access tokens, revoke, inspect grants. */
+	get oauth() {
+		return this.core.oauth;
 	}
 
 	addKey(opts: { scopes?: readonly Scope[]; name?: string; value?: string } = {}): ApiKey {
@@ -94,6 +98,20 @@ export class SimControl {
 	}
 
 	/**
+	 * A video URL on the simulator (`{origin}/demo/...` or its path) that fails: `missing` answers
+	 * 404, `corrupt` answers 200 with bytes that are not a video. The query counts, so one of many
+	 * requests of the same file (`/demo/bars.webm?n=3`) can be broken alone. Returns the path.
+	 */
+	breakVideo(url: string, mode: 'missing' | 'corrupt' = 'missing'): string {
+		const u = new URL(url, 'http://sim.invalid');
+		const path = u.pathname + u.search;
+		if (!path.startsWith('/demo/'))
+			throw new SimError(400, 'bad_request', 'only videos under /demo/ can be broken');
+		this.core.faults.brokenVideo.set(path, mode);
+		return path;
+	}
+
+	/**
 	 * Another consumer claims the head of a queue (or `orderId`) and holds it; after `forMs` it
 	 * releases the claim, as a crashed rival would never do. Returns the claimed order id.
 	 */
@@ -105,7 +123,7 @@ export class SimControl {
 		if (queue === 'tts') m.ttsStart(orderId, RIVAL);
 		else m.mediaStart(orderId, RIVAL);
 		const claim = `${queue}:${orderId}`;
-		this.rivalClaims.add(claim);
+		this.rivalClaims.set(claim, this.core.log.lastSeq);
 		// Only a claim the rival still holds is released: after clearFaults a consumer may own it.
 		if (opts.forMs !== undefined)
 			this.core.later(opts.forMs, () => {
@@ -115,10 +133,28 @@ export class SimControl {
 	}
 
 	releaseRivalClaim(queue: 'tts' | 'media', orderId: string): void {
-		this.rivalClaims.delete(`${queue}:${orderId}`);
+		const claim = `${queue}:${orderId}`;
+		const since = this.rivalClaims.get(claim);
+		this.rivalClaims.delete(claim);
+		// A consumer took the claim over since (released it, started it again): it is not the
+		// rival's any more, and releasing it would pull it from under a healthy consumer.
+		if (since !== undefined && !this.rivalStillHolds(queue, orderId, since)) return;
 		const m = this.core.model;
 		if (queue === 'tts') m.ttsRelease(orderId, RIVAL);
 		else m.mediaRelease(orderId, RIVAL);
+	}
+
+	private rivalStillHolds(queue: 'tts' | 'media', orderId: string, since: number): boolean {
+		const q = queue === 'tts' ? this.core.model.tts : this.core.model.media;
+		if (q.current !== orderId) return false;
+		const ended = new RegExp(`^queue\\.${queue}\\.(released|finished|skipped|removed)$`);
+		return !this.core.log
+			.since(since)
+			.some(
+				(e) =>
+					e.kind === 'event' &&
+					(e.type === 'queue.tts.cleared' || (e.order_id === orderId && ended.test(e.type)))
+			);
 	}
 
 	/** Back to normal: every fault is lifted, including claims a rival still holds. */
@@ -126,7 +162,7 @@ export class SimControl {
 		this.core.faults.clear();
 		this.hub?.silence(0);
 		this.core.faults.audioDelayMs = this.core.options.audioDelayMs ?? 300;
-		for (const claim of [...this.rivalClaims]) {
+		for (const claim of [...this.rivalClaims.keys()]) {
 			const [queue, orderId] = claim.split(/:(.*)/s) as ['tts' | 'media', string];
 			this.releaseRivalClaim(queue, orderId);
 		}
@@ -161,6 +197,10 @@ const AudioFaultBody = z.object({
 	delay_ms: z.number().int().min(0).optional(),
 	break_next: z.number().int().min(0).optional(),
 	order_id: z.string().optional(),
+	mode: z.enum(['missing', 'corrupt']).optional()
+});
+const VideoFaultBody = z.object({
+	url: z.string().min(1),
 	mode: z.enum(['missing', 'corrupt']).optional()
 });
 const RivalBody = z.object({
@@ -225,6 +265,10 @@ export function controlApp(core: SimCore): Hono {
 		if (b.break_next !== undefined) control().breakNextAudio(b.break_next, b.mode);
 		if (b.order_id !== undefined) control().breakAudio(b.order_id, b.mode);
 		return c.json({ success: true });
+	});
+	app.post('/faults/video', async (c) => {
+		const b = await parse(VideoFaultBody, c.req.raw);
+		return c.json({ success: true, path: control().breakVideo(b.url, b.mode) });
 	});
 	app.post('/faults/rival', async (c) => {
 		const b = await parse(RivalBody, c.req.raw);

@@ -8,6 +8,7 @@ import { demoVideos } from './demo-videos.ts';
 import { Faults } from './faults.ts';
 import { SimLog } from './log.ts';
 import { SimModel } from './model/model.ts';
+import { OAuthServer } from './oauth.ts';
 
 export interface SimOptions {
 	/** The key with every scope that the simulator accepts (README: the demo key). */
@@ -39,6 +40,8 @@ export class SimCore {
 	readonly log = new SimLog();
 	readonly audio: AudioStore;
 	readonly model: SimModel;
+	/** The OAuth 2.0 authorization server (oauth.ts); its access tokens pass the bearer check. */
+	readonly oauth: OAuthServer;
 	/** Set once the server listens: `http://127.0.0.1:port`. */
 	origin = '';
 	/** Set by startSimulator: the handle the control API drives. */
@@ -54,6 +57,8 @@ export class SimCore {
 			value: options.apiKey ?? DEMO_API_KEY,
 			name: 'Demo key'
 		});
+		this.oauth = new OAuthServer(this.log);
+		this.credentials.oauth = this.oauth;
 		this.keyLimiter = new RateLimiter(options.perKeyPerMinute ?? 120, options.rateWindowMs);
 		this.ipLimiter = new RateLimiter(options.perIpPerMinute ?? 240, options.rateWindowMs);
 		this.faults = new Faults(options.audioDelayMs ?? 300);
@@ -61,8 +66,12 @@ export class SimCore {
 		this.model = new SimModel({
 			audioUrl: (orderId) => `${this.origin}/audio/${orderId}.wav`,
 			sink: (event) => {
-				const data = event.data as { order_id?: unknown; tip?: { order_id?: unknown } };
-				const orderId = data.order_id ?? data.tip?.order_id;
+				const data = event.data as {
+					order_id?: unknown;
+					tip?: { order_id?: unknown };
+					media?: { order_id?: unknown };
+				};
+				const orderId = data.order_id ?? data.tip?.order_id ?? data.media?.order_id;
 				this.log.event({
 					id: event.id,
 					type: event.type,

@@ -31,6 +31,8 @@ export class Faults {
 	breakNextAudio = 0;
 	breakMode: AudioBreakMode = 'missing';
 	readonly brokenAudio = new Map<string, AudioBreakMode>();
+	/** Video paths on the simulator (`/demo/...`) that answer broken. */
+	readonly brokenVideo = new Map<string, AudioBreakMode>();
 	/** While set, realtime upgrades are refused (the service is "down"). */
 	refuseUntil = 0;
 
@@ -94,6 +96,7 @@ export class Faults {
 		this.events = { duplicate: 0, reorder: 0, delay: 0, delayMs: 0 };
 		this.breakNextAudio = 0;
 		this.brokenAudio.clear();
+		this.brokenVideo.clear();
 		this.refuseUntil = 0;
 	}
 }

@@ -39,7 +39,13 @@ const dateOrNull = (v: unknown): string | null => (v === '' || v == null ? null 
 export const HANDLERS: Record<RouteName, Handler> = {
 	me: (core, { key }) => ({
 		tenant: core.model.tenant,
-		key: { id: key.id, name: key.name, scopes: key.scopes }
+		key: { id: key.id, name: key.name, scopes: key.scopes },
+		...(key.oauth
+			? {
+					credential: 'oauth',
+					oauth: { client_id: key.oauth.clientId, authorization_id: key.oauth.authorizationId }
+				}
+			: {})
 	}),
 	events: () => ({
 		events: Object.fromEntries(Object.entries(EVENT_CATALOG).map(([t, e]) => [t, e.description])),

@@ -37,6 +37,8 @@ export async function startSimulator(options: StartOptions = {}): Promise<Runnin
 	core.control = control;
 	const hub = new RealtimeHub(core);
 	control.hub = hub;
+	// A revoked OAuth authorization closes its live sockets (service-api.md: within seconds).
+	core.oauth.onRevoke = (authorizationId) => hub.closeForKey(authorizationId);
 	control.traffic = new DemoTraffic(core);
 	const app = createSimApp(core);
 

@@ -22,7 +22,36 @@ export interface EventEntry {
 	order_id?: string;
 }
 
-export type LogEntry = RequestEntry | EventEntry;
+/** An OAuth grant, refresh, rejection or revocation (src/sim/oauth.ts); tests count refreshes. */
+export interface OAuthEntry {
+	seq: number;
+	t: number;
+	kind: 'oauth';
+	action:
+		| 'authorization_code'
+		| 'refresh_token'
+		| 'refresh_rejected'
+		| 'code_rejected'
+		| 'reuse_detected'
+		| 'revoke'
+		| 'revoked';
+	client_id: string;
+	authorization_id?: string;
+	reason?: string;
+}
+
+/** A file the consumers fetch without a credential: rendered audio, demo videos (the chaos ledger). */
+export interface AssetEntry {
+	seq: number;
+	t: number;
+	kind: 'asset';
+	method: string;
+	/** Relative to the simulator's origin, e.g. `/audio/ord_x.wav`, `/demo/bars.webm`. */
+	path: string;
+	status: number;
+}
+
+export type LogEntry = RequestEntry | EventEntry | OAuthEntry | AssetEntry;
 
 export class SimLog {
 	private readonly entries: LogEntry[] = [];
@@ -36,6 +65,20 @@ export class SimLog {
 
 	event(e: Omit<EventEntry, 'seq' | 't' | 'kind'>): void {
 		this.push({ ...e, kind: 'event', seq: 0, t: Date.now() });
+	}
+
+	oauth(e: Omit<OAuthEntry, 'seq' | 't' | 'kind'>): void {
+		this.push({ ...e, kind: 'oauth', seq: 0, t: Date.now() });
+	}
+
+	oauthEntries(action?: OAuthEntry['action']): OAuthEntry[] {
+		return this.entries.filter(
+			(e): e is OAuthEntry => e.kind === 'oauth' && (!action || e.action === action)
+		);
+	}
+
+	asset(e: Omit<AssetEntry, 'seq' | 't' | 'kind'>): void {
+		this.push({ ...e, kind: 'asset', seq: 0, t: Date.now() });
 	}
 
 	since(seq = 0): LogEntry[] {

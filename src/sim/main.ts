@@ -2,6 +2,12 @@
 import { z } from 'zod';
 import { DEMO_API_KEY } from './auth.ts';
 import { startSimulator } from './index.ts';
+import { redirectUriAllowed } from './oauth.ts';
+
+const DEMO_OAUTH_CLIENT_ID = 'oc_demo_overlay_kit';
+const DEMO_OAUTH_SECRET = 'ocs_demo_secret_0v3rl4yk1t_local';
+/** Where the token endpoint (npm start) receives the redirect by default. */
+const DEMO_OAUTH_REDIRECT_URI = 'http://localhost:8787/oauth/callback';
 
 const Env = z.object({
 	SIM_PORT: z.coerce
@@ -20,7 +26,24 @@ const Env = z.object({
 		.min(0, 'expected 0 (off) to 600')
 		.max(600, 'expected 0 (off) to 600')
 		.default(0),
-	SIM_HEARTBEAT_S: z.coerce.number().positive('expected seconds > 0').default(30)
+	SIM_HEARTBEAT_S: z.coerce.number().positive('expected seconds > 0').default(30),
+	SIM_OAUTH_CLIENT_ID: z
+		.string()
+		.regex(/^oc_[A-Za-z0-9_-]{1,100}$/, 'expected oc_ followed by letters, digits, _ or -')
+		.default(DEMO_OAUTH_CLIENT_ID),
+	SIM_OAUTH_REDIRECT_URIS: z
+		.string()
+		.transform((v) =>
+			v
+				.split(',')
+				.map((u) => u.trim())
+				.filter(Boolean)
+		)
+		.refine(
+			(uris) => uris.length > 0 && uris.every(redirectUriAllowed),
+			'expected comma-separated redirect URIs: https://, http://localhost:<port>/ (or 127.0.0.1) or a reverse-domain scheme such as com.example.app:/callback'
+		)
+		.default([DEMO_OAUTH_REDIRECT_URI])
 });
 
 // Empty variables count as unset.
@@ -51,12 +74,24 @@ const sim = await startSimulator({
 	process.exit(1);
 });
 
+// SIM_OAUTH_CLIENT_SECRET set but empty: a public client (no secret, PKCE required).
+const secretVar = process.env.SIM_OAUTH_CLIENT_SECRET;
+const oauthApp = sim.control.oauth.registerApp({
+	id: env.data.SIM_OAUTH_CLIENT_ID,
+	name: 'Tip Overlay Kit (demo app)',
+	secret: secretVar === undefined ? DEMO_OAUTH_SECRET : secretVar === '' ? null : secretVar,
+	redirectUris: env.data.SIM_OAUTH_REDIRECT_URIS
+});
+
 console.log(`Tip service simulator running
   base URL   ${sim.baseUrl}
   ws URL     ${sim.wsUrl}
   OAuth URL  ${sim.oauthUrl}
   API key    ${sim.apiKey}
   control    ${sim.origin}/_sim  (faults and demo actions)
+  OAuth app  client id      ${oauthApp.app.id}
+             client secret  ${oauthApp.secret ?? '(none: a public client, PKCE required)'}
+             redirect URIs  ${oauthApp.app.redirectUris.join(', ')}
   demo traffic: ${env.data.SIM_TRAFFIC ? `${env.data.SIM_TRAFFIC} per minute` : 'off (SIM_TRAFFIC=6 for six events a minute)'}`);
 
 const stop = () => void sim.close().then(() => process.exit(0));

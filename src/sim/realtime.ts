@@ -100,7 +100,8 @@ export class RealtimeHub {
 				? this.core.credentials.redeemHandoff(credential.value)
 				: this.core.credentials.keyByValue(credential.value);
 		if (!key) {
-			const code = credential.kind === 'token' ? 'invalid_token' : 'invalid_api_key';
+			const oauthToken = credential.value.startsWith('tpat_');
+			const code = credential.kind === 'token' || oauthToken ? 'invalid_token' : 'invalid_api_key';
 			return this.reject(client, code, 'the credential is not valid or has expired');
 		}
 		clearTimeout(client.authTimer);

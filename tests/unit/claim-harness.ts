@@ -44,7 +44,7 @@ export function show(e: Fx): string {
 		case 'play':
 			return e.mode === 'fallback' ? `play ${e.orderId} fallback` : `play ${e.orderId}`;
 		case 'remember':
-			return `remember ${e.orderId ?? 'null'}`;
+			return `remember ${e.orderId ?? 'null'}${e.played ? ' played' : ''}`;
 		case 'wakeAt':
 			return `wakeAt ${e.at ?? 'null'}`;
 		case 'snapshot':
@@ -107,7 +107,11 @@ export class Driver {
 
 export const input = {
 	eligible: (eligible = true): In => ({ kind: 'eligible', eligible }),
-	remembered: (orderId: string | null): In => ({ kind: 'remembered', orderId }),
+	remembered: (orderId: string | null, played = false): In => ({
+		kind: 'remembered',
+		orderId,
+		played
+	}),
 	snapshot: (
 		items: ClaimItem<Tip>[],
 		o: { current?: string | null; paused?: boolean } = {}

@@ -294,6 +294,45 @@ describe('a page that reloads (CONTRACT.md, Details the document leaves open)', 
 			}
 		},
 		{
+			name: 'the end of a play is remembered before its finish is sent',
+			steps: [
+				...playing([a, b]),
+				at(3_000, I.ended('a'), ['finish a'], { has: ['remember a played', 'finish a'] })
+			]
+		},
+		{
+			name: 'a claim that played to its end before the reload is finished, never played again',
+			steps: [
+				at(0, I.remembered('a', true), []),
+				at(0, I.eligible(), []),
+				at(0, I.snapshot([a, b], { current: 'a' }), ['finish a']),
+				at(10, I.finished('a'), ['start b']),
+				at(20, I.started('b'), ['play b'])
+			],
+			after: (d) => {
+				expect(d.count('play a')).toBe(0);
+				expect(d.count('release a reload')).toBe(0);
+			}
+		},
+		{
+			name: 'a played claim named by already_playing after the reload is finished too, even while paused',
+			steps: [
+				at(0, I.remembered('a', true), []),
+				at(0, I.eligible(), []),
+				at(0, I.snapshot([a, b]), ['start a']),
+				at(10, I.started('a', fail(409, 'already_playing', { currentOrderId: 'a' })), ['finish a'])
+			]
+		},
+		{
+			name: 'a played claim is finished while the queue is paused',
+			steps: [
+				at(0, I.remembered('a', true), []),
+				at(0, I.snapshot([a, b], { current: 'a', paused: true }), ['finish a']),
+				at(10, I.finished('a'), [])
+			],
+			after: (d) => expect(d.count('play a')).toBe(0)
+		},
+		{
 			name: 'a remembered claim that the first snapshot shows held is released and played again once',
 			steps: [
 				at(0, I.remembered('a'), []),
@@ -649,33 +688,47 @@ describe('rate limits, server errors and network errors', () => {
 			]
 		},
 		{
-			name: 'a network error on release is retried at the wakeAt time; the item is never finished',
+			name: "a network error or 5xx on release is not retried (it may have landed, and the item be someone else's by now): the queue is re-read",
+			steps: [
+				...playing([a, b]),
+				at(100, I.failed('a'), ['release a failed'], {
+					has: ['remember null', 'release a failed']
+				}),
+				at(110, I.releasedResult('a', fail(0)), [], { has: ['snapshot'] }),
+				// The release did land and another consumer claimed a: never released from under it.
+				at(200, I.snapshot([a, b], { current: 'a' }), []),
+				at(5_000, I.wake(), [])
+			],
+			after: (d) => {
+				expect(d.count('release a failed')).toBe(1);
+				expect(d.count('finish a')).toBe(0);
+			}
+		},
+		{
+			name: 'a 429 on release is retried after its retry-after (a refused call did not land)',
 			steps: [
 				...playing([a, b]),
 				at(100, I.failed('a'), ['release a failed']),
-				at(110, I.releasedResult('a', fail(0)), [], { has: ['wakeAt 360'] }),
-				timer(['release a failed'], { when: 360 }),
-				at(370, I.releasedResult('a', fail(429, undefined, { retryAfterMs: 1_000 })), [], {
-					has: ['wakeAt 1370']
+				at(110, I.releasedResult('a', fail(429, undefined, { retryAfterMs: 1_000 })), [], {
+					has: ['wakeAt 1110']
 				}),
-				timer(['release a failed'], { when: 1_370 }),
-				at(1_380, I.releasedResult('a'), [])
+				timer(['release a failed'], { when: 1_110 }),
+				at(1_120, I.releasedResult('a'), [])
 			],
 			after: (d) => expect(d.count('finish a')).toBe(0)
 		},
 		{
-			name: 'a network error on start: the claim is remembered and the queue re-read; a snapshot showing our claim leads to release and restart',
+			name: 'a network error on start is never taken for our claim: a snapshot showing it held waits for the takeover rule, then plays it',
 			steps: [
 				...boot([a, b]),
-				at(10, I.started('a', fail(0)), [], {
-					has: ['snapshot', 'wakeAt 260'],
-					lacks: ['remember null']
-				}),
+				at(10, I.started('a', fail(0)), [], { has: ['remember null', 'snapshot', 'wakeAt 260'] }),
 				at(50, I.snapshot([a, b], { current: 'a' }), []),
-				timer(['release a reload'], { when: 260 }),
-				at(270, I.releasedResult('a'), ['start a']),
-				at(280, I.started('a'), ['play a'])
-			]
+				timer([], { when: 260 }),
+				timer(['release a takeover'], { when: 90_050 }),
+				at(90_060, I.releasedResult('a'), ['start a']),
+				at(90_070, I.started('a'), ['play a'])
+			],
+			after: (d) => expect(d.count('release a reload')).toBe(0)
 		},
 		{
 			name: 'a network error on start: a snapshot showing no claim leads to a normal start',
@@ -689,18 +742,18 @@ describe('rate limits, server errors and network errors', () => {
 			after: (d) => expect(d.all().filter((e) => e.kind === 'release')).toEqual([])
 		},
 		{
-			name: 'a network error on start whose start did land after the snapshot: already_playing naming it is our own claim',
+			name: "a 5xx on start and then already_playing naming the same item: another consumer's claim, waited for, never released at once",
 			steps: [
 				...boot([a, b]),
-				at(10, I.started('a', fail(0)), []),
+				at(10, I.started('a', fail(502)), []),
 				at(50, I.snapshot([a, b]), []),
 				timer(['start a'], { when: 260 }),
-				at(270, I.started('a', fail(409, 'already_playing', { currentOrderId: 'a' })), [
-					'release a reload'
-				]),
-				at(280, I.releasedResult('a'), ['start a']),
-				at(290, I.started('a'), ['play a'])
-			]
+				at(270, I.started('a', fail(409, 'already_playing', { currentOrderId: 'a' })), [])
+			],
+			after: (d) => {
+				expect(d.count('release a reload')).toBe(0);
+				expect(d.state.current).toBe('a');
+			}
 		},
 		{
 			name: 'a 403 on start backs off instead of retrying at once',

@@ -74,7 +74,8 @@ export class PreviewState {
 			.catch(() => null);
 		this.mode = health?.mode ?? null;
 		const me = await this.api.request('me');
-		if (!me.ok && me.kind === 'http' && me.status === 401) {
+		// Only a refused overlay key stops the page; a 401 of OAuth (not connected yet) does not.
+		if (!me.ok && me.kind === 'http' && me.status === 401 && me.code === 'bad_overlay_key') {
 			this.unauthorized = true;
 			return;
 		}

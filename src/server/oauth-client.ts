@@ -1,0 +1,414 @@
+// The token endpoint as an OAuth 2.0 client of the upstream (service-api.md, OAuth 2.0), built on
+// oauth4webapi: discovery (RFC 8414), authorization code with PKCE S256 and state, code exchange,
+// rotating refresh tokens and revocation. One refresh at a time: every request that needs a fresh
+// access token waits for the same refresh, because a second refresh with the same refresh token
+// would revoke the connection. The refresh token's durability rules are in oauth-store.ts.
+import * as oauth from 'oauth4webapi';
+import { Me } from '../contract/index.ts';
+import { backoffDelay } from '../core/backoff.ts';
+import { AuthorizationFlow } from './oauth-authorize.ts';
+import { OAuthProblem, refreshFailure, type ProblemCode } from './oauth-errors.ts';
+import { describe, discover, httpOptions, REQUEST_TIMEOUT_MS } from './oauth-http.ts';
+import type { GrantStore, StoredGrant } from './oauth-store.ts';
+import type { Fetch } from './upstream.ts';
+
+/** The scopes the widgets use (the same list node.ts checks an API key against). */
+export const OAUTH_SCOPES = [
+	'tts:read',
+	'tts:control',
+	'media:read',
+	'media:control',
+	'counters:manage',
+	'overlays:manage'
+] as const;
+
+export interface OAuthSettings {
+	/** `{oauth_url}`: the issuer whose metadata is discovered. */
+	issuer: string;
+	clientId: string;
+	/** Absent: a public client (PKCE only). */
+	clientSecret?: string;
+	/** Where the upstream sends the browser back (GET /oauth/callback of this server). */
+	redirectUri: () => string;
+	/** `{base_url}`, to ask GET /me who connected. */
+	baseUrl: string;
+	store: GrantStore;
+	scopes?: readonly string[];
+	fetch?: Fetch;
+	now?: () => number;
+}
+
+export type ConnectionState = 'disconnected' | 'connected' | 'revoked';
+
+export interface ConnectionStatus {
+	state: ConnectionState;
+	tenant: string | null;
+	scopes: string[];
+	authorization_id: string | null;
+	/** Why the connection ended (revoked), in words for the streamer. */
+	reason: string | null;
+	/** The last thing that went wrong (a denied consent, a refused redirect URI, ...). */
+	last_error: { code: ProblemCode; message: string; at: string } | null;
+}
+
+/** What an upstream call should send, or why it cannot. */
+export type Credential = { token: string } | { problem: OAuthProblem };
+
+export class OAuthConnection {
+	private as: oauth.AuthorizationServer | null = null;
+	private grant: StoredGrant | null = null;
+	/** refreshAt: ahead of expiry, when a refresh is due; expiresAt: when the upstream ends it. */
+	private access: { token: string; refreshAt: number; expiresAt: number } | null = null;
+	/** After a refresh failed without rotating (unreachable, 5xx): no new attempt before this. */
+	private retryAt = 0;
+	private failedRefreshes = 0;
+	private refreshing: Promise<string> | null = null;
+	private lastError: ConnectionStatus['last_error'] = null;
+	private loaded: Promise<void> | null = null;
+	private readonly client: oauth.Client;
+	private readonly auth: oauth.ClientAuth;
+	private readonly flow: AuthorizationFlow;
+	/** Refreshes sent since start (tests and logs). */
+	refreshCount = 0;
+
+	constructor(private readonly s: OAuthSettings) {
+		this.client = { client_id: s.clientId };
+		this.auth = s.clientSecret ? oauth.ClientSecretBasic(s.clientSecret) : oauth.None();
+		this.flow = new AuthorizationFlow({
+			issuer: s.issuer,
+			server: () => this.server(),
+			client: this.client,
+			auth: this.auth,
+			redirectUri: s.redirectUri,
+			scopes: s.scopes ?? OAUTH_SCOPES,
+			fetch: s.fetch,
+			now: () => this.now
+		});
+	}
+
+	private get now(): number {
+		return this.s.now?.() ?? Date.now();
+	}
+
+	/** Reads the stored grant once; a journal left at `refreshing` ends in "reconnect". */
+	load(): Promise<void> {
+		this.loaded ??= (async () => {
+			let grant: StoredGrant | null;
+			try {
+				grant = await this.s.store.read();
+			} catch (err) {
+				this.fail('store_unreadable', `${(err as Error).message}: connect again`);
+				return;
+			}
+			if (grant && (grant.issuer !== this.s.issuer || grant.client_id !== this.s.clientId)) {
+				// Another upstream or app: its token is no use here (and never sent to the wrong server).
+				grant = null;
+			}
+			if (grant?.status === 'refreshing') {
+				grant = {
+					...grant,
+					status: 'revoked',
+					refresh_token: null,
+					reason:
+						'the token endpoint stopped in the middle of a token refresh, so the saved token may already be used up: reconnect',
+					updated_at: new Date(this.now).toISOString()
+				};
+				// Never sent again, even if the file cannot be rewritten (read-only, full disk).
+				await this.s.store.write(grant).catch((err: Error) => {
+					this.fail('store_unreadable', `cannot update ${this.s.store.where}: ${err.message}`);
+				});
+			}
+			this.grant = grant;
+		})();
+		return this.loaded;
+	}
+
+	async status(): Promise<ConnectionStatus> {
+		await this.load();
+		const g = this.grant;
+		return {
+			state: !g ? 'disconnected' : g.status === 'revoked' ? 'revoked' : 'connected',
+			tenant: g?.tenant ?? null,
+			scopes: g?.scope ? g.scope.split(' ') : [],
+			authorization_id: g?.authorization_id ?? null,
+			reason: g?.status === 'revoked' ? g.reason : null,
+			last_error: this.lastError
+		};
+	}
+
+	/** Starts an authorization: the URL of the upstream's consent page, with PKCE and state. */
+	async start(): Promise<string> {
+		await this.load();
+		try {
+			return await this.flow.start();
+		} catch (err) {
+			throw this.record(err);
+		}
+	}
+
+	/** Whether the upstream accepts the client id and redirect URI (see AuthorizationFlow). */
+	async preflight(authorizeUrl: string): Promise<OAuthProblem | null> {
+		const problem = await this.flow.preflight(authorizeUrl);
+		return problem && this.record(problem);
+	}
+
+	/** GET /oauth/callback: checks state, exchanges the code and stores the refresh token. */
+	async callback(params: URLSearchParams): Promise<void> {
+		await this.load();
+		// A refresh of the connection being replaced must not land after the new one is stored.
+		await this.refreshing?.catch(() => {});
+		const startedAt = this.now;
+		let tokens: oauth.TokenEndpointResponse;
+		try {
+			tokens = await this.flow.finish(params);
+		} catch (err) {
+			throw this.record(err);
+		}
+		// Stored before it is used.
+		this.grant = {
+			version: 1,
+			issuer: this.s.issuer,
+			client_id: this.s.clientId,
+			status: 'connected',
+			refresh_token: tokens.refresh_token!,
+			scope: tokens.scope ?? '',
+			tenant: null,
+			authorization_id: null,
+			reason: null,
+			updated_at: new Date(this.now).toISOString()
+		};
+		await this.s.store.write(this.grant);
+		this.setAccess(tokens, startedAt);
+		this.lastError = null;
+		this.retryAt = 0;
+		this.failedRefreshes = 0;
+		await this.describeConnection(tokens.access_token);
+	}
+
+	/** The access token for an upstream call, refreshed when it is about to expire. */
+	async credential(): Promise<Credential> {
+		await this.load();
+		const g = this.grant;
+		if (!g)
+			return {
+				problem: new OAuthProblem(
+					'not_connected',
+					'not connected: open the preview and press Connect'
+				)
+			};
+		if (g.status === 'revoked')
+			return {
+				problem: new OAuthProblem(
+					'oauth_revoked',
+					`the OAuth connection ended: ${g.reason ?? 'it was revoked'} (press Reconnect in the preview)`
+				)
+			};
+		if (this.access && this.now < this.access.refreshAt) return { token: this.access.token };
+		if (this.now < this.retryAt) return this.stillValid() ?? { problem: this.waiting() };
+		const fresh = await this.refreshed();
+		// A refresh that could not happen (server unreachable) leaves the old token usable until it
+		// really expires.
+		if ('problem' in fresh && fresh.problem.code === 'upstream_unreachable')
+			return this.stillValid() ?? fresh;
+		return fresh;
+	}
+
+	private stillValid(): Credential | null {
+		return this.access && this.now < this.access.expiresAt ? { token: this.access.token } : null;
+	}
+
+	private waiting(): OAuthProblem {
+		const s = Math.ceil((this.retryAt - this.now) / 1000);
+		return new OAuthProblem(
+			'upstream_unreachable',
+			`the OAuth server could not be reached for a token refresh; next attempt in ${s} s`
+		);
+	}
+
+	/**
+	 * The upstream answered 401 invalid_token to `token`: refresh (once, shared) unless another
+	 * request already did, and give the token to retry with.
+	 */
+	async rejected(token: string): Promise<Credential> {
+		if (this.access?.token === token) this.access = null;
+		// The upstream said this token is dead: waiting out a backoff would only fail more calls.
+		this.retryAt = 0;
+		return this.credential();
+	}
+
+	/** "Disconnect": revokes the authorization upstream and forgets the token. */
+	async disconnect(): Promise<{ revoked: boolean; message?: string }> {
+		await this.load();
+		// A refresh in flight would store a token we are about to forget.
+		await this.refreshing?.catch(() => {});
+		const token = this.grant?.refresh_token ?? this.access?.token;
+		this.grant = null;
+		this.access = null;
+		this.lastError = null;
+		await this.s.store.clear();
+		if (!token) return { revoked: true };
+		try {
+			const as = await this.server();
+			const res = await oauth.revocationRequest(
+				as,
+				this.client,
+				this.auth,
+				token,
+				this.httpOptions()
+			);
+			await oauth.processRevocationResponse(res);
+			return { revoked: true };
+		} catch (err) {
+			return {
+				revoked: false,
+				message: `forgotten here, but the upstream could not be told (${describe(err)}): remove the app in the service's dashboard`
+			};
+		}
+	}
+
+	private refreshed(): Promise<Credential> {
+		this.refreshing ??= this.refresh().finally(() => (this.refreshing = null));
+		return this.refreshing.then(
+			(token) => ({ token }),
+			(err: unknown) => ({
+				problem:
+					err instanceof OAuthProblem
+						? err
+						: new OAuthProblem('upstream_unreachable', describe(err))
+			})
+		);
+	}
+
+	/** The one refresh in flight. Never presents a refresh token that may have been used. */
+	private async refresh(): Promise<string> {
+		const g = this.grant;
+		if (!g || g.status !== 'connected' || !g.refresh_token)
+			throw new OAuthProblem('not_connected', 'not connected: press Connect in the preview');
+		const as = await this.server();
+		// Journal first: from here on, a crash means this token may be used up.
+		await this.s.store.write({
+			...g,
+			status: 'refreshing',
+			updated_at: new Date(this.now).toISOString()
+		});
+		const startedAt = this.now;
+		this.refreshCount += 1;
+		let res: Response;
+		try {
+			res = await oauth.refreshTokenGrantRequest(
+				as,
+				this.client,
+				this.auth,
+				g.refresh_token,
+				this.httpOptions()
+			);
+		} catch (err) {
+			const failure = refreshFailure(err, null);
+			if (failure.rotatedMaybe) await this.revoke(failure.problem.message);
+			else await this.notRotated(g, failure.problem);
+			throw failure.problem;
+		}
+		let tokens: oauth.TokenEndpointResponse;
+		try {
+			tokens = await oauth.processRefreshTokenResponse(as, this.client, res);
+		} catch (err) {
+			const failure = refreshFailure(err, res.status);
+			if (failure.rotatedMaybe) await this.revoke(failure.problem.message);
+			else await this.notRotated(g, failure.problem);
+			throw failure.problem;
+		}
+		// Stored before anything uses the new access token: the window is this one write.
+		const next: StoredGrant = {
+			...g,
+			status: 'connected',
+			refresh_token: tokens.refresh_token ?? g.refresh_token,
+			scope: tokens.scope ?? g.scope,
+			updated_at: new Date(this.now).toISOString()
+		};
+		await this.s.store.write(next);
+		this.grant = next;
+		this.failedRefreshes = 0;
+		this.retryAt = 0;
+		return this.setAccess(tokens, startedAt);
+	}
+
+	/** The server answered (or was never reached) without rotating: the token stays, retried later. */
+	private async notRotated(g: StoredGrant, problem: OAuthProblem): Promise<void> {
+		await this.s.store.write(g);
+		this.lastError = problem.toJSON(this.now);
+		this.retryAt = this.now + backoffDelay(this.failedRefreshes++, { baseMs: 1000, maxMs: 60_000 });
+	}
+
+	private setAccess(tokens: oauth.TokenEndpointResponse, startedAt: number): string {
+		const lifetimeMs = (tokens.expires_in ?? 3600) * 1000;
+		// Refreshed ahead of expiry: a quarter of the lifetime early, at most a minute; counted from
+		// before the request, so that the upstream's clock is never behind ours.
+		const margin = Math.min(60_000, lifetimeMs / 4);
+		this.access = {
+			token: tokens.access_token,
+			refreshAt: startedAt + lifetimeMs - margin,
+			expiresAt: startedAt + lifetimeMs
+		};
+		return tokens.access_token;
+	}
+
+	private async revoke(reason: string): Promise<void> {
+		this.access = null;
+		this.grant = {
+			...(this.grant ?? {
+				version: 1,
+				issuer: this.s.issuer,
+				client_id: this.s.clientId,
+				scope: '',
+				tenant: null,
+				authorization_id: null
+			}),
+			status: 'revoked',
+			refresh_token: null,
+			reason,
+			updated_at: new Date(this.now).toISOString()
+		};
+		await this.s.store.write(this.grant);
+	}
+
+	/** Who connected, for the preview (GET /me with the new token). */
+	private async describeConnection(accessToken: string): Promise<void> {
+		try {
+			const res = await (this.s.fetch ?? fetch)(`${this.s.baseUrl}/me`, {
+				headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+				signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+			});
+			const me = Me.safeParse(await res.json().catch(() => null));
+			if (!me.success || !this.grant) return;
+			this.grant = {
+				...this.grant,
+				tenant: me.data.tenant.name,
+				authorization_id: me.data.oauth?.authorization_id ?? null
+			};
+			await this.s.store.write(this.grant);
+		} catch {
+			// Only the display name is missing; the connection works.
+		}
+	}
+
+	private async server(): Promise<oauth.AuthorizationServer> {
+		this.as ??= await discover(this.s.issuer, this.s.fetch);
+		return this.as;
+	}
+
+	private httpOptions() {
+		return httpOptions(this.s.issuer, this.s.fetch);
+	}
+
+	/** Remembers a problem for the preview (GET /oauth/status, last_error). */
+	private record(err: unknown): OAuthProblem {
+		const problem =
+			err instanceof OAuthProblem ? err : new OAuthProblem('authorization_failed', describe(err));
+		this.lastError = problem.toJSON(this.now);
+		return problem;
+	}
+
+	private fail(code: ProblemCode, message: string): OAuthProblem {
+		return this.record(new OAuthProblem(code, message));
+	}
+}

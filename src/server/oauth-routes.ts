@@ -1,0 +1,79 @@
+// The token endpoint's OAuth routes (mounted under /oauth by app.ts): Connect, the callback the
+// upstream redirects to, the status the preview shows, and Disconnect. All but the callback need the
+// overlay key in a header (which a cross-site page cannot send: CORS is closed); the callback is
+// trusted only with a state that a Connect of this server started.
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { OAuthProblem } from './oauth-errors.ts';
+import type { OAuthConnection } from './oauth-client.ts';
+
+export interface OAuthRouteOptions {
+	connection: OAuthConnection;
+	overlayKey: string;
+	requireKey: MiddlewareHandler;
+	/** An API key is configured too: it is used while OAuth is not connected. */
+	hasApiKey: boolean;
+}
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+export function oauthRoutes(o: OAuthRouteOptions): Hono {
+	const app = new Hono();
+	const { connection } = o;
+
+	app.get('/status', o.requireKey, async (c) => {
+		const status = await connection.status();
+		return c.json(
+			{
+				...status,
+				using: status.state === 'connected' ? 'oauth' : o.hasApiKey ? 'api_key' : 'none'
+			},
+			200,
+			NO_STORE
+		);
+	});
+
+	app.post('/connect', o.requireKey, async (c) => {
+		let url: string;
+		try {
+			url = await connection.start();
+		} catch (err) {
+			return problem(c, err);
+		}
+		// Ask the upstream before sending the streamer there: an unknown client id or an unregistered
+		// redirect URI is answered as a JSON 400 (service-api.md), which is better shown here, with
+		// what to fix, than as raw JSON on the upstream's page.
+		const refusal = await connection.preflight(url);
+		if (refusal) return problem(c, refusal);
+		return c.json({ authorize_url: url }, 200, NO_STORE);
+	});
+
+	app.get('/callback', async (c) => {
+		try {
+			await connection.callback(new URL(c.req.url).searchParams);
+		} catch (err) {
+			if (err instanceof OAuthProblem && err.code === 'bad_state')
+				// Not started here: no way back to the preview (its URL carries the overlay key).
+				return c.html(
+					`<!doctype html><meta charset="utf-8"><title>Not connected</title><p>${err.message.replace(/[<>&]/g, '')}</p>`,
+					400,
+					NO_STORE
+				);
+			// Denied, refused or failed: the preview shows why (GET /oauth/status, last_error).
+		}
+		const back = `/preview?key=${encodeURIComponent(o.overlayKey)}`;
+		return c.redirect(back, 303);
+	});
+
+	app.post('/disconnect', o.requireKey, async (c) => {
+		const result = await connection.disconnect();
+		return c.json({ success: true, ...result }, 200, NO_STORE);
+	});
+
+	return app;
+}
+
+function problem(c: Context, err: unknown): Response {
+	if (err instanceof OAuthProblem)
+		return c.json({ error: err.message, code: err.code }, 400, NO_STORE);
+	throw err;
+}

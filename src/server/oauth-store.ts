@@ -1,0 +1,160 @@
+// Durable storage of the OAuth connection (the refresh token) for the token endpoint.
+//
+// Rotating refresh tokens (service-api.md, OAuth 2.0) make the token file a journal: presenting a
+// rotated-out token revokes the whole connection, so the token must never be presented twice. Before
+// a refresh request is sent, the file is marked `refreshing`; the new token is written (atomically:
+// temp file, fsync, rename, fsync of the folder; owner-only permissions) before it is used. A file
+// still marked `refreshing` at start means a crash in that window: the old token may already be
+// dead, so the connection ends in a clear "reconnect" state instead of replaying it.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+
+export const StoredGrant = z.object({
+	version: z.literal(1),
+	/** The OAuth server and app the token belongs to; another pair makes it unusable. */
+	issuer: z.string(),
+	client_id: z.string(),
+	status: z.enum(['connected', 'refreshing', 'revoked']),
+	refresh_token: z.string().nullable(),
+	scope: z.string(),
+	/** Shown in the preview: who is connected. */
+	tenant: z.string().nullable(),
+	authorization_id: z.string().nullable(),
+	/** Why a connection ended (revoked). */
+	reason: z.string().nullable(),
+	updated_at: z.string()
+});
+export type StoredGrant = z.infer<typeof StoredGrant>;
+
+export interface GrantStore {
+	read(): Promise<StoredGrant | null>;
+	/** Resolves once the grant is durably on disk. */
+	write(grant: StoredGrant): Promise<void>;
+	clear(): Promise<void>;
+	/** Where it lives, for messages ('memory' for the demo). */
+	readonly where: string;
+}
+
+export class StoreError extends Error {}
+
+/** The JSON file store (OAUTH_TOKEN_FILE). */
+export class FileGrantStore implements GrantStore {
+	constructor(readonly where: string) {}
+
+	/**
+	 * One process per token file: two token endpoints on one file would both refresh with the same
+	 * token, and the second refresh revokes the connection. A lock left by a dead process is taken
+	 * over; one held by a live process stops this one.
+	 */
+	lockSync(): void {
+		const lock = `${this.where}.lock`;
+		const mine = String(process.pid);
+		try {
+			writeFileSync(lock, mine, { flag: 'wx', mode: 0o600 });
+		} catch (err) {
+			if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+				throw new StoreError(`cannot create ${lock}: ${(err as Error).message}`);
+			const holder = Number(readFileSync(lock, 'utf8').trim());
+			if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder))
+				throw new StoreError(
+					`another token endpoint (pid ${holder}) uses ${this.where}: stop it, or set OAUTH_TOKEN_FILE to another file`
+				);
+			writeFileSync(lock, mine, { mode: 0o600 });
+		}
+		if (heldLocks.size === 0) process.once('exit', releaseLocks);
+		heldLocks.add(lock);
+	}
+
+	async read(): Promise<StoredGrant | null> {
+		let text: string;
+		try {
+			text = await readFile(this.where, 'utf8');
+		} catch (err) {
+			if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+			throw new StoreError(`cannot read ${this.where}: ${(err as Error).message}`);
+		}
+		// Owner-only, whoever created it: tighten a file that others could read.
+		const mode = (await stat(this.where)).mode & 0o777;
+		if (mode & 0o077) await chmod(this.where, 0o600);
+		let json: unknown;
+		try {
+			json = JSON.parse(text);
+		} catch {
+			throw new StoreError(`${this.where} is not valid JSON`);
+		}
+		const parsed = StoredGrant.safeParse(json);
+		if (!parsed.success) throw new StoreError(`${this.where} is not a stored OAuth connection`);
+		return parsed.data;
+	}
+
+	async write(grant: StoredGrant): Promise<void> {
+		const text = JSON.stringify(StoredGrant.parse(grant), null, '\t') + '\n';
+		const dir = dirname(this.where);
+		await mkdir(dir, { recursive: true });
+		const tmp = `${this.where}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+		const fh = await open(tmp, 'w', 0o600);
+		try {
+			await fh.writeFile(text);
+			await fh.sync();
+		} finally {
+			await fh.close();
+		}
+		await rename(tmp, this.where);
+		// The rename itself is durable only once the folder is synced.
+		const dh = await open(dir, 'r');
+		try {
+			await dh.sync();
+		} catch {
+			// Some file systems refuse fsync on a folder; the rename is still atomic there.
+		} finally {
+			await dh.close();
+		}
+	}
+
+	async clear(): Promise<void> {
+		await rm(this.where, { force: true });
+	}
+}
+
+/** Lock files this process holds, removed when it exits (a killed one leaves them: taken over). */
+const heldLocks = new Set<string>();
+
+function releaseLocks(): void {
+	for (const lock of heldLocks)
+		try {
+			if (readFileSync(lock, 'utf8') === String(process.pid)) rmSync(lock);
+		} catch {
+			// Already gone.
+		}
+	heldLocks.clear();
+}
+
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (err) {
+		return (err as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** The demo's store: the embedded simulator forgets its grants on restart, so this does too. */
+export class MemoryGrantStore implements GrantStore {
+	readonly where = 'memory';
+	/** Every write, for tests that check the order of journal marks. */
+	readonly writes: StoredGrant[] = [];
+	private grant: StoredGrant | null = null;
+
+	async read(): Promise<StoredGrant | null> {
+		return this.grant;
+	}
+	async write(grant: StoredGrant): Promise<void> {
+		this.grant = StoredGrant.parse(grant);
+		this.writes.push(this.grant);
+	}
+	async clear(): Promise<void> {
+		this.grant = null;
+	}
+}
