@@ -45,10 +45,10 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// Bytes gz measured 2026-11-23. Before any reduction: tts 108,609, counters 89,960, overlay
 	// 137,103. Web Animations instead of gsap: 82,308, 63,646, 110,813. zod/mini in the browser
 	// (src/client/zod-browser.ts): 68,855, 50,216, 97,324. A plain <audio> port instead of
-	// howler: tts 59,407, overlay 87,873.
+	// howler: tts 59,407, overlay 87,873. After merging main (OAuth connection panel): preview 54,419.
 	index: 18_500,
 	overlay: 90_000,
-	preview: 54_500,
+	preview: 56_000,
 	'widget-celebration': 51_000,
 	'widget-counters': 51_500,
 	'widget-media': 60_500,

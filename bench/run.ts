@@ -354,7 +354,12 @@ try {
 const m = machine(chromium);
 const seconds = (Date.now() - began) / 1000;
 const result = {
-	command: `npm run bench --${quick ? ' --quick' : ''}${args.only ? ` --only=${args.only}` : ''}`,
+	command: [
+		'npm run bench',
+		quick || args.only ? ' --' : '',
+		quick ? ' --quick' : '',
+		args.only ? ` --only=${args.only}` : ''
+	].join(''),
 	machine: m,
 	seconds: Math.round(seconds),
 	settings: SETTINGS,

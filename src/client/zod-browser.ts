@@ -40,6 +40,9 @@ const methods: Record<string, (this: Schema, ...args: any[]) => unknown> = {
 	extend(shape: zm.core.$ZodShape) {
 		return zm.extend(this as unknown as zm.ZodMiniObject, shape);
 	},
+	catch(value: unknown) {
+		return zm.catch(this, value as never);
+	},
 	default(value: unknown) {
 		return zm._default(this, value as never);
 	},

@@ -1,6 +1,7 @@
 // The TTS widget's audio port in real engines when the audio itself is broken: a tip whose audio
-// is missing (404) or is not audio at all is released (never finished) after each failed attempt,
-// shown as text after `audio_failures` attempts and then finished, and the queue goes on.
+// is missing (404) or is not audio at all is never finished by a failed attempt (a claimed attempt
+// is released), is shown as text after `audio_failures` attempts and then finished once, and the
+// queue goes on.
 import { attrOf, eventually, expect, test } from './fixtures.ts';
 
 for (const mode of ['missing', 'corrupt'] as const) {
@@ -12,8 +13,9 @@ for (const mode of ['missing', 'corrupt'] as const) {
 		await expect
 			.poll(() => attrOf(page, '[data-testid=tts-widget]', 'data-status'), { timeout: 20_000 })
 			.toBe('ready');
-		stack.sim.control.breakNextAudio(1, mode);
 		const broken = stack.sim.control.createTip({ name: 'Broken', amount: 1, message: 'No sound.' });
+		// This tip's audio, before it is ready (tips may become ready in any order).
+		stack.sim.control.breakAudio(broken.order_id, mode);
 		const next = stack.sim.control.createTip({ name: 'Fine', amount: 1, message: 'Sound.' });
 		const ok = (e: { status: number }) => e.status === 200;
 		const calls = (id: string, what: string) =>
@@ -24,9 +26,12 @@ for (const mode of ['missing', 'corrupt'] as const) {
 			.toBe('true');
 		await eventually(() => calls(broken.order_id, 'finish').length === 1, 60_000);
 		await eventually(() => calls(next.order_id, 'finish').length === 1, 60_000);
-		// Two failed attempts: each released; the text fallback claims it once more and finishes it.
-		expect(calls(broken.order_id, 'release')).toHaveLength(2);
-		expect(calls(broken.order_id, 'start')).toHaveLength(3);
+		// Every claim of a failed attempt was given back (an attempt whose audio already failed while
+		// preloading may not claim at all); the text fallback's claim is the one finished.
+		const starts = calls(broken.order_id, 'start').length;
+		expect(starts).toBeGreaterThanOrEqual(1);
+		expect(calls(broken.order_id, 'release')).toHaveLength(starts - 1);
+		expect(calls(broken.order_id, 'finish')).toHaveLength(1);
 		expect(calls(next.order_id, 'start')).toHaveLength(1);
 	});
 }
