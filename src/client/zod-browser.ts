@@ -46,10 +46,6 @@ const methods: Record<string, (this: Schema, ...args: any[]) => unknown> = {
 	default(value: unknown) {
 		return zm._default(this, value as never);
 	},
-	/** A value (or a function of the failure) used instead of failing, as zod classic's `.catch`. */
-	catch(value: unknown) {
-		return zm.catch(this, value as never);
-	},
 	/** zod classic: numbers are finite already; kept for its API. */
 	finite() {
 		return this;
