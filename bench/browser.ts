@@ -3,19 +3,9 @@
 // init script (animation frames requested, when each <audio> really started and ended).
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { readFileSync, readdirSync } from 'node:fs';
+import { chromiumArgs, systemChromium } from '../tests/e2e/engines.ts';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-// The e2e tier's flags: OBS allows autoplay; no GPU, no background network on a CI machine.
-const ARGS = [
-	'--no-sandbox',
-	'--autoplay-policy=no-user-gesture-required',
-	'--disable-gpu',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--no-first-run',
-	'--disable-sync'
-];
+export const CHROMIUM_PATH = systemChromium;
 
 /** Installed before any page script: counts rAF requests and times every media element's playback. */
 const INIT_SCRIPT = `(() => {
@@ -92,7 +82,7 @@ export const CLOCK_TICKS = 100;
 
 export async function launch(): Promise<BenchBrowser> {
 	const before = new Set(childPids(process.pid));
-	const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
+	const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...chromiumArgs] });
 	const fresh = childPids(process.pid).filter((p) => !before.has(p));
 	return {
 		browser,

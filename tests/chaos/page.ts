@@ -7,6 +7,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serveApp, type ServedApp } from '../../src/server/serve.ts';
+import { chromiumArgs, systemChromium } from '../e2e/engines.ts';
 import type { RunningSimulator } from '../../src/sim/index.ts';
 import type { ChaosRecorder } from './consumers.ts';
 
@@ -37,8 +38,8 @@ export class PageConsumer {
 			dist
 		});
 		p.browser = await chromium.launch({
-			executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-			args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required', '--disable-gpu']
+			executablePath: systemChromium,
+			args: [...chromiumArgs]
 		});
 		p.page = await (
 			await p.browser.newContext({ viewport: { width: 1920, height: 1080 } })

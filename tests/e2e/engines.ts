@@ -16,6 +16,24 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createBrotliDecompress } from 'node:zlib';
 
+/** A current Chromium: Debian's package, or any other binary given by CHROMIUM_PATH. */
+export const systemChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Flags for every engine (e2e, bench, chaos page). OBS browser sources allow autoplay, so we do
+ * too; the rest keep Chromium from reaching the network or doing background work on a CI machine
+ * without a GPU.
+ */
+export const chromiumArgs: readonly string[] = [
+	'--no-sandbox',
+	'--autoplay-policy=no-user-gesture-required',
+	'--disable-gpu',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--no-first-run',
+	'--disable-sync'
+];
+
 export interface ObsEngine {
 	/** Playwright project name. */
 	project: string;

@@ -1,6 +1,12 @@
 import { defineConfig, type PlaywrightTestProject } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { engineEnv, engineExecutable, obsEngines } from './engines.ts';
+import {
+	chromiumArgs,
+	engineEnv,
+	engineExecutable,
+	obsEngines,
+	systemChromium
+} from './engines.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const port = Number(process.env.E2E_PORT ?? 4173);
@@ -9,17 +15,7 @@ const baseURL = `http://127.0.0.1:${port}`;
 /** The overlay key the e2e server runs with (tests/e2e/fixtures.ts reads it too). */
 export const E2E_OVERLAY_KEY = process.env.E2E_OVERLAY_KEY ?? 'e2e_overlay_key_0123456789';
 
-// Flags for every engine. OBS browser sources allow autoplay, so the tests do too; the rest keep
-// Chromium from reaching the network or doing background work on a CI machine without a GPU.
-const args = [
-	'--no-sandbox',
-	'--autoplay-policy=no-user-gesture-required',
-	'--disable-gpu',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--no-first-run',
-	'--disable-sync'
-];
+const args = [...chromiumArgs];
 
 // Launch options only replace the browser's environment, so start from ours.
 const inheritedEnv = Object.fromEntries(
@@ -37,7 +33,7 @@ const projects: PlaywrightTestProject[] = [
 		name: 'chromium',
 		use: {
 			browserName: 'chromium',
-			launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args }
+			launchOptions: { executablePath: systemChromium, args }
 		},
 		metadata: {} satisfies EngineMetadata
 	},
