@@ -215,6 +215,9 @@ export class GoalTally {
 	private reading = 0;
 	private lastReadStartedAt = -Infinity;
 	private lastTruthAt = -Infinity;
+	/** Goal events taken so far, and how many there were when the last read was sent. */
+	private events = 0;
+	private eventsAtReadStart = 0;
 
 	constructor(options: GoalTallyOptions = {}) {
 		this.doubtMs = options.doubtMs ?? 1000;
@@ -225,12 +228,17 @@ export class GoalTally {
 	beginRead(now: number): void {
 		this.reading += 1;
 		this.lastReadStartedAt = now;
+		this.eventsAtReadStart = this.events;
 	}
 
-	/** The read sent last answered (`goal` null: it failed and the tally stays). */
+	/**
+	 * The read sent last answered (`goal` null: it failed and the tally stays). A goal event that
+	 * landed while it was in flight is newer than or as new as its answer, so that answer is not
+	 * shown (no flash of an older title, end or total); the caller reads once more after it.
+	 */
 	endRead(goal: TipGoal | null, now: number): void {
 		this.reading = Math.max(0, this.reading - 1);
-		if (goal) {
+		if (goal && this.events === this.eventsAtReadStart) {
 			this.goal = goal;
 			this.lastTruthAt = now;
 		}
@@ -240,6 +248,7 @@ export class GoalTally {
 	takeTruth(goal: TipGoal, now: number): void {
 		this.goal = goal;
 		this.lastTruthAt = now;
+		this.events += 1;
 	}
 
 	get readInFlight(): boolean {

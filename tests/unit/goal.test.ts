@@ -245,6 +245,18 @@ describe('GoalTally: each tip counted once', () => {
 		expect(t.tip(tip({ queued_at: new Date(5100).toISOString() }), 5100).kind).toBe('doubt');
 	});
 
+	it('a read that was in flight when a goal event landed does not bring back the older goal', () => {
+		const t = new GoalTally();
+		read(t, goal({ title: 'Old' }), 0);
+		t.beginRead(1000);
+		t.takeTruth(goal({ title: 'New', current: 70 }), 1005);
+		t.endRead(goal({ title: 'Old', current: 40 }), 1010);
+		expect(t.goal).toMatchObject({ title: 'New', current: 70 });
+		// The read after it (nothing landed meanwhile) is taken as it answers.
+		read(t, goal({ title: 'Newer', current: 75 }), 2000);
+		expect(t.goal).toMatchObject({ title: 'Newer', current: 75 });
+	});
+
 	it('property: whatever the order and repeats of events, a settled tally equals the sum', () => {
 		fc.assert(
 			fc.property(
