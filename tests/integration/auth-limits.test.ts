@@ -1,6 +1,6 @@
 // Credentials, scopes and rate limits over real HTTP (service-api.md, Common responses,
 // Authentication, Errors and Limits; CONTRACT.md, Rate-limit headers), and the identity reads.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
 	EVENT_TYPES,
 	EventsCatalogBody,
@@ -16,18 +16,9 @@ import {
 	type Scope
 } from '../../src/contract/index.ts';
 import { expectBody, expectError } from '../fixtures/contract-checks.ts';
-import { api, withSim, type ApiResponse, type Sim } from '../fixtures/sim.ts';
-import type { StartOptions } from '../../src/sim/index.ts';
+import { api, simsPerTest, type ApiResponse, type Sim } from '../fixtures/sim.ts';
 
-const running: Sim[] = [];
-async function start(options: StartOptions = {}): Promise<Sim> {
-	const sim = await withSim(options);
-	running.push(sim);
-	return sim;
-}
-afterEach(async () => {
-	await Promise.all(running.splice(0).map((s) => s.close()));
-});
+const start = simsPerTest();
 
 function rateHeaders(res: ApiResponse) {
 	const read = (name: string) => {

@@ -2,7 +2,7 @@
 // durable rotation, one refresh under concurrency, 401 invalid_token, crash in the store window,
 // revocation, deny and refused redirects, and the /oauth routes.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import { UpstreamClient, type Fetch } from '../../src/server/upstream.ts';
 import {
@@ -13,17 +13,9 @@ import {
 } from '../fixtures/oauth-client.ts';
 import { decide, REDIRECT } from '../fixtures/oauth.ts';
 import { OVERLAY_KEY, send } from '../fixtures/token-endpoint.ts';
-import { withSim, type Sim } from '../fixtures/sim.ts';
+import { simsPerTest, type Sim } from '../fixtures/sim.ts';
 
-const running: Sim[] = [];
-async function start(): Promise<Sim> {
-	const sim = await withSim();
-	running.push(sim);
-	return sim;
-}
-afterEach(async () => {
-	await Promise.all(running.splice(0).map((s) => s.close()));
-});
+const start = simsPerTest();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const stored = (file: string) => JSON.parse(readFileSync(file, 'utf8'));

@@ -1,7 +1,7 @@
 // The simulator's OAuth 2.0 server over real HTTP (service-api.md, Authentication, OAuth 2.0, and
 // Errors): metadata, authorize outcomes and redirect rules, PKCE, codes, rotation, reuse detection,
 // revocation, public and confidential clients, and the access token on the API and realtime.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Me } from '../../src/contract/index.ts';
 import {
 	approvedCode,
@@ -13,17 +13,9 @@ import {
 	registerApp,
 	tokenCall
 } from '../fixtures/oauth.ts';
-import { api, RealtimeClient, until, withSim, type Sim } from '../fixtures/sim.ts';
+import { api, RealtimeClient, until, simsPerTest, type Sim } from '../fixtures/sim.ts';
 
-const running: Sim[] = [];
-async function start(): Promise<Sim> {
-	const sim = await withSim();
-	running.push(sim);
-	return sim;
-}
-afterEach(async () => {
-	await Promise.all(running.splice(0).map((s) => s.close()));
-});
+const start = simsPerTest();
 
 describe('metadata and authorize', () => {
 	it('publishes RFC 8414 metadata naming the documented endpoints and S256 only', async () => {
