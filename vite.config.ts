@@ -1,5 +1,5 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -13,6 +13,9 @@ const pages = Object.fromEntries(
 		.map((f) => [f.replace(/\.html$/, ''), pagesDir + f])
 );
 
+// Environment names allow only letters, digits, '$' and '_'.
+const envName = (page: string) => 'page_' + page.replace(/\W/g, '_');
+
 // The browser bundle validates with zod/mini behind zod's classic API (src/client/zod-browser.ts):
 // the same checks in a fraction of the bytes. Tests run classic zod, except the 'browser-zod'
 // project, which runs the unit tests through this alias.
@@ -25,10 +28,24 @@ export default defineConfig({
 	resolve: { conditions: ['browser'], alias: process.env.VITEST ? [] : browserZod },
 	build: {
 		outDir: here('./dist'),
-		emptyOutDir: true,
 		// OBS 30 ships Chromium 103; OBS 31/32 ship 127. Build for the oldest.
 		target: 'chrome103',
-		rollupOptions: { input: pages }
+		// Every engine we support has <link rel="modulepreload"> (Chromium 66+): no polyfill.
+		modulePreload: { polyfill: false }
+	},
+	// Each page is built on its own (one environment per page): an OBS browser source loads one
+	// page, so a chunk shared between pages would only carry code this page never runs.
+	environments: Object.fromEntries(
+		Object.entries(pages).map(([name, html]) => [
+			envName(name),
+			{ consumer: 'client', build: { emptyOutDir: false, rollupOptions: { input: { [name]: html } } } }
+		])
+	),
+	builder: {
+		async buildApp(builder) {
+			rmSync(here('./dist'), { recursive: true, force: true });
+			for (const name of Object.keys(pages)) await builder.build(builder.environments[envName(name)]);
+		}
 	},
 	test: {
 		root: here('./'),

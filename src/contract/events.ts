@@ -26,149 +26,159 @@ const Empty = z.looseObject({});
 
 /**
  * Every event type the project knows: the scope a credential needs to receive it (null: any
- * credential), the payload schema, and the description GET /events returns.
+ * credential) and the payload schema. Their descriptions are EVENT_DESCRIPTIONS, apart, so that
+ * the widget pages, which never show them, do not carry them.
  */
 export const EVENT_CATALOG = {
 	'tip.created': {
 		scope: 'tts:read',
-		data: z.looseObject({ tip: QueueTip }),
-		description: 'A tip was created.'
+		data: z.looseObject({ tip: QueueTip })
 	},
 	'tip.tts_ready': {
 		scope: 'tts:read',
-		data: z.looseObject({ order_id: OrderId, tts_url: Url }),
-		description: "The tip's pre-rendered audio is ready (tts_url becomes non-null)."
+		data: z.looseObject({ order_id: OrderId, tts_url: Url })
 	},
 	'queue.tts.started': {
 		scope: 'tts:read',
-		data: z.looseObject({ order_id: OrderId, tip: QueueTip }),
-		description: 'A TTS item was claimed with POST /tts/{orderId}/start.'
+		data: z.looseObject({ order_id: OrderId, tip: QueueTip })
 	},
 	'queue.tts.finished': {
 		scope: 'tts:read',
-		data: z.looseObject({ order_id: OrderId, tip: HistoryTip }),
-		description: 'A TTS item finished playing and moved to history.'
+		data: z.looseObject({ order_id: OrderId, tip: HistoryTip })
 	},
 	'queue.tts.released': {
 		scope: 'tts:read',
-		data: OrderOnly,
-		description: 'A TTS claim was dropped without finishing.'
+		data: OrderOnly
 	},
 	'queue.tts.skipped': {
 		scope: 'tts:read',
-		data: OrderOnly,
-		description: 'The streamer skipped a TTS item; a consumer playing it stops at once.'
+		data: OrderOnly
 	},
 	'queue.tts.removed': {
 		scope: 'tts:read',
-		data: OrderOnly,
-		description: 'A TTS item was removed from the queue.'
+		data: OrderOnly
 	},
 	'queue.tts.replayed': {
 		scope: 'tts:read',
-		data: z.looseObject({ tip: QueueTip }),
-		description: 'A played tip was queued again as a new item.'
+		data: z.looseObject({ tip: QueueTip })
 	},
-	'queue.tts.paused': { scope: 'tts:read', data: Paused, description: 'The TTS queue paused.' },
-	'queue.tts.resumed': { scope: 'tts:read', data: Paused, description: 'The TTS queue resumed.' },
+	'queue.tts.paused': { scope: 'tts:read', data: Paused },
+	'queue.tts.resumed': { scope: 'tts:read', data: Paused },
 	'queue.tts.cleared': {
 		scope: 'tts:read',
-		data: Empty,
-		description: 'Every queued TTS item was deleted.'
+		data: Empty
 	},
 	'queue.media.added': {
 		scope: 'media:read',
-		data: z.looseObject({ media: QueueMediaItem }),
-		description: 'A video request entered the media queue.'
+		data: z.looseObject({ media: QueueMediaItem })
 	},
 	'queue.media.started': {
 		scope: 'media:read',
-		data: z.looseObject({ order_id: OrderId, media: QueueMediaItem }),
-		description: 'A media item was claimed with POST /media/{orderId}/start.'
+		data: z.looseObject({ order_id: OrderId, media: QueueMediaItem })
 	},
 	'queue.media.finished': {
 		scope: 'media:read',
-		data: z.looseObject({ order_id: OrderId, media: HistoryMediaItem }),
-		description: 'A media item finished playing and moved to history.'
+		data: z.looseObject({ order_id: OrderId, media: HistoryMediaItem })
 	},
 	'queue.media.released': {
 		scope: 'media:read',
-		data: OrderOnly,
-		description: 'A media claim was dropped without finishing.'
+		data: OrderOnly
 	},
 	'queue.media.skipped': {
 		scope: 'media:read',
-		data: OrderOnly,
-		description: 'The streamer skipped a media item.'
+		data: OrderOnly
 	},
 	'queue.media.removed': {
 		scope: 'media:read',
-		data: OrderOnly,
-		description: 'A media item was removed from the queue.'
+		data: OrderOnly
 	},
 	'queue.media.paused': {
 		scope: 'media:read',
-		data: Paused,
-		description: 'The media queue paused.'
+		data: Paused
 	},
 	'queue.media.resumed': {
 		scope: 'media:read',
-		data: Paused,
-		description: 'The media queue resumed.'
+		data: Paused
 	},
 	'queue.media.visibility': {
 		scope: 'media:read',
-		data: z.looseObject({ visible: z.boolean() }),
-		description: 'The media player was shown or hidden on the overlay.'
+		data: z.looseObject({ visible: z.boolean() })
 	},
 	'counter.updated': {
 		scope: 'counters:manage',
-		data: z.looseObject({ counter: Counter, previous: z.number().int().nullable() }),
-		description: 'A counter changed, from chat or from the API.'
+		data: z.looseObject({ counter: Counter, previous: z.number().int().nullable() })
 	},
 	'counter.deleted': {
 		scope: 'counters:manage',
-		data: z.looseObject({ name: CounterName }),
-		description: 'A counter was deleted.'
+		data: z.looseObject({ name: CounterName })
 	},
 	'overlay.celebration': {
 		scope: 'overlays:manage',
-		data: z.looseObject({ overlay_id: OverlayId.nullable(), widget_id: z.string().nullable() }),
-		description: 'Fire the celebration widget: every overlay (null), one overlay, or one widget.'
+		data: z.looseObject({ overlay_id: OverlayId.nullable(), widget_id: z.string().nullable() })
 	},
 	'overlay.reload': {
 		scope: 'overlays:manage',
-		data: z.looseObject({ overlay_id: OverlayId.nullable() }),
-		description: 'Reload a connected overlay (null: every overlay).'
+		data: z.looseObject({ overlay_id: OverlayId.nullable() })
 	},
 	'overlay.tip_goal.updated': {
 		scope: 'overlays:manage',
-		data: z.looseObject({ overlay_id: OverlayId, tip_goal: TipGoal }),
-		description: "An overlay's tip goal changed."
+		data: z.looseObject({ overlay_id: OverlayId, tip_goal: TipGoal })
 	},
-	'tipping.opened': { scope: null, data: Empty, description: 'Tipping opened.' },
+	'tipping.opened': { scope: null, data: Empty },
 	'tipping.closed': {
 		scope: null,
-		data: Empty,
-		description: 'Tipping closed; viewers already mid-payment still complete.'
+		data: Empty
 	},
 	// Named by service-api.md; the overlay ignores them, the payload is not shown.
 	'chat.command': {
 		scope: 'commands:manage',
-		data: z.looseObject({}),
-		description: 'A custom command ran.'
+		data: z.looseObject({})
 	},
 	'twitch.channel_point_redemption': {
 		scope: 'channel_points:manage',
-		data: z.looseObject({ is_managed: z.boolean().optional() }),
-		description: 'A channel point reward was redeemed; is_managed tells whether it is resolvable.'
+		data: z.looseObject({ is_managed: z.boolean().optional() })
 	}
 } as const satisfies Record<
 	string,
-	{ scope: Scope | null; data: z.ZodType<Record<string, unknown>>; description: string }
+	{ scope: Scope | null; data: z.ZodType<Record<string, unknown>> }
 >;
 
 export type EventType = keyof typeof EVENT_CATALOG;
+
+/** What GET /events says of each event type (service-api.md, Events). */
+export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
+	'tip.created': 'A tip was created.',
+	'tip.tts_ready': "The tip's pre-rendered audio is ready (tts_url becomes non-null).",
+	'queue.tts.started': 'A TTS item was claimed with POST /tts/{orderId}/start.',
+	'queue.tts.finished': 'A TTS item finished playing and moved to history.',
+	'queue.tts.released': 'A TTS claim was dropped without finishing.',
+	'queue.tts.skipped': 'The streamer skipped a TTS item; a consumer playing it stops at once.',
+	'queue.tts.removed': 'A TTS item was removed from the queue.',
+	'queue.tts.replayed': 'A played tip was queued again as a new item.',
+	'queue.tts.paused': 'The TTS queue paused.',
+	'queue.tts.resumed': 'The TTS queue resumed.',
+	'queue.tts.cleared': 'Every queued TTS item was deleted.',
+	'queue.media.added': 'A video request entered the media queue.',
+	'queue.media.started': 'A media item was claimed with POST /media/{orderId}/start.',
+	'queue.media.finished': 'A media item finished playing and moved to history.',
+	'queue.media.released': 'A media claim was dropped without finishing.',
+	'queue.media.skipped': 'The streamer skipped a media item.',
+	'queue.media.removed': 'A media item was removed from the queue.',
+	'queue.media.paused': 'The media queue paused.',
+	'queue.media.resumed': 'The media queue resumed.',
+	'queue.media.visibility': 'The media player was shown or hidden on the overlay.',
+	'counter.updated': 'A counter changed, from chat or from the API.',
+	'counter.deleted': 'A counter was deleted.',
+	'overlay.celebration':
+		'Fire the celebration widget: every overlay (null), one overlay, or one widget.',
+	'overlay.reload': 'Reload a connected overlay (null: every overlay).',
+	'overlay.tip_goal.updated': "An overlay's tip goal changed.",
+	'tipping.opened': 'Tipping opened.',
+	'tipping.closed': 'Tipping closed; viewers already mid-payment still complete.',
+	'chat.command': 'A custom command ran.',
+	'twitch.channel_point_redemption':
+		'A channel point reward was redeemed; is_managed tells whether it is resolvable.'
+};
 export const EVENT_TYPES = Object.keys(EVENT_CATALOG) as EventType[];
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_CATALOG)[T]['data']>;
 

@@ -1,6 +1,6 @@
 // One handler per route of the contract's route table: turn a validated request into a model call
 // and the documented response body. Credentials, rate limits and validation happen before this.
-import { EVENT_CATALOG, SCOPES, type Actor, type RouteName } from '../contract/index.ts';
+import { EVENT_DESCRIPTIONS, SCOPES, type Actor, type RouteName } from '../contract/index.ts';
 import type { ApiKey } from './auth.ts';
 import type { SimCore } from './core.ts';
 import { badRequest } from './errors.ts';
@@ -48,7 +48,7 @@ export const HANDLERS: Record<RouteName, Handler> = {
 			: {})
 	}),
 	events: () => ({
-		events: Object.fromEntries(Object.entries(EVENT_CATALOG).map(([t, e]) => [t, e.description])),
+		events: EVENT_DESCRIPTIONS,
 		scopes: Object.fromEntries(SCOPES.map((s) => [s, SCOPE_TEXT[s] ?? s]))
 	}),
 	realtimeToken: (core, { key }) => core.credentials.mintHandoff(key),

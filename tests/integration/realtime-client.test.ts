@@ -2,7 +2,7 @@
 // the real token endpoint on loopback ports, with `ws` as the WebSocket. CONTRACT.md: Realtime
 // handoff token, Realtime WebSocket, Rate-limit headers.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ApiClient, type FetchLike, type TokenResult } from '../../src/client/api.ts';
@@ -348,6 +348,48 @@ describe('RealtimeConnection', () => {
 		expect(r.sim.control.hub?.authenticatedCount).toBe(0);
 		expect(r.api.stats.total).toBe(0);
 		expect(c.resyncs()).toBe(0);
+	});
+
+	it('a socket that never opens is given up after the connect timeout and dialled again', async () => {
+		// A port that accepts TCP and never answers the WebSocket handshake.
+		const held = new Set<Socket>();
+		const silent = createNetServer((socket) => {
+			held.add(socket.on('error', () => {}));
+		});
+		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+		cleanups.push(() => {
+			for (const socket of held) socket.destroy();
+			return new Promise((resolve) => silent.close(resolve));
+		});
+		const { port } = silent.address() as AddressInfo;
+		let mints = 0;
+		const states: string[] = [];
+		const conn = new RealtimeConnection({
+			api: {
+				mintToken: async () => {
+					mints += 1;
+					return {
+						ok: true,
+						status: 200,
+						body: { token: `t${mints}`, ws_url: `ws://127.0.0.1:${port}/`, expires_at: '' }
+					};
+				}
+			},
+			WebSocket,
+			connectTimeoutMs: 200,
+			...FAST,
+			onState: (_state, detail) => states.push(detail),
+			warn: () => {}
+		});
+		cleanups.push(() => conn.close());
+		conn.start();
+		await until(() => conn.state === 'failing', WAIT);
+		expect(mints).toBe(FAST.failingAfter);
+		expect(held.size).toBe(FAST.failingAfter);
+		expect(states).toContain(
+			'cannot connect: upstream unreachable: the realtime service did not answer'
+		);
+		expect(conn.connects).toBe(0);
 	});
 
 	it('close() on an open connection closes the socket and stops reconnecting', async () => {
