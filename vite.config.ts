@@ -38,13 +38,17 @@ export default defineConfig({
 	environments: Object.fromEntries(
 		Object.entries(pages).map(([name, html]) => [
 			envName(name),
-			{ consumer: 'client', build: { emptyOutDir: false, rollupOptions: { input: { [name]: html } } } }
+			{
+				consumer: 'client',
+				build: { emptyOutDir: false, rollupOptions: { input: { [name]: html } } }
+			}
 		])
 	),
 	builder: {
 		async buildApp(builder) {
 			rmSync(here('./dist'), { recursive: true, force: true });
-			for (const name of Object.keys(pages)) await builder.build(builder.environments[envName(name)]);
+			for (const name of Object.keys(pages))
+				await builder.build(builder.environments[envName(name)]);
 		}
 	},
 	test: {

@@ -9,7 +9,7 @@ import { DEMO_ACTIONS, runDemoAction, type DemoAction } from './demo.ts';
 import type { OAuthConnection } from './oauth-client.ts';
 import { oauthRoutes } from './oauth-routes.ts';
 import { FailureLimiter, hostAllowed, keyMatches, rawPathTricky } from './security.ts';
-import { UpstreamUnavailable, type UpstreamClient } from './upstream.ts';
+import { bodyBytes, UpstreamUnavailable, type UpstreamClient } from './upstream.ts';
 
 /** What POST /token answers: a schema with no room for anything else (the key above all). */
 export const TokenResponse = z.object({
@@ -80,10 +80,18 @@ export function createApp(opts: AppOptions): Hono {
 
 	// A body above the limit is refused before it is read in full (Content-Length, or counted as
 	// it streams in).
-	const limit = bodyLimit({
-		maxSize: MAX_BODY,
-		onError: (c) => error(c, 413, 'too_large', 'request body too large')
-	});
+	const tooLarge = (c: Context) => error(c, 413, 'too_large', 'request body too large');
+	const streamLimit = bodyLimit({ maxSize: MAX_BODY, onError: tooLarge });
+	// bodyLimit starts by asking for the request's body stream, which makes the Node adapter build a
+	// whole Request object (and its AbortController) per call: a GET or HEAD has no body there, and
+	// a declared Content-Length is decided from the headers, as bodyLimit itself would decide it.
+	const limit: MiddlewareHandler = async (c, next) => {
+		if (hasNoBody(c)) return next();
+		const length = c.req.header('content-length');
+		if (length !== undefined && c.req.header('transfer-encoding') === undefined)
+			return parseInt(length, 10) > MAX_BODY ? tooLarge(c) : next();
+		return streamLimit(c, next);
+	};
 	app.use('/token', limit);
 	app.use('/api/*', limit);
 
@@ -136,7 +144,14 @@ export function createApp(opts: AppOptions): Hono {
 			if (err instanceof UpstreamUnavailable) return unreachable(c);
 			throw err;
 		}
-		if (!res.ok) return passThrough(c, res);
+		if (!res.ok) {
+			try {
+				return await passThrough(c, res);
+			} catch (err) {
+				if (err instanceof UpstreamUnavailable) return unreachable(c);
+				throw err;
+			}
+		}
 		const minted = HandoffToken.safeParse(await res.json().catch(() => null));
 		if (!minted.success)
 			return error(c, 502, 'bad_upstream_answer', 'the upstream answered with no handoff token');
@@ -175,9 +190,9 @@ export function createApp(opts: AppOptions): Hono {
 			const parsed = match.route.request.safeParse(safeJson(text));
 			if (!parsed.success) return error(c, 400, 'bad_request', 'invalid request body');
 			body = JSON.stringify(parsed.data);
-		} else if ((await c.req.text()) !== '') return unexpectedBody(c);
+		} else if (!hasNoBody(c) && (await c.req.text()) !== '') return unexpectedBody(c);
 		try {
-			return passThrough(c, await opts.upstream.call(match.route.method, path, body));
+			return await passThrough(c, await opts.upstream.call(match.route.method, path, body));
 		} catch (err) {
 			if (err instanceof UpstreamUnavailable) return unreachable(c);
 			throw err;
@@ -256,6 +271,11 @@ function safeJson(text: string): unknown {
 	}
 }
 
+/** GET and HEAD requests reach the app without a body (a Request cannot carry one). */
+function hasNoBody(c: Context): boolean {
+	return c.req.method === 'GET' || c.req.method === 'HEAD';
+}
+
 /** None of the calls the pages make has a body: one that comes is refused, not dropped. */
 function unexpectedBody(c: Context): Response {
 	return c.json({ error: 'this call takes no request body', code: 'unexpected_body' }, 400);
@@ -268,16 +288,28 @@ function unreachable(c: Context): Response {
 	);
 }
 
-/** Upstream status, body and RateLimit-* headers; nothing else (no cookies, no upstream CORS). */
+/**
+ * Upstream status, body and RateLimit-* headers; nothing else (no cookies, no upstream CORS). A body
+ * that cannot be read (the upstream went away, the call's timeout) is a failed call. The bytes and a
+ * plain header object are what the Node adapter writes out directly, with Content-Length; other
+ * bodies (an ArrayBuffer, a stream) cost it a Response object and a stream reader per call.
+ */
 async function passThrough(c: Context, res: Response): Promise<Response> {
-	const headers = new Headers({
-		'Content-Type': res.headers.get('content-type') ?? 'application/json',
-		'Cache-Control': 'no-store'
-	});
+	const headers: Record<string, string> = {
+		'content-type': res.headers.get('content-type') ?? 'application/json',
+		'cache-control': 'no-store'
+	};
 	for (const h of RATE_HEADERS) {
 		const v = res.headers.get(h);
-		if (v !== null) headers.set(h, v);
+		if (v !== null) headers[h] = v;
 	}
-	const body = res.status === 204 ? null : await res.arrayBuffer();
+	let body: Uint8Array<ArrayBuffer> | null = null;
+	if (res.status !== 204) {
+		try {
+			body = await bodyBytes(res);
+		} catch (err) {
+			throw new UpstreamUnavailable(err instanceof Error ? err.message : String(err));
+		}
+	}
 	return new Response(body, { status: res.status, headers });
 }

@@ -24,7 +24,10 @@ export function bundleIsStale(root: string, dist: string): boolean {
 export async function buildBundle(root: string, dist: string): Promise<void> {
 	const { createBuilder } = await import('vite');
 	// The app builder, as `vite build` runs it: one build per page (vite.config.ts `builder`).
-	const builder = await createBuilder({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
+	const builder = await createBuilder({
+		configFile: join(root, 'vite.config.ts'),
+		logLevel: 'warn'
+	});
 	await builder.buildApp();
 	writeFileSync(join(dist, STAMP), new Date().toISOString());
 }

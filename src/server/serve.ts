@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import type { Upstream } from './config.ts';
 import type { OAuthConnection } from './oauth-client.ts';
-import { UpstreamClient } from './upstream.ts';
+import { keepAliveFetch, UpstreamClient } from './upstream.ts';
 
 export interface ServeOptions {
 	mode: 'live' | 'demo';
@@ -36,7 +36,8 @@ export interface ServedApp {
 
 export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 	const host = opts.host ?? '127.0.0.1';
-	const upstream = new UpstreamClient(() => opts.upstream, fetch, 10_000, opts.oauth ?? null);
+	const transport = keepAliveFetch();
+	const upstream = new UpstreamClient(() => opts.upstream, transport, 10_000, opts.oauth ?? null);
 	const app = createApp({
 		mode: opts.mode,
 		simulatorOrigin: opts.simulatorOrigin,
@@ -72,6 +73,7 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		close: async () => {
 			server.closeAllConnections?.();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
+			transport.close();
 		}
 	};
 }

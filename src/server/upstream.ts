@@ -1,5 +1,8 @@
 // The one place that talks to the upstream with a credential: the API key, or the OAuth access token
 // when the streamer connected with OAuth (oauth-client.ts), which wins while the connection lives.
+import http from 'node:http';
+import https from 'node:https';
+import { finished } from 'node:stream';
 import type { Upstream } from './config.ts';
 
 export class UpstreamUnavailable extends Error {}
@@ -39,15 +42,30 @@ export class UpstreamClient {
 				accept: 'application/json'
 			};
 			if (body !== undefined) headers['content-type'] = 'application/json';
+			// The call's deadline, as AbortSignal.timeout would set it, but ended with the call: a
+			// timeout signal stays (with its timer) for the full timeoutMs after every call.
+			const deadline = new AbortController();
+			const timer = setTimeout(
+				() =>
+					deadline.abort(
+						new DOMException('The operation was aborted due to timeout', 'TimeoutError')
+					),
+				this.timeoutMs
+			);
+			timer.unref();
 			try {
-				return await this.fetchImpl(baseUrl + path, {
+				const res = await this.fetchImpl(baseUrl + path, {
 					method,
 					headers,
 					body,
 					redirect: 'manual',
-					signal: AbortSignal.timeout(this.timeoutMs)
+					signal: deadline.signal
 				});
+				// A buffered answer is complete; any other still has its body to come, under the deadline.
+				if (bufferedBodies.has(res)) clearTimeout(timer);
+				return res;
 			} catch (err) {
+				clearTimeout(timer);
 				throw new UpstreamUnavailable(err instanceof Error ? err.message : String(err));
 			}
 		};
@@ -79,4 +97,89 @@ function refused(problem: { code: string; message: string }): Response {
 		{ error: problem.message, code: problem.code },
 		{ status: 401, headers: { 'cache-control': 'no-store' } }
 	);
+}
+
+/** The bytes of the answers keepAliveFetch read in full (null: a status without a body). */
+const bufferedBodies = new WeakMap<Response, Uint8Array<ArrayBuffer> | null>();
+
+/**
+ * The body of an upstream answer, for passing it on: the bytes keepAliveFetch already holds, or read
+ * from the Response. (Reading a Response of the Node adapter's kind builds a second, stream-backed
+ * Response first: a sizeable part of a proxied call's cost.) Rejects if the body cannot be read.
+ */
+export async function bodyBytes(res: Response): Promise<Uint8Array<ArrayBuffer>> {
+	const buffered = bufferedBodies.get(res);
+	if (buffered !== undefined) return buffered ?? new Uint8Array(0);
+	return new Uint8Array(await res.arrayBuffer());
+}
+
+/** Idle keep-alive connections close after this (or 1 s before the server's Keep-Alive timeout). */
+const KEEP_ALIVE_IDLE_MS = 4_000;
+/** Statuses whose Response has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The upstream transport of the running server (serve.ts): node:http(s) on keep-alive Agents, the
+ * whole answer read before the Response is handed back, so that the caller's signal (the call's
+ * timeout) covers the body too and a connection that dies mid-body is a failed call. Global fetch
+ * would do the same work, but on Node 20 every fetch leaves its request, signals and streams alive
+ * until a full GC (undici ties them to WeakRefs and FinalizationRegistry), about 30 kB a call: each
+ * young-generation GC then copies megabytes and pauses the endpoint for several ms, which is the
+ * tail of the proxied calls (README, Performance). Takes what UpstreamClient sends: a method,
+ * string headers, a string body or none, a signal; never follows redirects (`redirect: 'manual'`).
+ */
+export function keepAliveFetch(): Fetch & { close(): void } {
+	const agents = {
+		'http:': new http.Agent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS }),
+		'https:': new https.Agent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS })
+	};
+	const send: Fetch = (input, init = {}) =>
+		new Promise<Response>((resolve, reject) => {
+			const url = new URL(input);
+			if (url.protocol !== 'http:' && url.protocol !== 'https:')
+				throw new TypeError(`unsupported protocol ${url.protocol}`);
+			if (init.body != null && typeof init.body !== 'string')
+				throw new TypeError('keepAliveFetch sends string bodies only');
+			const headers =
+				init.headers instanceof Headers || Array.isArray(init.headers)
+					? Object.fromEntries(new Headers(init.headers))
+					: (init.headers as Record<string, string> | undefined);
+			const req = (url.protocol === 'https:' ? https : http).request(
+				url,
+				{
+					method: init.method ?? 'GET',
+					// No Accept-Encoding would allow any coding: ask for the body as it is.
+					headers: { 'accept-encoding': 'identity', ...headers },
+					agent: agents[url.protocol],
+					signal: init.signal ?? undefined
+				},
+				(res) => {
+					const chunks: Buffer<ArrayBuffer>[] = [];
+					res.on('data', (chunk: Buffer<ArrayBuffer>) => chunks.push(chunk));
+					finished(res, (err) => {
+						if (err) return reject(err);
+						const status = res.statusCode ?? 502;
+						const responseHeaders = new Headers();
+						const raw = res.rawHeaders;
+						for (let i = 0; i < raw.length; i += 2) responseHeaders.append(raw[i], raw[i + 1]);
+						const body = NULL_BODY.has(status)
+							? null
+							: chunks.length === 1
+								? chunks[0]
+								: Buffer.concat(chunks);
+						const response = new Response(body, { status, headers: responseHeaders });
+						bufferedBodies.set(response, body);
+						resolve(response);
+					});
+				}
+			);
+			req.on('error', reject);
+			req.end(init.body ?? undefined);
+		});
+	return Object.assign(send, {
+		close() {
+			agents['http:'].destroy();
+			agents['https:'].destroy();
+		}
+	});
 }

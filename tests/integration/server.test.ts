@@ -376,6 +376,31 @@ describe('upstream failures', () => {
 			await new Promise<void>((resolve) => hanging.close(() => resolve()));
 		}
 	});
+
+	it('answers 502 when the upstream drops the connection in the middle of its body', async () => {
+		const dropping: Server = createServer((_req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+			res.write('{"tenant_id":');
+			setTimeout(() => res.destroy(), 20);
+		});
+		await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+		const { port } = dropping.address() as AddressInfo;
+		try {
+			const { app } = tokenEndpoint({
+				baseUrl: `http://127.0.0.1:${port}/v1`,
+				wsUrl: 'ws://unused',
+				apiKey: sim.apiKey
+			});
+			for (const target of ['/api/me', '/api/tts/queue']) {
+				const res = await send(app, 'GET', target);
+				expect(res.status, target).toBe(502);
+				expect(await res.json()).toMatchObject({ code: 'upstream_unreachable' });
+			}
+		} finally {
+			dropping.closeAllConnections();
+			await new Promise<void>((resolve) => dropping.close(() => resolve()));
+		}
+	});
 });
 
 describe('GET /healthz', () => {
