@@ -2,9 +2,11 @@
 // table (min, median and max over repeated runs, against each budget) and writes
 // bench/results/latest.json with the machine it ran on.
 //
-//   npm run bench                 the full bench (~8 min on a 2-core machine)
-//   npm run bench -- --quick      fewer repeats and tips (~2 min), same figures
-//   npm run bench -- --only=weight,idle   a subset: weight, play, idle, soak, recovery, endpoint
+//   npm run bench                 the full bench (~10 min on a 2-core machine)
+//   npm run bench -- --quick      fewer repeats and tips (~5 min: the idle part still waits 2 min
+//                                 for the pages to settle), same figures
+//   npm run bench -- --only=weight,idle   a subset: weight, floor, play, idle, soak, recovery,
+//                                         endpoint
 //   npm run bench -- --no-build   use dist/ as it is
 //   npm run bench:weight          page weights only (no browser)
 import { execFileSync } from 'node:child_process';
@@ -14,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { BUDGETS } from './budgets.ts';
 import { launch } from './browser.ts';
 import { endpointRun, type EndpointRun } from './endpoint.ts';
+import { floorRun, type FloorPage } from './floor.ts';
 import { machine, quantile, row, table, type Row } from './lib.ts';
 import {
 	idleRun,
@@ -29,7 +32,7 @@ import {
 import { DIST } from './stack.ts';
 import { pageWeights, type PageWeight } from './weight.ts';
 
-const PARTS = ['weight', 'play', 'idle', 'soak', 'recovery', 'endpoint'] as const;
+const PARTS = ['weight', 'floor', 'play', 'idle', 'soak', 'recovery', 'endpoint'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values: args } = parseArgs({
@@ -54,7 +57,10 @@ const SETTINGS = quick
 	? {
 			repeats: 1,
 			play: { single: 10, burst: 8, clipMs: 300, reconnects: 1 },
-			idleSeconds: 10,
+			// One 30 s window (the ping period) after the same settling time as a full run: a shorter
+			// settle would measure start-up work (see idleRun).
+			idle: { seconds: 30, windows: 1, settleS: 120 },
+			floorLoads: 1,
 			soak: { tips: 300, checkAt: 100, clipMs: 20, queued: 5 },
 			recovery: { drops: 10, clipMs: 150 },
 			endpoint: { pairs: 500, rpsSeconds: 2 }
@@ -62,7 +68,8 @@ const SETTINGS = quick
 	: {
 			repeats: 3,
 			play: { single: 20, burst: 15, clipMs: 300, reconnects: 2 },
-			idleSeconds: 30,
+			idle: { seconds: 30, windows: 3, settleS: 120 },
+			floorLoads: 3,
 			soak: { tips: 2000, checkAt: 100, clipMs: 20, queued: 5 },
 			recovery: { drops: 34, clipMs: 150 },
 			endpoint: { pairs: 1000, rpsSeconds: 3 }
@@ -73,7 +80,8 @@ const began = Date.now();
 const log = (msg: string) =>
 	console.error(`[bench ${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
 
-if (!args['no-build'] && only.size > 0) {
+// The floor part builds its own pages (bench/floor.ts); every other browser part needs dist/.
+if (!args['no-build'] && [...only].some((p) => p !== 'floor')) {
 	log('building (vite build)');
 	execFileSync(
 		process.execPath,
@@ -102,6 +110,25 @@ if (only.has('weight')) {
 				budget === undefined ? undefined : { max: budget / KB }
 			)
 		);
+	}
+}
+
+// The floor of the mandated stack (Svelte 5, and Svelte 5 with zod/mini), built from bench/floor/:
+// what the weight and heap budgets can at best get down to before any of our code.
+if (only.has('floor')) {
+	log('floor: Svelte and Svelte + zod/mini pages (build, weight, heap)');
+	const pages: FloorPage[] = await floorRun({ loads: SETTINGS.floorLoads });
+	raw.floor = pages;
+	for (const p of pages) {
+		if (p.page !== 'empty')
+			rows.push(
+				row(
+					`floor weight ${p.page} (JS ${(p.jsGz / KB).toFixed(1)} + CSS ${(p.cssGz / KB).toFixed(1)})`,
+					'kB gz',
+					[p.totalGz / KB]
+				)
+			);
+		rows.push(row(`floor resident JS heap after GC, ${p.page} page`, 'MB', p.heapMb));
 	}
 }
 
@@ -170,19 +197,19 @@ if (only.has('play')) {
 }
 
 if (only.has('idle')) {
-	const runs: IdleRun[] = await repeat(
-		`idle cost (${SETTINGS.idleSeconds} s)`,
-		SETTINGS.repeats,
-		() => idleRun(SETTINGS.idleSeconds)
-	);
-	raw.idle = runs;
+	const { seconds, windows, settleS } = SETTINGS.idle;
+	log(`idle cost (${settleS} s to settle, then ${windows} windows of ${seconds} s)`);
+	const run: IdleRun = await idleRun(SETTINGS.idle);
+	raw.idle = run;
+	// Each window is one figure ("runs" in the table): they follow one another on the same pages.
+	const w = run.windows;
 	for (const page of ['tts', 'overlay'] as const) {
 		const label = page === 'tts' ? 'TTS page' : 'full overlay';
 		rows.push(
 			row(
 				`idle animation frames, ${label}`,
 				'/s',
-				runs.map((r) => r[page].framesPerS),
+				w.map((r) => r[page].framesPerS),
 				{
 					max: BUDGETS.idleFramesPerS
 				}
@@ -190,7 +217,7 @@ if (only.has('idle')) {
 			row(
 				`idle main-thread task time, ${label}`,
 				'ms/s',
-				runs.map((r) => r[page].taskMsPerS),
+				w.map((r) => r[page].taskMsPerS),
 				{
 					max: BUDGETS.idleTaskMsPerS
 				}
@@ -198,7 +225,7 @@ if (only.has('idle')) {
 			row(
 				`idle CPU above empty page, ${label}`,
 				'% pts',
-				runs.map((r) => r[page].cpuPct - r.blank.cpuPct),
+				w.map((r) => r[page].cpuPct - r.blank.cpuPct),
 				{ max: BUDGETS.idleCpuOverBlankPts }
 			)
 		);
@@ -207,31 +234,18 @@ if (only.has('idle')) {
 		row(
 			'idle main-thread task time, empty page',
 			'ms/s',
-			runs.map((r) => r.blank.taskMsPerS)
+			w.map((r) => r.blank.taskMsPerS)
 		),
 		row(
 			'idle CPU, empty page (browser process tree)',
 			'%',
-			runs.map((r) => r.blank.cpuPct)
+			w.map((r) => r.blank.cpuPct)
 		),
-		row(
-			'resident JS heap after GC, TTS page',
-			'MB',
-			runs.map((r) => r.tts.heapMb),
-			{
-				max: BUDGETS.residentHeapMb
-			}
-		),
-		row(
-			'resident JS heap after GC, full overlay',
-			'MB',
-			runs.map((r) => r.overlay.heapMb)
-		),
-		row(
-			'resident JS heap after GC, empty page',
-			'MB',
-			runs.map((r) => r.blank.heapMb)
-		)
+		row('resident JS heap after GC, TTS page', 'MB', [run.resident.tts.heapMb], {
+			max: BUDGETS.residentHeapMb
+		}),
+		row('resident JS heap after GC, full overlay', 'MB', [run.resident.overlay.heapMb]),
+		row('resident JS heap after GC, empty page', 'MB', [run.resident.blank.heapMb])
 	);
 }
 
