@@ -349,6 +349,12 @@ if (only.has('endpoint')) {
 			'ms',
 			runs.map((r) => r.addedP50Ms)
 		),
+		// What a zero-cost hop scores at the same moment: the machine's own noise in that p99.
+		row(
+			'noise p99 (direct call against direct call)',
+			'ms',
+			runs.map((r) => r.noiseP99Ms)
+		),
 		row(
 			`token endpoint proxied calls/s${runs[0]?.pinned ? ', one core' : ' (not pinned)'}`,
 			'calls/s',

@@ -313,7 +313,9 @@ export class RealtimeConnection {
 	/** An attempt failed: count it, schedule the next one, say so. */
 	private failed(why: string, atLeastMs = 0): void {
 		this.failures += 1;
-		this.nextDelayMs = Math.max(this.delayFor(this.failures), atLeastMs);
+		// The first failure waits no longer than a lost connection does (an attempt that lands in a
+		// restart's last moments is retried within a second); each one after doubles the wait.
+		this.nextDelayMs = Math.max(this.delayFor(this.failures - 1), atLeastMs);
 		const failingAfter = this.opts.failingAfter ?? DEFAULTS.failingAfter;
 		this.log.warn('connect', `[realtime] cannot connect: ${why}`);
 		this.setState(this.failures >= failingAfter ? 'failing' : 'retrying', `cannot connect: ${why}`);
