@@ -36,11 +36,16 @@ export default defineConfig({
 	// Each page is built on its own (one environment per page): an OBS browser source loads one
 	// page, so a chunk shared between pages would only carry code this page never runs.
 	environments: Object.fromEntries(
-		Object.entries(pages).map(([name, html]) => [
+		Object.entries(pages).map(([name, html], i) => [
 			envName(name),
 			{
 				consumer: 'client',
-				build: { emptyOutDir: false, rollupOptions: { input: { [name]: html } } }
+				build: {
+					emptyOutDir: false,
+					// public/ (the demo videos) is copied into dist/ once, by the first page's build.
+					copyPublicDir: i === 0,
+					rolldownOptions: { input: { [name]: html } }
+				}
 			}
 		])
 	),

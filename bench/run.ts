@@ -2,7 +2,7 @@
 // table (min, median and max over repeated runs, against each budget) and writes
 // bench/results/latest.json with the machine it ran on.
 //
-//   npm run bench                 the full bench (~10 min on a 2-core machine)
+//   npm run bench                 the full bench (~9.5 min on a 2-core machine)
 //   npm run bench -- --quick      fewer repeats and tips (~5 min: the idle part still waits 2 min
 //                                 for the pages to settle), same figures
 //   npm run bench -- --only=weight,idle   a subset: weight, floor, play, idle, soak, recovery,

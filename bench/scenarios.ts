@@ -173,10 +173,10 @@ export interface IdleRun {
  *   with the page loads: V8's memory reducer runs one to three garbage collections about 30 s after
  *   a page loads (10 to 25 ms of main-thread time in all, on the empty page too), Blink polls the
  *   memory use of a page about every 1.4 s from about 60 to 120 s after its load (6 ms in that
- *   minute), and reconnecting-websocket's minUptime timer fires 5 s after the socket opens. A 30 s
- *   window opened 2 s after start-up (as before) measured mostly that GC: 0.4 to 0.7 ms/s on every
- *   page; opened 45 s after, 0.1 to 0.3 ms/s on the widget pages; from 2 minutes on, a TTS page
- *   alone in its browser stays at 0.03 to 0.07 ms/s for at least 20 minutes.
+ *   minute), and the page's own connect work settles. A 30 s window opened 2 s after start-up
+ *   (as before) measured mostly that GC: 0.4 to 0.7 ms/s on every page; opened 45 s after, 0.1 to
+ *   0.3 ms/s on the widget pages; from 2 minutes on, a TTS page alone in its browser stays at 0.03
+ *   to 0.07 ms/s for at least 20 minutes.
  * - The browsers start `STAGGER_MS` apart, so that their periodic work does not fall on the same
  *   moment on two cores: the simulator pings each socket every 30 s from its connect, and each
  *   browser asks its renderer for a memory dump about a minute after it starts. Task time is wall
