@@ -9,12 +9,17 @@ export const BUDGETS = {
 	gapP95Ms: 50,
 	/** Upstream calls per played tip in steady state: start and finish. */
 	callsPerTip: 2,
-	/** Gzipped JS + CSS a page loads (bytes). */
-	weightBytes: {
-		'widget-tts': 30_000,
-		'widget-counters': 15_000,
+	/**
+	 * Our own code on a page, gzipped JS + CSS (bytes): the page minus the floor page of the
+	 * libraries it loads (bench/floor.ts: Svelte and each of zod/mini, howler, gsap and
+	 * reconnecting-websocket the page uses, imported and used once). The floor itself is reported,
+	 * not budgeted: it is the specified stack's, not ours (issue 16).
+	 */
+	ownWeightBytes: {
+		'widget-tts': 28_000,
+		'widget-counters': 18_000,
 		/** A full overlay with every widget (the media player it loads on demand included). */
-		overlay: 60_000
+		overlay: 50_000
 	} as Record<string, number>,
 	/** Animation frames a second of an idle connected page. */
 	idleFramesPerS: 0,
@@ -22,8 +27,8 @@ export const BUDGETS = {
 	idleTaskMsPerS: 0.1,
 	/** Chromium's CPU share above an empty page's (percentage points of one core). */
 	idleCpuOverBlankPts: 0.1,
-	/** JS heap after GC of a connected idle TTS page (MB). */
-	residentHeapMb: 1.2,
+	/** JS heap after GC of a connected idle page (MB): the TTS page and a full overlay. */
+	residentHeapMb: { tts: 1.3, overlay: 1.8 },
 	/** JS heap growth after GC between tip 100 and tip 2,000 (MB). */
 	soakHeapGrowthMb: 2,
 	/** DOM nodes growth between tip 100 and tip 2,000. */

@@ -1,43 +1,87 @@
-// The floor of the mandated stack: what a page costs with Svelte 5 alone and with Svelte 5 plus
-// zod/mini, before any of our code, so that the weight and heap budgets can be read against it.
-// The pages live in bench/floor/ and are built here (same target as the product) into a temporary
-// directory, never into dist/; their heap is measured the way the idle part measures ours.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// The floor of the specified stack: what a page costs with Svelte 5 and the libraries the product is
+// specified on (zod/mini, howler, gsap, reconnecting-websocket), each imported and used once, before
+// any of our code, so that the weight and heap budgets can be read against it. A floor page is
+// generated for a set of libraries (bench/floor/use-*.ts, one module a library, so an unused one is
+// not bundled at all), built with the product's target into a temporary folder (never dist/), and
+// its heap is measured the way the idle part measures ours.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, openPage } from './browser.ts';
+import type { LIBRARIES } from './shares.ts';
 import { pageWeights } from './weight.ts';
 
+/** A library of the stack beside Svelte (which every page has). */
+export type Library = Exclude<(typeof LIBRARIES)[number], 'svelte'>;
+const USE: Record<Library, string> = {
+	zod: 'use-zod.ts',
+	howler: 'use-howler.ts',
+	gsap: 'use-gsap.ts',
+	'reconnecting-websocket': 'use-rws.ts'
+};
+const ALL = Object.keys(USE) as Library[];
 const SOURCES = fileURLToPath(new URL('./floor/', import.meta.url));
-/** Built from bench/floor/<page>.html, each on its own (no chunk shared between them). */
-export const FLOOR_PAGES = ['svelte', 'svelte-zod'] as const;
+const CACHE = fileURLToPath(new URL('../node_modules/.cache/bench-floor/', import.meta.url));
+/** The floor pages the floor part reports (weight and heap). */
+export const FLOOR_PAGES: Record<string, readonly Library[]> = {
+	svelte: [],
+	'svelte-zod': ['zod'],
+	stack: ALL
+};
 const EMPTY = '<!doctype html><title>empty</title>';
 
-export interface FloorPage {
-	page: 'empty' | (typeof FLOOR_PAGES)[number];
-	/** gzip -9 bytes, as bench/weight.ts counts them (0 for the empty page). */
+export interface FloorWeight {
+	/** gzip -9 bytes, as bench/weight.ts counts them. */
 	jsGz: number;
 	cssGz: number;
 	totalGz: number;
+}
+
+export interface FloorPage extends FloorWeight {
+	page: string;
 	/** JS heap after GC, one figure per load (MB). */
 	heapMb: number[];
 }
 
-export async function floorRun(opts: { loads: number }): Promise<FloorPage[]> {
-	// Loaded here, not at the top: only this part needs the bundler.
+/** The name of the floor page of a set of libraries ('svelte+gsap+zod'). */
+export function floorName(libs: readonly Library[]): string {
+	return ['svelte', ...[...libs].sort()].join('+');
+}
+
+/** Builds the floor page of each set of libraries into `out/<name>/`; returns their weights. */
+async function buildFloors(
+	sets: Record<string, readonly Library[]>,
+	out: string
+): Promise<Map<string, FloorWeight>> {
+	// Loaded here, not at the top: only the floor needs the bundler.
 	const { build } = await import('vite');
 	const { svelte } = await import('@sveltejs/vite-plugin-svelte');
-	const out = mkdtempSync(join(tmpdir(), 'bench-floor-'));
+	rmSync(CACHE, { recursive: true, force: true });
+	mkdirSync(CACHE, { recursive: true });
+	const weights = new Map<string, FloorWeight>();
 	try {
-		const weights = new Map<string, Omit<FloorPage, 'page' | 'heapMb'>>();
-		for (const page of FLOOR_PAGES) {
+		for (const [page, libs] of Object.entries(sets)) {
+			const uses = libs.map((lib, i) => `import { use as use${i} } from '${SOURCES}${USE[lib]}';`);
+			writeFileSync(
+				join(CACHE, `${page}.ts`),
+				[
+					`import { mountFloor } from '${SOURCES}mount.ts';`,
+					...uses,
+					`mountFloor([${libs.map((_, i) => `use${i}`).join(', ')}]);`
+				].join('\n')
+			);
+			writeFileSync(
+				join(CACHE, `${page}.html`),
+				`<!doctype html><html lang="en"><head><meta charset="utf-8" /><title>floor: ${page}</title>` +
+					`</head><body><div id="app"></div><script type="module" src="./${page}.ts"></script></body></html>`
+			);
 			const outDir = join(out, page);
 			await build({
 				configFile: false,
-				root: SOURCES,
+				root: CACHE,
 				logLevel: 'warn',
 				// Relative asset URLs: each page is served from its own folder.
 				base: './',
@@ -47,12 +91,34 @@ export async function floorRun(opts: { loads: number }): Promise<FloorPage[]> {
 					emptyOutDir: true,
 					target: 'chrome103',
 					modulePreload: { polyfill: false },
-					rolldownOptions: { input: join(SOURCES, `${page}.html`) }
+					rolldownOptions: { input: join(CACHE, `${page}.html`) }
 				}
 			});
 			const [w] = pageWeights(outDir);
 			weights.set(page, { jsGz: w.jsGz, cssGz: w.cssGz, totalGz: w.totalGz });
 		}
+	} finally {
+		rmSync(CACHE, { recursive: true, force: true });
+	}
+	return weights;
+}
+
+/** The weights of the floor pages of these sets of libraries (no browser). */
+export async function floorWeights(
+	sets: readonly (readonly Library[])[]
+): Promise<Map<string, FloorWeight>> {
+	const out = mkdtempSync(join(tmpdir(), 'bench-floor-'));
+	try {
+		return await buildFloors(Object.fromEntries(sets.map((libs) => [floorName(libs), libs])), out);
+	} finally {
+		rmSync(out, { recursive: true, force: true });
+	}
+}
+
+export async function floorRun(opts: { loads: number }): Promise<FloorPage[]> {
+	const out = mkdtempSync(join(tmpdir(), 'bench-floor-'));
+	try {
+		const weights = await buildFloors(FLOOR_PAGES, out);
 		// Served over http from loopback like the product (module scripts do not load from file:).
 		const server = createServer((req, res) => {
 			const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -74,7 +140,7 @@ export async function floorRun(opts: { loads: number }): Promise<FloorPage[]> {
 		const b = await launch();
 		try {
 			const pages: FloorPage[] = [];
-			for (const page of ['empty', ...FLOOR_PAGES] as const) {
+			for (const page of ['empty', ...Object.keys(FLOOR_PAGES)]) {
 				const heapMb: number[] = [];
 				for (let i = 0; i < opts.loads; i++) {
 					const p = await openPage(b);
