@@ -1,18 +1,24 @@
-// The audio port: what the TTS player needs from a sound card, and its adapter on a plain HTML
-// <audio> element (no library: the element does everything the player needs).
+// The audio port: what the TTS player needs from a sound card, and its adapter on howler.
 //
-// - An <audio> element streams the URL, so audio from another origin needs no CORS (Web Audio
-//   would fetch and decode it itself, which does need CORS), and no AudioContext exists: no audio
-//   thread rendering silence for hours in OBS, no "AudioContext was not allowed to start" warning.
-// - play() returns a promise: it resolves when playback starts and rejects with NotAllowedError
-//   when Chrome's autoplay policy refuses it (and with AbortError when we unload it first). A
-//   refusal alone does not say "locked" for sure; we ask the browser again with a silent probe.
-// - A load error never fails a pending play() by itself on every engine, and a stalled download
-//   fires no event at all. Hence our own timers: no start within the stall timeout, or no progress
-//   while playing, rejects `done` so that the claim is released and the queue moves on.
-//
-// Detecting the lock: see autoplay.ts.
-import { probeAutoplay } from './autoplay.ts';
+// What howler 2.2.4 does here, and what stays ours (see howler.js):
+// - `html5: true` plays through an <audio> element that streams the URL, so audio from another
+//   origin needs no CORS (Web Audio would fetch and decode it itself, which does need CORS).
+//   Howler owns the elements (its pool), their loading, volume and the 'end' of a sound.
+// - Howler creates one AudioContext even for html5 sounds, and its unlock helper uses it: on the
+//   first click/key/touch it resumes the context and fills its pool with unlocked elements. The
+//   context's state is also the browser's autoplay verdict ('running' = audio may start), which is
+//   how we learn that a page needs a click, without a probe of our own. In OBS (autoplay allowed)
+//   the context is only created with the first sound; `Howler.autoSuspend` suspends it 30 s after
+//   it was created, and html5 playback never resumes it, so an idle page has no audio thread
+//   running (bench: idle part).
+// - `onplayerror` carries a fixed sentence, not the browser's exception, sometimes twice. A page
+//   that may play audio (OBS, a gesture, a running context) gets 'play'; otherwise 'locked'.
+// - A load error never fails a queued play(): the play stays queued forever, and a stalled
+//   download fires no event at all. Hence our own timers: no 'play' within the stall timeout, or no
+//   progress while playing, rejects `done` so that the claim is released and the queue moves on.
+// - Until an element has played once, each new Howl logs "HTML5 Audio pool exhausted" (its pool
+//   holds elements that played or were unlocked by a gesture). Harmless.
+import { Howl, Howler } from 'howler';
 
 export interface AudioPort {
 	/** Start loading a URL so that play() of it starts at once. Idempotent. */
@@ -53,27 +59,28 @@ export class AudioError extends Error {
 	}
 }
 
-export interface HtmlAudioOptions {
+export interface HowlerAudioOptions {
 	/** No 'play' this long after play(), or no progress this long while playing, fails. */
 	stallTimeoutMs?: number;
 	/** Preloaded sounds kept at most; the oldest is unloaded first. */
 	cacheSize?: number;
-	/** Treat audio as allowed without probing. Default: in OBS (`window.obsstudio`). */
+	/** Treat audio as allowed without asking the browser. Default: in OBS (`window.obsstudio`). */
 	assumeUnlocked?: boolean;
-	/** How long the silent autoplay probe may take before it counts as inconclusive. */
-	probeTimeoutMs?: number;
 }
 
-const DEFAULTS = {
-	stallTimeoutMs: 10_000,
-	cacheSize: 2,
-	probeTimeoutMs: 3_000
-} satisfies Partial<HtmlAudioOptions>;
+const DEFAULTS = { stallTimeoutMs: 10_000, cacheSize: 2 } satisfies HowlerAudioOptions;
 
-// Events that carry user activation in Chrome (mouse down, key down, touch end) plus click.
-const GESTURES = ['pointerdown', 'keydown', 'touchend', 'click'] as const;
+// Howler needs a codec name it believes the browser plays; html5 audio then sniffs the real bytes.
+const KNOWN_FORMATS = new Set(['mp3', 'mpeg', 'opus', 'ogg', 'oga', 'wav', 'aac', 'm4a', 'webm']);
 
-/** A media element's load error: its MediaError code (0 or absent: unknown). */
+/** The format howler should assume for a URL: its extension, or mp3 (every Chromium plays it). */
+export function formatOf(url: string): string {
+	const path = url.split(/[?#]/, 1)[0];
+	const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1].toLowerCase();
+	return ext && KNOWN_FORMATS.has(ext) ? ext : 'mp3';
+}
+
+/** Howler's html5 load errors are MediaError codes (or a sentence of its own). */
 export function describeLoadError(err: unknown): AudioError {
 	switch (err) {
 		case 1:
@@ -91,63 +98,56 @@ export function describeLoadError(err: unknown): AudioError {
 	return new AudioError('load', typeof err === 'string' ? err : 'the audio could not be loaded');
 }
 
-/** One <audio> element and what is known about its loading. */
+// Howler's unlock helper is installed by the first Howl; a page that must show "Click to enable
+// audio" before any tip arrived needs it earlier. Present in howler 2.x, not in its typings.
+const howlerUnlock = Howler as unknown as { _unlockAudio?: () => void };
+
+/** One Howl and what is known about its loading. */
 interface Entry {
-	audio: HTMLAudioElement;
+	howl: Howl;
 	error: AudioError | null;
-	/** Set by the playback that owns the element, to hear about a load error at once. */
-	onError: ((err: AudioError) => void) | null;
-	/** Removes the element's listeners. */
-	detach: () => void;
+	/** Set by the playback that owns the Howl, to hear about its failures at once. */
+	onLoadError: ((err: AudioError) => void) | null;
+	onPlayError: (() => void) | null;
 }
 
 function createEntry(url: string): Entry {
-	const audio = new Audio();
-	audio.preload = 'auto';
-	const entry: Entry = { audio, error: null, onError: null, detach: () => {} };
-	// Registered once, at creation, so a failure during preload is remembered for play().
-	const onError = () => {
-		if (entry.error || !audio.getAttribute('src')) return; // unloading empties src: not an error
-		entry.error = describeLoadError(audio.error?.code ?? 0);
-		entry.onError?.(entry.error);
-	};
-	audio.addEventListener('error', onError);
-	entry.detach = () => audio.removeEventListener('error', onError);
-	audio.src = url;
+	const entry: Entry = { howl: null!, error: null, onLoadError: null, onPlayError: null };
+	entry.howl = new Howl({
+		src: [url],
+		html5: true,
+		preload: true,
+		format: [formatOf(url)],
+		// Registered at creation, so a failure during preload is remembered for play().
+		onloaderror: (_id, err) => {
+			if (entry.error) return;
+			entry.error = describeLoadError(err);
+			entry.onLoadError?.(entry.error);
+		},
+		onplayerror: () => entry.onPlayError?.()
+	});
 	return entry;
 }
 
-/** Stops the element and drops its media (memory and the connection), for good. */
-function release(entry: Entry): void {
-	entry.detach();
-	const { audio } = entry;
-	audio.pause();
-	audio.removeAttribute('src');
-	audio.load();
-}
-
-export class HtmlAudioPort implements AudioPort {
+export class HowlerAudioPort implements AudioPort {
 	/** Preloaded sounds nobody plays yet, oldest first. A playing sound belongs to its handle. */
 	private readonly cache = new Map<string, Entry>();
 	private readonly listeners = new Set<(unlocked: boolean) => void>();
-	private readonly opts: Required<Omit<HtmlAudioOptions, 'assumeUnlocked'>>;
+	private readonly opts: Required<Omit<HowlerAudioOptions, 'assumeUnlocked'>>;
+	/** Autoplay is allowed by the host (OBS starts CEF with no-user-gesture-required). */
+	private readonly trusted: boolean;
+	/** Howler's AudioContext ran once: the browser lets this page start audio. */
+	private contextRan = false;
 	private isUnlocked: boolean;
-	private probing: Promise<boolean> | null = null;
-	private removeGestureListeners: (() => void) | null = null;
-	/** Resolves with `unlocked` once the first probe answered (at once in OBS). */
-	readonly ready: Promise<boolean>;
 
-	constructor(options: HtmlAudioOptions = {}) {
+	constructor(options: HowlerAudioOptions = {}) {
 		const { assumeUnlocked, ...rest } = options;
 		this.opts = { ...DEFAULTS, ...rest };
-
-		const inObs = typeof (window as { obsstudio?: unknown }).obsstudio === 'object';
-		// Sticky activation already unlocks audio in Chrome; otherwise assume locked until probed,
-		// so that nothing is claimed that cannot be played.
-		this.isUnlocked =
-			(assumeUnlocked ?? inObs) || (navigator.userActivation?.hasBeenActive ?? false);
-		if (assumeUnlocked ?? inObs) this.ready = Promise.resolve(true);
-		else this.ready = this.unlock();
+		this.trusted =
+			assumeUnlocked ?? typeof (window as { obsstudio?: unknown }).obsstudio === 'object';
+		// Until the browser says so, assume locked: nothing is claimed that cannot be played.
+		this.isUnlocked = this.mayPlay();
+		if (!this.isUnlocked) this.watchContext();
 	}
 
 	get unlocked(): boolean {
@@ -162,17 +162,15 @@ export class HtmlAudioPort implements AudioPort {
 	}
 
 	/**
-	 * Asks the browser whether audio may start now (a silent probe) and updates `unlocked`. Call it
-	 * from a click handler ("Click to enable audio"); gestures anywhere on the page also trigger it.
+	 * Call from a click handler ("Click to enable audio"). Howler's own listener has resumed its
+	 * context on the same click; the click's user activation alone is enough for the <audio> path.
 	 */
 	unlock(): Promise<boolean> {
-		this.probing ??= probeAutoplay(this.opts.probeTimeoutMs).then((result) => {
-			this.probing = null;
-			// Inconclusive (no audio device, a slow page): do not keep asking for a click that cannot help.
-			this.setUnlocked(result ?? true);
-			return this.isUnlocked;
-		});
-		return this.probing;
+		if (!this.isUnlocked) {
+			void Howler.ctx?.resume().catch(() => {});
+			if (this.mayPlay()) this.setUnlocked(true);
+		}
+		return Promise.resolve(this.isUnlocked);
 	}
 
 	preload(url: string): void {
@@ -186,7 +184,7 @@ export class HtmlAudioPort implements AudioPort {
 		while (this.cache.size > this.opts.cacheSize) {
 			const [oldestUrl, oldest] = this.cache.entries().next().value as [string, Entry];
 			this.cache.delete(oldestUrl);
-			release(oldest);
+			oldest.howl.unload();
 		}
 	}
 
@@ -194,7 +192,7 @@ export class HtmlAudioPort implements AudioPort {
 		const entry = this.cache.get(url);
 		if (!entry) return;
 		this.cache.delete(url);
-		release(entry);
+		entry.howl.unload();
 	}
 
 	play(url: string, opts: { volume: number }): PlayHandle {
@@ -203,58 +201,75 @@ export class HtmlAudioPort implements AudioPort {
 		return startPlayback(entry, opts.volume, this.opts.stallTimeoutMs, {
 			// A sound that really plays proves audio is allowed (e.g. after a click elsewhere).
 			onStarted: () => this.setUnlocked(true),
-			classifyPlayError: () =>
-				this.unlock().then((unlocked): AudioFailure => (unlocked ? 'play' : 'locked'))
+			playFailure: () => {
+				if (this.mayPlay()) return 'play';
+				this.setUnlocked(false);
+				return 'locked';
+			}
 		});
 	}
 
-	/** Unloads every preloaded sound and stops listening for gestures. */
+	/** Unloads every preloaded sound. */
 	dispose(): void {
-		for (const entry of this.cache.values()) release(entry);
+		for (const entry of this.cache.values()) entry.howl.unload();
 		this.cache.clear();
 		this.listeners.clear();
-		this.removeGestureListeners?.();
-		this.removeGestureListeners = null;
+	}
+
+	/** Whether the browser lets this page start audio now. */
+	private mayPlay(): boolean {
+		return this.trusted || this.contextRan || (navigator.userActivation?.hasBeenActive ?? false);
+	}
+
+	/**
+	 * Creates howler's AudioContext now and installs its unlock helper; the context's state tells
+	 * whether audio may start, and turns 'running' when a gesture unlocked it.
+	 */
+	private watchContext(): void {
+		Howler.volume(); // creates howler's context (its getter does, for want of a public setup)
+		howlerUnlock._unlockAudio?.(); // may replace the context (a sample rate other than 44.1 kHz)
+		const ctx = Howler.ctx as AudioContext | undefined;
+		if (!ctx) {
+			// No Web Audio at all (no audio device): do not ask for a click that cannot help.
+			this.contextRan = true;
+			this.setUnlocked(true);
+			return;
+		}
+		const check = () => {
+			if (ctx.state !== 'running') return;
+			ctx.removeEventListener('statechange', check);
+			this.contextRan = true;
+			this.setUnlocked(true);
+		};
+		ctx.addEventListener('statechange', check);
+		check();
 	}
 
 	private setUnlocked(unlocked: boolean): void {
-		if (!unlocked && !this.removeGestureListeners) this.listenForGestures();
-		if (unlocked) {
-			this.removeGestureListeners?.();
-			this.removeGestureListeners = null;
-		}
 		if (unlocked === this.isUnlocked) return;
 		this.isUnlocked = unlocked;
 		for (const cb of [...this.listeners]) cb(unlocked);
 	}
-
-	private listenForGestures(): void {
-		const onGesture = () => void this.unlock();
-		const options = { capture: true, passive: true };
-		for (const type of GESTURES) document.addEventListener(type, onGesture, options);
-		this.removeGestureListeners = () => {
-			for (const type of GESTURES) document.removeEventListener(type, onGesture, options);
-		};
-	}
 }
 
-/** The audio port of the widgets: an <audio> element per sound, autoplay detection. */
-export function createAudioPort(options?: HtmlAudioOptions): HtmlAudioPort {
-	return new HtmlAudioPort(options);
+/** The audio port of the widgets: howler, html5 streaming, its unlock handling. */
+export function createAudioPort(options?: HowlerAudioOptions): HowlerAudioPort {
+	return new HowlerAudioPort(options);
 }
 
 /**
- * Plays the entry's element once and releases it afterwards, whatever happened, so memory stays
- * flat over hours of alerts. `hooks.classifyPlayError` tells a locked page from another refusal.
+ * Plays the entry's Howl once and unloads it afterwards, whatever happened, so memory stays flat
+ * over hours of alerts. `hooks.playFailure` tells a locked page from another refusal.
  */
 function startPlayback(
 	entry: Entry,
 	volume: number,
 	stallMs: number,
-	hooks: { onStarted: () => void; classifyPlayError: () => Promise<AudioFailure> }
+	hooks: { onStarted: () => void; playFailure: () => AudioFailure }
 ): PlayHandle {
-	const { audio } = entry;
+	const { howl } = entry;
 	let settled = false;
+	let soundId: number | null = null;
 	let startTimer: ReturnType<typeof setTimeout> | undefined;
 	let progressTimer: ReturnType<typeof setTimeout> | undefined;
 	let lastPosition = 0;
@@ -268,12 +283,14 @@ function startPlayback(
 	const started = new Promise<boolean>((resolve) => (resolveStarted = resolve));
 
 	const duration = (): number | null => {
-		const d = audio.duration;
+		const d = howl.duration();
 		return d > 0 && Number.isFinite(d) ? d : null;
 	};
 	const position = (): number => {
-		const s = audio.currentTime;
-		return Number.isFinite(s) ? s : 0;
+		if (soundId === null) return 0;
+		// seek() returns the Howl itself while the sound is still loading.
+		const s: unknown = howl.seek(soundId);
+		return typeof s === 'number' && Number.isFinite(s) ? s : 0;
 	};
 
 	const settle = (outcome: 'ended' | 'stopped' | AudioError) => {
@@ -281,51 +298,46 @@ function startPlayback(
 		settled = true;
 		clearTimeout(startTimer);
 		clearTimeout(progressTimer);
-		entry.onError = null;
-		audio.removeEventListener('ended', onEnd);
+		entry.onLoadError = null;
+		entry.onPlayError = null;
+		howl.off('play', onPlay).off('end', onEnd);
 		resolveStarted(false); // no effect when it already started
-		release(entry);
+		howl.unload(); // stops the sound, empties the <audio> element, returns it to howler's pool
 		if (outcome instanceof AudioError) rejectDone(outcome);
 		else resolveDone(outcome);
 	};
 
-	const onPlay = () => {
-		if (settled) return;
+	const onPlay = (id: number) => {
+		if (settled || id !== soundId) return;
 		clearTimeout(startTimer);
 		resolveStarted(true);
 		hooks.onStarted();
 		lastPosition = position();
 		watchProgress();
 	};
-	const onEnd = () => settle('ended');
-	const onPlayError = (err: unknown) => {
+	const onEnd = (id: number) => {
+		if (id === soundId) settle('ended');
+	};
+	const onPlayError = () => {
 		if (settled) return;
-		if (entry.error) return settle(entry.error);
-		clearTimeout(startTimer);
-		if ((err as { name?: unknown } | null)?.name !== 'NotAllowedError') {
-			settle(new AudioError('play', 'the browser refused to start playback'));
-			return;
-		}
-		void hooks
-			.classifyPlayError()
-			.then((reason) =>
-				settle(
-					new AudioError(
-						reason,
-						reason === 'locked'
-							? 'the browser blocks audio until the page is clicked'
-							: 'the browser refused to start playback'
-					)
-				)
-			);
+		const reason = hooks.playFailure();
+		settle(
+			new AudioError(
+				reason,
+				reason === 'locked'
+					? 'the browser blocks audio until the page is clicked'
+					: 'the browser refused to start playback'
+			)
+		);
 	};
 	// Only while playing: one timer per stall period, checking that the position moves.
 	const watchProgress = () => {
 		progressTimer = setTimeout(() => {
 			const pos = position();
 			const length = duration();
-			if (length !== null && pos >= length - 0.05)
-				settle('ended'); // 'ended' got lost
+			// Howler rounds an html5 duration up to 0.1 s.
+			if (length !== null && pos >= length - 0.15)
+				settle('ended'); // 'end' got lost
 			else if (pos <= lastPosition + 0.01)
 				settle(new AudioError('stall', `playback stopped making progress at ${pos.toFixed(1)} s`));
 			else {
@@ -339,15 +351,20 @@ function startPlayback(
 		const err = entry.error;
 		queueMicrotask(() => settle(err));
 	} else {
-		entry.onError = settle;
-		audio.addEventListener('ended', onEnd);
-		audio.volume = Math.min(Math.max(volume, 0), 1);
-		startTimer = setTimeout(
-			() => settle(new AudioError('stall', `audio did not start within ${stallMs / 1000} s`)),
-			stallMs
-		);
-		audio.currentTime = 0;
-		audio.play().then(onPlay, onPlayError);
+		entry.onLoadError = settle;
+		entry.onPlayError = onPlayError;
+		howl.on('play', onPlay).on('end', onEnd);
+		howl.volume(Math.min(Math.max(volume, 0), 1));
+		const id: unknown = howl.play();
+		if (typeof id === 'number') {
+			soundId = id;
+			startTimer = setTimeout(
+				() => settle(new AudioError('stall', `audio did not start within ${stallMs / 1000} s`)),
+				stallMs
+			);
+		} else {
+			queueMicrotask(() => settle(new AudioError('play', 'howler returned no sound to play')));
+		}
 	}
 
 	return {

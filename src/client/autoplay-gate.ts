@@ -1,5 +1,5 @@
 // Whether this page may start a video with sound, for the media player (the TTS player's audio
-// port does the same for speech, but a media page should not load the TTS player for it). OBS allows
+// port learns it from howler's AudioContext, but a media page does not load howler). OBS allows
 // autoplay (CEF runs with --autoplay-policy=no-user-gesture-required); a normal browser tab needs
 // one click first. Probed with a silent sound (autoplay.ts); gestures anywhere re-probe.
 import { probeAutoplay } from './autoplay.ts';

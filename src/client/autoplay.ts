@@ -1,4 +1,5 @@
-// Whether the page may start audio without a click.
+// Whether the page may start audio without a click, for the pages that do not load howler (the
+// media player's gate, the preview); the TTS audio port asks howler's AudioContext instead.
 //
 // `navigator.userActivation.hasBeenActive` (Chrome 72) says whether the page had a gesture, but OBS
 // allows autoplay without one (it starts CEF with `--autoplay-policy=no-user-gesture-required`),

@@ -25,6 +25,7 @@ import type { SpeechListener } from '../../src/client/sound-bus.ts';
 import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { classifyMedia, mediaTakeoverMs } from '../../src/core/media-source.ts';
 import { adapterFor } from './adapters/index.ts';
+import { withVolumeFade } from './adapters/fade.ts';
 import { MediaPlayError, type MediaSession } from './adapters/types.ts';
 import type { MediaParams } from './params.ts';
 import type { FailedVideo, MediaViewModel, NowPlaying } from './view.ts';
@@ -260,9 +261,10 @@ export class MediaPlayer {
 				try {
 					const host = await this.hostReady();
 					if (this.current !== cur) return; // stopped meanwhile
-					const session = adapter.open(host, {
+					const volume = this.volume();
+					const opened = adapter.open(host, {
 						startAt: media.media_start_time,
-						volume: this.volume(),
+						volume,
 						onStarted: () => {
 							if (this.view.now?.orderId === orderId) this.view.now.started = true;
 						},
@@ -273,6 +275,7 @@ export class MediaPlayer {
 							if (duration !== null && now.duration !== duration) now.duration = duration;
 						}
 					});
+					const session = withVolumeFade(opened, volume);
 					cur.session = session;
 					this.applyHold();
 					await Promise.race([session.done, cancelled]);
