@@ -432,7 +432,8 @@ test('in an overlay with TTS and media, a tip read aloud ducks the video and it 
 	await expect
 		.poll(() => attrOf(page, '[data-testid=media-widget]', 'data-ducked'), { timeout: 15_000 })
 		.toBe('yes');
-	expect(await volume()).toBeCloseTo(0.8 * 0.25, 2);
+	// The duck fades (a fraction of a second): the volume arrives at duck_volume of it.
+	await expect.poll(volume, { timeout: REACT_MS }).toBeCloseTo(0.8 * 0.25, 2);
 	await eventually(
 		() => stack.calls('POST', new RegExp(`^/tts/${tip.order_id}/finish$`)).length === 1,
 		30_000
@@ -440,7 +441,7 @@ test('in an overlay with TTS and media, a tip read aloud ducks the video and it 
 	await expect
 		.poll(() => attrOf(page, '[data-testid=media-widget]', 'data-ducked'), { timeout: REACT_MS })
 		.toBe('no');
-	expect(await volume()).toBeCloseTo(0.8, 2);
+	await expect.poll(volume, { timeout: REACT_MS }).toBeCloseTo(0.8, 2);
 	await eventually(() => finishesOf(stack, item.order_id).length === 1, 30_000);
 });
 
