@@ -16,16 +16,11 @@ const pages = Object.fromEntries(
 // Environment names allow only letters, digits, '$' and '_'.
 const envName = (page: string) => 'page_' + page.replace(/\W/g, '_');
 
-// The browser bundle validates with zod/mini behind zod's classic API (src/client/zod-browser.ts):
-// the same checks in a fraction of the bytes. Tests run classic zod, except the 'browser-zod'
-// project, which runs the unit tests through this alias.
-const browserZod = [{ find: /^zod$/, replacement: here('./src/client/zod-browser.ts') }];
-
 export default defineConfig({
 	root: pagesDir,
 	publicDir: here('./public'),
 	plugins: [svelte()],
-	resolve: { conditions: ['browser'], alias: process.env.VITEST ? [] : browserZod },
+	resolve: { conditions: ['browser'] },
 	build: {
 		outDir: here('./dist'),
 		// OBS 30 ships Chromium 103; OBS 31/32 ship 127. Build for the oldest.
@@ -67,18 +62,6 @@ export default defineConfig({
 					include: ['tests/unit/**/*.test.ts'],
 					environment: 'node',
 					// Property tests run thousands of cases; a loaded 2-core CI machine needs headroom.
-					testTimeout: 30_000
-				}
-			},
-			{
-				// The unit tests again, with the browser bundle's zod (a missing method fails here).
-				extends: true,
-				resolve: { alias: browserZod },
-				test: {
-					name: 'browser-zod',
-					root: here('./'),
-					include: ['tests/unit/**/*.test.ts'],
-					environment: 'node',
 					testTimeout: 30_000
 				}
 			},

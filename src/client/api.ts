@@ -2,7 +2,7 @@
 // POST /token mints a realtime handoff token; /api/<path> forwards the contract's allowlist with the
 // upstream's status, JSON body and RateLimit-* headers. Every outcome is a value, never a throw:
 // widgets decide what a 409 or a 429 means (STYLE.md, practice 7).
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
 	ApiErrorBody,
 	describeIssues,
@@ -15,7 +15,7 @@ import { RateLimitedLog, type Warn } from './rate-limited-log.ts';
 
 /** POST /token 200 body, parsed leniently (the server emits it strictly). */
 export const MintedToken = z.looseObject({
-	token: z.string().min(1),
+	token: z.string().check(z.minLength(1)),
 	// A URL that `new WebSocket` would reject must not get that far (it throws synchronously).
 	ws_url: z.url({ protocol: /^wss?$/, error: 'expected a ws:// or wss:// URL' }),
 	expires_at: z.string()
@@ -161,7 +161,7 @@ export class ApiClient {
 		name: string,
 		status: number,
 		body: unknown,
-		schema: z.ZodType<T>
+		schema: z.ZodMiniType<T>
 	): ApiResult<T> {
 		const parsed = schema.safeParse(body);
 		if (parsed.success) return { ok: true, status, body: parsed.data };
@@ -229,7 +229,7 @@ export class ApiClient {
 /** `/tts/:orderId/start` with each param checked by its schema, then URL-encoded. */
 function fillPath(
 	pattern: string,
-	schemas: Record<string, z.ZodType<string>> | undefined,
+	schemas: Record<string, z.ZodMiniType<string>> | undefined,
 	params: Record<string, string>
 ): { ok: true; value: string } | { ok: false; error: string } {
 	let error: string | null = null;

@@ -2,7 +2,7 @@
 // A custom property accepts almost any token stream, so `red;background:url(x)` set through the
 // CSSOM would at worst be an invalid value, but strict allowlists keep the theme predictable and
 // rule out requests to other hosts (url(), image-set()) from a pasted URL.
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** The CSS named colours (CSS Color 4), plus `transparent`. */
 export const CSS_NAMED_COLORS: ReadonlySet<string> = new Set(
@@ -35,12 +35,15 @@ const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
  * be left out: typed raw into a URL it starts the fragment, so `color=#ff0000` arrives empty and
  * `%23ff0000` is awkward to write. Normalised to lower case with a leading `#`.
  */
-export const cssColor: z.ZodType<string, string> = z
-	.string()
-	.trim()
-	.transform((s) => s.toLowerCase())
-	.refine((s) => HEX.test(s) || CSS_NAMED_COLORS.has(s))
-	.transform((s) => (CSS_NAMED_COLORS.has(s) ? s : '#' + s.replace(/^#/, '')));
+export const cssColor: z.ZodMiniType<string, string> = z.pipe(
+	z
+		.pipe(
+			z.string().check(z.trim()),
+			z.transform((s) => s.toLowerCase())
+		)
+		.check(z.refine((s) => HEX.test(s) || CSS_NAMED_COLORS.has(s))),
+	z.transform((s) => (CSS_NAMED_COLORS.has(s) ? s : '#' + s.replace(/^#/, '')))
+);
 
 /** Generic families are keywords in CSS and must not be quoted. */
 const GENERIC_FAMILIES = new Set([
@@ -67,23 +70,29 @@ const MAX_FAMILIES = 5;
  * A comma-separated list of up to 5 font family names, e.g. `Comic Neue, sans-serif`. Emitted as
  * a CSS `font-family` value with each non-generic name quoted.
  */
-export const fontFamilies: z.ZodType<string, string> = z
-	.string()
-	.transform((s) =>
-		s
-			.split(',')
-			.map((name) => name.trim().replace(/\s+/g, ' '))
-			.filter((name) => name !== '')
-	)
-	.refine(
-		(names) =>
-			names.length >= 1 && names.length <= MAX_FAMILIES && names.every((n) => FAMILY.test(n))
-	)
-	.transform((names) =>
+export const fontFamilies: z.ZodMiniType<string, string> = z.pipe(
+	z
+		.pipe(
+			z.string(),
+			z.transform((s) =>
+				s
+					.split(',')
+					.map((name) => name.trim().replace(/\s+/g, ' '))
+					.filter((name) => name !== '')
+			)
+		)
+		.check(
+			z.refine(
+				(names) =>
+					names.length >= 1 && names.length <= MAX_FAMILIES && names.every((n) => FAMILY.test(n))
+			)
+		),
+	z.transform((names) =>
 		names
 			.map((n) => (GENERIC_FAMILIES.has(n.toLowerCase()) ? n.toLowerCase() : `"${n}"`))
 			.join(', ')
-	);
+	)
+);
 
 /** What `fontFamilies` accepts, for error messages and the README. */
 export const FONT_FAMILIES_EXPECTS =

@@ -2,12 +2,13 @@
 // bad value becomes one sentence that names the parameter and what it expects, for the ErrorCard.
 // Each field is declared once with its schema, default and description, so the README table
 // (paramDocs) cannot drift from what the page accepts.
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import '../core/zod-messages.ts';
 
 /** One URL parameter: how to parse a present value, what it expects, and its default. */
 export interface ParamField<T = unknown> {
 	/** Parses the raw (non-empty) string value. */
-	readonly schema: z.ZodType<T, string>;
+	readonly schema: z.ZodMiniType<T, string>;
 	/** What a good value looks like, e.g. `a number from 0 to 1`; used in errors and docs. */
 	readonly expects: string;
 	/** One line for the README table. */
@@ -48,23 +49,26 @@ interface FieldOptions {
 }
 
 /** A parameter the page cannot work without. */
-export function requiredParam<T>(schema: z.ZodType<T, string>, opts: FieldOptions): ParamField<T> {
+export function requiredParam<T>(
+	schema: z.ZodMiniType<T, string>,
+	opts: FieldOptions
+): ParamField<T> {
 	return { schema, ...opts, required: true, default: undefined, defaultText: 'required' };
 }
 
 /** An optional parameter with a default value. */
 export function param<T>(
-	schema: z.ZodType<T, string>,
+	schema: z.ZodMiniType<T, string>,
 	// NoInfer: T comes from the schema, so `default: 'top'` cannot widen an enum to string.
 	opts: FieldOptions & { default: NoInfer<T>; defaultText?: string }
 ): ParamField<T>;
 /** An optional parameter without a default: absent means undefined. */
 export function param<T>(
-	schema: z.ZodType<T, string>,
+	schema: z.ZodMiniType<T, string>,
 	opts: FieldOptions & { defaultText?: string }
 ): ParamField<T | undefined>;
 export function param<T>(
-	schema: z.ZodType<T, string>,
+	schema: z.ZodMiniType<T, string>,
 	opts: FieldOptions & { default?: T; defaultText?: string }
 ): ParamField<T | undefined> {
 	const { default: def, defaultText, ...rest } = opts;
@@ -79,16 +83,19 @@ export function param<T>(
 
 /** The zod object schema of a field table; its input is the raw string record of the URL. */
 export function paramsSchema<F extends ParamFields>(fields: F) {
-	const shape: Record<string, z.ZodType> = {};
+	const shape: Record<string, z.ZodMiniType> = {};
 	for (const [name, field] of Object.entries(fields)) {
 		shape[name] = field.required
 			? field.schema
 			: field.default === undefined
-				? field.schema.optional()
-				: // `.default` short-circuits on undefined, so the default never passes the parser.
-					field.schema.optional().transform((v) => (v === undefined ? field.default : v));
+				? z.optional(field.schema)
+				: // `_default` short-circuits on undefined, so the default never passes the parser.
+					z.pipe(
+						z.optional(field.schema),
+						z.transform((v: unknown) => (v === undefined ? field.default : v))
+					);
 	}
-	return z.object(shape) as unknown as z.ZodType<ParamValues<F>, Record<string, string>>;
+	return z.object(shape) as unknown as z.ZodMiniType<ParamValues<F>, Record<string, string>>;
 }
 
 /**
@@ -163,46 +170,50 @@ export function paramDocsMarkdown(docs: readonly ParamDoc[]): string {
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /** A decimal number in [min, max] (no exponents, no hex, no `Infinity`). */
-export function numberIn(min: number, max: number): z.ZodType<number, string> {
-	return z.string().trim().regex(DECIMAL).transform(Number).pipe(z.number().min(min).max(max));
+export function numberIn(min: number, max: number): z.ZodMiniType<number, string> {
+	return z.pipe(
+		z.pipe(z.string().check(z.trim(), z.regex(DECIMAL)), z.transform(Number)),
+		z.number().check(z.gte(min), z.lte(max))
+	);
 }
 
 /** A whole number in [min, max]. */
-export function integerIn(min: number, max: number): z.ZodType<number, string> {
-	return z
-		.string()
-		.trim()
-		.regex(/^[+-]?\d+$/)
-		.transform(Number)
-		.pipe(z.number().int().min(min).max(max));
+export function integerIn(min: number, max: number): z.ZodMiniType<number, string> {
+	return z.pipe(
+		z.pipe(z.string().check(z.trim(), z.regex(/^[+-]?\d+$/)), z.transform(Number)),
+		z.int().check(z.gte(min), z.lte(max))
+	);
 }
 
 /** One of a fixed list of words, case-insensitive. */
 export function oneOf<const T extends readonly [string, ...string[]]>(
 	values: T
-): z.ZodType<T[number], string> {
-	return z
-		.string()
-		.trim()
-		.transform((s) => s.toLowerCase())
-		.pipe(z.enum(values));
+): z.ZodMiniType<T[number], string> {
+	return z.pipe(
+		z.pipe(
+			z.string().check(z.trim()),
+			z.transform((s) => s.toLowerCase())
+		),
+		z.enum(values)
+	);
 }
 
 const TRUE_WORDS = ['1', 'true', 'on', 'yes'];
 const FALSE_WORDS = ['0', 'false', 'off', 'no'];
 
 /** A switch: 1/true/on/yes or 0/false/off/no. */
-export const flag: z.ZodType<boolean, string> = z
-	.string()
-	.trim()
-	.transform((s) => s.toLowerCase())
-	.pipe(z.enum([...TRUE_WORDS, ...FALSE_WORDS] as [string, ...string[]]))
-	.transform((s) => TRUE_WORDS.includes(s));
+export const flag: z.ZodMiniType<boolean, string> = z.pipe(
+	z.pipe(
+		z.pipe(
+			z.string().check(z.trim()),
+			z.transform((s) => s.toLowerCase())
+		),
+		z.enum([...TRUE_WORDS, ...FALSE_WORDS] as [string, ...string[]])
+	),
+	z.transform((s) => TRUE_WORDS.includes(s))
+);
 
 /** A short identifier: letters, digits, `_` and `-`. */
-export function identifier(maxLength: number): z.ZodType<string, string> {
-	return z
-		.string()
-		.trim()
-		.regex(new RegExp(`^[A-Za-z0-9_-]{1,${maxLength}}$`));
+export function identifier(maxLength: number): z.ZodMiniType<string, string> {
+	return z.string().check(z.trim(), z.regex(new RegExp(`^[A-Za-z0-9_-]{1,${maxLength}}$`)));
 }

@@ -1,6 +1,6 @@
 // Request and response bodies of the endpoints this project uses (service-api.md, Endpoints;
 // CONTRACT.md, Endpoints that service-api.md does not show).
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { CounterName, DateTime, OrderId, OverlayId } from './common.ts';
 import {
 	Counter,
@@ -28,18 +28,21 @@ export const EventsCatalogBody = z.looseObject({
 export const TtsQueueBody = z.looseObject({
 	is_paused: z.boolean(),
 	currently_playing: z.boolean(),
-	current_order_id: OrderId.nullable(),
+	current_order_id: z.nullable(OrderId),
 	/** Oldest first. */
 	items: z.array(QueueTip)
 });
 export type TtsQueueBody = z.infer<typeof TtsQueueBody>;
 
-export const TtsStartBody = Success.extend({ tip: QueueTip });
-export const TtsFinishBody = Success.extend({ tip: HistoryTip });
-export const TtsReleaseBody = Success.extend({ released: z.boolean(), tip: QueueTip.nullable() });
-export const PausedBody = Success.extend({ is_paused: z.boolean() });
-export const SkipBody = Success.extend({ order_id: OrderId.nullable() });
-export const TtsReplayBody = Success.extend({ tip: QueueTip });
+export const TtsStartBody = z.extend(Success, { tip: QueueTip });
+export const TtsFinishBody = z.extend(Success, { tip: HistoryTip });
+export const TtsReleaseBody = z.extend(Success, {
+	released: z.boolean(),
+	tip: z.nullable(QueueTip)
+});
+export const PausedBody = z.extend(Success, { is_paused: z.boolean() });
+export const SkipBody = z.extend(Success, { order_id: z.nullable(OrderId) });
+export const TtsReplayBody = z.extend(Success, { tip: QueueTip });
 
 /**
  * A cursor page, most recent first; `before` takes an order id from `next_cursor`. Any string is
@@ -47,13 +50,13 @@ export const TtsReplayBody = Success.extend({ tip: QueueTip });
  * (service-api.md, Errors), not a generic `bad_request`.
  */
 export const HistoryQuery = z.looseObject({
-	limit: z.coerce.number().int().min(1).max(100).optional(),
-	before: z.string().optional()
+	limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(100))),
+	before: z.optional(z.string())
 });
 export const TtsHistoryBody = z.looseObject({
 	tips: z.array(HistoryTip),
 	has_more: z.boolean(),
-	next_cursor: z.string().nullable()
+	next_cursor: z.nullable(z.string())
 });
 
 // --- Media ---
@@ -63,40 +66,40 @@ export const MediaQueueBody = z.looseObject({
 	/** Whether the player shows on the overlay. */
 	visible: z.boolean(),
 	currently_playing: z.boolean(),
-	current_order_id: OrderId.nullable(),
+	current_order_id: z.nullable(OrderId),
 	items: z.array(QueueMediaItem)
 });
 export type MediaQueueBody = z.infer<typeof MediaQueueBody>;
 
-export const MediaStartBody = Success.extend({ media: QueueMediaItem });
-export const MediaFinishBody = Success.extend({ media: HistoryMediaItem });
+export const MediaStartBody = z.extend(Success, { media: QueueMediaItem });
+export const MediaFinishBody = z.extend(Success, { media: HistoryMediaItem });
 /** `media` content when `released` is false is left open by service-api.md: lenient. */
-export const MediaReleaseBody = Success.extend({
+export const MediaReleaseBody = z.extend(Success, {
 	released: z.boolean(),
-	media: QueueMediaItem.nullable().optional()
+	media: z.optional(z.nullable(QueueMediaItem))
 });
 /**
  * service-api.md gives POST /media/resume a 200 of `success` only (unlike the TTS resume of
  * CONTRACT.md), so `is_paused` is optional here; the simulator sends it anyway.
  */
-export const MediaResumeBody = Success.extend({ is_paused: z.boolean().optional() });
+export const MediaResumeBody = z.extend(Success, { is_paused: z.optional(z.boolean()) });
 export const MediaStatusBody = z.looseObject({
 	is_paused: z.boolean(),
 	visible: z.boolean(),
 	currently_playing: z.boolean(),
-	current_order_id: OrderId.nullable()
+	current_order_id: z.nullable(OrderId)
 });
 export const MediaVisibilityRequest = z.looseObject({ visible: z.boolean() });
-export const MediaVisibilityBody = Success.extend({ visible: z.boolean() });
+export const MediaVisibilityBody = z.extend(Success, { visible: z.boolean() });
 export const MediaQueueRequest = z.looseObject({
 	url: z.url(),
-	start_time: z.number().int().min(0).optional()
+	start_time: z.optional(z.int().check(z.gte(0)))
 });
 export const MediaQueuedBody = z.looseObject({ media: QueueMediaItem });
 export const MediaHistoryBody = z.looseObject({
 	media: z.array(HistoryMediaItem),
 	has_more: z.boolean(),
-	next_cursor: z.string().nullable()
+	next_cursor: z.nullable(z.string())
 });
 
 // --- Counters ---
@@ -105,45 +108,47 @@ export const CountersBody = z.looseObject({ counters: z.array(Counter) });
 export const CounterBody = z.looseObject({ counter: Counter });
 export const CounterCreateRequest = z.looseObject({
 	name: CounterName,
-	value: z.number().int().optional()
+	value: z.optional(z.int())
 });
-export const CounterSetRequest = z.looseObject({ value: z.number().int() });
-export const CounterIncrementRequest = z.looseObject({ by: z.number().int().optional() });
+export const CounterSetRequest = z.looseObject({ value: z.int() });
+export const CounterIncrementRequest = z.looseObject({ by: z.optional(z.int()) });
 
 // --- Overlays ---
 
 export const OverlaysBody = z.looseObject({ overlays: z.array(Overlay) });
 export const OverlayBody = z.looseObject({ overlay: Overlay });
 export const CelebrationRequest = z.looseObject({
-	overlay_id: OverlayId.nullable().optional(),
-	widget_id: z.string().nullable().optional()
+	overlay_id: z.optional(z.nullable(OverlayId)),
+	widget_id: z.optional(z.nullable(z.string()))
 });
 export const TipGoalBody = z.looseObject({ tip_goal: TipGoal });
 /** PATCH: any subset; null or empty string clears a date. */
-export const TipGoalPatchRequest = TipGoalFields.extend({
-	starts_at: z.union([DateTime, z.literal('')]).nullable(),
-	ends_at: z.union([DateTime, z.literal('')]).nullable()
-}).partial();
-export const TipGoalAddRequest = z.looseObject({ amount: z.number().finite() });
-export const TipGoalAddBody = Success.extend({ tip_goal: TipGoal });
+export const TipGoalPatchRequest = z.partial(
+	z.extend(TipGoalFields, {
+		starts_at: z.nullable(z.union([DateTime, z.literal('')])),
+		ends_at: z.nullable(z.union([DateTime, z.literal('')]))
+	})
+);
+export const TipGoalAddRequest = z.looseObject({ amount: z.number() });
+export const TipGoalAddBody = z.extend(Success, { tip_goal: TipGoal });
 
 // --- Tipping ---
 
 export const TippingBody = z.looseObject({ accepting: z.boolean() });
-export const TippingChangeBody = Success.extend({ accepting: z.boolean() });
+export const TippingChangeBody = z.extend(Success, { accepting: z.boolean() });
 export const LeaderboardBody = z.looseObject({ supporters: z.array(LeaderboardEntry) });
 export const LeaderboardQuery = z.looseObject({
-	limit: z.coerce.number().int().min(1).max(100).optional()
+	limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)))
 });
 export const CreateTipRequest = z.looseObject({
-	name: z.string().min(1).max(100),
-	amount: z.number().finite().min(0),
-	message: z.string().max(1000).nullable().optional(),
+	name: z.string().check(z.minLength(1), z.maxLength(100)),
+	amount: z.number().check(z.gte(0)),
+	message: z.optional(z.nullable(z.string().check(z.maxLength(1000)))),
 	/** Labels the origin; reports group by it. */
-	source: z.string().max(64).optional(),
+	source: z.optional(z.string().check(z.maxLength(64))),
 	/** Money really moved elsewhere, so it counts as revenue. */
-	paid: z.boolean().optional(),
-	external_ref: z.string().max(200).optional()
+	paid: z.optional(z.boolean()),
+	external_ref: z.optional(z.string().check(z.maxLength(200)))
 });
 export type CreateTipRequest = z.infer<typeof CreateTipRequest>;
 export const CreateTipBody = z.looseObject({ tip: QueueTip });

@@ -1,6 +1,7 @@
 // Shared building blocks of the wire types. Parse leniently, emit strictly (CONTRACT.md, rules):
 // every object is a looseObject so that unknown extra fields from the upstream pass through.
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import '../core/zod-messages.ts';
 
 /** ISO 8601 date-time with a zone (service-api.md, Conventions). */
 export const DateTime = z.iso.datetime({ offset: true });
@@ -16,17 +17,17 @@ export const TIP_ORDER_ID = /^tip_\d+_[A-Za-z0-9]+$/;
  * leaves media order ids open, so a path segment is accepted when it is a short safe token.
  */
 export const ORDER_ID_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-export const OrderId = z.string().regex(ORDER_ID_SEGMENT, 'not an order id');
+export const OrderId = z.string().check(z.regex(ORDER_ID_SEGMENT, 'not an order id'));
 
 /** Overlay ids are `o_` followed by 8 hex characters (service-api.md, Tip goal). */
 export const OVERLAY_ID = /^o_[0-9a-f]{8}$/;
-export const OverlayId = z.string().regex(OVERLAY_ID, 'not an overlay id (o_ + 8 hex)');
+export const OverlayId = z.string().check(z.regex(OVERLAY_ID, 'not an overlay id (o_ + 8 hex)'));
 
 /** Counter names: lowercase slug of a-z 0-9 _ -, max 64 (service-api.md, Records). */
 export const COUNTER_NAME = /^[a-z0-9_-]{1,64}$/;
 export const CounterName = z
 	.string()
-	.regex(COUNTER_NAME, 'counter names are 1 to 64 of a-z 0-9 _ -');
+	.check(z.regex(COUNTER_NAME, 'counter names are 1 to 64 of a-z 0-9 _ -'));
 
 export const Platform = z.enum(['twitch', 'kick']);
 export type Platform = z.infer<typeof Platform>;
@@ -54,7 +55,10 @@ export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
 
 /** One readable line per problem, each naming the field path: `tip.order_id: expected string`. */
-export function describeIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []): string {
+export function describeIssues(
+	error: z.core.$ZodError,
+	prefix: readonly PropertyKey[] = []
+): string {
 	return error.issues
 		.map((issue) => {
 			const path = [...prefix, ...issue.path];
@@ -67,7 +71,7 @@ export function describeIssues(error: z.ZodError, prefix: readonly PropertyKey[]
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** safeParse with a message that names the failing fields; never throws. */
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown): Parsed<z.infer<S>> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): Parsed<z.infer<S>> {
 	const result = schema.safeParse(input);
 	return result.success
 		? { ok: true, value: result.data }

@@ -1,5 +1,5 @@
 // Error bodies (service-api.md, Common responses and Errors; CONTRACT.md endpoint tables).
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** The machine codes named by the two documents. Unknown codes still parse (`code` is a string). */
 export const ERROR_CODES = [
@@ -33,7 +33,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 /** `error` (human message) and usually `code`. */
 export const ApiErrorBody = z.looseObject({
 	error: z.string(),
-	code: z.string().optional()
+	code: z.optional(z.string())
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 
@@ -58,7 +58,7 @@ export const AlreadyPlayingBody = z.looseObject({
 export const InsufficientCreditsBody = z.looseObject({
 	error: z.string(),
 	code: z.literal('insufficient_credits'),
-	available: z.number().int()
+	available: z.int()
 });
 
 /** A 429 body carries only `error`; the wait is in the RateLimit-* headers. */
@@ -67,5 +67,5 @@ export const RateLimitedBody = z.looseObject({ error: z.string() });
 /** OAuth token endpoints use the standard shape. */
 export const OAuthErrorBody = z.looseObject({
 	error: z.string(),
-	error_description: z.string().optional()
+	error_description: z.optional(z.string())
 });

@@ -1,6 +1,6 @@
 // Event envelopes and the payload of each event type (service-api.md, Events; CONTRACT.md, Event
 // catalog). The same envelope is a webhook body and a realtime message.
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
 	CounterName,
 	DateTime,
@@ -106,7 +106,7 @@ export const EVENT_CATALOG = {
 	},
 	'counter.updated': {
 		scope: 'counters:manage',
-		data: z.looseObject({ counter: Counter, previous: z.number().int().nullable() })
+		data: z.looseObject({ counter: Counter, previous: z.nullable(z.int()) })
 	},
 	'counter.deleted': {
 		scope: 'counters:manage',
@@ -114,11 +114,11 @@ export const EVENT_CATALOG = {
 	},
 	'overlay.celebration': {
 		scope: 'overlays:manage',
-		data: z.looseObject({ overlay_id: OverlayId.nullable(), widget_id: z.string().nullable() })
+		data: z.looseObject({ overlay_id: z.nullable(OverlayId), widget_id: z.nullable(z.string()) })
 	},
 	'overlay.reload': {
 		scope: 'overlays:manage',
-		data: z.looseObject({ overlay_id: OverlayId.nullable() })
+		data: z.looseObject({ overlay_id: z.nullable(OverlayId) })
 	},
 	'overlay.tip_goal.updated': {
 		scope: 'overlays:manage',
@@ -136,11 +136,11 @@ export const EVENT_CATALOG = {
 	},
 	'twitch.channel_point_redemption': {
 		scope: 'channel_points:manage',
-		data: z.looseObject({ is_managed: z.boolean().optional() })
+		data: z.looseObject({ is_managed: z.optional(z.boolean()) })
 	}
 } as const satisfies Record<
 	string,
-	{ scope: Scope | null; data: z.ZodType<Record<string, unknown>> }
+	{ scope: Scope | null; data: z.ZodMiniType<Record<string, unknown>> }
 >;
 
 export type EventType = keyof typeof EVENT_CATALOG;
@@ -194,7 +194,9 @@ export function eventTypesForScopes(scopes: readonly string[]): EventType[] {
 	});
 }
 
-export const EventId = z.string().regex(/^evt_[A-Za-z0-9_-]+$/, 'event ids start with evt_');
+export const EventId = z
+	.string()
+	.check(z.regex(/^evt_[A-Za-z0-9_-]+$/, 'event ids start with evt_'));
 
 /** The envelope without a type-specific payload check. */
 export const EventEnvelope = z.looseObject({
@@ -202,7 +204,7 @@ export const EventEnvelope = z.looseObject({
 	type: z.string(),
 	created_at: DateTime,
 	data: z.record(z.string(), z.unknown()),
-	actor: Actor.optional()
+	actor: z.optional(Actor)
 });
 export type EventEnvelope = z.infer<typeof EventEnvelope>;
 

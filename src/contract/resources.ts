@@ -1,5 +1,5 @@
 // Resources of service-api.md (Resources and their fields) and the records CONTRACT.md fixes.
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { CounterName, DateTime, OrderId, OverlayId, Platform, Url } from './common.ts';
 
 // --- Identity (GET /me) ---
@@ -24,13 +24,13 @@ export const Me = z.looseObject({
 	tenant: Tenant,
 	key: KeyInfo,
 	/** Present for OAuth access tokens, value `oauth`. */
-	credential: z.literal('oauth').optional(),
-	oauth: z
-		.looseObject({
+	credential: z.optional(z.literal('oauth')),
+	oauth: z.optional(
+		z.looseObject({
 			client_id: z.string(),
-			authorization_id: z.string().startsWith('oa_')
+			authorization_id: z.string().check(z.startsWith('oa_'))
 		})
-		.optional()
+	)
 });
 export type Me = z.infer<typeof Me>;
 
@@ -40,27 +40,27 @@ export type Me = z.infer<typeof Me>;
 export const QueueTip = z.looseObject({
 	order_id: OrderId,
 	name: z.string(),
-	amount: z.number().nullable(),
-	message: z.string().nullable(),
+	amount: z.nullable(z.number()),
+	message: z.nullable(z.string()),
 	/** Pre-rendered audio; null until rendering completes (then `tip.tts_ready`). */
-	tts_url: Url.nullable(),
+	tts_url: z.nullable(Url),
 	is_replay: z.boolean(),
 	is_sub_reward: z.boolean(),
 	/** stripe, paypal, manual, api, sub_reward, replay, test, one integration value, or unknown. */
 	source: z.string(),
-	external_source: z.string().nullable(),
-	external_ref: z.string().nullable(),
+	external_source: z.nullable(z.string()),
+	external_ref: z.nullable(z.string()),
 	/** Real money changed hands; only paid tips count toward totals and goals. */
 	is_paid: z.boolean(),
-	platform: Platform.nullable(),
-	platform_user_id: z.string().nullable(),
+	platform: z.nullable(Platform),
+	platform_user_id: z.nullable(z.string()),
 	name_was_filtered: z.boolean(),
 	message_was_filtered: z.boolean(),
 	queued_at: DateTime
 });
 export type QueueTip = z.infer<typeof QueueTip>;
 
-export const HistoryTip = QueueTip.extend({ played_at: DateTime });
+export const HistoryTip = z.extend(QueueTip, { played_at: DateTime });
 export type HistoryTip = z.infer<typeof HistoryTip>;
 
 // --- Media ---
@@ -70,11 +70,11 @@ export const QueueMediaItem = z.looseObject({
 	donor_name: z.string(),
 	media_url: Url,
 	/** Start offset in seconds. */
-	media_start_time: z.number().int(),
-	video_title: z.string().nullable(),
-	video_thumbnail: Url.nullable(),
+	media_start_time: z.int(),
+	video_title: z.nullable(z.string()),
+	video_thumbnail: z.nullable(Url),
 	/** Seconds; 0 means unknown. */
-	video_duration: z.number().int(),
+	video_duration: z.int(),
 	/** Video platform label. */
 	platform: z.string(),
 	/** tip, chat, admin, channel_point, and possibly others. */
@@ -84,7 +84,7 @@ export const QueueMediaItem = z.looseObject({
 });
 export type QueueMediaItem = z.infer<typeof QueueMediaItem>;
 
-export const HistoryMediaItem = QueueMediaItem.extend({ played_at: DateTime });
+export const HistoryMediaItem = z.extend(QueueMediaItem, { played_at: DateTime });
 export type HistoryMediaItem = z.infer<typeof HistoryMediaItem>;
 
 // --- Viewers ---
@@ -92,18 +92,18 @@ export type HistoryMediaItem = z.infer<typeof HistoryMediaItem>;
 export const LinkedAccount = z.looseObject({
 	platform: Platform,
 	platform_user_id: z.string(),
-	login: z.string().nullable(),
-	display_name: z.string().nullable()
+	login: z.nullable(z.string()),
+	display_name: z.nullable(z.string())
 });
 
 export const Viewer = z.looseObject({
 	platform: Platform,
 	platform_user_id: z.string(),
-	login: z.string().nullable(),
-	display_name: z.string().nullable(),
-	profile_image_url: Url.nullable(),
+	login: z.nullable(z.string()),
+	display_name: z.nullable(z.string()),
+	profile_image_url: z.nullable(Url),
 	/** 0, 1, 2 or 3 as last seen; 0 = not subscribed. */
-	subscriber_tier: z.number().int().min(0).max(3),
+	subscriber_tier: z.int().check(z.gte(0), z.lte(3)),
 	first_signed_in_at: DateTime,
 	last_active_at: DateTime,
 	/** The person's OTHER platform accounts, never the one above. */
@@ -112,40 +112,40 @@ export const Viewer = z.looseObject({
 export type Viewer = z.infer<typeof Viewer>;
 
 export const CreditBalance = z.looseObject({
-	available: z.number().int(),
-	total: z.number().int(),
-	used: z.number().int()
+	available: z.int(),
+	total: z.int(),
+	used: z.int()
 });
 
 /** Inside GET /viewers/{user}: `pending` gift-sub credits are in neither total nor available. */
-export const CreditDetail = CreditBalance.extend({ pending: z.number().int() });
+export const CreditDetail = z.extend(CreditBalance, { pending: z.int() });
 
 export const Grant = z.looseObject({
 	platform: Platform,
 	platform_user_id: z.string(),
 	/** sub_tier1, sub_tier2, sub_tier3, gift_sub, manual. */
 	source: z.string(),
-	credits: z.number().int(),
-	credits_used: z.number().int(),
+	credits: z.int(),
+	credits_used: z.int(),
 	awarded_at: DateTime
 });
 
 export const Usage = z.looseObject({
-	total_used: z.number().int(),
-	queued: z.number().int(),
-	played: z.number().int(),
-	last_used_at: DateTime.nullable()
+	total_used: z.int(),
+	queued: z.int(),
+	played: z.int(),
+	last_used_at: z.nullable(DateTime)
 });
 
 // --- Chat automation ---
 
 export const ChatTimer = z.looseObject({
-	id: z.string().startsWith('tmr_'),
-	name: z.string().max(64),
-	message: z.string().max(2500),
-	interval_minutes: z.number().int().min(1).max(1440),
-	interval_max_minutes: z.number().int().min(1).max(1440).nullable(),
-	min_chat_lines: z.number().int().min(0).max(1000),
+	id: z.string().check(z.startsWith('tmr_')),
+	name: z.string().check(z.maxLength(64)),
+	message: z.string().check(z.maxLength(2500)),
+	interval_minutes: z.int().check(z.gte(1), z.lte(1440)),
+	interval_max_minutes: z.nullable(z.int().check(z.gte(1), z.lte(1440))),
+	min_chat_lines: z.int().check(z.gte(0), z.lte(1000)),
 	live_only: z.boolean(),
 	platforms: z.array(z.string()),
 	enabled: z.boolean(),
@@ -154,35 +154,32 @@ export const ChatTimer = z.looseObject({
 });
 
 export const CustomCommand = z.looseObject({
-	name: z
-		.string()
-		.max(50)
-		.regex(/^[a-z0-9_-]+$/),
-	response: z.string().max(2500),
-	description: z.string().max(200).nullable(),
+	name: z.string().check(z.maxLength(50), z.regex(/^[a-z0-9_-]+$/)),
+	response: z.string().check(z.maxLength(2500)),
+	description: z.nullable(z.string().check(z.maxLength(200))),
 	listed: z.boolean(),
 	ai_memory: z.boolean(),
 	ai_memory_shared: z.boolean(),
 	platforms: z.array(z.string()),
 	permission: z.string(),
-	cooldown_seconds: z.number().int().min(0).max(3600),
+	cooldown_seconds: z.int().check(z.gte(0), z.lte(3600)),
 	cooldown_type: z.string(),
-	aliases: z.array(z.string()).max(10),
+	aliases: z.array(z.string()).check(z.maxLength(10)),
 	enabled: z.boolean(),
 	created_at: DateTime,
 	updated_at: DateTime
 });
 
 export const WebhookEndpoint = z.looseObject({
-	id: z.string().startsWith('we_'),
+	id: z.string().check(z.startsWith('we_')),
 	url: Url,
-	description: z.string().nullable(),
+	description: z.nullable(z.string()),
 	events: z.array(z.string()),
 	is_active: z.boolean(),
-	disabled_reason: z.string().nullable(),
-	consecutive_failures: z.number().int(),
-	last_success_at: DateTime.nullable(),
-	last_failure_at: DateTime.nullable(),
+	disabled_reason: z.nullable(z.string()),
+	consecutive_failures: z.int(),
+	last_success_at: z.nullable(DateTime),
+	last_failure_at: z.nullable(DateTime),
 	created_at: DateTime
 });
 
@@ -210,7 +207,7 @@ export type Actor = z.infer<typeof Actor>;
 
 export const Counter = z.looseObject({
 	name: CounterName,
-	value: z.number().int(),
+	value: z.int(),
 	created_at: DateTime,
 	updated_at: DateTime
 });
@@ -230,8 +227,8 @@ export type OverlayWidget = z.infer<typeof OverlayWidget>;
 export const Overlay = z.looseObject({
 	id: OverlayId,
 	name: z.string(),
-	width: z.number().int().positive(),
-	height: z.number().int().positive(),
+	width: z.int().check(z.positive()),
+	height: z.int().check(z.positive()),
 	widgets: z.array(OverlayWidget)
 });
 export type Overlay = z.infer<typeof Overlay>;
@@ -239,24 +236,24 @@ export type Overlay = z.infer<typeof Overlay>;
 /** The settable fields of a tip goal (service-api.md, Tip goal). */
 export const TipGoalFields = z.looseObject({
 	enabled: z.boolean(),
-	title: z.string().max(80),
-	amount: z.number().min(0).max(1_000_000),
-	starts_at: DateTime.nullable(),
-	ends_at: DateTime.nullable()
+	title: z.string().check(z.maxLength(80)),
+	amount: z.number().check(z.gte(0), z.lte(1_000_000)),
+	starts_at: z.nullable(DateTime),
+	ends_at: z.nullable(DateTime)
 });
 
 /** CONTRACT.md: plus `current`, paid tips inside [starts_at, ends_at] plus added amounts. */
-export const TipGoal = TipGoalFields.extend({ current: z.number() });
+export const TipGoal = z.extend(TipGoalFields, { current: z.number() });
 export type TipGoal = z.infer<typeof TipGoal>;
 
 // --- Tipping ---
 
 export const LeaderboardEntry = z.looseObject({
 	name: z.string(),
-	platform: Platform.nullable(),
-	platform_user_id: z.string().nullable(),
+	platform: z.nullable(Platform),
+	platform_user_id: z.nullable(z.string()),
 	total: z.number(),
-	tips: z.number().int()
+	tips: z.int()
 });
 
 export const AiVoice = z.looseObject({ id: z.string(), enabled: z.boolean() });

@@ -1,7 +1,7 @@
 // The route table: every upstream endpoint that the widgets, the token endpoint or the simulator
 // use, with its scope and its body schemas. Paths are relative to {base_url} (which ends in /v1)
 // and use `:param` segments; each param's schema validates the segment.
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { CounterName, OrderId, OverlayId, type Scope } from './common.ts';
 import * as B from './bodies.ts';
 import { Me } from './resources.ts';
@@ -14,10 +14,10 @@ export interface Route {
 	path: string;
 	/** null: any valid credential. */
 	scope: Scope | null;
-	params?: Record<string, z.ZodType<string>>;
-	query?: z.ZodType;
-	request?: z.ZodType;
-	response: z.ZodType;
+	params?: Record<string, z.ZodMiniType<string>>;
+	query?: z.ZodMiniType;
+	request?: z.ZodMiniType;
+	response: z.ZodMiniType;
 	/** Success status. */
 	status: 200 | 201;
 	/** The token endpoint forwards this call for the widgets (its allowlist). */

@@ -2,7 +2,7 @@
 // the route table (so each endpoint is matched, scoped and parsed the way the simulator and the token
 // endpoint do it), and the error bodies of both documents.
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import {
 	AlreadyPlayingBody,
 	ApiErrorBody,
@@ -369,7 +369,7 @@ function mustMatch(method: string, path: string): { route: Route; params: Record
 	return match;
 }
 
-function expectParses(schema: z.ZodType | undefined, value: unknown, what: string): unknown {
+function expectParses(schema: z.ZodMiniType | undefined, value: unknown, what: string): unknown {
 	expect(schema, `${what}: no schema`).toBeDefined();
 	const result = parseWith(schema!, value);
 	if (!result.ok) throw new Error(`${what} does not parse: ${result.error}`);

@@ -1,7 +1,7 @@
 // The resource schemas against service-api.md (Resources and their fields) and CONTRACT.md (Records
 // that service-api.md does not show). Examples come from the documents (contract-examples.ts).
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import {
 	Actor,
 	AiVoice,
@@ -33,14 +33,14 @@ import {
 import * as ex from './contract-examples.ts';
 
 /** Parses and returns the value, failing the test with the schema's message otherwise. */
-function expectParses(schema: z.ZodType, value: unknown): any {
+function expectParses(schema: z.ZodMiniType, value: unknown): any {
 	const result = parseWith(schema, value);
 	if (!result.ok) throw new Error(`expected to parse, got: ${result.error}`);
 	return result.value;
 }
 
 /** Expects a parse failure whose message names `path` (e.g. `items.0.amount`). */
-function expectFailsAt(schema: z.ZodType, value: unknown, path: string): void {
+function expectFailsAt(schema: z.ZodMiniType, value: unknown, path: string): void {
 	const result = parseWith(schema, value);
 	expect(result.ok).toBe(false);
 	if (!result.ok) expect(result.error).toMatch(new RegExp(`(^|; )${path.replace(/\./g, '\\.')}: `));
@@ -55,7 +55,7 @@ const set = (obj: any, path: string, value: unknown): any => {
 };
 
 describe('every resource of service-api.md parses from an example built from the document', () => {
-	it.each<[string, z.ZodType, () => unknown]>([
+	it.each<[string, z.ZodMiniType, () => unknown]>([
 		['GET /me for an API key', Me, ex.me],
 		['GET /me for an OAuth token', Me, ex.meOAuth],
 		['QueueTip', QueueTip, ex.queueTip],
@@ -170,7 +170,7 @@ describe('every resource of service-api.md parses from an example built from the
 });
 
 describe('every record CONTRACT.md fixes parses from an example built from the document', () => {
-	it.each<[string, z.ZodType, () => unknown]>([
+	it.each<[string, z.ZodMiniType, () => unknown]>([
 		['Counter', Counter, ex.counter],
 		['Overlay', Overlay, ex.overlay],
 		['TipGoal', TipGoal, ex.tipGoal],
@@ -219,7 +219,7 @@ describe('every record CONTRACT.md fixes parses from an example built from the d
 });
 
 describe('a wrong type fails with a message naming the field path', () => {
-	it.each<[string, z.ZodType, () => any, string, unknown]>([
+	it.each<[string, z.ZodMiniType, () => any, string, unknown]>([
 		['QueueTip.amount', QueueTip, ex.queueTip, 'amount', 'five'],
 		['QueueTip.order_id', QueueTip, ex.queueTip, 'order_id', 42],
 		['QueueTip.is_paid', QueueTip, ex.queueTip, 'is_paid', 'yes'],
@@ -323,7 +323,7 @@ describe('unknown extra fields pass through', () => {
 });
 
 describe('nullable fields accept null and the others do not', () => {
-	it.each<[string, z.ZodType, () => any, string[]]>([
+	it.each<[string, z.ZodMiniType, () => any, string[]]>([
 		[
 			'QueueTip',
 			QueueTip,

@@ -1,7 +1,7 @@
 // URL parameters of the counters widget: the one place they are declared. The page parses them with
 // parseCountersParams(location.search); README's table comes from COUNTERS_PARAM_DOCS.
 import { themeFields } from '../shared/theme-params.ts';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { COUNTER_NAME, OVERLAY_ID } from '../../src/contract/index.ts';
 import {
 	flag,
@@ -18,19 +18,23 @@ import { COUNT_FORMATS } from './format.ts';
 import type { CountersTheme } from './view.ts';
 
 /** A counter slug (CONTRACT.md, Counter); lower-cased so `Deaths` finds `deaths`. */
-const counterName: z.ZodType<string, string> = z
-	.string()
-	.trim()
-	.transform((s) => s.toLowerCase())
-	.pipe(z.string().regex(COUNTER_NAME));
+const counterName: z.ZodMiniType<string, string> = z.pipe(
+	z.pipe(
+		z.string().check(z.trim()),
+		z.transform((s) => s.toLowerCase())
+	),
+	z.string().check(z.regex(COUNTER_NAME))
+);
 
 /** Streamer text shown as text: up to 64 characters, control characters refused. */
-export const labelText: z.ZodType<string, string> = z
-	.string()
-	.trim()
-	.refine((s) => Array.from(s).length <= 64 && !/\p{Cc}/u.test(s));
+export const labelText: z.ZodMiniType<string, string> = z.string().check(
+	z.trim(),
+	z.refine((s) => Array.from(s).length <= 64 && !/\p{Cc}/u.test(s))
+);
 
-export const overlayIdParam: z.ZodType<string, string> = z.string().trim().regex(OVERLAY_ID);
+export const overlayIdParam: z.ZodMiniType<string, string> = z
+	.string()
+	.check(z.trim(), z.regex(OVERLAY_ID));
 
 export const countersParamFields = {
 	// The same key format as every widget (src/server/config.ts).

@@ -1,6 +1,6 @@
 // URL parameters of the media widget: the one place they are declared. The page parses them with
 // parseMediaParams(location.search); README's table comes from MEDIA_PARAM_DOCS.
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
 	flag,
 	identifier,
@@ -16,10 +16,9 @@ import {
 import { themeFields } from '../shared/theme-params.ts';
 import type { MediaTheme } from './view.ts';
 
-const overlayKey: z.ZodType<string, string> = z
+const overlayKey: z.ZodMiniType<string, string> = z
 	.string()
-	.trim()
-	.regex(/^[A-Za-z0-9_-]{16,128}$/);
+	.check(z.trim(), z.regex(/^[A-Za-z0-9_-]{16,128}$/));
 
 export const WITH_TTS = ['duck', 'hold', 'ignore'] as const;
 export type WithTts = (typeof WITH_TTS)[number];

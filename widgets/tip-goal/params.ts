@@ -13,14 +13,14 @@ import {
 	type ParamValues
 } from '../../src/client/params.ts';
 import { TTS_POSITIONS, ttsParamFields } from '../tts/params.ts';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { TipGoalTheme } from './view.ts';
 
 /** Where the goal bar sits on its page (or in its box on an overlay). */
 export const GOAL_POSITIONS = TTS_POSITIONS;
 export type GoalPosition = (typeof GOAL_POSITIONS)[number];
 
-const overlayId: z.ZodType<string, string> = z.string().trim().regex(OVERLAY_ID);
+const overlayId: z.ZodMiniType<string, string> = z.string().check(z.trim(), z.regex(OVERLAY_ID));
 
 export const tipGoalParamFields = {
 	// The same overlay key as every widget page (one schema, so the pages cannot disagree).

@@ -1,7 +1,7 @@
 // URL parameters of the TTS widget: the one place they are declared. The shell parses them with
 // parseTtsParams(location.search); README's table comes from TTS_PARAM_DOCS.
 import { POSITIONS, themeFields } from '../shared/theme-params.ts';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
 	flag,
 	identifier,
@@ -25,10 +25,9 @@ export type TtsPosition = (typeof TTS_POSITIONS)[number];
 
 // The token endpoint's overlay key format (src/server/config.ts); a malformed key is reported here
 // instead of costing a refused request (and a rate-limit strike) at the server.
-const overlayKey: z.ZodType<string, string> = z
+const overlayKey: z.ZodMiniType<string, string> = z
 	.string()
-	.trim()
-	.regex(/^[A-Za-z0-9_-]{16,128}$/);
+	.check(z.trim(), z.regex(/^[A-Za-z0-9_-]{16,128}$/));
 
 export const ttsParamFields = {
 	key: requiredParam(overlayKey, {
