@@ -3,13 +3,7 @@
 // upstream's status, JSON body and RateLimit-* headers. Every outcome is a value, never a throw:
 // widgets decide what a 409 or a 429 means (STYLE.md, practice 7).
 import { z } from 'zod/mini';
-import {
-	ApiErrorBody,
-	describeIssues,
-	ROUTES,
-	type Route,
-	type RouteName
-} from '../contract/index.ts';
+import { ApiErrorBody, describeIssues, type Route } from '../contract/index.ts';
 import { retryAfterMs } from '../core/backoff.ts';
 import { RateLimitedLog, type Warn } from './rate-limited-log.ts';
 
@@ -22,29 +16,25 @@ export const MintedToken = z.looseObject({
 });
 export type MintedToken = z.infer<typeof MintedToken>;
 
-type Routes = typeof ROUTES;
-
-/** The routes the token endpoint forwards (`proxied: true` in the contract's table). */
-export type ProxiedRouteName = {
-	[N in RouteName]: Routes[N]['proxied'] extends true ? N : never;
-}[RouteName];
+/** A route of the contract that the token endpoint forwards (`proxied: true`). */
+export type ProxiedRoute = Route & { proxied: true };
 
 /** `{ orderId: string }` for `/tts/:orderId/start`; `{}` for a route without params. */
-export type RouteParams<N extends RouteName> = Routes[N] extends { params: infer P }
+export type RouteParams<R extends Route> = R extends { params: infer P }
 	? { [K in keyof P]: string }
 	: Record<string, never>;
 
 /** The 2xx body of a route, as its response schema parses it. */
-export type RouteBody<N extends RouteName> = z.output<Routes[N]['response']>;
+export type RouteBody<R extends Route> = z.output<R['response']>;
 
 export interface RequestOptions {
 	/** A JSON body, for routes with a request schema (checked against it before sending). */
 	body?: unknown;
 }
 
-type RequestArgs<N extends RouteName> = Routes[N] extends { params: object }
-	? [params: RouteParams<N>, options?: RequestOptions]
-	: [params?: RouteParams<N>, options?: RequestOptions];
+type RequestArgs<R extends Route> = R extends { params: object }
+	? [params: RouteParams<R>, options?: RequestOptions]
+	: [params?: RouteParams<R>, options?: RequestOptions];
 
 export type ApiFailure =
 	/** A non-2xx answer. `code` is the body's machine code; 429 carries the wait. */
@@ -131,12 +121,15 @@ export class ApiClient {
 		return res;
 	}
 
-	/** One forwarded call of the contract's route table through /api/<path>. */
-	async request<N extends ProxiedRouteName>(
-		name: N,
-		...[params, options]: RequestArgs<N>
-	): Promise<ApiResult<RouteBody<N>>> {
-		const route: Route = ROUTES[name];
+	/**
+	 * One forwarded call through /api/<path>, of a route of the contract imported by name
+	 * (`import { ttsQueue } from '.../contract/routes.ts'`), so a page carries only its routes.
+	 */
+	async request<R extends ProxiedRoute>(
+		route: R,
+		...[params, options]: RequestArgs<R>
+	): Promise<ApiResult<RouteBody<R>>> {
+		const name = route.name;
 		if (!route.proxied)
 			return {
 				ok: false,
@@ -154,7 +147,7 @@ export class ApiClient {
 		}
 		const res = await this.send(name, route.method, '/api' + path.value, body);
 		if (!res.ok) return res;
-		return this.parseBody(name, res.status, res.body, route.response) as ApiResult<RouteBody<N>>;
+		return this.parseBody(name, res.status, res.body, route.response) as ApiResult<RouteBody<R>>;
 	}
 
 	private parseBody<T>(

@@ -6,6 +6,7 @@ import type { ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
 import type { ApiClient } from './api.ts';
 import type { QueuePort, QueueSnapshot } from './claim-runner.ts';
 import { toCallResult } from './tts-queue.ts';
+import * as routes from '../contract/routes.ts';
 
 export function mediaItem(media: QueueMediaItem): ClaimItem<QueueMediaItem> {
 	const queuedAt = Date.parse(media.queued_at);
@@ -29,7 +30,7 @@ export function mediaQueuePort(
 ): QueuePort<QueueMediaItem> {
 	return {
 		async snapshot() {
-			const r = await api.request('mediaQueue', {});
+			const r = await api.request(routes.mediaQueue, {});
 			if (!r.ok) return { ok: false, retryAfterMs: r.kind === 'http' ? r.retryAfterMs : undefined };
 			onVisible(r.body.visible);
 			return {
@@ -42,11 +43,14 @@ export function mediaQueuePort(
 			};
 		},
 		start: async (orderId) =>
-			toCallResult(await api.request('mediaStart', { orderId }), (b) => b.media as QueueMediaItem),
+			toCallResult(
+				await api.request(routes.mediaStart, { orderId }),
+				(b) => b.media as QueueMediaItem
+			),
 		finish: async (orderId) =>
-			toCallResult(await api.request('mediaFinish', { orderId }), () => undefined),
+			toCallResult(await api.request(routes.mediaFinish, { orderId }), () => undefined),
 		release: async (orderId) =>
-			toCallResult(await api.request('mediaRelease', { orderId }), () => undefined)
+			toCallResult(await api.request(routes.mediaRelease, { orderId }), () => undefined)
 	};
 }
 

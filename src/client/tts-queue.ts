@@ -4,6 +4,7 @@ import type { KnownEvent, QueueTip } from '../contract/index.ts';
 import type { CallResult, ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
 import type { ApiClient, ApiResult } from './api.ts';
 import type { QueuePort } from './claim-runner.ts';
+import * as routes from '../contract/routes.ts';
 
 export function ttsItem(tip: QueueTip): ClaimItem<QueueTip> {
 	const queuedAt = Date.parse(tip.queued_at);
@@ -39,7 +40,7 @@ export function toCallResult<T>(
 export function ttsQueuePort(api: ApiClient): QueuePort<QueueTip> {
 	return {
 		async snapshot() {
-			const r = await api.request('ttsQueue', {});
+			const r = await api.request(routes.ttsQueue, {});
 			if (!r.ok) return { ok: false, retryAfterMs: r.kind === 'http' ? r.retryAfterMs : undefined };
 			return {
 				ok: true,
@@ -51,11 +52,11 @@ export function ttsQueuePort(api: ApiClient): QueuePort<QueueTip> {
 			};
 		},
 		start: async (orderId) =>
-			toCallResult(await api.request('ttsStart', { orderId }), (b) => b.tip as QueueTip),
+			toCallResult(await api.request(routes.ttsStart, { orderId }), (b) => b.tip as QueueTip),
 		finish: async (orderId) =>
-			toCallResult(await api.request('ttsFinish', { orderId }), () => undefined),
+			toCallResult(await api.request(routes.ttsFinish, { orderId }), () => undefined),
 		release: async (orderId) =>
-			toCallResult(await api.request('ttsRelease', { orderId }), () => undefined)
+			toCallResult(await api.request(routes.ttsRelease, { orderId }), () => undefined)
 	};
 }
 

@@ -5,4 +5,5 @@ export * from './resources.ts';
 export * from './events.ts';
 export * from './realtime.ts';
 export * from './bodies.ts';
-export * from './routes.ts';
+// The routes one by one: `import * as routes from '.../contract/routes.ts'`.
+export { matchRoute, ROUTES, type Method, type Route, type RouteName } from './routes.ts';

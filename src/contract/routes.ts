@@ -10,6 +10,8 @@ import { HandoffToken } from './realtime.ts';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {
+	/** The route's name in the table (logs name the call). */
+	name: string;
 	method: Method;
 	path: string;
 	/** null: any valid credential. */
@@ -32,324 +34,391 @@ const counter = { name: CounterName };
  * The entry keeps its literal types (params, response schema, `proxied: true`) so that a client can
  * derive a route's params and body types from the table instead of restating them.
  */
-function route<const R extends Omit<Route, 'status' | 'proxied'> & Partial<Route>>(
-	r: R
-): Omit<Route, keyof R> & R {
-	return { status: 200, proxied: false, ...r } as Omit<Route, keyof R> & R;
+/* @__NO_SIDE_EFFECTS__ */
+function route<
+	const N extends string,
+	const R extends Omit<Route, 'status' | 'proxied' | 'name'> & Partial<Route>
+>(name: N, r: R): Omit<Route, keyof R | 'name'> & R & { name: N } {
+	return { status: 200, proxied: false, ...r, name } as Omit<Route, keyof R | 'name'> &
+		R & { name: N };
 }
 
+export const me = /*@__PURE__*/ route('me', {
+	method: 'GET',
+	path: '/me',
+	scope: null,
+	response: Me,
+	proxied: true
+});
+export const events = /*@__PURE__*/ route('events', {
+	method: 'GET',
+	path: '/events',
+	scope: null,
+	response: B.EventsCatalogBody,
+	proxied: true
+});
+export const realtimeToken = /*@__PURE__*/ route('realtimeToken', {
+	method: 'POST',
+	path: '/realtime/token',
+	scope: null,
+	response: HandoffToken
+});
+
+export const ttsQueue = /*@__PURE__*/ route('ttsQueue', {
+	method: 'GET',
+	path: '/tts/queue',
+	scope: 'tts:read',
+	response: B.TtsQueueBody,
+	proxied: true
+});
+export const ttsHistory = /*@__PURE__*/ route('ttsHistory', {
+	method: 'GET',
+	path: '/tts/history',
+	scope: 'tts:read',
+	query: B.HistoryQuery,
+	response: B.TtsHistoryBody
+});
+export const ttsStart = /*@__PURE__*/ route('ttsStart', {
+	method: 'POST',
+	path: '/tts/:orderId/start',
+	scope: 'tts:control',
+	params: order,
+	response: B.TtsStartBody,
+	proxied: true
+});
+export const ttsFinish = /*@__PURE__*/ route('ttsFinish', {
+	method: 'POST',
+	path: '/tts/:orderId/finish',
+	scope: 'tts:control',
+	params: order,
+	response: B.TtsFinishBody,
+	proxied: true
+});
+export const ttsRelease = /*@__PURE__*/ route('ttsRelease', {
+	method: 'POST',
+	path: '/tts/:orderId/release',
+	scope: 'tts:control',
+	params: order,
+	response: B.TtsReleaseBody,
+	proxied: true
+});
+export const ttsPause = /*@__PURE__*/ route('ttsPause', {
+	method: 'POST',
+	path: '/tts/pause',
+	scope: 'tts:control',
+	response: B.PausedBody
+});
+export const ttsResume = /*@__PURE__*/ route('ttsResume', {
+	method: 'POST',
+	path: '/tts/resume',
+	scope: 'tts:control',
+	response: B.PausedBody
+});
+export const ttsSkip = /*@__PURE__*/ route('ttsSkip', {
+	method: 'POST',
+	path: '/tts/skip',
+	scope: 'tts:control',
+	response: B.SkipBody
+});
+export const ttsClear = /*@__PURE__*/ route('ttsClear', {
+	method: 'POST',
+	path: '/tts/clear',
+	scope: 'tts:control',
+	response: B.SuccessBody
+});
+export const ttsRemove = /*@__PURE__*/ route('ttsRemove', {
+	method: 'DELETE',
+	path: '/tts/:orderId',
+	scope: 'tts:control',
+	params: order,
+	response: B.SuccessBody
+});
+export const ttsReplay = /*@__PURE__*/ route('ttsReplay', {
+	method: 'POST',
+	path: '/tts/:orderId/replay',
+	scope: 'tts:control',
+	params: order,
+	response: B.TtsReplayBody
+});
+
+export const mediaQueue = /*@__PURE__*/ route('mediaQueue', {
+	method: 'GET',
+	path: '/media/queue',
+	scope: 'media:read',
+	response: B.MediaQueueBody,
+	proxied: true
+});
+export const mediaStatus = /*@__PURE__*/ route('mediaStatus', {
+	method: 'GET',
+	path: '/media/status',
+	scope: 'media:read',
+	response: B.MediaStatusBody,
+	proxied: true
+});
+export const mediaHistory = /*@__PURE__*/ route('mediaHistory', {
+	method: 'GET',
+	path: '/media/history',
+	scope: 'media:read',
+	query: B.HistoryQuery,
+	response: B.MediaHistoryBody
+});
+export const mediaStart = /*@__PURE__*/ route('mediaStart', {
+	method: 'POST',
+	path: '/media/:orderId/start',
+	scope: 'media:control',
+	params: order,
+	response: B.MediaStartBody,
+	proxied: true
+});
+export const mediaFinish = /*@__PURE__*/ route('mediaFinish', {
+	method: 'POST',
+	path: '/media/:orderId/finish',
+	scope: 'media:control',
+	params: order,
+	response: B.MediaFinishBody,
+	proxied: true
+});
+export const mediaRelease = /*@__PURE__*/ route('mediaRelease', {
+	method: 'POST',
+	path: '/media/:orderId/release',
+	scope: 'media:control',
+	params: order,
+	response: B.MediaReleaseBody,
+	proxied: true
+});
+export const mediaPause = /*@__PURE__*/ route('mediaPause', {
+	method: 'POST',
+	path: '/media/pause',
+	scope: 'media:control',
+	response: B.PausedBody
+});
+export const mediaResume = /*@__PURE__*/ route('mediaResume', {
+	method: 'POST',
+	path: '/media/resume',
+	scope: 'media:control',
+	response: B.MediaResumeBody
+});
+export const mediaSkip = /*@__PURE__*/ route('mediaSkip', {
+	method: 'POST',
+	path: '/media/skip',
+	scope: 'media:control',
+	response: B.SkipBody
+});
+// Remove is named among the media transitions ("remove ... not shown") and by the
+// queue.media.removed event; its shape mirrors DELETE /tts/{orderId}.
+export const mediaRemove = /*@__PURE__*/ route('mediaRemove', {
+	method: 'DELETE',
+	path: '/media/:orderId',
+	scope: 'media:control',
+	params: order,
+	response: B.SuccessBody
+});
+export const mediaVisibility = /*@__PURE__*/ route('mediaVisibility', {
+	method: 'POST',
+	path: '/media/visibility',
+	scope: 'media:control',
+	request: B.MediaVisibilityRequest,
+	response: B.MediaVisibilityBody
+});
+export const mediaEnqueue = /*@__PURE__*/ route('mediaEnqueue', {
+	method: 'POST',
+	path: '/media/queue',
+	scope: 'media:control',
+	request: B.MediaQueueRequest,
+	response: B.MediaQueuedBody,
+	status: 201
+});
+
+export const countersList = /*@__PURE__*/ route('countersList', {
+	method: 'GET',
+	path: '/counters',
+	scope: 'counters:manage',
+	response: B.CountersBody,
+	proxied: true
+});
+export const counterRead = /*@__PURE__*/ route('counterRead', {
+	method: 'GET',
+	path: '/counters/:name',
+	scope: 'counters:manage',
+	params: counter,
+	response: B.CounterBody,
+	proxied: true
+});
+export const counterCreate = /*@__PURE__*/ route('counterCreate', {
+	method: 'POST',
+	path: '/counters',
+	scope: 'counters:manage',
+	request: B.CounterCreateRequest,
+	response: B.CounterBody,
+	status: 201
+});
+export const counterSet = /*@__PURE__*/ route('counterSet', {
+	method: 'PUT',
+	path: '/counters/:name',
+	scope: 'counters:manage',
+	params: counter,
+	request: B.CounterSetRequest,
+	response: B.CounterBody
+});
+export const counterIncrement = /*@__PURE__*/ route('counterIncrement', {
+	method: 'POST',
+	path: '/counters/:name/increment',
+	scope: 'counters:manage',
+	params: counter,
+	request: B.CounterIncrementRequest,
+	response: B.CounterBody
+});
+export const counterDelete = /*@__PURE__*/ route('counterDelete', {
+	method: 'DELETE',
+	path: '/counters/:name',
+	scope: 'counters:manage',
+	params: counter,
+	response: B.SuccessBody
+});
+
+export const overlaysList = /*@__PURE__*/ route('overlaysList', {
+	method: 'GET',
+	path: '/overlays',
+	scope: 'overlays:manage',
+	response: B.OverlaysBody,
+	proxied: true
+});
+export const overlayRead = /*@__PURE__*/ route('overlayRead', {
+	method: 'GET',
+	path: '/overlays/:overlayId',
+	scope: 'overlays:manage',
+	params: overlay,
+	response: B.OverlayBody,
+	proxied: true
+});
+export const overlayDelete = /*@__PURE__*/ route('overlayDelete', {
+	method: 'DELETE',
+	path: '/overlays/:overlayId',
+	scope: 'overlays:manage',
+	params: overlay,
+	response: B.SuccessBody
+});
+export const overlayReload = /*@__PURE__*/ route('overlayReload', {
+	method: 'POST',
+	path: '/overlays/:overlayId/reload',
+	scope: 'overlays:manage',
+	params: overlay,
+	response: B.SuccessBody
+});
+export const celebration = /*@__PURE__*/ route('celebration', {
+	method: 'POST',
+	path: '/overlays/celebration',
+	scope: 'overlays:manage',
+	request: B.CelebrationRequest,
+	response: B.SuccessBody
+});
+export const tipGoalRead = /*@__PURE__*/ route('tipGoalRead', {
+	method: 'GET',
+	path: '/overlays/:overlayId/tip-goal',
+	scope: 'overlays:manage',
+	params: overlay,
+	response: B.TipGoalBody,
+	proxied: true
+});
+export const tipGoalUpdate = /*@__PURE__*/ route('tipGoalUpdate', {
+	method: 'PATCH',
+	path: '/overlays/:overlayId/tip-goal',
+	scope: 'overlays:manage',
+	params: overlay,
+	request: B.TipGoalPatchRequest,
+	response: B.SuccessBody
+});
+export const tipGoalAdd = /*@__PURE__*/ route('tipGoalAdd', {
+	method: 'POST',
+	path: '/overlays/:overlayId/tip-goal/add',
+	scope: 'overlays:manage',
+	params: overlay,
+	request: B.TipGoalAddRequest,
+	response: B.TipGoalAddBody
+});
+
+export const tipping = /*@__PURE__*/ route('tipping', {
+	method: 'GET',
+	path: '/tipping',
+	scope: null,
+	response: B.TippingBody
+});
+export const tippingOpen = /*@__PURE__*/ route('tippingOpen', {
+	method: 'POST',
+	path: '/tipping/open',
+	scope: 'tipping:control',
+	response: B.TippingChangeBody
+});
+export const tippingClose = /*@__PURE__*/ route('tippingClose', {
+	method: 'POST',
+	path: '/tipping/close',
+	scope: 'tipping:control',
+	response: B.TippingChangeBody
+});
+export const leaderboard = /*@__PURE__*/ route('leaderboard', {
+	method: 'GET',
+	path: '/leaderboard',
+	scope: null,
+	query: B.LeaderboardQuery,
+	response: B.LeaderboardBody
+});
+export const createTip = /*@__PURE__*/ route('createTip', {
+	method: 'POST',
+	path: '/tips',
+	scope: 'tips:create',
+	request: B.CreateTipRequest,
+	response: B.CreateTipBody,
+	status: 201
+});
+
+/** Every route by name (the token endpoint, the simulator and the tests walk it; widgets import
+ * the routes they call one by one, so that a page bundles and builds only those). */
 export const ROUTES = {
-	me: route({ method: 'GET', path: '/me', scope: null, response: Me, proxied: true }),
-	events: route({
-		method: 'GET',
-		path: '/events',
-		scope: null,
-		response: B.EventsCatalogBody,
-		proxied: true
-	}),
-	realtimeToken: route({
-		method: 'POST',
-		path: '/realtime/token',
-		scope: null,
-		response: HandoffToken
-	}),
-
-	ttsQueue: route({
-		method: 'GET',
-		path: '/tts/queue',
-		scope: 'tts:read',
-		response: B.TtsQueueBody,
-		proxied: true
-	}),
-	ttsHistory: route({
-		method: 'GET',
-		path: '/tts/history',
-		scope: 'tts:read',
-		query: B.HistoryQuery,
-		response: B.TtsHistoryBody
-	}),
-	ttsStart: route({
-		method: 'POST',
-		path: '/tts/:orderId/start',
-		scope: 'tts:control',
-		params: order,
-		response: B.TtsStartBody,
-		proxied: true
-	}),
-	ttsFinish: route({
-		method: 'POST',
-		path: '/tts/:orderId/finish',
-		scope: 'tts:control',
-		params: order,
-		response: B.TtsFinishBody,
-		proxied: true
-	}),
-	ttsRelease: route({
-		method: 'POST',
-		path: '/tts/:orderId/release',
-		scope: 'tts:control',
-		params: order,
-		response: B.TtsReleaseBody,
-		proxied: true
-	}),
-	ttsPause: route({
-		method: 'POST',
-		path: '/tts/pause',
-		scope: 'tts:control',
-		response: B.PausedBody
-	}),
-	ttsResume: route({
-		method: 'POST',
-		path: '/tts/resume',
-		scope: 'tts:control',
-		response: B.PausedBody
-	}),
-	ttsSkip: route({ method: 'POST', path: '/tts/skip', scope: 'tts:control', response: B.SkipBody }),
-	ttsClear: route({
-		method: 'POST',
-		path: '/tts/clear',
-		scope: 'tts:control',
-		response: B.SuccessBody
-	}),
-	ttsRemove: route({
-		method: 'DELETE',
-		path: '/tts/:orderId',
-		scope: 'tts:control',
-		params: order,
-		response: B.SuccessBody
-	}),
-	ttsReplay: route({
-		method: 'POST',
-		path: '/tts/:orderId/replay',
-		scope: 'tts:control',
-		params: order,
-		response: B.TtsReplayBody
-	}),
-
-	mediaQueue: route({
-		method: 'GET',
-		path: '/media/queue',
-		scope: 'media:read',
-		response: B.MediaQueueBody,
-		proxied: true
-	}),
-	mediaStatus: route({
-		method: 'GET',
-		path: '/media/status',
-		scope: 'media:read',
-		response: B.MediaStatusBody,
-		proxied: true
-	}),
-	mediaHistory: route({
-		method: 'GET',
-		path: '/media/history',
-		scope: 'media:read',
-		query: B.HistoryQuery,
-		response: B.MediaHistoryBody
-	}),
-	mediaStart: route({
-		method: 'POST',
-		path: '/media/:orderId/start',
-		scope: 'media:control',
-		params: order,
-		response: B.MediaStartBody,
-		proxied: true
-	}),
-	mediaFinish: route({
-		method: 'POST',
-		path: '/media/:orderId/finish',
-		scope: 'media:control',
-		params: order,
-		response: B.MediaFinishBody,
-		proxied: true
-	}),
-	mediaRelease: route({
-		method: 'POST',
-		path: '/media/:orderId/release',
-		scope: 'media:control',
-		params: order,
-		response: B.MediaReleaseBody,
-		proxied: true
-	}),
-	mediaPause: route({
-		method: 'POST',
-		path: '/media/pause',
-		scope: 'media:control',
-		response: B.PausedBody
-	}),
-	mediaResume: route({
-		method: 'POST',
-		path: '/media/resume',
-		scope: 'media:control',
-		response: B.MediaResumeBody
-	}),
-	mediaSkip: route({
-		method: 'POST',
-		path: '/media/skip',
-		scope: 'media:control',
-		response: B.SkipBody
-	}),
-	// Remove is named among the media transitions ("remove ... not shown") and by the
-	// queue.media.removed event; its shape mirrors DELETE /tts/{orderId}.
-	mediaRemove: route({
-		method: 'DELETE',
-		path: '/media/:orderId',
-		scope: 'media:control',
-		params: order,
-		response: B.SuccessBody
-	}),
-	mediaVisibility: route({
-		method: 'POST',
-		path: '/media/visibility',
-		scope: 'media:control',
-		request: B.MediaVisibilityRequest,
-		response: B.MediaVisibilityBody
-	}),
-	mediaEnqueue: route({
-		method: 'POST',
-		path: '/media/queue',
-		scope: 'media:control',
-		request: B.MediaQueueRequest,
-		response: B.MediaQueuedBody,
-		status: 201
-	}),
-
-	countersList: route({
-		method: 'GET',
-		path: '/counters',
-		scope: 'counters:manage',
-		response: B.CountersBody,
-		proxied: true
-	}),
-	counterRead: route({
-		method: 'GET',
-		path: '/counters/:name',
-		scope: 'counters:manage',
-		params: counter,
-		response: B.CounterBody,
-		proxied: true
-	}),
-	counterCreate: route({
-		method: 'POST',
-		path: '/counters',
-		scope: 'counters:manage',
-		request: B.CounterCreateRequest,
-		response: B.CounterBody,
-		status: 201
-	}),
-	counterSet: route({
-		method: 'PUT',
-		path: '/counters/:name',
-		scope: 'counters:manage',
-		params: counter,
-		request: B.CounterSetRequest,
-		response: B.CounterBody
-	}),
-	counterIncrement: route({
-		method: 'POST',
-		path: '/counters/:name/increment',
-		scope: 'counters:manage',
-		params: counter,
-		request: B.CounterIncrementRequest,
-		response: B.CounterBody
-	}),
-	counterDelete: route({
-		method: 'DELETE',
-		path: '/counters/:name',
-		scope: 'counters:manage',
-		params: counter,
-		response: B.SuccessBody
-	}),
-
-	overlaysList: route({
-		method: 'GET',
-		path: '/overlays',
-		scope: 'overlays:manage',
-		response: B.OverlaysBody,
-		proxied: true
-	}),
-	overlayRead: route({
-		method: 'GET',
-		path: '/overlays/:overlayId',
-		scope: 'overlays:manage',
-		params: overlay,
-		response: B.OverlayBody,
-		proxied: true
-	}),
-	overlayDelete: route({
-		method: 'DELETE',
-		path: '/overlays/:overlayId',
-		scope: 'overlays:manage',
-		params: overlay,
-		response: B.SuccessBody
-	}),
-	overlayReload: route({
-		method: 'POST',
-		path: '/overlays/:overlayId/reload',
-		scope: 'overlays:manage',
-		params: overlay,
-		response: B.SuccessBody
-	}),
-	celebration: route({
-		method: 'POST',
-		path: '/overlays/celebration',
-		scope: 'overlays:manage',
-		request: B.CelebrationRequest,
-		response: B.SuccessBody
-	}),
-	tipGoalRead: route({
-		method: 'GET',
-		path: '/overlays/:overlayId/tip-goal',
-		scope: 'overlays:manage',
-		params: overlay,
-		response: B.TipGoalBody,
-		proxied: true
-	}),
-	tipGoalUpdate: route({
-		method: 'PATCH',
-		path: '/overlays/:overlayId/tip-goal',
-		scope: 'overlays:manage',
-		params: overlay,
-		request: B.TipGoalPatchRequest,
-		response: B.SuccessBody
-	}),
-	tipGoalAdd: route({
-		method: 'POST',
-		path: '/overlays/:overlayId/tip-goal/add',
-		scope: 'overlays:manage',
-		params: overlay,
-		request: B.TipGoalAddRequest,
-		response: B.TipGoalAddBody
-	}),
-
-	tipping: route({ method: 'GET', path: '/tipping', scope: null, response: B.TippingBody }),
-	tippingOpen: route({
-		method: 'POST',
-		path: '/tipping/open',
-		scope: 'tipping:control',
-		response: B.TippingChangeBody
-	}),
-	tippingClose: route({
-		method: 'POST',
-		path: '/tipping/close',
-		scope: 'tipping:control',
-		response: B.TippingChangeBody
-	}),
-	leaderboard: route({
-		method: 'GET',
-		path: '/leaderboard',
-		scope: null,
-		query: B.LeaderboardQuery,
-		response: B.LeaderboardBody
-	}),
-	createTip: route({
-		method: 'POST',
-		path: '/tips',
-		scope: 'tips:create',
-		request: B.CreateTipRequest,
-		response: B.CreateTipBody,
-		status: 201
-	})
+	me,
+	events,
+	realtimeToken,
+	ttsQueue,
+	ttsHistory,
+	ttsStart,
+	ttsFinish,
+	ttsRelease,
+	ttsPause,
+	ttsResume,
+	ttsSkip,
+	ttsClear,
+	ttsRemove,
+	ttsReplay,
+	mediaQueue,
+	mediaStatus,
+	mediaHistory,
+	mediaStart,
+	mediaFinish,
+	mediaRelease,
+	mediaPause,
+	mediaResume,
+	mediaSkip,
+	mediaRemove,
+	mediaVisibility,
+	mediaEnqueue,
+	countersList,
+	counterRead,
+	counterCreate,
+	counterSet,
+	counterIncrement,
+	counterDelete,
+	overlaysList,
+	overlayRead,
+	overlayDelete,
+	overlayReload,
+	celebration,
+	tipGoalRead,
+	tipGoalUpdate,
+	tipGoalAdd,
+	tipping,
+	tippingOpen,
+	tippingClose,
+	leaderboard,
+	createTip
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof ROUTES;

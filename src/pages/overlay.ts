@@ -20,6 +20,7 @@ import { parseTipGoalParams, tipGoalTheme } from '../../widgets/tip-goal/params.
 import { TipGoalTracker } from '../../widgets/tip-goal/tip-goal.svelte.ts';
 import { parseTtsParams, ttsTheme } from '../../widgets/tts/params.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
+import * as routes from '../contract/routes.ts';
 
 const target = document.getElementById('app')!;
 const overlayId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
 		);
 	const params = parsed.value;
 	const api = new ApiClient({ overlayKey: params.key });
-	const res = await api.request('overlayRead', { overlayId });
+	const res = await api.request(routes.overlayRead, { overlayId });
 	if (!res.ok) {
 		if (res.kind === 'http' && res.status === 401)
 			return fail('The overlay key was refused', [

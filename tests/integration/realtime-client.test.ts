@@ -17,6 +17,7 @@ import { serveTokenEndpoint, type ServedEndpoint } from '../fixtures/served-endp
 import { api, readyTip, until, withSim, type Sim } from '../fixtures/sim.ts';
 import { OVERLAY_KEY, simUpstream } from '../fixtures/token-endpoint.ts';
 import type { StartOptions } from '../../src/sim/index.ts';
+import * as routes from '../../src/contract/routes.ts';
 
 // Generous: a loaded 2-core machine runs these next to other suites.
 const WAIT = 10_000;
@@ -409,18 +410,18 @@ describe('ApiClient through the token endpoint', () => {
 	it('starts and finishes a TTS item through the proxy', async () => {
 		const r = await rig();
 		const tip = await readyTip(r.sim);
-		const started = await r.api.request('ttsStart', { orderId: tip.order_id });
+		const started = await r.api.request(routes.ttsStart, { orderId: tip.order_id });
 		expect(started).toMatchObject({ ok: true, status: 200 });
 		if (!started.ok) throw new Error('start failed');
 		expect(started.body.tip.order_id).toBe(tip.order_id);
-		const finished = await r.api.request('ttsFinish', { orderId: tip.order_id });
+		const finished = await r.api.request(routes.ttsFinish, { orderId: tip.order_id });
 		if (!finished.ok) throw new Error(`finish failed: ${JSON.stringify(finished)}`);
 		expect(finished.body.tip.order_id).toBe(tip.order_id);
 		expect(r.endpoint.calls).toEqual([
 			`POST /tts/${tip.order_id}/start`,
 			`POST /tts/${tip.order_id}/finish`
 		]);
-		const queue = await r.api.request('ttsQueue');
+		const queue = await r.api.request(routes.ttsQueue);
 		expect(queue.ok && queue.body.items.some((i) => i.order_id === tip.order_id)).toBe(false);
 		expect(r.api.stats).toEqual({
 			total: 3,
@@ -431,10 +432,10 @@ describe('ApiClient through the token endpoint', () => {
 	it('a 409 comes back with its code and body', async () => {
 		const r = await rig();
 		const tip = await readyTip(r.sim);
-		const notPlaying = await r.api.request('ttsFinish', { orderId: tip.order_id });
+		const notPlaying = await r.api.request(routes.ttsFinish, { orderId: tip.order_id });
 		expect(notPlaying).toMatchObject({ ok: false, kind: 'http', status: 409, code: 'not_playing' });
-		await r.api.request('ttsStart', { orderId: tip.order_id });
-		const again = await r.api.request('ttsStart', { orderId: tip.order_id });
+		await r.api.request(routes.ttsStart, { orderId: tip.order_id });
+		const again = await r.api.request(routes.ttsStart, { orderId: tip.order_id });
 		expect(again).toMatchObject({
 			ok: false,
 			kind: 'http',
@@ -459,7 +460,7 @@ describe('ApiClient through the token endpoint', () => {
 			fetch: watching
 		});
 		r.sim.control.failHttp({ status: 429 });
-		const res = await client.request('ttsQueue');
+		const res = await client.request(routes.ttsQueue);
 		if (res.ok || res.kind !== 'http')
 			throw new Error(`expected an http failure: ${JSON.stringify(res)}`);
 		expect(res.status).toBe(429);
@@ -468,7 +469,7 @@ describe('ApiClient through the token endpoint', () => {
 		expect(res.retryAfterMs).toBeGreaterThanOrEqual(resetMs);
 		expect(res.retryAfterMs).toBeLessThanOrEqual(resetMs + 1000);
 		// The fault was one request: the next call goes through.
-		expect((await client.request('ttsQueue')).ok).toBe(true);
+		expect((await client.request(routes.ttsQueue)).ok).toBe(true);
 	});
 
 	it('mintToken tells a refused overlay key apart from other failures', async () => {
@@ -504,17 +505,17 @@ describe('ApiClient through the token endpoint', () => {
 			fetch: tampering,
 			warn: (m) => r.warnings.push(m)
 		});
-		const first = await client.request('ttsQueue');
+		const first = await client.request(routes.ttsQueue);
 		expect(first).toMatchObject({ ok: false, kind: 'malformed', status: 200 });
 		expect(first.ok === false && first.kind === 'malformed' && first.error).toMatch(/^items: /);
-		await client.request('ttsQueue');
+		await client.request(routes.ttsQueue);
 		expect(r.warnings).toHaveLength(1);
 		expect(r.warnings[0]).toMatch(/^\[api\] ttsQueue: ignoring a malformed 200 body/);
 	});
 
 	it('a param the contract refuses is never sent', async () => {
 		const r = await rig();
-		const res = await r.api.request('ttsStart', { orderId: '../../tipping/close' });
+		const res = await r.api.request(routes.ttsStart, { orderId: '../../tipping/close' });
 		expect(res).toMatchObject({ ok: false, kind: 'invalid' });
 		expect(r.endpoint.calls).toEqual([]);
 		expect(r.sim.control.log.requests()).toEqual([]);
@@ -523,7 +524,7 @@ describe('ApiClient through the token endpoint', () => {
 	it('a token endpoint that does not answer is a network failure', async () => {
 		const port = await closedPort();
 		const client = new ApiClient({ overlayKey: OVERLAY_KEY, baseUrl: `http://127.0.0.1:${port}` });
-		expect(await client.request('ttsQueue')).toMatchObject({ ok: false, kind: 'network' });
+		expect(await client.request(routes.ttsQueue)).toMatchObject({ ok: false, kind: 'network' });
 		expect(await client.mintToken()).toMatchObject({ ok: false, kind: 'network' });
 	});
 
@@ -532,11 +533,11 @@ describe('ApiClient through the token endpoint', () => {
 		// Compile-time checks only; the calls are never awaited against a server.
 		const typeOnly = () => {
 			// @ts-expect-error createTip is not forwarded by the token endpoint
-			void client.request('createTip');
+			void client.request(routes.createTip);
 			// @ts-expect-error ttsStart needs its orderId
-			void client.request('ttsStart');
-			void client.request('ttsQueue');
-			void client.request('mediaStart', { orderId: 'x' });
+			void client.request(routes.ttsStart);
+			void client.request(routes.ttsQueue);
+			void client.request(routes.mediaStart, { orderId: 'x' });
 		};
 		expect(typeof typeOnly).toBe('function');
 	});

@@ -16,6 +16,7 @@ import {
 } from './counter-list.ts';
 import type { CountersParams } from './params.ts';
 import type { CounterView, CountersStatus } from './view.ts';
+import * as routes from '../../src/contract/routes.ts';
 
 export interface CountersDeps {
 	api: ApiClient;
@@ -119,7 +120,7 @@ export class CountersState {
 			if (gen !== this.generation) return;
 			if (failure) return this.failed(gen, failure, 'the overlay');
 		}
-		const res = await this.deps.api.request('countersList');
+		const res = await this.deps.api.request(routes.countersList);
 		if (gen !== this.generation) return;
 		if (!res.ok) return this.failed(gen, res, 'the counters');
 		this.counters = mergeSnapshot(this.counters, res.body.counters, this.touched ?? new Map());
@@ -135,13 +136,13 @@ export class CountersState {
 		const { params } = this.deps;
 		const widget = params.widget!;
 		if (params.overlay !== undefined) {
-			const res = await this.deps.api.request('overlayRead', { overlayId: params.overlay });
+			const res = await this.deps.api.request(routes.overlayRead, { overlayId: params.overlay });
 			if (res.ok) this.pick(nameFromOverlays([res.body.overlay], widget));
 			else if (res.kind === 'http' && res.status === 404)
 				this.pick({ ok: false, problem: `no overlay ${params.overlay}; showing every counter` });
 			else return res;
 		} else {
-			const res = await this.deps.api.request('overlaysList');
+			const res = await this.deps.api.request(routes.overlaysList);
 			if (!res.ok) return res;
 			this.pick(nameFromOverlays(res.body.overlays, widget));
 		}

@@ -13,6 +13,7 @@ import { probeAutoplay } from '../../src/client/autoplay.ts';
 import { EventHub } from '../../src/client/event-hub.ts';
 import { RealtimeConnection, type RealtimeState } from '../../src/client/realtime.ts';
 import { classifyMedia } from '../../src/core/media-source.ts';
+import * as routes from '../../src/contract/routes.ts';
 
 export interface EventRow {
 	id: string;
@@ -73,14 +74,14 @@ export class PreviewState {
 			.then((r) => r.json())
 			.catch(() => null);
 		this.mode = health?.mode ?? null;
-		const me = await this.api.request('me');
+		const me = await this.api.request(routes.me);
 		// Only a refused overlay key stops the page; a 401 of OAuth (not connected yet) does not.
 		if (!me.ok && me.kind === 'http' && me.status === 401 && me.code === 'bad_overlay_key') {
 			this.unauthorized = true;
 			return;
 		}
 		if (me.ok) this.me = me.body;
-		const overlays = await this.api.request('overlaysList');
+		const overlays = await this.api.request(routes.overlaysList);
 		if (overlays.ok) this.overlays = overlays.body.overlays;
 		void this.findWidgetPages();
 		this.hub.subscribe({
@@ -172,10 +173,10 @@ export class PreviewState {
 		this.rereads[queue] = setTimeout(async () => {
 			this.rereads[queue] = undefined;
 			if (queue === 'tts') {
-				const r = await this.api.request('ttsQueue');
+				const r = await this.api.request(routes.ttsQueue);
 				if (r.ok) this.tts = r.body;
 			} else {
-				const r = await this.api.request('mediaQueue');
+				const r = await this.api.request(routes.mediaQueue);
 				if (r.ok) this.media = r.body;
 			}
 		}, 250);

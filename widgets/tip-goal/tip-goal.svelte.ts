@@ -21,6 +21,7 @@ import {
 } from '../../src/core/goal.ts';
 import type { CurrencyInfo } from '../tts/format.ts';
 import type { GoalView, TipGoalViewModel } from './view.ts';
+import * as routes from '../../src/contract/routes.ts';
 
 /** The slice of localStorage this class uses. */
 export type GoalMemory = Pick<Storage, 'getItem' | 'setItem'>;
@@ -175,8 +176,8 @@ export class TipGoalTracker {
 		const wantsMe = this.currencyWanted;
 		this.currencyWanted = false;
 		const [goal, me] = await Promise.all([
-			api.request('tipGoalRead', { overlayId }),
-			wantsMe ? api.request('me') : null
+			api.request(routes.tipGoalRead, { overlayId }),
+			wantsMe ? api.request(routes.me) : null
 		]);
 		if (this.destroyed) return;
 		this.tally.endRead(goal.ok ? goal.body.tip_goal : null, this.now());

@@ -15,6 +15,7 @@ import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { textFallbackSeconds } from './format.ts';
 import type { TtsParams } from './params.ts';
 import type { AlertView, TtsViewModel } from './view.ts';
+import * as routes from '../../src/contract/routes.ts';
 
 export interface TtsPlayerDeps {
 	api: ApiClient;
@@ -221,7 +222,7 @@ export class TtsPlayer {
 	}
 
 	private async loadCurrency(): Promise<void> {
-		const me = await this.deps.api.request('me');
+		const me = await this.deps.api.request(routes.me);
 		if (me.ok)
 			this.currency = { code: me.body.tenant.currency, symbol: me.body.tenant.currency_symbol };
 	}
