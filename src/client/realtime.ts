@@ -9,7 +9,8 @@
 import {
 	CLOSE_AUTH_TIMEOUT,
 	CLOSE_UNAUTHORIZED,
-	parseEvent,
+	parseEventWith,
+	type EventTable,
 	parseServerFrame,
 	type KnownEvent
 } from '../contract/index.ts';
@@ -56,6 +57,8 @@ export interface Timers {
 
 export interface RealtimeOptions {
 	api: Pick<ApiClient, 'mintToken'>;
+	/** The events the page's widgets read (groups of the contract's catalog); others are ignored. */
+	events: EventTable;
 	/** A known event, validated and deduplicated by id. */
 	onEvent?: (event: KnownEvent) => void;
 	/** After every `ready`: re-read snapshots (events missed while disconnected are not replayed). */
@@ -273,7 +276,7 @@ export class RealtimeConnection {
 	};
 
 	private onEnvelope(raw: unknown): void {
-		const parsed = parseEvent(raw);
+		const parsed = parseEventWith(this.opts.events, raw);
 		if (!parsed.ok) {
 			const type = (raw as { type?: unknown }).type;
 			const kind = `event:${typeof type === 'string' ? type : '?'}`;

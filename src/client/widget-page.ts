@@ -1,6 +1,7 @@
 // What every widget page does once its widgets exist: one realtime connection feeding them all
 // through the hub, its state passed to each widget, a read-only handle for tests and diagnostics,
 // and a clean teardown when the page goes away.
+import type { EventTable } from '../contract/index.ts';
 import type { ApiClient } from './api.ts';
 import type { EventHub } from './event-hub.ts';
 import { RealtimeConnection, type RealtimeState } from './realtime.ts';
@@ -14,11 +15,14 @@ export function connectWidgets(
 	api: ApiClient,
 	events: EventHub,
 	widgets: readonly PageWidget[],
+	/** The events these widgets read: the contract's groups (TTS_EVENTS, ...). */
+	table: EventTable,
 	/** Exposed as `window.__tok` (read-only views for tests and the preview's diagnostics). */
 	expose: Record<string, unknown> = {}
 ): RealtimeConnection {
 	const realtime = new RealtimeConnection({
 		api,
+		events: table,
 		onEvent: (e) => events.emit(e),
 		onResync: () => events.resync(),
 		onState: (state, detail) => {

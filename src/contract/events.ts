@@ -24,12 +24,17 @@ const OrderOnly = z.looseObject({ order_id: OrderId });
 const Paused = z.looseObject({ is_paused: z.boolean() });
 const Empty = z.looseObject({});
 
-/**
- * Every event type the project knows: the scope a credential needs to receive it (null: any
- * credential) and the payload schema. Their descriptions are EVENT_DESCRIPTIONS, apart, so that
- * the widget pages, which never show them, do not carry them.
- */
-export const EVENT_CATALOG = {
+/** One event type: the scope a credential needs to receive it (null: any) and its payload. */
+export interface EventSpec {
+	scope: Scope | null;
+	data: z.ZodMiniType<Record<string, unknown>>;
+}
+export type EventTable = Record<string, EventSpec>;
+
+// The catalog in groups, so that a page passes the realtime client only the events its widgets
+// read and bundles and builds only their schemas (an event of another type is ignored unparsed).
+/** Tips and the TTS queue. */
+export const TTS_EVENTS = {
 	'tip.created': {
 		scope: 'tts:read',
 		data: z.looseObject({ tip: QueueTip })
@@ -67,7 +72,11 @@ export const EVENT_CATALOG = {
 	'queue.tts.cleared': {
 		scope: 'tts:read',
 		data: Empty
-	},
+	}
+} as const satisfies EventTable;
+
+/** The media queue. */
+export const MEDIA_EVENTS = {
 	'queue.media.added': {
 		scope: 'media:read',
 		data: z.looseObject({ media: QueueMediaItem })
@@ -103,7 +112,11 @@ export const EVENT_CATALOG = {
 	'queue.media.visibility': {
 		scope: 'media:read',
 		data: z.looseObject({ visible: z.boolean() })
-	},
+	}
+} as const satisfies EventTable;
+
+/** Counters. */
+export const COUNTER_EVENTS = {
 	'counter.updated': {
 		scope: 'counters:manage',
 		data: z.looseObject({ counter: Counter, previous: z.nullable(z.int()) })
@@ -111,7 +124,11 @@ export const EVENT_CATALOG = {
 	'counter.deleted': {
 		scope: 'counters:manage',
 		data: z.looseObject({ name: CounterName })
-	},
+	}
+} as const satisfies EventTable;
+
+/** Overlays: celebration, reload, tip goal. */
+export const OVERLAY_EVENTS = {
 	'overlay.celebration': {
 		scope: 'overlays:manage',
 		data: z.looseObject({ overlay_id: z.nullable(OverlayId), widget_id: z.nullable(z.string()) })
@@ -123,7 +140,11 @@ export const EVENT_CATALOG = {
 	'overlay.tip_goal.updated': {
 		scope: 'overlays:manage',
 		data: z.looseObject({ overlay_id: OverlayId, tip_goal: TipGoal })
-	},
+	}
+} as const satisfies EventTable;
+
+/** Tipping, chat commands, channel points: no widget reads them. */
+export const OTHER_EVENTS = {
 	'tipping.opened': { scope: null, data: Empty },
 	'tipping.closed': {
 		scope: null,
@@ -138,10 +159,24 @@ export const EVENT_CATALOG = {
 		scope: 'channel_points:manage',
 		data: z.looseObject({ is_managed: z.optional(z.boolean()) })
 	}
-} as const satisfies Record<
-	string,
-	{ scope: Scope | null; data: z.ZodMiniType<Record<string, unknown>> }
->;
+} as const satisfies EventTable;
+
+/**
+ * Every event type the project knows. Their descriptions are EVENT_DESCRIPTIONS, apart, so that
+ * the widget pages, which never show them, do not carry them.
+ */
+export const EVENT_CATALOG = /*@__PURE__*/ Object.assign(
+	{},
+	TTS_EVENTS,
+	MEDIA_EVENTS,
+	COUNTER_EVENTS,
+	OVERLAY_EVENTS,
+	OTHER_EVENTS
+) as typeof TTS_EVENTS &
+	typeof MEDIA_EVENTS &
+	typeof COUNTER_EVENTS &
+	typeof OVERLAY_EVENTS &
+	typeof OTHER_EVENTS;
 
 export type EventType = keyof typeof EVENT_CATALOG;
 
@@ -179,7 +214,7 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
 	'twitch.channel_point_redemption':
 		'A channel point reward was redeemed; is_managed tells whether it is resolvable.'
 };
-export const EVENT_TYPES = Object.keys(EVENT_CATALOG) as EventType[];
+export const EVENT_TYPES = /*@__PURE__*/ Object.keys(EVENT_CATALOG) as EventType[];
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_CATALOG)[T]['data']>;
 
 export function isKnownEventType(type: string): type is EventType {
@@ -227,11 +262,20 @@ export type ParsedEvent =
 
 /** Parse an event envelope and, for known types, its payload. Never throws. */
 export function parseEvent(input: unknown): ParsedEvent {
+	return parseEventWith(EVENT_CATALOG, input);
+}
+
+/**
+ * parseEvent for the types of `table` only: an event of another type is a valid envelope the page
+ * ignores (`known: false`), its payload not parsed.
+ */
+export function parseEventWith(table: EventTable, input: unknown): ParsedEvent {
 	const envelope = EventEnvelope.safeParse(input);
 	if (!envelope.success) return { ok: false, error: describeIssues(envelope.error) };
 	const type = envelope.data.type;
-	if (!isKnownEventType(type)) return { ok: true, known: false, event: envelope.data };
-	const data = EVENT_CATALOG[type].data.safeParse(envelope.data.data);
+	if (!Object.prototype.hasOwnProperty.call(table, type))
+		return { ok: true, known: false, event: envelope.data };
+	const data = table[type].data.safeParse(envelope.data.data);
 	if (!data.success)
 		return { ok: false, error: `${type}: ${describeIssues(data.error, ['data'])}` };
 	return {

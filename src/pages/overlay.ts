@@ -21,6 +21,7 @@ import { TipGoalTracker } from '../../widgets/tip-goal/tip-goal.svelte.ts';
 import { parseTtsParams, ttsTheme } from '../../widgets/tts/params.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
 import * as routes from '../contract/routes.ts';
+import { COUNTER_EVENTS, MEDIA_EVENTS, OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
 const target = document.getElementById('app')!;
 const overlayId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
@@ -162,7 +163,13 @@ async function main(): Promise<void> {
 				location.reload();
 		}
 	});
-	connectWidgets(api, events, parts, { widgets: placed });
+	connectWidgets(
+		api,
+		events,
+		parts,
+		{ ...TTS_EVENTS, ...MEDIA_EVENTS, ...COUNTER_EVENTS, ...OVERLAY_EVENTS },
+		{ widgets: placed }
+	);
 	mount(OverlayApp, {
 		target,
 		props: {

@@ -7,6 +7,7 @@ import { connectWidgets } from '../client/widget-page.ts';
 import Celebration from '../../widgets/celebration/Celebration.svelte';
 import { CelebrationState } from '../../widgets/celebration/celebration.svelte.ts';
 import { parseCelebrationParams } from '../../widgets/celebration/params.ts';
+import { OVERLAY_EVENTS } from '../contract/events.ts';
 
 const target = document.getElementById('app')!;
 const parsed = parseCelebrationParams(location.search);
@@ -19,6 +20,6 @@ if (!parsed.ok) {
 	const events = new EventHub();
 	const state = new CelebrationState({ api, events, params });
 	state.start();
-	connectWidgets(api, events, [state], { celebration: state });
+	connectWidgets(api, events, [state], OVERLAY_EVENTS, { celebration: state });
 	mount(Celebration, { target, props: { model: state } });
 }

@@ -6,6 +6,7 @@ import { connectWidgets } from '../client/widget-page.ts';
 import Counters from '../../widgets/counters/Counters.svelte';
 import { CountersState } from '../../widgets/counters/counters.svelte.ts';
 import { parseCountersParams } from '../../widgets/counters/params.ts';
+import { COUNTER_EVENTS, OVERLAY_EVENTS } from '../contract/events.ts';
 
 const target = document.getElementById('app')!;
 const parsed = parseCountersParams(location.search);
@@ -18,6 +19,12 @@ if (!parsed.ok) {
 	const events = new EventHub();
 	const state = new CountersState({ api, events, params });
 	state.start();
-	connectWidgets(api, events, [state], { counters: state });
+	connectWidgets(
+		api,
+		events,
+		[state],
+		{ ...COUNTER_EVENTS, ...OVERLAY_EVENTS },
+		{ counters: state }
+	);
 	mount(Counters, { target, props: { model: state } });
 }

@@ -10,6 +10,7 @@ import { connectWidgets } from '../client/widget-page.ts';
 import MediaApp from '../../widgets/media/MediaApp.svelte';
 import { MediaPlayer } from '../../widgets/media/media-player.svelte.ts';
 import { mediaTheme, parseMediaParams } from '../../widgets/media/params.ts';
+import { MEDIA_EVENTS, OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
 const target = document.getElementById('app')!;
 const parsed = parseMediaParams(location.search);
@@ -40,7 +41,13 @@ if (!parsed.ok) {
 	const memory = await openClaimMemory('media', instance);
 	const player = new MediaPlayer({ api, events, obs, memory, params, instance, gate, speech });
 	player.start();
-	connectWidgets(api, events, [player], { player });
+	connectWidgets(
+		api,
+		events,
+		[player],
+		{ ...MEDIA_EVENTS, ...TTS_EVENTS, ...OVERLAY_EVENTS },
+		{ player }
+	);
 	mount(MediaApp, {
 		target,
 		props: { player, theme: mediaTheme(params), onUnlockAudio: () => void gate.unlock() }

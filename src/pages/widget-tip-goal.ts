@@ -9,6 +9,7 @@ import type { TipGoal as TipGoalRecord } from '../contract/index.ts';
 import TipGoal from '../../widgets/tip-goal/TipGoal.svelte';
 import { parseTipGoalParams, tipGoalTheme } from '../../widgets/tip-goal/params.ts';
 import { TipGoalTracker } from '../../widgets/tip-goal/tip-goal.svelte.ts';
+import { OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
 /** The detail of the `tok:celebrate` window event. */
 export interface CelebrateDetail {
@@ -50,6 +51,6 @@ if (!parsed.ok) {
 				})
 			)
 	}).start();
-	connectWidgets(api, events, [goal], { goal });
+	connectWidgets(api, events, [goal], { ...TTS_EVENTS, ...OVERLAY_EVENTS }, { goal });
 	mount(TipGoal, { target, props: { view: goal.view, theme: tipGoalTheme(params) } });
 }

@@ -11,6 +11,7 @@ import TtsApp from '../../widgets/tts/TtsApp.svelte';
 import { parseTtsParams, ttsTheme } from '../../widgets/tts/params.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
 import type { TtsViewModel } from '../../widgets/tts/view.ts';
+import { OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
 const target = document.getElementById('app')!;
 const parsed = parseTtsParams(location.search);
@@ -45,7 +46,7 @@ if (!parsed.ok) {
 	const speech = createSpeechAnnouncer();
 	const player = new TtsPlayer({ api, events, audio, obs, memory, params, instance, speech });
 	player.start();
-	connectWidgets(api, events, [player], { player });
+	connectWidgets(api, events, [player], { ...TTS_EVENTS, ...OVERLAY_EVENTS }, { player });
 	mount(TtsApp, {
 		target,
 		props: { player, theme: ttsTheme(params), onUnlockAudio: () => void audio.unlock() }

@@ -19,6 +19,7 @@ import { ttsInput, ttsQueuePort } from '../../src/client/tts-queue.ts';
 import type { QueueMediaItem, QueueTip } from '../../src/contract/index.ts';
 import type { ClaimConfig } from '../../src/core/claim-protocol.ts';
 import { classifyMedia } from '../../src/core/media-source.ts';
+import { EVENT_CATALOG } from '../../src/contract/events.ts';
 
 export type QueueName = 'tts' | 'media';
 
@@ -291,6 +292,7 @@ export class ChaosConsumer {
 		}
 		const realtime = new RealtimeConnection({
 			api,
+			events: EVENT_CATALOG,
 			WebSocket: WebSocket as never,
 			onEvent: (e) => hub.emit(e),
 			onResync: () => hub.resync(),

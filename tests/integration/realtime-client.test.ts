@@ -18,6 +18,7 @@ import { api, readyTip, until, withSim, type Sim } from '../fixtures/sim.ts';
 import { OVERLAY_KEY, simUpstream } from '../fixtures/token-endpoint.ts';
 import type { StartOptions } from '../../src/sim/index.ts';
 import * as routes from '../../src/contract/routes.ts';
+import { EVENT_CATALOG } from '../../src/contract/events.ts';
 
 // Generous: a loaded 2-core machine runs these next to other suites.
 const WAIT = 10_000;
@@ -57,6 +58,7 @@ function connect(r: Rig, options: Partial<RealtimeOptions> = {}) {
 	let resyncs = 0;
 	const conn = new RealtimeConnection({
 		api: r.api,
+		events: EVENT_CATALOG,
 		WebSocket,
 		onEvent: (e) => events.push(e),
 		onResync: () => (resyncs += 1),
@@ -366,6 +368,7 @@ describe('RealtimeConnection', () => {
 		let mints = 0;
 		const states: string[] = [];
 		const conn = new RealtimeConnection({
+			events: EVENT_CATALOG,
 			api: {
 				mintToken: async () => {
 					mints += 1;

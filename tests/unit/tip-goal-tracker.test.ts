@@ -20,7 +20,7 @@ function setup(initial: Partial<TipGoal> = {}) {
 	};
 	const calls: string[] = [];
 	const api = {
-		request: vi.fn(async (name: string) => {
+		request: vi.fn(async ({ name }: { name: string }) => {
 			calls.push(name);
 			if (name === 'me')
 				return {

@@ -14,6 +14,7 @@ import { EventHub } from '../../src/client/event-hub.ts';
 import { RealtimeConnection, type RealtimeState } from '../../src/client/realtime.ts';
 import { classifyMedia } from '../../src/core/media-source.ts';
 import * as routes from '../../src/contract/routes.ts';
+import { EVENT_CATALOG } from '../../src/contract/events.ts';
 
 export interface EventRow {
 	id: string;
@@ -93,6 +94,7 @@ export class PreviewState {
 		});
 		this.realtime = new RealtimeConnection({
 			api: this.api,
+			events: EVENT_CATALOG,
 			onEvent: (e) => this.hub.emit(e),
 			onResync: () => this.hub.resync(),
 			onState: (state, detail) => {
