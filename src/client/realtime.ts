@@ -1,11 +1,9 @@
 // The realtime connection of a widget page (CONTRACT.md, Realtime handoff token and Realtime
-// WebSocket). Every attempt waits its backoff, mints a fresh single-use token through the token
-// endpoint, opens a socket and authenticates with it, and after each `ready` asks consumers to
-// re-read their snapshots, because nothing is replayed after a reconnect. Idle costs nothing: one
-// watchdog timeout re-armed per message, no interval, no polling.
-//
-// The reconnect loop is our own (dial, close, dial) rather than reconnecting-websocket: the backoff
-// and the token per attempt were ours already, and the library cost 3 kB gz on every page.
+// WebSocket) on reconnecting-websocket. Every attempt mints a fresh single-use token through the
+// token endpoint, authenticates with it, and after each `ready` asks consumers to re-read their
+// snapshots, because nothing is replayed after a reconnect. Idle costs nothing: one watchdog timeout
+// re-armed per message, no interval, no polling.
+import ReconnectingWebSocket from 'reconnecting-websocket';
 import {
 	CLOSE_AUTH_TIMEOUT,
 	CLOSE_UNAUTHORIZED,
@@ -33,22 +31,16 @@ export type RealtimeState =
 	/** close() was called. */
 	| 'closed';
 
-/** A WebSocket constructor: the browser's, or `ws` under Node. */
-export type WebSocketConstructor = new (url: string) => unknown;
-
-/** What we use of a socket; the browser's WebSocket and `ws` both have it. */
-interface Socket {
-	readonly readyState: number;
-	send(data: string): void;
-	close(code?: number, reason?: string): void;
-	onopen: (() => void) | null;
-	onmessage: ((event: { data: unknown }) => void) | null;
-	onclose: ((event: { code?: number }) => void) | null;
-	onerror: (() => void) | null;
-}
-
-/** WebSocket.OPEN. */
-const OPEN = 1;
+/** The slice of the browser's WebSocket constructor that reconnecting-websocket needs. */
+export type WebSocketConstructor = {
+	new (
+		url: string,
+		protocols?: string | string[]
+	): {
+		addEventListener(type: 'error', listener: () => void): void;
+	};
+	readonly CLOSING: number;
+};
 
 export interface Timers {
 	setTimeout(fn: () => void, ms: number): unknown;
@@ -83,6 +75,8 @@ export interface RealtimeOptions {
 	timers?: Timers;
 }
 
+/** Sent to reconnecting-websocket when an attempt is abandoned; never dialled (see stop()). */
+const ABANDONED_URL = 'ws://127.0.0.1:9/abandoned';
 /** A close code of the private range: "this client gave up on the socket". */
 const CLOSE_WATCHDOG = 4000;
 /** setTimeout's largest delay (a signed 32-bit count of ms). */
@@ -118,10 +112,8 @@ export class RealtimeConnection {
 	private readonly random: () => number;
 	private readonly log: RateLimitedLog;
 	private readonly deduper: EventDeduper;
-	private started = false;
+	private rws: ReconnectingWebSocket | null = null;
 	private stopped = false;
-	/** The socket of the current attempt (connecting or open); null between attempts. */
-	private socket: Socket | null = null;
 	/** The handoff token for the socket being opened; used once, on its open. */
 	private token: string | null = null;
 	private socketReady = false;
@@ -146,11 +138,22 @@ export class RealtimeConnection {
 
 	/** Open the connection (once); returns this for `new RealtimeConnection(o).start()`. */
 	start(): this {
-		if (this.started || this.stopped) return this;
-		this.started = true;
+		if (this.rws || this.stopped) return this;
+		const WS = this.opts.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketConstructor);
+		this.rws = new ReconnectingWebSocket(this.nextUrl, undefined, {
+			WebSocket: quietErrors(WS),
+			// The waits between attempts are ours (in nextUrl, where the token is minted); the
+			// library's own delay is zeroed so that the two never stack.
+			minReconnectionDelay: 0,
+			maxReconnectionDelay: 0,
+			connectionTimeout: this.opts.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
+			// Nothing may be queued for a later socket: it would go out before that socket's auth.
+			maxEnqueuedMessages: 0
+		});
+		this.rws.addEventListener('open', this.onOpen);
+		this.rws.addEventListener('message', this.onMessage);
+		this.rws.addEventListener('close', this.onClose);
 		this.setState('connecting', 'connecting');
-		// After the caller's current task: a close() right after start() mints nothing.
-		queueMicrotask(() => void this.dial());
 		return this;
 	}
 
@@ -160,49 +163,15 @@ export class RealtimeConnection {
 		this.stop('closed', 'closed');
 	}
 
-	/** One attempt: wait, mint, open a socket; its close (or the watchdog) starts the next. */
-	private async dial(): Promise<void> {
-		const url = await this.nextUrl();
-		if (url === null) return;
-		const WS = this.opts.WebSocket ?? (globalThis.WebSocket as WebSocketConstructor);
-		let ws: Socket;
-		try {
-			ws = new WS(url) as Socket;
-		} catch (err) {
-			// A ws_url the constructor refuses (bad scheme or syntax): a failed attempt like any other.
-			this.failed(`the realtime URL was refused (${err instanceof Error ? err.message : err})`);
-			return this.dial();
-		}
-		this.socket = ws;
-		// Kept for the socket's whole life: under Node's `ws` an 'error' with no listener throws;
-		// in a browser it is only an event. The close that follows an error is what we act on.
-		ws.onerror = () => {};
-		ws.onopen = this.onOpen;
-		ws.onmessage = this.onMessage;
-		ws.onclose = (event) => this.dropped(ws, event.code);
-		this.armWatchdog(
-			this.opts.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
-			'upstream unreachable: the realtime service did not answer'
-		);
-	}
-
-	/** The attempt's socket closed (or was given up): account for it, then dial again. */
-	private dropped(ws: Socket, code: number | undefined): void {
-		if (ws !== this.socket) return;
-		this.socket = null;
-		ws.onopen = ws.onmessage = ws.onclose = null;
-		this.onClose(code);
-		if (!this.stopped) void this.dial();
-	}
-
 	/**
-	 * Before every attempt: the backoff wait, then a fresh handoff token. A failed mint is retried
-	 * here; null once the connection is stopped.
+	 * reconnecting-websocket calls this before every attempt and waits for it: the backoff wait, then
+	 * a fresh handoff token. A failed mint is retried here (never rejected: a rejection would leave
+	 * the library locked and the widget silently offline).
 	 */
-	private async nextUrl(): Promise<string | null> {
+	private readonly nextUrl = async (): Promise<string> => {
 		for (;;) {
 			if (this.nextDelayMs > 0) await this.sleep(this.nextDelayMs);
-			if (this.stopped) return null;
+			if (this.stopped) return ABANDONED_URL;
 			this.attempts += 1;
 			let minted: TokenResult;
 			try {
@@ -210,7 +179,7 @@ export class RealtimeConnection {
 			} catch (err) {
 				minted = { ok: false, kind: 'network', error: String(err) };
 			}
-			if (this.stopped) return null;
+			if (this.stopped) return ABANDONED_URL;
 			if (minted.ok) {
 				this.token = minted.body.token;
 				this.socketReady = false;
@@ -219,18 +188,18 @@ export class RealtimeConnection {
 			}
 			if (minted.kind === 'unauthorized') {
 				this.stop('unauthorized', 'cannot connect: the overlay key was refused');
-				return null;
+				return ABANDONED_URL;
 			}
 			this.failed(describeMintFailure(minted), minted.kind === 'http' ? minted.retryAfterMs : 0);
 		}
-	}
+	};
 
 	private readonly onOpen = (): void => {
 		if (this.stopped) return;
 		const token = this.token;
 		this.token = null;
 		if (token === null) return; // cannot happen: every socket comes from nextUrl
-		this.socket?.send(JSON.stringify({ type: 'auth', data: { token } }));
+		this.rws?.send(JSON.stringify({ type: 'auth', data: { token } }));
 		this.armWatchdog(this.opts.readyTimeoutMs ?? DEFAULTS.readyTimeoutMs, 'no ready after auth');
 	};
 
@@ -265,8 +234,8 @@ export class RealtimeConnection {
 				this.serverError = `${m.message.data.code}: ${m.message.data.error}`;
 				return;
 			case 'ping':
-				if (this.opts.answerPings !== false && this.socket?.readyState === OPEN)
-					this.socket.send(JSON.stringify({ type: 'pong' }));
+				if (this.opts.answerPings !== false && this.rws?.readyState === ReconnectingWebSocket.OPEN)
+					this.rws.send(JSON.stringify({ type: 'pong' }));
 				return;
 			case 'event':
 				return this.onEnvelope(m.message);
@@ -290,7 +259,7 @@ export class RealtimeConnection {
 		this.notify('onEvent', () => this.opts.onEvent?.(parsed.event));
 	}
 
-	private onClose(code: number | undefined): void {
+	private readonly onClose = (event: { code?: number; reason?: string }): void => {
 		this.clearWatchdog();
 		if (this.stopped) return;
 		const watchdog = this.watchdogReason;
@@ -299,19 +268,19 @@ export class RealtimeConnection {
 			// A healthy connection ended: not a failed attempt; the first retry comes soon.
 			this.socketReady = false;
 			this.nextDelayMs = this.delayFor(0);
-			const why = watchdog ?? closeDescription(code, this.serverError);
+			const why = watchdog ?? closeDescription(event.code, this.serverError);
 			this.setState('retrying', `connection lost (${why}); reconnecting`);
 			return;
 		}
 		let why: string;
 		if (watchdog) why = watchdog;
-		else if (code === CLOSE_UNAUTHORIZED)
+		else if (event.code === CLOSE_UNAUTHORIZED)
 			why = `the realtime service refused the token (${this.serverError ?? 'code 4401'})`;
-		else if (code === CLOSE_AUTH_TIMEOUT)
+		else if (event.code === CLOSE_AUTH_TIMEOUT)
 			why = 'the realtime service timed out waiting for authentication';
 		else why = 'upstream unreachable: the realtime service did not answer';
 		this.failed(why);
-	}
+	};
 
 	/** An attempt failed: count it, schedule the next one, say so. */
 	private failed(why: string, atLeastMs = 0): void {
@@ -339,13 +308,11 @@ export class RealtimeConnection {
 		const delay = Math.min(ms, MAX_TIMEOUT_MS);
 		this.watchdog = this.timers.setTimeout(() => {
 			this.watchdog = null;
-			const ws = this.socket;
-			if (this.stopped || !ws) return;
+			if (this.stopped) return;
 			this.watchdogReason = reason;
 			this.log.warn('watchdog', `[realtime] ${reason}; reconnecting`);
-			// Give the socket up now (its own close event may come much later, and is ignored).
-			ws.close(CLOSE_WATCHDOG, 'watchdog');
-			this.dropped(ws, CLOSE_WATCHDOG);
+			// Closes the socket (onClose runs synchronously with our code) and starts a new attempt.
+			this.rws?.reconnect(CLOSE_WATCHDOG, 'watchdog');
 		}, delay);
 	}
 
@@ -371,12 +338,9 @@ export class RealtimeConnection {
 			this.timers.clearTimeout(this.sleeping.handle);
 			this.sleeping.wake();
 		}
-		const ws = this.socket;
-		this.socket = null;
-		if (ws) {
-			ws.onopen = ws.onmessage = ws.onclose = null;
-			ws.close(1000, state);
-		}
+		// Before a socket exists this marks the library closed, so that the URL nextUrl returns is
+		// never dialled; with a socket it closes it and stops reconnecting.
+		this.rws?.close(1000, state);
 		this.setState(state, detail);
 		if (state === 'unauthorized') this.log.warn('connect', `[realtime] ${detail}`);
 	}
@@ -420,4 +384,20 @@ function describeMintFailure(result: Exclude<TokenResult, { ok: true }>): string
 function closeDescription(code: number | undefined, serverError: string | null): string {
 	if (serverError) return serverError;
 	return code === undefined ? 'closed' : `close code ${code}`;
+}
+
+/**
+ * reconnecting-websocket removes its listeners and then closes a socket that is still connecting.
+ * Node's `ws` then emits 'error' on an EventEmitter with no listener, which throws; a browser
+ * WebSocket only dispatches an event. A listener of our own, never removed, keeps both quiet.
+ */
+function quietErrors(WS: WebSocketConstructor): WebSocketConstructor {
+	if (typeof WS !== 'function') return WS; // the library reports the missing WebSocket itself
+	const Quiet = class extends WS {
+		constructor(url: string, protocols?: string | string[]) {
+			super(url, protocols);
+			this.addEventListener('error', () => {});
+		}
+	};
+	return Quiet;
 }
