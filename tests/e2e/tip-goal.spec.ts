@@ -165,14 +165,10 @@ test('no animation frame runs 2 s after the bar has moved', async ({ page, stack
 	const before = Number(await current(page));
 	stack.sim.control.createTip({ name: 'Mover', amount: 40, paid: true, message: null });
 	await expect.poll(() => current(page), { timeout: REACT_MS }).toBe(String(before + 40));
-	// The bar did animate (a Web Animation on the page while it moves)...
-	await expect
-		.poll(() => page.evaluate(() => document.getAnimations().length), { intervals: [20] })
-		.toBeGreaterThan(0);
 	await expect.poll(() => attrOf(page, root, 'data-bar'), { timeout: 3000 }).toBe('still');
-	// ...and once it is still, nothing is left running: no animation, no frame requested.
+	expect(await counter(page, '__raf')).toBeGreaterThan(0); // the bar did animate with frames
+	// Let a frame already requested by the last tween run out.
 	await page.waitForTimeout(200);
-	expect(await page.evaluate(() => document.getAnimations().length)).toBe(0);
 	const settled = await counter(page, '__raf');
 	await page.waitForTimeout(2000);
 	expect(await counter(page, '__raf')).toBe(settled);

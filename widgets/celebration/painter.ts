@@ -1,9 +1,10 @@
-// Draws celebrations on a canvas. Each shot has a clock (seconds since it started); one
-// requestAnimationFrame loop draws every live shot from its clock (particles.ts: the pose is a
-// function of time) and runs only while a shot is live: when the last shot ends the loop stops and
-// the canvas is cleared, so an idle overlay requests no animation frame (STYLE.md, practice 8).
-// With reduced motion there are no particles: a soft glow fades in and out once (Web Animations).
-import { EASE, play, type Tween } from '../shared/tween.ts';
+// Draws celebrations on a canvas. gsap drives one clock per shot; a single ticker listener draws
+// every live shot from its clock (particles.ts: the pose is a function of time). When the last
+// shot ends the listener is removed, the canvas cleared and gsap's ticker put to sleep, so an idle
+// overlay requests no animation frame (STYLE.md, practice 8). With reduced motion there are no
+// particles: a soft glow fades in and out once.
+import { gsap } from 'gsap';
+import { sleepTickerWhenIdle } from '../tts/motion.ts';
 import { createParticles, poseAt, type CelebrationStyle, type Particle } from './particles.ts';
 
 export const GLOW_S = 0.6;
@@ -19,19 +20,15 @@ export interface ShotOptions {
 
 interface Shot {
 	particles: Particle[];
-	/** performance.now() when it started. */
-	startedAt: number;
-	durationS: number;
+	clock: { t: number };
 	count: number;
-	/** The glow's animation (reduced motion). */
-	glow: Tween | null;
+	tween: gsap.core.Animation;
 }
 
 export class CelebrationPainter {
 	private readonly shots = new Set<Shot>();
 	private ended = 0;
-	/** The pending animation frame, while a particle shot is live. */
-	private frame: number | null = null;
+	private drawing = false;
 	private width = 0;
 	private height = 0;
 
@@ -49,31 +46,46 @@ export class CelebrationPainter {
 	shoot(opts: ShotOptions): void {
 		const shot: Shot = {
 			particles: [],
-			startedAt: performance.now(),
-			durationS: opts.durationS,
+			clock: { t: 0 },
 			count: opts.count ?? 1,
-			glow: null
+			tween: null as unknown as gsap.core.Animation
 		};
-		this.shots.add(shot);
 		if (opts.reduced) {
-			// In, then out again: two glow lengths, eased each way.
-			shot.glow = play(this.glow, [{ opacity: 0 }, { opacity: 0.85 }, { opacity: 0 }], {
-				durationS: GLOW_S * 2,
-				easing: EASE.sineInOut,
-				onComplete: () => this.finish(shot)
-			});
+			shot.tween = gsap.fromTo(
+				this.glow,
+				{ opacity: 0 },
+				{
+					opacity: 0.85,
+					duration: GLOW_S,
+					ease: 'sine.inOut',
+					yoyo: true,
+					repeat: 1,
+					onComplete: () => this.finish(shot)
+				}
+			);
 		} else {
 			this.resize();
 			shot.particles = createParticles(opts.style, opts.intensity, opts.durationS);
-			this.frame ??= requestAnimationFrame(this.draw);
+			shot.tween = gsap.to(shot.clock, {
+				t: opts.durationS,
+				duration: opts.durationS,
+				ease: 'none',
+				onComplete: () => this.finish(shot)
+			});
+			if (!this.drawing) {
+				gsap.ticker.add(this.draw);
+				this.drawing = true;
+			}
 		}
+		this.shots.add(shot);
 	}
 
 	/** Stops everything at once (the component is going away). */
 	destroy(): void {
-		for (const shot of this.shots) shot.glow?.kill();
+		for (const shot of this.shots) shot.tween.kill();
 		this.shots.clear();
 		this.stopDrawing();
+		sleepTickerWhenIdle();
 	}
 
 	private finish(shot: Shot): void {
@@ -81,6 +93,8 @@ export class CelebrationPainter {
 		this.ended += shot.count;
 		if (!this.shots.size) {
 			this.stopDrawing();
+			gsap.set(this.glow, { opacity: 0 });
+			sleepTickerWhenIdle(shot.tween);
 			const n = this.ended;
 			this.ended = 0;
 			this.onIdle(n);
@@ -88,8 +102,8 @@ export class CelebrationPainter {
 	}
 
 	private stopDrawing(): void {
-		if (this.frame !== null) cancelAnimationFrame(this.frame);
-		this.frame = null;
+		if (this.drawing) gsap.ticker.remove(this.draw);
+		this.drawing = false;
 		this.canvas.getContext('2d')?.clearRect(0, 0, this.canvas.width, this.canvas.height);
 	}
 
@@ -103,21 +117,14 @@ export class CelebrationPainter {
 		this.height = h;
 	}
 
-	private readonly draw = (now: number): void => {
-		this.frame = null;
-		// Shots whose time is up end first (the last one stops the loop and clears the canvas).
-		for (const shot of [...this.shots])
-			if (!shot.glow && (now - shot.startedAt) / 1000 >= shot.durationS) this.finish(shot);
-		const live = [...this.shots].filter((s) => !s.glow);
-		if (!live.length) return;
-		this.frame = requestAnimationFrame(this.draw);
+	private readonly draw = (): void => {
 		const ctx = this.canvas.getContext('2d');
 		if (!ctx) return;
 		const { width: W, height: H } = this;
 		const unit = Math.min(W, H);
 		ctx.clearRect(0, 0, W, H);
-		for (const shot of live) {
-			const t = Math.max(0, (now - shot.startedAt) / 1000);
+		for (const shot of this.shots) {
+			const t = shot.clock.t;
 			for (const p of shot.particles) {
 				const pose = poseAt(p, t);
 				if (!pose || pose.alpha <= 0) continue;

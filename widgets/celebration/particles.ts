@@ -1,5 +1,5 @@
 // The particles of one celebration as pure data and closed-form motion: where each one is at time
-// t is a function of t, so a frame is drawn from the clock alone (the painter's clock), nothing
+// t is a function of t, so a frame is drawn from the clock alone (gsap drives the clock), nothing
 // accumulates between frames, and a throttled OBS source just jumps ahead. Sizes are fractions of
 // the canvas, so the same shot fits a 1920x1080 page and a small box of an overlay.
 

@@ -1,8 +1,8 @@
-// The progress bar's fill, animated from the wanted state (never a chain of tweens): each change
-// takes over from wherever the bar is and moves it to the new width (Web Animations); when it
-// ends nothing runs, so an idle goal requests no animation frame.
-import { prefersReducedMotion } from '../tts/motion.ts';
-import { EASE, setPose, tweenTo, type Tween } from '../shared/tween.ts';
+// The progress bar's fill, animated with gsap from the wanted state (never a chain of tweens): each
+// change kills the running tween and starts one from wherever the bar is to the new width; when it
+// ends, gsap's ticker is put to sleep so that an idle goal runs no animation frame.
+import { gsap } from 'gsap';
+import { prefersReducedMotion, sleepTickerWhenIdle } from '../tts/motion.ts';
 
 export const BAR_S = 0.8;
 
@@ -10,20 +10,32 @@ export const BAR_S = 0.8;
 export function animateBar(
 	el: HTMLElement,
 	fraction: number,
-	previous: Tween | null,
+	previous: gsap.core.Tween | null,
 	onComplete?: () => void
-): Tween | null {
+): gsap.core.Tween | null {
 	previous?.kill();
 	const width = `${(Math.min(1, Math.max(0, fraction)) * 100).toFixed(3)}%`;
 	if (prefersReducedMotion()) {
-		setPose(el, { width });
+		gsap.set(el, { width });
+		sleepTickerWhenIdle();
 		onComplete?.();
 		return null;
 	}
-	return tweenTo(el, { width }, { durationS: BAR_S, easing: EASE.quadOut, onComplete });
+	const tween: gsap.core.Tween = gsap.to(el, {
+		width,
+		duration: BAR_S,
+		ease: 'power2.out',
+		overwrite: true,
+		onComplete: () => {
+			sleepTickerWhenIdle(tween);
+			onComplete?.();
+		}
+	});
+	return tween;
 }
 
 /** Stops the bar where it is (unmount). */
-export function stopBar(tween: Tween | null): void {
+export function stopBar(tween: gsap.core.Tween | null): void {
 	tween?.kill();
+	sleepTickerWhenIdle();
 }

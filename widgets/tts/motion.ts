@@ -1,7 +1,7 @@
-// Entrance and exit of the alert card (Web Animations, widgets/shared/tween.ts), built from the
-// wanted state (shown or hidden) and the card's current pose, so an interrupted animation turns
-// around instead of jumping. OBS pauses animations in hidden sources: they resume when shown.
-import { EASE, setPose, tweenTo, type Pose, type Tween } from '../shared/tween.ts';
+// Entrance and exit of the alert card with gsap, built from the wanted state (shown or hidden)
+// and the card's current pose, so an interrupted animation turns around instead of jumping.
+// OBS pauses requestAnimationFrame in hidden sources: a tween then just resumes when shown.
+import { gsap } from 'gsap';
 
 export const ENTER_S = 0.5;
 export const EXIT_S = 0.35;
@@ -12,38 +12,54 @@ export function prefersReducedMotion(): boolean {
 	return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
-function hiddenPose(fromBelow: boolean, reduced: boolean): Pose {
-	return reduced
-		? { opacity: 0, visibility: 'hidden' }
-		: {
-				opacity: 0,
-				visibility: 'hidden',
-				transform: `translateY(${fromBelow ? 40 : -40}px) scale(0.96)`
-			};
+/**
+ * gsap's ticker runs requestAnimationFrame from import on and only dozes off 120 idle frames after
+ * the last tween. An idle overlay should not run a frame loop at all: stop it as soon as no
+ * animation is pending. Any new tween wakes it again (gsap's Animation constructor does).
+ */
+export function sleepTickerWhenIdle(except?: gsap.core.Animation): void {
+	const pending = gsap.globalTimeline
+		.getChildren(false, true, true)
+		.some((a) => a !== except && !a.paused() && a.progress() < 1);
+	if (!pending) gsap.ticker.sleep();
+}
+
+// gsap wakes its ticker when it is imported; nothing is animating yet.
+sleepTickerWhenIdle();
+
+function hiddenPose(fromBelow: boolean, reduced: boolean): gsap.TweenVars {
+	return reduced ? { autoAlpha: 0 } : { autoAlpha: 0, y: fromBelow ? 40 : -40, scale: 0.96 };
 }
 
 /** Puts a freshly mounted card in its hidden pose without animating. */
 export function placeHidden(el: HTMLElement, opts: { fromBelow: boolean; reduced: boolean }): void {
-	setPose(el, hiddenPose(opts.fromBelow, opts.reduced));
+	gsap.set(el, hiddenPose(opts.fromBelow, opts.reduced));
+	sleepTickerWhenIdle();
 }
 
 /**
  * Animates the card from wherever it is toward shown or hidden. With reduced motion it only
- * fades. `onComplete` runs once the card is at rest; afterwards nothing runs.
+ * fades. `onComplete` runs once the card is at rest; afterwards no frame is requested.
  */
 export function animateCard(
 	el: HTMLElement,
 	shown: boolean,
 	opts: { fromBelow: boolean; reduced: boolean; onComplete?: () => void }
-): Tween {
-	const target: Pose = shown
+): gsap.core.Tween {
+	const target: gsap.TweenVars = shown
 		? opts.reduced
-			? { opacity: 1, visibility: 'visible' }
-			: { opacity: 1, visibility: 'visible', transform: 'translateY(0px) scale(1)' }
+			? { autoAlpha: 1 }
+			: { autoAlpha: 1, y: 0, scale: 1 }
 		: hiddenPose(opts.fromBelow, opts.reduced);
-	return tweenTo(el, target, {
-		durationS: opts.reduced ? FADE_S : shown ? ENTER_S : EXIT_S,
-		easing: opts.reduced ? EASE.linear : shown ? EASE.backOut : EASE.quadIn,
-		onComplete: opts.onComplete
+	const tween: gsap.core.Tween = gsap.to(el, {
+		...target,
+		duration: opts.reduced ? FADE_S : shown ? ENTER_S : EXIT_S,
+		ease: opts.reduced ? 'none' : shown ? 'back.out(1.4)' : 'power2.in',
+		overwrite: 'auto',
+		onComplete: () => {
+			sleepTickerWhenIdle(tween);
+			opts.onComplete?.();
+		}
 	});
+	return tween;
 }
