@@ -47,20 +47,30 @@ export const BUDGETS = {
  * them whenever a page gets lighter (`npm run bench:weight` prints the sizes).
  */
 export const WEIGHT_CEILINGS: Record<string, number> = {
-	// Bytes gz measured 2026-11-23. Before any reduction: tts 108,609, counters 89,960, overlay
-	// 137,103. Web Animations instead of gsap: 82,308, 63,646, 110,813. zod/mini in the browser
-	// (src/client/zod-browser.ts): 68,855, 50,216, 97,324. A plain <audio> port instead of
-	// howler: tts 59,407, overlay 87,873. After merging main (OAuth connection panel): preview 54,419.
-	// Each page built on its own, our own reconnect loop, event descriptions left to the simulator:
-	// tts 50,466, counters 41,172, overlay 72,645.
+	// Bytes gz measured 2026-11-25, on the specified stack (issue 16: howler, gsap and
+	// reconnecting-websocket back, zod/mini without patches, routes and events one by one): tts
+	// 85,363, counters 66,612, overlay 108,289. Before (hand-written audio port, tween, reconnect
+	// loop and a zod/mini shim): tts 50,466, counters 41,172, overlay 72,645; earlier history in git.
 	index: 11_000,
-	overlay: 73_500,
-	preview: 48_000,
-	'widget-celebration': 41_000,
-	'widget-counters': 42_000,
-	'widget-media': 51_000,
-	'widget-tip-goal': 44_000,
-	'widget-tts': 51_500
+	overlay: 109_000,
+	preview: 47_000,
+	'widget-celebration': 65_700,
+	'widget-counters': 67_200,
+	'widget-media': 49_700,
+	'widget-tip-goal': 69_200,
+	'widget-tts': 86_000
+};
+
+/**
+ * Our own code on a budgeted page (the page minus its libraries' floor) when last measured, plus
+ * about 0.5 kB: the weight test holds each page to the larger of this and its budget
+ * (BUDGETS.ownWeightBytes), so that our code only shrinks until the budget is met. Measured
+ * 2026-11-25: tts 31.3 kB, counters 21.8, overlay 54.2.
+ */
+export const OWN_WEIGHT_CEILINGS: Record<string, number> = {
+	'widget-tts': 31_800,
+	'widget-counters': 22_300,
+	overlay: 54_700
 };
 
 /**
