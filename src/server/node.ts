@@ -37,13 +37,13 @@ async function main(): Promise<void> {
 	let upstream: Upstream;
 	let closeSim: (() => Promise<void>) | null = null;
 	let simulatorOrigin: string | undefined;
-	let oauth: ReturnType<typeof setupOAuth> = null;
+	let oauth: Awaited<ReturnType<typeof setupOAuth>> = null;
 	if (config.upstream) {
 		upstream = config.upstream;
 		try {
-			oauth = setupOAuth(config, upstream.baseUrl);
+			oauth = await setupOAuth(config, upstream.baseUrl);
 		} catch (err) {
-			console.error(`Invalid OAUTH_TOKEN_FILE: ${(err as Error).message}`);
+			console.error(`OAUTH_TOKEN_FILE: ${(err as Error).message}`);
 			process.exit(2);
 		}
 	} else {
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
 		upstream = { baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, apiKey: sim.apiKey };
 		closeSim = sim.close;
 		simulatorOrigin = sim.origin;
-		oauth = setupOAuth(config, upstream.baseUrl, sim);
+		oauth = await setupOAuth(config, upstream.baseUrl, sim);
 	}
 
 	if (!config.skipBuild && bundleIsStale(root, dist)) {

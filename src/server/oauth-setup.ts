@@ -15,16 +15,16 @@ export interface OAuthSetup {
 	listening(port: number): string;
 }
 
-export function setupOAuth(
+export async function setupOAuth(
 	config: Pick<Config, 'oauth' | 'oauthRedirectUri' | 'port'>,
 	baseUrl: string,
 	sim?: Pick<RunningSimulator, 'oauthUrl' | 'control'>
-): OAuthSetup | null {
+): Promise<OAuthSetup | null> {
 	let redirectUri = config.oauthRedirectUri ?? `http://localhost:${config.port}/oauth/callback`;
 	const live = config.oauth;
 	if (!live && !sim) return null;
 	const fileStore = live ? new FileGrantStore(live.tokenFile) : null;
-	fileStore?.lockSync();
+	await fileStore?.lock();
 	const connection = new OAuthConnection({
 		issuer: live ? live.issuer : sim!.oauthUrl,
 		clientId: live ? live.clientId : DEMO_OAUTH_CLIENT_ID,
@@ -38,6 +38,7 @@ export function setupOAuth(
 		connection,
 		listening(port) {
 			if (!config.oauthRedirectUri) redirectUri = `http://localhost:${port}/oauth/callback`;
+			fileStore?.announce(`http://localhost:${port}/`);
 			if (sim && !sim.control.oauth.apps.has(DEMO_OAUTH_CLIENT_ID))
 				sim.control.oauth.registerApp({
 					id: DEMO_OAUTH_CLIENT_ID,

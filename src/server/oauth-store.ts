@@ -6,10 +6,10 @@
 // temp file, fsync, rename, fsync of the folder; owner-only permissions) before it is used. A file
 // still marked `refreshing` at start means a crash in that window: the old token may already be
 // dead, so the connection ends in a clear "reconnect" state instead of replaying it.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { acquireFileLock, LockHeldError, type HeldLock } from './file-lock.ts';
 
 export const StoredGrant = z.object({
 	version: z.literal(1),
@@ -43,28 +43,36 @@ export class StoreError extends Error {}
 export class FileGrantStore implements GrantStore {
 	constructor(readonly where: string) {}
 
+	private held: HeldLock | null = null;
+
 	/**
 	 * One process per token file: two token endpoints on one file would both refresh with the same
-	 * token, and the second refresh revokes the connection. A lock left by a dead process is taken
-	 * over; one held by a live process stops this one.
+	 * token, and the second refresh revokes the connection. The lock is the kernel's
+	 * (src/server/file-lock.ts): freed the moment its holder dies, whatever pids do afterwards, and
+	 * taken by exactly one of two racing starts. A refused start names the holder and what to do.
 	 */
-	lockSync(): void {
-		const lock = `${this.where}.lock`;
-		const mine = String(process.pid);
+	async lock(): Promise<void> {
+		if (this.held) return;
 		try {
-			writeFileSync(lock, mine, { flag: 'wx', mode: 0o600 });
+			this.held = await acquireFileLock(this.where);
 		} catch (err) {
-			if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
-				throw new StoreError(`cannot create ${lock}: ${(err as Error).message}`);
-			const holder = Number(readFileSync(lock, 'utf8').trim());
-			if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder))
+			if (err instanceof LockHeldError)
 				throw new StoreError(
-					`another token endpoint (pid ${holder}) uses ${this.where}: stop it, or set OAUTH_TOKEN_FILE to another file`
+					`${err.message}: stop that server, or set OAUTH_TOKEN_FILE to another file`
 				);
-			writeFileSync(lock, mine, { mode: 0o600 });
+			throw new StoreError(`cannot lock ${this.where}: ${(err as Error).message}`);
 		}
-		if (heldLocks.size === 0) process.once('exit', releaseLocks);
-		heldLocks.add(lock);
+	}
+
+	/** Tells a refused start where this server listens. */
+	announce(address: string): void {
+		if (this.held) this.held.holder.address = address;
+	}
+
+	async unlock(): Promise<void> {
+		const held = this.held;
+		this.held = null;
+		await held?.release();
 	}
 
 	async read(): Promise<StoredGrant | null> {
@@ -115,28 +123,6 @@ export class FileGrantStore implements GrantStore {
 
 	async clear(): Promise<void> {
 		await rm(this.where, { force: true });
-	}
-}
-
-/** Lock files this process holds, removed when it exits (a killed one leaves them: taken over). */
-const heldLocks = new Set<string>();
-
-function releaseLocks(): void {
-	for (const lock of heldLocks)
-		try {
-			if (readFileSync(lock, 'utf8') === String(process.pid)) rmSync(lock);
-		} catch {
-			// Already gone.
-		}
-	heldLocks.clear();
-}
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (err) {
-		return (err as NodeJS.ErrnoException).code === 'EPERM';
 	}
 }
 

@@ -30,14 +30,14 @@ const test = base.extend<{ stack: OAuthStack }>({
 	stack: async ({}, use) => {
 		const sim = await startSimulator({ quiet: true, audioDelayMs: 50 });
 		const tokenFile = join(mkdtempSync(join(tmpdir(), 'oauth-e2e-')), 'token.json');
-		const oauth = setupOAuth(
+		const oauth = (await setupOAuth(
 			{
 				port: 0,
 				oauthRedirectUri: null,
 				oauth: { issuer: sim.oauthUrl, clientId: CLIENT_ID, tokenFile }
 			},
 			sim.baseUrl
-		)!;
+		))!;
 		// Live mode with no API key: nothing works until the streamer connects.
 		const served = await serveApp({
 			mode: 'live',

@@ -3,7 +3,10 @@
 // SKIP_BUILD=1 serves dist/ as it is: building the bundle is not what these tests are about.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withSim, type Sim } from '../fixtures/sim.ts';
@@ -220,6 +223,32 @@ describe('npm start in live mode', () => {
 		expect(out + err).not.toContain(key.value);
 		const health = await fetch(`${server.origin}/healthz`);
 		expect(await health.json()).toEqual({ ok: true, mode: 'live', upstream: { reachable: true } });
+	});
+
+	it('with OAuth: a second server on the same token file stops naming the first; after a kill -9 the restart right away runs', async () => {
+		const tokenFile = join(mkdtempSync(join(tmpdir(), 'start-oauth-')), 'token.json');
+		const env = {
+			OAUTH_CLIENT_ID: 'oc_lock_test',
+			TIP_OAUTH_URL: sim.oauthUrl,
+			TIP_API_BASE_URL: sim.baseUrl,
+			TIP_WS_URL: sim.wsUrl,
+			OAUTH_TOKEN_FILE: tokenFile
+		};
+		const first = await start(env);
+		const second = await runToExit(env);
+		expect(second.code).toBe(2);
+		expect(second.err).toContain(
+			`another token endpoint uses ${tokenFile}: pid ${first.child.pid}`
+		);
+		expect(second.err).toContain(`serving http://localhost:${new URL(first.origin).port}/`);
+		expect(second.err).toContain('stop that server, or set OAUTH_TOKEN_FILE to another file');
+		await new Promise<void>((resolve) => {
+			first.child.once('exit', () => resolve());
+			first.child.kill('SIGKILL');
+		});
+		const restarted = await start(env);
+		expect(await (await fetch(`${restarted.origin}/healthz`)).json()).toMatchObject({ ok: true });
+		await stop(restarted);
 	});
 });
 
