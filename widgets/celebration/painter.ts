@@ -1,10 +1,11 @@
-// Draws celebrations on a canvas. gsap drives one clock per shot; a single ticker listener draws
-// every live shot from its clock (particles.ts: the pose is a function of time). When the last
-// shot ends the listener is removed, the canvas cleared and gsap's ticker put to sleep, so an idle
-// overlay requests no animation frame (STYLE.md, practice 8). With reduced motion there are no
-// particles: a soft glow fades in and out once.
+// Draws celebrations on a canvas. gsap drives one clock per shot; a single gsap.ticker listener
+// draws every live shot from its clock (particles.ts: the pose is a function of time), and is
+// registered only while a shot lives. When the last shot ends the listener is removed and the
+// canvas cleared, and gsap's ticker falls asleep (shared/motion.ts), so an idle overlay requests no
+// animation frame (STYLE.md, practice 8). With reduced motion there are no particles: a soft glow
+// fades in and out once.
 import { gsap } from 'gsap';
-import { sleepTickerWhenIdle } from '../tts/motion.ts';
+import '../shared/motion.ts';
 import { createParticles, poseAt, type CelebrationStyle, type Particle } from './particles.ts';
 
 export const GLOW_S = 0.6;
@@ -85,7 +86,6 @@ export class CelebrationPainter {
 		for (const shot of this.shots) shot.tween.kill();
 		this.shots.clear();
 		this.stopDrawing();
-		sleepTickerWhenIdle();
 	}
 
 	private finish(shot: Shot): void {
@@ -94,7 +94,6 @@ export class CelebrationPainter {
 		if (!this.shots.size) {
 			this.stopDrawing();
 			gsap.set(this.glow, { opacity: 0 });
-			sleepTickerWhenIdle(shot.tween);
 			const n = this.ended;
 			this.ended = 0;
 			this.onIdle(n);

@@ -1,41 +1,24 @@
-// The progress bar's fill, animated with gsap from the wanted state (never a chain of tweens): each
-// change kills the running tween and starts one from wherever the bar is to the new width; when it
-// ends, gsap's ticker is put to sleep so that an idle goal runs no animation frame.
+// The progress bar's fill, tweened by gsap to the wanted width from wherever it is: a change while
+// the bar moves overwrites the running tween, so the bar turns around instead of jumping. With
+// reduced motion the bar is set at once. gsap's ticker sleeps once the tween ends (shared/motion.ts).
 import { gsap } from 'gsap';
-import { prefersReducedMotion, sleepTickerWhenIdle } from '../tts/motion.ts';
+import { reducedMotion } from '../shared/motion.ts';
 
 export const BAR_S = 0.8;
 
-/** Moves the bar to `fraction` (0 to 1); returns the tween (null when set without animating). */
-export function animateBar(
-	el: HTMLElement,
-	fraction: number,
-	previous: gsap.core.Tween | null,
-	onComplete?: () => void
-): gsap.core.Tween | null {
-	previous?.kill();
+/** Moves the bar to `fraction` (0 to 1); `onComplete` runs once it is at rest. */
+export function animateBar(el: HTMLElement, fraction: number, onComplete?: () => void): void {
 	const width = `${(Math.min(1, Math.max(0, fraction)) * 100).toFixed(3)}%`;
-	if (prefersReducedMotion()) {
+	if (reducedMotion()) {
+		gsap.killTweensOf(el);
 		gsap.set(el, { width });
-		sleepTickerWhenIdle();
 		onComplete?.();
-		return null;
+		return;
 	}
-	const tween: gsap.core.Tween = gsap.to(el, {
-		width,
-		duration: BAR_S,
-		ease: 'power2.out',
-		overwrite: true,
-		onComplete: () => {
-			sleepTickerWhenIdle(tween);
-			onComplete?.();
-		}
-	});
-	return tween;
+	gsap.to(el, { width, duration: BAR_S, ease: 'power2.out', overwrite: true, onComplete });
 }
 
 /** Stops the bar where it is (unmount). */
-export function stopBar(tween: gsap.core.Tween | null): void {
-	tween?.kill();
-	sleepTickerWhenIdle();
+export function stopBar(el: HTMLElement | undefined): void {
+	if (el) gsap.killTweensOf(el);
 }
