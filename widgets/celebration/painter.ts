@@ -52,6 +52,7 @@ export class CelebrationPainter {
 			tween: null as unknown as gsap.core.Animation
 		};
 		if (opts.reduced) {
+			// Back to opacity 0 at the end (yoyo): nothing to reset after the last shot.
 			shot.tween = gsap.fromTo(
 				this.glow,
 				{ opacity: 0 },
@@ -93,7 +94,6 @@ export class CelebrationPainter {
 		this.ended += shot.count;
 		if (!this.shots.size) {
 			this.stopDrawing();
-			gsap.set(this.glow, { opacity: 0 });
 			const n = this.ended;
 			this.ended = 0;
 			this.onIdle(n);
