@@ -1,7 +1,7 @@
 // The widgets' motion on real gsap (in Node its ticker runs on timers), driving plain objects in
 // place of elements: the alert card's one timeline turns around when interrupted and rests at the
 // hold while the alert is shown, the counter counts to a new value and on from where it is, and
-// gsap's ticker runs no frame once nothing moves.
+// gsap's ticker runs no frame once nothing moves yet wakes for the next tween (shared/motion.ts).
 import { gsap } from 'gsap';
 import { describe, expect, it } from 'vitest';
 import { countTo, stopCount, type ShownCount } from '../../widgets/counters/motion.ts';
@@ -44,6 +44,19 @@ async function framesDuring(ms: number): Promise<number> {
 	await wait(ms);
 	return gsap.ticker.frame - before;
 }
+
+describe("gsap's ticker", () => {
+	it('a tween started while it sleeps plays to its end, and it sleeps again after', async () => {
+		for (let i = 0; i < 5; i++) {
+			await wait(40); // asleep by now
+			const o = { x: 0 };
+			gsap.to(o, { x: 1, duration: 0.05 });
+			await expect.poll(() => o.x, { timeout: 2000, interval: 10 }).toBe(1);
+		}
+		await wait(50);
+		expect(await framesDuring(200)).toBe(0);
+	});
+});
 
 describe('the alert card', () => {
 	it('enters, holds while shown with no frame running, then leaves and reports it', async () => {

@@ -2,13 +2,25 @@
 // reduced-motion preference. Import gsap's setup from here, never configure it elsewhere.
 import { gsap } from 'gsap';
 
-// gsap's ticker runs requestAnimationFrame while it is awake and, every `autoSleep` frames, goes to
-// sleep if its global timeline has no active child and nothing else listens to it (gsap-core.js,
-// Timeline.updateRoot). Finished tweens leave that timeline by themselves (autoRemoveChildren) and a
-// paused one (the alert card holding) is not active, so checking on every frame puts the ticker to
-// sleep on the first frame after the last tween: an idle overlay runs no animation frame (STYLE.md,
-// practice 8). A new tween, a play() or a ticker listener wakes it again.
-gsap.config({ autoSleep: 1 });
+// gsap's ticker runs requestAnimationFrame while it is awake. Its own autoSleep only checks every
+// `autoSleep` frames (120 by default: two seconds of frames after the last tween), and a smaller
+// value races: the tick it runs when it wakes happens inside the constructor of the tween that
+// woke it, before that tween is on the timeline (gsap-core.js, Animation()), so with a check on
+// that tick it falls asleep at once and the tween never plays. So the sleep is ours: on every
+// frame after gsap has rendered, if no animation on its global timeline is left to play (finished
+// tweens leave it by themselves; a paused one, like the alert card holding, does not count), the
+// ticker sleeps, on the frame the last tween ended: an idle overlay runs no animation frame
+// (STYLE.md, practice 8). The first frame after a sleep is skipped, being that waking tick. A new
+// tween, a play() or a ticker listener wakes it again; a listener (the celebration painter) only
+// lives alongside a tween of its own.
+let sleptAt = -1;
+gsap.ticker.add(() => {
+	const frame = gsap.ticker.frame;
+	if (frame === sleptAt + 1) return;
+	if (gsap.globalTimeline.getChildren(false, true, true).some((a) => !a.paused())) return;
+	sleptAt = frame;
+	gsap.ticker.sleep();
+});
 
 const REDUCE = '(prefers-reduced-motion: reduce)';
 let reduced = false;
