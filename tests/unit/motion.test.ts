@@ -17,7 +17,9 @@ function fakeCard() {
 /** Samples `read()` on every gsap frame until `until()` holds. */
 async function sample<T>(read: () => T, until: () => boolean): Promise<T[]> {
 	const seen: T[] = [];
-	const tick = () => seen.push(read());
+	const tick = () => {
+		seen.push(read());
+	};
 	gsap.ticker.add(tick);
 	await expect.poll(until, { timeout: 5000, interval: 20 }).toBe(true);
 	gsap.ticker.remove(tick);
