@@ -180,6 +180,11 @@ export class RealtimeConnection {
 				minted = { ok: false, kind: 'network', error: String(err) };
 			}
 			if (this.stopped) return ABANDONED_URL;
+			if (minted.ok && !/^wss?:\/\//i.test(minted.body.ws_url)) {
+				// Never dialled: a browser would refuse it (Chromium 103) or turn it into another URL.
+				this.failed('the token endpoint gave a realtime URL that is not ws(s)://', 0);
+				continue;
+			}
 			if (minted.ok) {
 				this.token = minted.body.token;
 				this.socketReady = false;

@@ -280,6 +280,70 @@ describe('RealtimeConnection', () => {
 		expect(r.api.stats.byRoute.token).toBe(calls);
 	});
 
+	it('a token endpoint that fails or throws for a while is retried until the page connects', async () => {
+		const r = await rig();
+		let calls = 0;
+		const flaky = {
+			mintToken: async (): Promise<TokenResult> => {
+				calls += 1;
+				if (calls === 1) throw new Error('fetch blew up');
+				if (calls <= 4) return { ok: false, kind: 'network', error: 'connection refused' };
+				return r.api.mintToken();
+			}
+		};
+		const c = connect(r, { ...FAST, api: flaky });
+		await until(() => c.conn.state === 'open', WAIT);
+		expect(c.conn.attempts).toBe(5);
+		expect(c.conn.failures).toBe(0);
+		const seen = c.states.map((s) => s.state);
+		expect(seen).toContain('failing');
+		expect(c.states.some((s) => /did not answer \(Error: fetch blew up\)/.test(s.detail))).toBe(
+			true
+		);
+		// It stays a live connection: a drop is followed by a reconnect as usual.
+		r.sim.control.dropSockets();
+		await until(() => c.conn.connects === 2 && c.conn.state === 'open', WAIT);
+		expect(calls).toBe(6);
+	});
+
+	it('an overlay key refused on a reconnect ends in unauthorized, with no more attempts', async () => {
+		const r = await rig();
+		let refuse = false;
+		const revocable = {
+			mintToken: async (): Promise<TokenResult> =>
+				refuse
+					? { ok: false, kind: 'unauthorized', status: 401, error: 'the overlay key was refused' }
+					: r.api.mintToken()
+		};
+		const c = connect(r, { ...FAST, api: revocable });
+		await until(() => c.conn.state === 'open', WAIT);
+		refuse = true;
+		r.sim.control.dropSockets();
+		await until(() => c.conn.state === 'unauthorized', WAIT);
+		const attempts = c.conn.attempts;
+		await sleep(1000);
+		expect(c.conn.attempts).toBe(attempts);
+		expect(c.conn.state).toBe('unauthorized');
+		expect(c.conn.detail).toBe('cannot connect: the overlay key was refused');
+	});
+
+	it('a realtime URL that is not ws(s):// is a failed attempt, retried, never dialled', async () => {
+		const r = await rig();
+		let calls = 0;
+		const wrongUrl = {
+			mintToken: async (): Promise<TokenResult> => {
+				calls += 1;
+				const minted = await r.api.mintToken();
+				if (!minted.ok || calls > 2) return minted;
+				return { ...minted, body: { ...minted.body, ws_url: 'http://127.0.0.1:1/realtime' } };
+			}
+		};
+		const c = connect(r, { ...FAST, api: wrongUrl });
+		await until(() => c.conn.state === 'open', WAIT);
+		expect(c.conn.attempts).toBe(3);
+		expect(c.states.some((s) => /not ws\(s\):\/\//.test(s.detail))).toBe(true);
+	});
+
 	it('a revoked upstream key keeps retrying as failing, since the overlay key itself is fine', async () => {
 		const r = await rig();
 		const c = connect(r, FAST);
