@@ -53,7 +53,8 @@ export const mediaParamFields = {
 	info: param(oneOf(['on', 'off'] as const), {
 		default: 'on',
 		expects: 'on or off',
-		description: 'on: title, thumbnail, requester and progress under the video'
+		description:
+			'on: title, thumbnail and requester over the video for its first and last seconds, and a progress bar'
 	}),
 	claim: param(oneOf(['visible', 'active', 'always', 'never'] as const), {
 		default: 'visible',
