@@ -1,0 +1,191 @@
+// The layout test (issue 17): every widget keeps all of its content inside its box, and the box
+// inside the page, at 1280x720, 1920x1080 and 1080x1920, whatever the content: one or twenty
+// counters, an 80-character goal title, goals at 0, 40 and over 100 %, a long name and message, a
+// video with a long title and requester. Runs in current Chromium and OBS's engines (103, 127);
+// observes only through evaluate (no click()/toBeVisible(), missing in 103). What "fits" means is
+// in layout.ts.
+import type { Page } from '@playwright/test';
+import { demoVideos } from '../../src/sim/demo-videos.ts';
+import { attrOf, expect, test, type Stack } from './fixtures.ts';
+import { layoutProblems } from './layout.ts';
+
+const SIZES = [
+	{ width: 1280, height: 720 },
+	{ width: 1920, height: 1080 },
+	{ width: 1080, height: 1920 }
+] as const;
+
+const MAIN = 'o_1a2b3c4d';
+const LONG_TITLE =
+	'A brand new microphone, a camera, and a very comfortable chair for long streams';
+const LONG_NAME = 'Averyveryverylongname_25c';
+const LONG_MESSAGE =
+	'Thank you for the stream, this is a long message that goes on and on about the game. '.repeat(
+		3
+	) + 'Supercalifragilisticexpialidocious_an_unbroken_word_with_no_spaces_in_it the end.';
+const LONG_VIDEO_TITLE =
+	'An extremely long video title that keeps going well past any dozen characters, and then more';
+
+/** Twenty counters in all (the demo has three). */
+function twentyCounters(stack: Stack): void {
+	for (let i = 1; i <= 17; i++) stack.sim.control.model.createCounter(`counter_${i}`, i * 37);
+}
+
+/** The main overlay's goal with the longest title, at `percent` of its target. */
+function goalAt(stack: Stack, percent: number): void {
+	const m = stack.sim.control.model;
+	m.updateTipGoal(MAIN, { title: LONG_TITLE, amount: 250 });
+	const current = m.tipGoal(MAIN).current;
+	m.addToTipGoal(MAIN, (250 * percent) / 100 - current);
+}
+
+function longVideo(stack: Stack) {
+	const demo = demoVideos.find((v) => v.file === '/demo/countdown.webm') ?? demoVideos[0];
+	return stack.sim.control.model.enqueueMedia(
+		{
+			url: `${stack.sim.origin}${demo.file}`,
+			title: LONG_VIDEO_TITLE,
+			thumbnail: `${stack.sim.origin}${demo.thumbnail}`,
+			duration: demo.duration
+		},
+		LONG_NAME
+	);
+}
+
+/** Lets the stage settle its fit after a change (ResizeObserver, then a frame). */
+async function settled(page: Page): Promise<void> {
+	await page.evaluate(
+		() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
+	);
+	await page.waitForTimeout(250);
+}
+
+/** Measures the page at each size; collects what does not fit, labelled by size. */
+async function atEverySize(page: Page, label: string): Promise<string[]> {
+	const problems: string[] = [];
+	for (const size of SIZES) {
+		await page.setViewportSize(size);
+		await settled(page);
+		for (const p of await layoutProblems(page))
+			problems.push(`${label} at ${size.width}x${size.height}: ${p}`);
+	}
+	return problems;
+}
+
+test('the tip goal fits at every size, with an 80-character title, at 0, 40 and 140 %', async ({
+	page,
+	stack
+}) => {
+	goalAt(stack, 0);
+	await page.goto(stack.url('/widget/tip-goal', { overlay: MAIN }));
+	await expect
+		.poll(() => attrOf(page, '[data-testid=tip-goal-widget]', 'data-status'))
+		.toBe('ready');
+	const problems: string[] = [];
+	for (const percent of [0, 40, 140]) {
+		goalAt(stack, percent);
+		await expect
+			.poll(() => attrOf(page, '[data-testid=tip-goal-widget]', 'data-bar'))
+			.toBe('still');
+		problems.push(...(await atEverySize(page, `goal at ${percent} %`)));
+	}
+	expect(problems).toEqual([]);
+});
+
+test('the counters fit at every size, one of them and twenty', async ({ page, stack }) => {
+	twentyCounters(stack);
+	await page.goto(stack.url('/widget/counters', { name: 'deaths', label: LONG_NAME }));
+	await expect.poll(() => page.locator('[data-counter]').count()).toBe(1);
+	const problems = await atEverySize(page, 'one counter');
+	await page.goto(stack.url('/widget/counters'));
+	await expect.poll(() => page.locator('[data-counter]').count()).toBe(20);
+	problems.push(...(await atEverySize(page, 'twenty counters')));
+	expect(problems).toEqual([]);
+});
+
+test('an alert with a long name and message fits at every size', async ({ page, stack }) => {
+	await page.goto(stack.url('/widget/tts'));
+	stack.sim.control.createTip({
+		name: LONG_NAME,
+		amount: 1234.5,
+		paid: true,
+		message: LONG_MESSAGE
+	});
+	await expect
+		.poll(() => page.evaluate(() => document.querySelector('[data-testid=tts-alert]') !== null), {
+			timeout: 20_000
+		})
+		.toBe(true);
+	// The entrance has ended (gsap leaves the card at opacity 1).
+	await expect
+		.poll(() =>
+			page.evaluate(
+				() => getComputedStyle(document.querySelector('[data-testid=tts-alert]')!).opacity
+			)
+		)
+		.toBe('1');
+	expect(await atEverySize(page, 'alert')).toEqual([]);
+	// The sample alert (sample=1) the preview shows.
+	await page.goto(stack.url('/widget/tts', { sample: 1, scale: 2 }));
+	await expect.poll(() => page.locator('[data-testid=tts-alert]').count()).toBe(1);
+	expect(await atEverySize(page, 'sample alert at scale 2')).toEqual([]);
+});
+
+test('a video with a long title and requester fits at every size', async ({ page, stack }) => {
+	await page.goto(stack.url('/widget/media'));
+	const video = longVideo(stack);
+	await expect
+		.poll(() => attrOf(page, '[data-testid=media-widget]', 'data-playing'), { timeout: 20_000 })
+		.toBe(video.order_id);
+	expect(await atEverySize(page, 'video')).toEqual([]);
+});
+
+test('every demo overlay fits its own resolution with long and many contents', async ({
+	page,
+	stack
+}) => {
+	twentyCounters(stack);
+	goalAt(stack, 140);
+	const problems: string[] = [];
+	for (const [id, width, height] of [
+		[MAIN, 1920, 1080],
+		['o_5e6f7a8b', 1280, 720],
+		['o_9c0d1e2f', 1080, 1920]
+	] as const) {
+		await page.setViewportSize({ width, height });
+		await page.goto(stack.url(`/overlay/${id}`));
+		await expect.poll(() => page.locator('.widget[data-widget-id]').count()).toBeGreaterThan(0);
+		const hasMedia = (await page.locator('[data-widget-type=media]').count()) > 0;
+		const video = hasMedia ? longVideo(stack) : null;
+		stack.sim.control.createTip({
+			name: LONG_NAME,
+			amount: 99.99,
+			paid: true,
+			message: LONG_MESSAGE
+		});
+		if (video)
+			await expect
+				.poll(() => attrOf(page, '[data-testid=media-widget]', 'data-playing'), {
+					timeout: 20_000
+				})
+				.toBe(video.order_id);
+		if ((await page.locator('[data-widget-type=tts]').count()) > 0)
+			await expect
+				.poll(
+					() =>
+						page.evaluate(() => {
+							const card = document.querySelector('[data-testid=tts-alert]');
+							return card ? getComputedStyle(card).opacity : null;
+						}),
+					{ timeout: 20_000 }
+				)
+				.toBe('1');
+		await settled(page);
+		for (const p of await layoutProblems(page)) problems.push(`${id} at ${width}x${height}: ${p}`);
+		// Nothing of this overlay is left claimed for the next one.
+		stack.sim.control.model.mediaSkip();
+		stack.sim.control.model.ttsClear();
+		await page.goto('about:blank');
+	}
+	expect(problems).toEqual([]);
+});
