@@ -420,10 +420,10 @@ const machineLine =
 	`Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB; load average ${m.loadAverage.join(' ')}; ` +
 	`Node ${m.node}; Chromium ${m.chromium}; ${m.platform}; ${m.date}; \`${result.command}\` took ` +
 	`${Math.round(seconds)} s.`;
-// The same table as Markdown next to the JSON, for the README's Performance section.
+// The same table as Markdown next to the JSON, for docs/performance.md.
 writeFileSync(out.replace(/\.json$/, '.md'), `${machineLine}\n\n${table(rows)}\n`);
 console.log(`\n${machineLine}\n`);
 console.log(table(rows));
 console.log(`\nWritten: ${out}`);
 const missed = rows.filter((r) => r.met === false);
-if (missed.length) console.log(`Budgets missed: ${missed.length} (see README, Performance)`);
+if (missed.length) console.log(`Budgets missed: ${missed.length} (see docs/performance.md)`);

@@ -125,7 +125,7 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * would do the same work, but on Node 20 every fetch leaves its request, signals and streams alive
  * until a full GC (undici ties them to WeakRefs and FinalizationRegistry), about 30 kB a call: each
  * young-generation GC then copies megabytes and pauses the endpoint for several ms, which is the
- * tail of the proxied calls (README, Performance). Takes what UpstreamClient sends: a method,
+ * tail of the proxied calls (docs/performance.md). Takes what UpstreamClient sends: a method,
  * string headers, a string body or none, a signal; never follows redirects (`redirect: 'manual'`).
  */
 export function keepAliveFetch(): Fetch & { close(): void } {

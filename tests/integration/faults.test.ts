@@ -1,4 +1,4 @@
-// Fault injection of the simulator (README, Faults on demand): every fault does what it says, through
+// Fault injection of the simulator (docs/simulator.md, Faults on demand): every fault does what it says, through
 // the in-process handle `sim.control` and through the HTTP control API under {origin}/_sim.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
