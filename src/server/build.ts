@@ -21,6 +21,11 @@ export function bundleIsStale(root: string, dist: string): boolean {
 	return SOURCES.some((s) => newest(join(root, s)) > built);
 }
 
+/** Vite is installed (a development dependency: absent after `npm ci --omit=dev`). */
+export function canBuild(root: string): boolean {
+	return existsSync(join(root, 'node_modules', 'vite', 'package.json'));
+}
+
 export async function buildBundle(root: string, dist: string): Promise<void> {
 	const { createBuilder } = await import('vite');
 	// The app builder, as `vite build` runs it: one build per page (vite.config.ts `builder`).

@@ -1,9 +1,11 @@
 // `npm start`: the token endpoint on Node. Demo mode (no TIP_API_KEY) starts the embedded simulator.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Me, Overlay } from '../contract/index.ts';
 import { WIDGET_PAGES } from './app.ts';
-import { buildBundle, bundleIsStale } from './build.ts';
+import { buildBundle, bundleIsStale, canBuild } from './build.ts';
 import { ConfigError, loadConfig, type Upstream } from './config.ts';
 import { setupOAuth } from './oauth-setup.ts';
 import { serveApp } from './serve.ts';
@@ -56,8 +58,21 @@ async function main(): Promise<void> {
 	}
 
 	if (!config.skipBuild && bundleIsStale(root, dist)) {
-		console.log('Building the widgets…');
-		await buildBundle(root, dist);
+		if (canBuild(root)) {
+			console.log('Building the widgets…');
+			await buildBundle(root, dist);
+		} else if (existsSync(join(dist, 'index.html'))) {
+			// An installation without the development dependencies (npm ci --omit=dev) serves what
+			// `npm run build` built; its files may just look newer after a copy.
+			console.warn(
+				'Note: the widgets were built before their sources last changed (no Vite to rebuild).'
+			);
+		} else {
+			console.error(
+				'The widgets are not built, and this installation cannot build them (no Vite: installed with --omit=dev?). Run `npm ci && npm run build` first.'
+			);
+			process.exit(2);
+		}
 	}
 
 	const served = await serveApp({
