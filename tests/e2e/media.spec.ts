@@ -428,7 +428,12 @@ test('in an overlay with TTS and media, a tip read aloud ducks the video and it 
 	await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(0.3);
 	const volume = () => page.evaluate(() => document.querySelector('video')?.volume ?? null);
 	expect(await volume()).toBeCloseTo(0.8, 2);
-	const tip = stack.sim.control.createTip({ name: 'Talker', amount: 1, message: 'Quiet please.' });
+	// Long enough to be read for a few seconds: the ducked state is observed, not guessed at.
+	const tip = stack.sim.control.createTip({
+		name: 'Talker',
+		amount: 1,
+		message: 'Quiet please, I am talking now.'
+	});
 	await expect
 		.poll(() => attrOf(page, '[data-testid=media-widget]', 'data-ducked'), { timeout: 15_000 })
 		.toBe('yes');
