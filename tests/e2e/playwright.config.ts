@@ -60,6 +60,9 @@ export default defineConfig({
 	retries: process.env.CI ? 1 : 0,
 	// The reference machine has two cores; a third browser would only make everything slower.
 	workers: 2,
+	// Tips are read aloud in real time (five tips take 20 to 25 s) and the preview runs a page per
+	// overlay in frames: on two loaded cores Playwright's default 30 s per test is too tight.
+	timeout: 60_000,
 	reporter: 'list',
 	outputDir: fileURLToPath(new URL('../../test-results/', import.meta.url)),
 	use: { baseURL, trace: 'retain-on-failure' },
