@@ -200,7 +200,10 @@ test.describe('themes', () => {
 				},
 				[name, value] as const
 			);
-		await expect.poll(() => amountColour(page, '[data-testid=theme-custom-frame]')).not.toBeNull();
+		// The frame is a whole widget page: in Chromium 103 on a loaded machine it takes a while.
+		await expect
+			.poll(() => amountColour(page, '[data-testid=theme-custom-frame]'), { timeout: 15_000 })
+			.not.toBeNull();
 		await type('accent', 'notacolour');
 		await expect
 			.poll(() => textOf(page, '[data-testid=theme-error]'))
