@@ -197,8 +197,10 @@ export function createApp(opts: AppOptions): Hono {
 			const parsed = match.route.query.safeParse(Object.fromEntries(url.searchParams));
 			if (!parsed.success) return error(c, 400, 'bad_request', 'invalid query');
 			const kept = new URLSearchParams();
+			// The query schemas are loose (parse leniently): forward only the keys they declare.
+			const declared = (match.route.query as { shape?: Record<string, unknown> }).shape ?? {};
 			for (const [k, v] of Object.entries(parsed.data as Record<string, unknown>))
-				if (v !== undefined) kept.set(k, String(v));
+				if (k in declared && v !== undefined) kept.set(k, String(v));
 			query = kept.size ? '?' + kept.toString() : '';
 		}
 		let body: string | undefined;
