@@ -56,7 +56,10 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	preview: 47_000,
 	'widget-celebration': 65_700,
 	'widget-counters': 67_200,
+	// New in issue 18, measured 2026-11-25: leaderboard 38,453, recent 39,228.
+	'widget-leaderboard': 39_000,
 	'widget-media': 49_700,
+	'widget-recent': 39_800,
 	'widget-tip-goal': 69_200,
 	'widget-tts': 86_000
 };

@@ -30,6 +30,8 @@ export type RouteBody<R extends Route> = z.output<R['response']>;
 export interface RequestOptions {
 	/** A JSON body, for routes with a request schema (checked against it before sending). */
 	body?: unknown;
+	/** Query parameters, for routes with a query schema (the token endpoint forwards only those). */
+	query?: Record<string, string | number>;
 }
 
 type RequestArgs<R extends Route> = R extends { params: object }
@@ -145,7 +147,11 @@ export class ApiClient {
 				return { ok: false, kind: 'invalid', error: `${name}: ${describeIssues(parsed.error)}` };
 			body = JSON.stringify(parsed.data);
 		}
-		const res = await this.send(name, route.method, '/api' + path.value, body);
+		const query =
+			route.query && options?.query
+				? '?' + new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))
+				: '';
+		const res = await this.send(name, route.method, '/api' + path.value + query, body);
 		if (!res.ok) return res;
 		return this.parseBody(name, res.status, res.body, route.response) as ApiResult<RouteBody<R>>;
 	}

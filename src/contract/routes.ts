@@ -76,7 +76,8 @@ export const ttsHistory = /*@__PURE__*/ route('ttsHistory', {
 	path: '/tts/history',
 	scope: 'tts:read',
 	query: B.HistoryQuery,
-	response: B.TtsHistoryBody
+	response: B.TtsHistoryBody,
+	proxied: true
 });
 export const ttsStart = /*@__PURE__*/ route('ttsStart', {
 	method: 'POST',
@@ -160,7 +161,8 @@ export const mediaHistory = /*@__PURE__*/ route('mediaHistory', {
 	path: '/media/history',
 	scope: 'media:read',
 	query: B.HistoryQuery,
-	response: B.MediaHistoryBody
+	response: B.MediaHistoryBody,
+	proxied: true
 });
 export const mediaStart = /*@__PURE__*/ route('mediaStart', {
 	method: 'POST',
@@ -360,7 +362,8 @@ export const leaderboard = /*@__PURE__*/ route('leaderboard', {
 	path: '/leaderboard',
 	scope: null,
 	query: B.LeaderboardQuery,
-	response: B.LeaderboardBody
+	response: B.LeaderboardBody,
+	proxied: true
 });
 export const createTip = /*@__PURE__*/ route('createTip', {
 	method: 'POST',

@@ -18,7 +18,15 @@ export const TokenResponse = z.object({
 	expires_at: z.string()
 });
 
-export const WIDGET_PAGES = ['tts', 'media', 'tip-goal', 'counters', 'celebration'] as const;
+export const WIDGET_PAGES = [
+	'tts',
+	'media',
+	'tip-goal',
+	'counters',
+	'celebration',
+	'recent',
+	'leaderboard'
+] as const;
 
 export interface AppOptions {
 	mode: 'live' | 'demo';
@@ -183,6 +191,18 @@ export function createApp(opts: AppOptions): Hono {
 			}
 			return error(c, 404, 'not_forwarded', 'this call is not forwarded to the upstream');
 		}
+		// Only a route with a query schema forwards a query, and only what that schema lets through.
+		let query = '';
+		if (match.route.query && url.search) {
+			const parsed = match.route.query.safeParse(Object.fromEntries(url.searchParams));
+			if (!parsed.success) return error(c, 400, 'bad_request', 'invalid query');
+			const kept = new URLSearchParams();
+			// The query schemas are loose (parse leniently): forward only the keys they declare.
+			const declared = (match.route.query as { shape?: Record<string, unknown> }).shape ?? {};
+			for (const [k, v] of Object.entries(parsed.data as Record<string, unknown>))
+				if (k in declared && v !== undefined) kept.set(k, String(v));
+			query = kept.size ? '?' + kept.toString() : '';
+		}
 		let body: string | undefined;
 		if (match.route.request) {
 			const text = await c.req.text();
@@ -192,7 +212,7 @@ export function createApp(opts: AppOptions): Hono {
 			body = JSON.stringify(parsed.data);
 		} else if (!hasNoBody(c) && (await c.req.text()) !== '') return unexpectedBody(c);
 		try {
-			return await passThrough(c, await opts.upstream.call(match.route.method, path, body));
+			return await passThrough(c, await opts.upstream.call(match.route.method, path + query, body));
 		} catch (err) {
 			if (err instanceof UpstreamUnavailable) return unreachable(c);
 			throw err;

@@ -128,7 +128,15 @@ describe('npm start in demo mode', () => {
 		const out = server.out();
 		expect(out).toContain('running in demo mode');
 		expect(out).toMatch(/Preview \(open in your browser\):/);
-		for (const w of ['tts', 'media', 'tip-goal', 'counters', 'celebration'])
+		for (const w of [
+			'tts',
+			'media',
+			'tip-goal',
+			'counters',
+			'celebration',
+			'recent',
+			'leaderboard'
+		])
 			expect(out).toMatch(new RegExp(`^\\s+${w}\\s+(http|not in this build yet)`, 'm'));
 		const res = await fetch(`${server.origin}/api/overlays`, { headers: { 'x-overlay-key': KEY } });
 		const { overlays } = (await res.json()) as { overlays: { name: string }[] };

@@ -93,7 +93,10 @@ describe('the allowlist', () => {
 				'counterRead',
 				'overlaysList',
 				'overlayRead',
-				'tipGoalRead'
+				'tipGoalRead',
+				'ttsHistory',
+				'mediaHistory',
+				'leaderboard'
 			].sort()
 		);
 	});

@@ -7,6 +7,8 @@ import { COUNTERS_PARAM_DOCS } from '../../widgets/counters/params.ts';
 import { MEDIA_PARAM_DOCS } from '../../widgets/media/params.ts';
 import { TIP_GOAL_PARAM_DOCS } from '../../widgets/tip-goal/params.ts';
 import { TTS_PARAM_DOCS } from '../../widgets/tts/params.ts';
+import { RECENT_PARAM_DOCS } from '../../widgets/recent/params.ts';
+import { LEADERBOARD_PARAM_DOCS } from '../../widgets/leaderboard/params.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -58,6 +60,17 @@ describe('README', () => {
 	it('lists every tip-goal widget URL parameter in its section, as the widget parses it', () => {
 		const documented = rows(section('The tip-goal widget'));
 		for (const row of rows(paramDocsMarkdown(TIP_GOAL_PARAM_DOCS)))
+			expect(documented).toContain(row);
+	});
+
+	it('lists every recent-events widget URL parameter in its section, as the widget parses it', () => {
+		const documented = rows(section('The recent-events widget'));
+		for (const row of rows(paramDocsMarkdown(RECENT_PARAM_DOCS))) expect(documented).toContain(row);
+	});
+
+	it('lists every top-supporters widget URL parameter in its section, as the widget parses it', () => {
+		const documented = rows(section('The top-supporters widget'));
+		for (const row of rows(paramDocsMarkdown(LEADERBOARD_PARAM_DOCS)))
 			expect(documented).toContain(row);
 	});
 });

@@ -185,7 +185,7 @@ export class PreviewState {
 	}
 
 	private async findWidgetPages(): Promise<void> {
-		const types = ['tts', 'media', 'tip-goal', 'counters', 'celebration'];
+		const types = ['tts', 'media', 'tip-goal', 'counters', 'celebration', 'recent', 'leaderboard'];
 		const found = await Promise.all(
 			types.map(async (t) => ((await fetch(`/widget/${t}`).catch(() => null))?.ok ? t : null))
 		);

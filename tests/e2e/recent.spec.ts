@@ -1,0 +1,75 @@
+// The recent-events widget in real Chromium engines against the simulator: a new tip and a video
+// request show at once, a reload shows the same list, a bad parameter shows a card, no idle frames.
+import type { Page } from '@playwright/test';
+import { attrOf, expect, REACT_MS, test, textOf } from './fixtures.ts';
+
+const WIDGET = '[data-testid=recent-widget]';
+
+async function ready(page: Page): Promise<void> {
+	await expect.poll(() => attrOf(page, WIDGET, 'data-status'), { timeout: 20_000 }).toBe('ready');
+}
+
+/** The rows on screen as their text, newest first. */
+function rows(page: Page): Promise<string[]> {
+	return page.evaluate(() =>
+		Array.from(document.querySelectorAll('[data-testid=recent-row]')).map((el) =>
+			(el.textContent ?? '').replace(/\s+/g, ' ').trim()
+		)
+	);
+}
+
+test('a new tip shows at the top at once, and a reload shows the same list', async ({
+	page,
+	stack
+}) => {
+	await page.goto(stack.url('/widget/recent', { limit: 5 }));
+	await ready(page);
+	stack.sim.control.createTip({ name: 'Zed <b>', amount: 7, message: '<i>first</i> of the day' });
+	await expect
+		.poll(async () => (await rows(page))[0] ?? '', { timeout: REACT_MS })
+		.toContain('Zed <b>');
+	const top = (await rows(page))[0];
+	expect(top).toContain('<i>first</i> of the day');
+	expect(top).toContain('tip');
+	expect(
+		await page.evaluate(() => document.querySelectorAll('.list-widget b, .list-widget i').length)
+	).toBe(0);
+	const before = await rows(page);
+	expect(before.length).toBeLessThanOrEqual(5);
+
+	await page.reload();
+	await ready(page);
+	await expect.poll(() => rows(page), { timeout: REACT_MS }).toEqual(before);
+});
+
+test('a bad limit shows the card naming it', async ({ page, stack }) => {
+	await page.goto(stack.url('/widget/recent', { limit: 99 }));
+	await expect
+		.poll(() => textOf(page, '[data-testid=error-card]'), { timeout: 20_000 })
+		.toContain('limit');
+});
+
+test('an idle list runs no animation frame', async ({ page, stack }) => {
+	await page.addInitScript(() => {
+		const w = window as unknown as { __rafCalls: number };
+		w.__rafCalls = 0;
+		const raf = window.requestAnimationFrame.bind(window);
+		window.requestAnimationFrame = (cb) =>
+			raf((t) => {
+				w.__rafCalls += 1;
+				cb(t);
+			});
+	});
+	await page.goto(stack.url('/widget/recent'));
+	await ready(page);
+	stack.sim.control.createTip({ name: 'Idle check', amount: 1 });
+	await expect
+		.poll(async () => (await rows(page))[0] ?? '', { timeout: REACT_MS })
+		.toContain('Idle check');
+	await page.waitForTimeout(1000);
+	const frames = () =>
+		page.evaluate(() => (window as unknown as { __rafCalls: number }).__rafCalls);
+	const before = await frames();
+	await page.waitForTimeout(2000);
+	expect((await frames()) - before).toBe(0);
+});

@@ -1,0 +1,106 @@
+// The recent-events list's merge, its URL parameters and the leaderboard's one debounced re-read.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EventHub } from '../../src/client/event-hub.ts';
+import type { KnownEvent, QueueMediaItem, QueueTip } from '../../src/contract/index.ts';
+import { LeaderboardState, TIP_DEBOUNCE_MS } from '../../widgets/leaderboard/leaderboard.svelte.ts';
+import { parseLeaderboardParams } from '../../widgets/leaderboard/params.ts';
+import { parseRecentParams } from '../../widgets/recent/params.ts';
+import { mergeRecent, tipRow, videoRow } from '../../widgets/recent/recent-list.ts';
+
+const KEY = 'k'.repeat(20);
+const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, s)).toISOString();
+const tip = (id: string, s: number, name = id) =>
+	({ order_id: id, name, amount: 5, message: 'hi', queued_at: at(s) }) as QueueTip;
+const video = (id: string, s: number) =>
+	({
+		order_id: id,
+		donor_name: 'V',
+		video_title: null,
+		media_url: 'https://example.com/v',
+		queued_at: at(s)
+	}) as QueueMediaItem;
+
+describe('mergeRecent', () => {
+	it('lists newest first across tips and videos, one row per order id, at most limit rows', () => {
+		const played = [tip('tip_1', 1), tip('tip_2', 2)];
+		const queued = [tip('tip_2', 2), tip('tip_3', 3)];
+		const videos = [video('med_1', 4)];
+		const rows = mergeRecent([played.map(tipRow), queued.map(tipRow), videos.map(videoRow)], 3);
+		expect(rows.map((r) => r.key)).toEqual(['video:med_1', 'tip:tip_3', 'tip:tip_2']);
+	});
+
+	it('a later copy of the same order id replaces the earlier one', () => {
+		const rows = mergeRecent(
+			[[tipRow(tip('tip_1', 1, 'old'))], [tipRow(tip('tip_1', 1, 'new'))]],
+			5
+		);
+		expect(rows.map((r) => r.name)).toEqual(['new']);
+	});
+
+	it('a tip and the video it paid for stay two rows; a video without title shows its URL', () => {
+		const rows = mergeRecent([[tipRow(tip('tip_1', 1))], [videoRow(video('tip_1', 1))]], 5);
+		expect(rows.map((r) => r.kind).sort()).toEqual(['tip', 'video']);
+		expect(rows.find((r) => r.kind === 'video')?.text).toBe('https://example.com/v');
+		expect(rows.find((r) => r.kind === 'video')?.amount).toBeNull();
+	});
+
+	it('ties keep a stable order whatever the input order', () => {
+		const a = mergeRecent([[tipRow(tip('tip_a', 1)), tipRow(tip('tip_b', 1))]], 5);
+		const b = mergeRecent([[tipRow(tip('tip_b', 1)), tipRow(tip('tip_a', 1))]], 5);
+		expect(a).toEqual(b);
+	});
+});
+
+describe('URL parameters', () => {
+	it('limit defaults to 10 for recent events and 5 for top supporters', () => {
+		const r = parseRecentParams(`?key=${KEY}`);
+		const l = parseLeaderboardParams(`?key=${KEY}`);
+		expect(r.ok && r.value.limit).toBe(10);
+		expect(l.ok && l.value.limit).toBe(5);
+	});
+
+	it.each(['0', '51', 'ten', '2.5'])('recent refuses limit=%s, naming the parameter', (v) => {
+		const r = parseRecentParams(`?key=${KEY}&limit=${v}`);
+		expect(r.ok).toBe(false);
+		if (!r.ok) expect(r.errors.join(' ')).toMatch(/^limit: /);
+	});
+
+	it('top supporters take 1 to 25 rows', () => {
+		expect(parseLeaderboardParams(`?key=${KEY}&limit=25`).ok).toBe(true);
+		expect(parseLeaderboardParams(`?key=${KEY}&limit=26`).ok).toBe(false);
+	});
+});
+
+describe('the leaderboard re-read', () => {
+	afterEach(() => vi.useRealTimers());
+
+	it('a burst of tips is one read after the debounce, and nothing runs afterwards', async () => {
+		vi.useFakeTimers();
+		const calls: string[] = [];
+		const api = {
+			request: vi.fn(async ({ name }: { name: string }) => {
+				calls.push(name);
+				if (name === 'me')
+					return {
+						ok: true,
+						status: 200,
+						body: { tenant: { currency: 'EUR', currency_symbol: '€' } }
+					};
+				return { ok: true, status: 200, body: { supporters: [] } };
+			})
+		};
+		const events = new EventHub();
+		const board = new LeaderboardState({ api: api as never, events, limit: 5 }).start();
+		await vi.runAllTimersAsync();
+		expect(calls.filter((c) => c === 'leaderboard')).toHaveLength(1);
+		const e = { type: 'tip.created', data: { tip: tip('tip_9', 9) } } as unknown as KnownEvent;
+		for (let i = 0; i < 5; i++) events.emit(e);
+		await vi.advanceTimersByTimeAsync(TIP_DEBOUNCE_MS - 1);
+		expect(calls.filter((c) => c === 'leaderboard')).toHaveLength(1);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(calls.filter((c) => c === 'leaderboard')).toHaveLength(2);
+		expect(vi.getTimerCount()).toBe(0);
+		expect(board.view.currency?.code).toBe('EUR');
+		board.destroy();
+	});
+});
