@@ -131,6 +131,38 @@ test('an alert with a long name and message fits at every size', async ({ page, 
 	expect(await atEverySize(page, 'sample alert at scale 2')).toEqual([]);
 });
 
+test('an alert with a short message fits at every size', async ({ page, stack }) => {
+	await page.goto(stack.url('/widget/tts'));
+	stack.sim.control.createTip({ name: 'Ann', amount: 5, paid: true, message: 'Hi!' });
+	await expect
+		.poll(
+			() =>
+				page.evaluate(() => {
+					const card = document.querySelector('[data-testid=tts-alert]');
+					return card ? getComputedStyle(card).opacity : null;
+				}),
+			{ timeout: 20_000 }
+		)
+		.toBe('1');
+	expect(await atEverySize(page, 'short alert')).toEqual([]);
+});
+
+test('the celebration fits at every size, idle and while it plays', async ({ page, stack }) => {
+	await page.goto(stack.url('/widget/celebration', { duration: 3 }));
+	await expect
+		.poll(() => attrOf(page, '[data-testid=celebration-widget]', 'data-status'), {
+			timeout: 20_000
+		})
+		.toBe('ready');
+	const problems = await atEverySize(page, 'idle celebration');
+	stack.sim.control.model.celebrate(null, null);
+	await expect
+		.poll(() => attrOf(page, '[data-testid=celebration-widget]', 'data-running'))
+		.toBe('true');
+	for (const p of await layoutProblems(page)) problems.push(`running celebration: ${p}`);
+	expect(problems).toEqual([]);
+});
+
 test('a video with a long title and requester fits at every size', async ({ page, stack }) => {
 	await page.goto(stack.url('/widget/media'));
 	const video = longVideo(stack);

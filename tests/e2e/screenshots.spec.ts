@@ -157,8 +157,36 @@ test("the preview's overlay cards", async ({ page, stack }) => {
 	await page.setViewportSize({ width: 1280, height: 2400 });
 	await page.goto(stack.url('/preview'));
 	await expect.poll(() => page.locator('[data-testid=preview-overlay]').count()).toBe(3);
-	// The live frames have drawn their widgets (the goal and the counters of the main overlay).
-	await page.waitForTimeout(2500);
+	// The live frames have drawn their widgets: in every overlay frame, each widget is connected and
+	// the pinned font is loaded (a fixed wait was too short on a loaded machine).
+	await expect
+		.poll(
+			async () => {
+				const frames = page.frames().filter((f) => f.url().includes('/overlay/'));
+				if (frames.length < 3) return false;
+				const ready = await Promise.all(
+					frames.map((f) =>
+						f
+							.evaluate(
+								() =>
+									document.fonts.status === 'loaded' &&
+									document.querySelectorAll('.widget[data-widget-id]').length > 0 &&
+									[...document.querySelectorAll('[data-status]')].every(
+										(e) => e.getAttribute('data-status') !== 'connecting'
+									) &&
+									[...document.querySelectorAll('[data-bar]')].every(
+										(e) => e.getAttribute('data-bar') === 'still'
+									)
+							)
+							.catch(() => false)
+					)
+				);
+				return ready.every(Boolean);
+			},
+			{ timeout: 20_000 }
+		)
+		.toBe(true);
+	await page.waitForTimeout(500); // the last frame's paint after its fit
 	const cards = page.locator('[data-testid=preview-overlay]');
 	for (let i = 0; i < 3; i++) {
 		const id = await cards.nth(i).getAttribute('data-overlay-id');
