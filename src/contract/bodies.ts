@@ -1,6 +1,9 @@
 // Request and response bodies of the endpoints this project uses (service-api.md, Endpoints;
 // CONTRACT.md, Endpoints that service-api.md does not show).
 import { z } from 'zod/mini';
+// `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
+// method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
+// the schemas it does not use.
 import { CounterName, DateTime, OrderId, OverlayId } from './common.ts';
 import {
 	Counter,
@@ -50,7 +53,7 @@ export const TtsReplayBody = z.extend(Success, { tip: QueueTip });
  * (service-api.md, Errors), not a generic `bad_request`.
  */
 export const HistoryQuery = z.looseObject({
-	limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(100))),
+	limit: z.optional(/*@__PURE__*/ z.coerce.number().check(z.int(), z.gte(1), z.lte(100))),
 	before: z.optional(z.string())
 });
 export const TtsHistoryBody = z.looseObject({
@@ -93,7 +96,7 @@ export const MediaVisibilityRequest = z.looseObject({ visible: z.boolean() });
 export const MediaVisibilityBody = z.extend(Success, { visible: z.boolean() });
 export const MediaQueueRequest = z.looseObject({
 	url: z.url(),
-	start_time: z.optional(z.int().check(z.gte(0)))
+	start_time: z.optional(/*@__PURE__*/ z.int().check(z.gte(0)))
 });
 export const MediaQueuedBody = z.looseObject({ media: QueueMediaItem });
 export const MediaHistoryBody = z.looseObject({
@@ -138,17 +141,17 @@ export const TippingBody = z.looseObject({ accepting: z.boolean() });
 export const TippingChangeBody = z.extend(Success, { accepting: z.boolean() });
 export const LeaderboardBody = z.looseObject({ supporters: z.array(LeaderboardEntry) });
 export const LeaderboardQuery = z.looseObject({
-	limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)))
+	limit: z.optional(/*@__PURE__*/ z.coerce.number().check(z.int(), z.gte(1), z.lte(100)))
 });
 export const CreateTipRequest = z.looseObject({
-	name: z.string().check(z.minLength(1), z.maxLength(100)),
-	amount: z.number().check(z.gte(0)),
-	message: z.optional(z.nullable(z.string().check(z.maxLength(1000)))),
+	name: /*@__PURE__*/ z.string().check(z.minLength(1), z.maxLength(100)),
+	amount: /*@__PURE__*/ z.number().check(z.gte(0)),
+	message: z.optional(z.nullable(/*@__PURE__*/ z.string().check(z.maxLength(1000)))),
 	/** Labels the origin; reports group by it. */
-	source: z.optional(z.string().check(z.maxLength(64))),
+	source: z.optional(/*@__PURE__*/ z.string().check(z.maxLength(64))),
 	/** Money really moved elsewhere, so it counts as revenue. */
 	paid: z.optional(z.boolean()),
-	external_ref: z.optional(z.string().check(z.maxLength(200)))
+	external_ref: z.optional(/*@__PURE__*/ z.string().check(z.maxLength(200)))
 });
 export type CreateTipRequest = z.infer<typeof CreateTipRequest>;
 export const CreateTipBody = z.looseObject({ tip: QueueTip });

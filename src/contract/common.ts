@@ -1,6 +1,9 @@
 // Shared building blocks of the wire types. Parse leniently, emit strictly (CONTRACT.md, rules):
 // every object is a looseObject so that unknown extra fields from the upstream pass through.
 import { z } from 'zod/mini';
+// `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
+// method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
+// the schemas it does not use.
 import '../core/zod-messages.ts';
 
 /** ISO 8601 date-time with a zone (service-api.md, Conventions). */
@@ -17,15 +20,17 @@ export const TIP_ORDER_ID = /^tip_\d+_[A-Za-z0-9]+$/;
  * leaves media order ids open, so a path segment is accepted when it is a short safe token.
  */
 export const ORDER_ID_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-export const OrderId = z.string().check(z.regex(ORDER_ID_SEGMENT, 'not an order id'));
+export const OrderId = /*@__PURE__*/ z.string().check(z.regex(ORDER_ID_SEGMENT, 'not an order id'));
 
 /** Overlay ids are `o_` followed by 8 hex characters (service-api.md, Tip goal). */
 export const OVERLAY_ID = /^o_[0-9a-f]{8}$/;
-export const OverlayId = z.string().check(z.regex(OVERLAY_ID, 'not an overlay id (o_ + 8 hex)'));
+export const OverlayId = /*@__PURE__*/ z
+	.string()
+	.check(z.regex(OVERLAY_ID, 'not an overlay id (o_ + 8 hex)'));
 
 /** Counter names: lowercase slug of a-z 0-9 _ -, max 64 (service-api.md, Records). */
 export const COUNTER_NAME = /^[a-z0-9_-]{1,64}$/;
-export const CounterName = z
+export const CounterName = /*@__PURE__*/ z
 	.string()
 	.check(z.regex(COUNTER_NAME, 'counter names are 1 to 64 of a-z 0-9 _ -'));
 

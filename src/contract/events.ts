@@ -1,6 +1,9 @@
 // Event envelopes and the payload of each event type (service-api.md, Events; CONTRACT.md, Event
 // catalog). The same envelope is a webhook body and a realtime message.
 import { z } from 'zod/mini';
+// `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
+// method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
+// the schemas it does not use.
 import {
 	CounterName,
 	DateTime,
@@ -229,7 +232,7 @@ export function eventTypesForScopes(scopes: readonly string[]): EventType[] {
 	});
 }
 
-export const EventId = z
+export const EventId = /*@__PURE__*/ z
 	.string()
 	.check(z.regex(/^evt_[A-Za-z0-9_-]+$/, 'event ids start with evt_'));
 

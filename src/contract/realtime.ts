@@ -1,14 +1,17 @@
 // Realtime WebSocket messages (CONTRACT.md, Realtime WebSocket; service-api.md, Realtime
 // authentication). Every message in both directions is one JSON object with a string `type`.
 import { z } from 'zod/mini';
+// `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
+// method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
+// the schemas it does not use.
 import { DateTime, describeIssues } from './common.ts';
 import { EventEnvelope } from './events.ts';
 
 /** POST /realtime/token 200 body: a single-use handoff token valid 60 seconds. */
 export const HandoffToken = z.looseObject({
-	token: z.string().check(z.startsWith('rth_')),
+	token: /*@__PURE__*/ z.string().check(z.startsWith('rth_')),
 	expires_at: DateTime,
-	expires_in: z.int().check(z.positive())
+	expires_in: /*@__PURE__*/ z.int().check(z.positive())
 });
 export type HandoffToken = z.infer<typeof HandoffToken>;
 
@@ -18,8 +21,8 @@ export type HandoffToken = z.infer<typeof HandoffToken>;
 export const AuthMessage = z.looseObject({
 	type: z.literal('auth'),
 	data: z.union([
-		z.looseObject({ token: z.string().check(z.minLength(1)) }),
-		z.looseObject({ apiKey: z.string().check(z.minLength(1)) })
+		z.looseObject({ token: /*@__PURE__*/ z.string().check(z.minLength(1)) }),
+		z.looseObject({ apiKey: /*@__PURE__*/ z.string().check(z.minLength(1)) })
 	])
 });
 export type AuthMessage = z.infer<typeof AuthMessage>;
@@ -33,7 +36,7 @@ export const ReadyMessage = z.looseObject({
 	data: z.looseObject({
 		/** The event types this connection's scopes allow. */
 		events: z.array(z.string()),
-		heartbeat_s: z.number().check(z.positive())
+		heartbeat_s: /*@__PURE__*/ z.number().check(z.positive())
 	})
 });
 export type ReadyMessage = z.infer<typeof ReadyMessage>;

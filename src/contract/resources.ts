@@ -1,5 +1,8 @@
 // Resources of service-api.md (Resources and their fields) and the records CONTRACT.md fixes.
 import { z } from 'zod/mini';
+// `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
+// method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
+// the schemas it does not use.
 import { CounterName, DateTime, OrderId, OverlayId, Platform, Url } from './common.ts';
 
 // --- Identity (GET /me) ---
@@ -28,7 +31,7 @@ export const Me = z.looseObject({
 	oauth: z.optional(
 		z.looseObject({
 			client_id: z.string(),
-			authorization_id: z.string().check(z.startsWith('oa_'))
+			authorization_id: /*@__PURE__*/ z.string().check(z.startsWith('oa_'))
 		})
 	)
 });
@@ -103,7 +106,7 @@ export const Viewer = z.looseObject({
 	display_name: z.nullable(z.string()),
 	profile_image_url: z.nullable(Url),
 	/** 0, 1, 2 or 3 as last seen; 0 = not subscribed. */
-	subscriber_tier: z.int().check(z.gte(0), z.lte(3)),
+	subscriber_tier: /*@__PURE__*/ z.int().check(z.gte(0), z.lte(3)),
 	first_signed_in_at: DateTime,
 	last_active_at: DateTime,
 	/** The person's OTHER platform accounts, never the one above. */
@@ -140,12 +143,12 @@ export const Usage = z.looseObject({
 // --- Chat automation ---
 
 export const ChatTimer = z.looseObject({
-	id: z.string().check(z.startsWith('tmr_')),
-	name: z.string().check(z.maxLength(64)),
-	message: z.string().check(z.maxLength(2500)),
-	interval_minutes: z.int().check(z.gte(1), z.lte(1440)),
-	interval_max_minutes: z.nullable(z.int().check(z.gte(1), z.lte(1440))),
-	min_chat_lines: z.int().check(z.gte(0), z.lte(1000)),
+	id: /*@__PURE__*/ z.string().check(z.startsWith('tmr_')),
+	name: /*@__PURE__*/ z.string().check(z.maxLength(64)),
+	message: /*@__PURE__*/ z.string().check(z.maxLength(2500)),
+	interval_minutes: /*@__PURE__*/ z.int().check(z.gte(1), z.lte(1440)),
+	interval_max_minutes: z.nullable(/*@__PURE__*/ z.int().check(z.gte(1), z.lte(1440))),
+	min_chat_lines: /*@__PURE__*/ z.int().check(z.gte(0), z.lte(1000)),
 	live_only: z.boolean(),
 	platforms: z.array(z.string()),
 	enabled: z.boolean(),
@@ -154,24 +157,24 @@ export const ChatTimer = z.looseObject({
 });
 
 export const CustomCommand = z.looseObject({
-	name: z.string().check(z.maxLength(50), z.regex(/^[a-z0-9_-]+$/)),
-	response: z.string().check(z.maxLength(2500)),
-	description: z.nullable(z.string().check(z.maxLength(200))),
+	name: /*@__PURE__*/ z.string().check(z.maxLength(50), z.regex(/^[a-z0-9_-]+$/)),
+	response: /*@__PURE__*/ z.string().check(z.maxLength(2500)),
+	description: z.nullable(/*@__PURE__*/ z.string().check(z.maxLength(200))),
 	listed: z.boolean(),
 	ai_memory: z.boolean(),
 	ai_memory_shared: z.boolean(),
 	platforms: z.array(z.string()),
 	permission: z.string(),
-	cooldown_seconds: z.int().check(z.gte(0), z.lte(3600)),
+	cooldown_seconds: /*@__PURE__*/ z.int().check(z.gte(0), z.lte(3600)),
 	cooldown_type: z.string(),
-	aliases: z.array(z.string()).check(z.maxLength(10)),
+	aliases: /*@__PURE__*/ z.array(z.string()).check(z.maxLength(10)),
 	enabled: z.boolean(),
 	created_at: DateTime,
 	updated_at: DateTime
 });
 
 export const WebhookEndpoint = z.looseObject({
-	id: z.string().check(z.startsWith('we_')),
+	id: /*@__PURE__*/ z.string().check(z.startsWith('we_')),
 	url: Url,
 	description: z.nullable(z.string()),
 	events: z.array(z.string()),
@@ -227,8 +230,8 @@ export type OverlayWidget = z.infer<typeof OverlayWidget>;
 export const Overlay = z.looseObject({
 	id: OverlayId,
 	name: z.string(),
-	width: z.int().check(z.positive()),
-	height: z.int().check(z.positive()),
+	width: /*@__PURE__*/ z.int().check(z.positive()),
+	height: /*@__PURE__*/ z.int().check(z.positive()),
 	widgets: z.array(OverlayWidget)
 });
 export type Overlay = z.infer<typeof Overlay>;
@@ -236,8 +239,8 @@ export type Overlay = z.infer<typeof Overlay>;
 /** The settable fields of a tip goal (service-api.md, Tip goal). */
 export const TipGoalFields = z.looseObject({
 	enabled: z.boolean(),
-	title: z.string().check(z.maxLength(80)),
-	amount: z.number().check(z.gte(0), z.lte(1_000_000)),
+	title: /*@__PURE__*/ z.string().check(z.maxLength(80)),
+	amount: /*@__PURE__*/ z.number().check(z.gte(0), z.lte(1_000_000)),
 	starts_at: z.nullable(DateTime),
 	ends_at: z.nullable(DateTime)
 });
