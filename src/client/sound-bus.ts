@@ -101,3 +101,26 @@ export class SpeechListener {
 		if (before !== this.speaking) for (const cb of [...this.listeners]) cb(this.speaking);
 	}
 }
+
+// "Celebrate now": an alert tier with `celebrate=1` fires the celebration widgets of every page of
+// this origin (separate OBS sources), on a channel of its own so speech listeners never wake for it.
+const CELEBRATE_CHANNEL = 'tok-celebrate';
+
+/** For the TTS player on a page without a celebration widget of its own. */
+export function announceCelebration(reason: string): void {
+	if (typeof BroadcastChannel === 'undefined') return;
+	const ch = new BroadcastChannel(CELEBRATE_CHANNEL);
+	ch.postMessage({ type: 'celebrate', reason: String(reason).slice(0, 200) });
+	ch.close();
+}
+
+/** For celebration widgets: calls `fire` for each announced celebration. Returns the unsubscribe. */
+export function listenCelebrations(fire: (reason: string) => void): () => void {
+	if (typeof BroadcastChannel === 'undefined') return () => {};
+	const ch = new BroadcastChannel(CELEBRATE_CHANNEL);
+	ch.onmessage = (e: MessageEvent) => {
+		const m = e.data as { type?: unknown; reason?: unknown } | null;
+		if (m?.type === 'celebrate') fire(typeof m.reason === 'string' ? m.reason : 'an alert');
+	};
+	return () => ch.close();
+}

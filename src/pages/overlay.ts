@@ -6,7 +6,11 @@ import { createAudioPort } from '../client/audio.ts';
 import { openClaimMemory } from '../client/claim-memory.ts';
 import { EventHub } from '../client/event-hub.ts';
 import { createObsBridge } from '../client/obs.ts';
-import { createSpeechAnnouncer } from '../client/sound-bus.ts';
+import {
+	announceCelebration,
+	createSpeechAnnouncer,
+	listenCelebrations
+} from '../client/sound-bus.ts';
 import { connectWidgets } from '../client/widget-page.ts';
 import { OVERLAY_ID } from '../contract/index.ts';
 import OverlayApp from '../../widgets/overlay/OverlayApp.svelte';
@@ -71,13 +75,34 @@ async function main(): Promise<void> {
 	// The TTS widgets tell media players (this overlay's and other sources') when a tip is read.
 	const speech = createSpeechAnnouncer();
 	const unlockers: (() => unknown)[] = [() => audio.unlock()];
+	const celebrateHere = (reason: string): boolean => {
+		let fired = false;
+		for (const w of placed)
+			if (w.kind === 'celebration') {
+				w.state.fire(reason);
+				fired = true;
+			}
+		return fired;
+	};
 	for (const widget of overlay.widgets) {
 		const box = widgetBox(overlay, widget);
 		const id = widget.id;
 		if (widget.type === 'tts') {
 			const instance = `${overlay.id}-${widget.id}`;
 			const memory = await openClaimMemory('tts', instance);
-			const player = new TtsPlayer({ api, events, audio, obs, memory, params, instance, speech });
+			const player = new TtsPlayer({
+				api,
+				events,
+				audio,
+				obs,
+				memory,
+				params,
+				instance,
+				speech,
+				// A tier with celebrate=1: this overlay's celebration widgets, or, without one, every
+				// celebration source of this OBS.
+				celebrate: (reason) => (celebrateHere(reason) ? undefined : announceCelebration(reason))
+			});
 			placed.push({ id, box, kind: 'tts', player, theme: ttsTheme(params) });
 		} else if (widget.type === 'counter') {
 			const p = countersParamsForOverlay(location.search, overlay.id, widget.id);
@@ -112,9 +137,7 @@ async function main(): Promise<void> {
 					widgetId: widget.id,
 					debug: p.value.debug,
 					// Reaching the goal fires this overlay's celebration widgets.
-					onReached: () => {
-						for (const w of placed) if (w.kind === 'celebration') w.state.fire('tip goal reached');
-					}
+					onReached: () => void celebrateHere('tip goal reached')
 				});
 				placed.push({ id, box, kind: 'tip_goal', tracker, theme: tipGoalTheme(p.value) });
 			}
@@ -153,6 +176,8 @@ async function main(): Promise<void> {
 		w.kind === 'tts' || w.kind === 'media' ? w.player : w.kind === 'tip_goal' ? w.tracker : w.state
 	);
 	for (const part of parts) part.start();
+	// Alert tiers of TTS sources elsewhere in this OBS fire this overlay's celebrations too.
+	if (placed.some((w) => w.kind === 'celebration')) listenCelebrations(celebrateHere);
 	events.subscribe({
 		event: (e) => {
 			// The streamer (or a tip-goal change) asked this overlay's browser source to reload.

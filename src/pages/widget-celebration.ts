@@ -3,6 +3,7 @@
 import { mount } from 'svelte';
 import { ApiClient } from '../client/api.ts';
 import { EventHub } from '../client/event-hub.ts';
+import { listenCelebrations } from '../client/sound-bus.ts';
 import { connectWidgets } from '../client/widget-page.ts';
 import Celebration from '../../widgets/celebration/Celebration.svelte';
 import { CelebrationState } from '../../widgets/celebration/celebration.svelte.ts';
@@ -20,6 +21,8 @@ if (!parsed.ok) {
 	const events = new EventHub();
 	const state = new CelebrationState({ api, events, params });
 	state.start();
+	// An alert tier with celebrate=1 on a TTS source of this OBS.
+	listenCelebrations((reason) => state.fire(reason));
 	connectWidgets(api, events, [state], OVERLAY_EVENTS, { celebration: state });
 	mount(Celebration, { target, props: { model: state } });
 }

@@ -5,10 +5,11 @@ import { createAudioPort } from '../client/audio.ts';
 import { openClaimMemory } from '../client/claim-memory.ts';
 import { EventHub } from '../client/event-hub.ts';
 import { createObsBridge } from '../client/obs.ts';
-import { createSpeechAnnouncer } from '../client/sound-bus.ts';
+import { announceCelebration, createSpeechAnnouncer } from '../client/sound-bus.ts';
 import { connectWidgets } from '../client/widget-page.ts';
 import TtsApp from '../../widgets/tts/TtsApp.svelte';
-import { parseTtsParams, ttsTheme } from '../../widgets/tts/params.ts';
+import { parseTtsParams, ttsTheme, type TtsParams } from '../../widgets/tts/params.ts';
+import { alertStyle } from '../../widgets/tts/tiers.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
 import type { TtsViewModel } from '../../widgets/tts/view.ts';
 import { OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
@@ -33,7 +34,10 @@ if (!parsed.ok) {
 	});
 } else if (parsed.value.sample) {
 	// A still alert for placing and theming (the preview's gallery): nothing connects or plays.
-	mount(TtsApp, { target, props: { staticView: sampleView(), theme: ttsTheme(parsed.value) } });
+	mount(TtsApp, {
+		target,
+		props: { staticView: sampleView(parsed.value), theme: ttsTheme(parsed.value) }
+	});
 } else {
 	const params = parsed.value;
 	const instance = params.instance ?? 'widget-tts';
@@ -44,7 +48,18 @@ if (!parsed.ok) {
 	const memory = await openClaimMemory('tts', instance);
 	// Media players of this origin (other OBS sources) duck or hold their videos while it speaks.
 	const speech = createSpeechAnnouncer();
-	const player = new TtsPlayer({ api, events, audio, obs, memory, params, instance, speech });
+	const player = new TtsPlayer({
+		api,
+		events,
+		audio,
+		obs,
+		memory,
+		params,
+		instance,
+		speech,
+		// A tier with celebrate=1 fires the celebration sources of this OBS (same origin).
+		celebrate: announceCelebration
+	});
 	player.start();
 	connectWidgets(api, events, [player], { ...TTS_EVENTS, ...OVERLAY_EVENTS }, { player });
 	mount(TtsApp, {
@@ -53,17 +68,25 @@ if (!parsed.ok) {
 	});
 }
 
-function sampleView(): TtsViewModel {
+/** The still sample alert, in the look of the tier its amount (or kind) falls in. */
+function sampleView(params: TtsParams): TtsViewModel {
+	const tip = {
+		amount: params.sample_kind === 'sub' ? null : params.sample_amount,
+		is_sub_reward: params.sample_kind === 'sub',
+		is_replay: params.sample_kind === 'replay'
+	};
+	const style = alertStyle(params.alertTiers, tip, params.min_display);
 	return {
 		status: 'ready',
 		alert: {
 			id: 'sample',
 			name: 'Sample viewer',
-			amount: 5,
+			amount: tip.amount,
 			currency: { code: 'USD', symbol: '$' },
 			message: 'This is how a tip looks with these settings. Thanks for the stream!',
-			isSubReward: false,
-			isReplay: false
+			isSubReward: tip.is_sub_reward,
+			isReplay: tip.is_replay,
+			style
 		},
 		alertVisible: true,
 		captionDurationS: null,

@@ -4,6 +4,7 @@ import type { UpstreamClient } from './upstream.ts';
 
 export const DEMO_ACTIONS = [
 	'tip',
+	'tiers',
 	'media',
 	'counter',
 	'goal',
@@ -14,6 +15,13 @@ export const DEMO_ACTIONS = [
 	'clear-faults'
 ] as const;
 export type DemoAction = (typeof DEMO_ACTIONS)[number];
+
+/** One tip per built-in alert tier (widgets/tts/tiers.ts): small, gold, and the one that celebrates. */
+const TIER_TIPS = [
+	{ name: 'SmallChange', amount: 5, message: 'A little something for the stream.' },
+	{ name: 'GoldenGoose', amount: 25, message: 'Twenty five for the gold alert!' },
+	{ name: 'BigSpender', amount: 150, message: 'One hundred fifty: confetti time!' }
+];
 
 const TIPS = [
 	{ name: 'PixelPanda', amount: 5, message: 'Love the stream! Say hi to chat for me.' },
@@ -30,7 +38,7 @@ interface Call {
 	body?: unknown;
 }
 
-function plan(action: DemoAction, n: number, simOrigin: string): Call {
+function plan(action: Exclude<DemoAction, 'tiers'>, n: number, simOrigin: string): Call {
 	const tip = TIPS[n % TIPS.length];
 	switch (action) {
 		case 'tip':
@@ -95,6 +103,17 @@ export async function runDemoAction(
 	}
 	const sim = opts.simulatorOrigin;
 	if (!sim) return Response.json({ error: 'no simulator' }, { status: 404 });
+	if (action === 'tiers') {
+		for (const tip of TIER_TIPS) {
+			const res = await fetch(`${sim}/_sim/tips`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ ...tip, paid: true })
+			});
+			if (!res.ok) return new Response(await res.text(), { status: res.status });
+		}
+		return Response.json({ ok: true, action });
+	}
 	const call = plan(action, opts.n, sim);
 	const body = call.body === undefined ? undefined : JSON.stringify(call.body);
 	const res =

@@ -139,7 +139,8 @@ export const amountWeights: ReadonlyArray<readonly [number, number]> = [
 	[10, 20],
 	[20, 11],
 	[50, 7],
-	[100, 4]
+	[100, 3],
+	[150, 1]
 ];
 
 /** Counter names as a streamer's chat commands use them (`!deaths`, `!wins+`). */

@@ -9,6 +9,7 @@ import {
 	ttsTheme,
 	type TtsParams
 } from '../../widgets/tts/params.ts';
+import { DEFAULT_LADDER, baseTierFields } from '../../widgets/tts/tiers.ts';
 
 const KEY = 'abcdefghijklmnop1234';
 
@@ -44,8 +45,13 @@ describe('TTS widget parameters', () => {
 			text_fallback: 'on',
 			debug: false,
 			sample: false,
+			sample_amount: 5,
+			sample_kind: 'tip',
 			scale: 1,
-			position: 'top'
+			position: 'top',
+			sound_volume: 0.8,
+			tiers: 'default',
+			alertTiers: { base: DEFAULT_LADDER.base, amount: DEFAULT_LADDER.amount }
 		});
 	});
 
@@ -63,7 +69,9 @@ describe('TTS widget parameters', () => {
 		const value = ok(
 			`?key=${KEY}&volume=0.25&min_display=6&gap=0&claim=active&audio_failures=5` +
 				`&text_fallback=off&debug=1&sample=1&instance=scene-2&font=Comic%20Neue,%20sans-serif` +
-				`&color=%23ffcc00&accent=teal&scale=1.5&position=bottom-right`
+				`&color=%23ffcc00&accent=teal&scale=1.5&position=bottom-right&sample_amount=150` +
+				`&sample_kind=replay&look=frost&sound=chime&image=https://example.com/a.gif&celebrate=1` +
+				`&sound_volume=0.5&tiers=off`
 		);
 		expect(value).toEqual({
 			key: KEY,
@@ -80,7 +88,24 @@ describe('TTS widget parameters', () => {
 			color: '#ffcc00',
 			accent: 'teal',
 			scale: 1.5,
-			position: 'bottom-right'
+			position: 'bottom-right',
+			sample_amount: 150,
+			sample_kind: 'replay',
+			look: 'frost',
+			sound: 'chime',
+			image: 'https://example.com/a.gif',
+			celebrate: true,
+			sound_volume: 0.5,
+			tiers: 'off',
+			alertTiers: {
+				base: {
+					look: 'frost',
+					sound: 'chime',
+					image: 'https://example.com/a.gif',
+					celebrate: true
+				},
+				amount: []
+			}
 		});
 		expect(ttsTheme(value)).toEqual({
 			font: '"Comic Neue", sans-serif',
@@ -200,7 +225,9 @@ describe('fonts', () => {
 
 describe('the parameter table for the README', () => {
 	it('has one row per parameter with what it expects, its default and a description', () => {
-		expect(TTS_PARAM_DOCS.map((d) => d.name)).toEqual(Object.keys(ttsParamFields));
+		expect(TTS_PARAM_DOCS.map((d) => d.name)).toEqual(
+			Object.keys({ ...ttsParamFields, ...baseTierFields })
+		);
 		for (const doc of TTS_PARAM_DOCS) {
 			expect(doc.expects.length).toBeGreaterThan(3);
 			expect(doc.description.length).toBeGreaterThan(10);

@@ -12,12 +12,12 @@ import {
 	type ParamValues
 } from '../../src/client/params.ts';
 import { overlayIdParam, withPlace } from '../counters/params.ts';
-import { ttsParamFields } from '../tts/params.ts';
+import { keyField } from '../shared/theme-params.ts';
 import { CELEBRATION_STYLES } from './particles.ts';
 
 export const celebrationParamFields = {
 	// The same key format as every widget (src/server/config.ts).
-	key: ttsParamFields.key,
+	key: keyField,
 	overlay: param(overlayIdParam, {
 		expects: 'an overlay id (o_ and 8 hex digits)',
 		description:

@@ -1,6 +1,6 @@
 // URL parameters of the counters widget: the one place they are declared. The page parses them with
 // parseCountersParams(location.search); README's table comes from COUNTERS_PARAM_DOCS.
-import { themeFields } from '../shared/theme-params.ts';
+import { keyField, themeFields } from '../shared/theme-params.ts';
 import { z } from 'zod/mini';
 import { COUNTER_NAME, OVERLAY_ID } from '../../src/contract/index.ts';
 import {
@@ -13,7 +13,6 @@ import {
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import { ttsParamFields } from '../tts/params.ts';
 import { COUNT_FORMATS } from './format.ts';
 import type { CountersTheme } from './view.ts';
 
@@ -38,7 +37,7 @@ export const overlayIdParam: z.ZodMiniType<string, string> = z
 
 export const countersParamFields = {
 	// The same key format as every widget (src/server/config.ts).
-	key: ttsParamFields.key,
+	key: keyField,
 	name: param(counterName, {
 		defaultText: 'all counters',
 		expects: 'a counter name (1 to 64 of a-z 0-9 _ -)',

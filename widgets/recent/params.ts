@@ -1,5 +1,5 @@
 // URL parameters of the recent-events widget: the one place they are declared.
-import { themeFields } from '../shared/theme-params.ts';
+import { keyField, themeFields } from '../shared/theme-params.ts';
 import {
 	integerIn,
 	param,
@@ -8,11 +8,10 @@ import {
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import { ttsParamFields } from '../tts/params.ts';
 import type { ListTheme } from '../leaderboard/view.ts';
 
 export const recentParamFields = {
-	key: ttsParamFields.key,
+	key: keyField,
 	limit: param(integerIn(1, 50), {
 		default: 10,
 		expects: 'a whole number from 1 to 50',

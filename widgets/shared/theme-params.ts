@@ -1,12 +1,26 @@
-// The theme parameters every positioned widget takes (font, color, accent, scale, position): one
-// declaration, with each widget's own wording for the README and its own default position.
+// The parameters every widget takes: the overlay key, and the theme of every positioned widget
+// (font, color, accent, scale, position): one declaration, with each widget's own wording for the
+// README and its own default position.
 import {
 	CSS_COLOR_EXPECTS,
 	FONT_FAMILIES_EXPECTS,
 	cssColor,
 	fontFamilies
 } from '../../src/client/css-params.ts';
-import { numberIn, oneOf, param } from '../../src/client/params.ts';
+import { numberIn, oneOf, param, requiredParam } from '../../src/client/params.ts';
+import { z } from 'zod/mini';
+
+// The token endpoint's overlay key format (src/server/config.ts); a malformed key is reported here
+// instead of costing a refused request (and a rate-limit strike) at the server.
+const overlayKey: z.ZodMiniType<string, string> = z
+	.string()
+	.check(z.trim(), z.regex(/^[A-Za-z0-9_-]{16,128}$/));
+
+/** `key`: the overlay key every widget URL carries. */
+export const keyField = requiredParam(overlayKey, {
+	expects: 'the overlay key (16 to 128 characters of A-Z a-z 0-9 _ -)',
+	description: 'the overlay key that `npm start` prints in every overlay URL'
+});
 
 /** Where a widget sits on its page (or in its box on an overlay). */
 export const POSITIONS = [

@@ -1,6 +1,6 @@
 // URL parameters of the tip-goal widget: the one place they are declared. The page parses them
 // with parseTipGoalParams(location.search); README's table comes from TIP_GOAL_PARAM_DOCS.
-import { themeFields } from '../shared/theme-params.ts';
+import { POSITIONS, keyField, themeFields } from '../shared/theme-params.ts';
 import { OVERLAY_ID } from '../../src/contract/index.ts';
 import {
 	flag,
@@ -12,19 +12,18 @@ import {
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import { TTS_POSITIONS, ttsParamFields } from '../tts/params.ts';
 import { z } from 'zod/mini';
 import type { TipGoalTheme } from './view.ts';
 
 /** Where the goal bar sits on its page (or in its box on an overlay). */
-export const GOAL_POSITIONS = TTS_POSITIONS;
+export const GOAL_POSITIONS = POSITIONS;
 export type GoalPosition = (typeof GOAL_POSITIONS)[number];
 
 const overlayId: z.ZodMiniType<string, string> = z.string().check(z.trim(), z.regex(OVERLAY_ID));
 
 export const tipGoalParamFields = {
 	// The same overlay key as every widget page (one schema, so the pages cannot disagree).
-	key: ttsParamFields.key,
+	key: keyField,
 	overlay: requiredParam(overlayId, {
 		expects: 'an overlay id: o_ followed by 8 hex characters (e.g. o_1a2b3c4d)',
 		description: 'the upstream overlay whose tip goal is shown (the goal lives on an overlay)'

@@ -1,6 +1,6 @@
 // URL parameters of the TTS widget: the one place they are declared. The shell parses them with
 // parseTtsParams(location.search); README's table comes from TTS_PARAM_DOCS.
-import { POSITIONS, themeFields } from '../shared/theme-params.ts';
+import { POSITIONS, keyField, themeFields } from '../shared/theme-params.ts';
 import { z } from 'zod/mini';
 import {
 	flag,
@@ -15,6 +15,7 @@ import {
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
+import { baseTierFields, readTiers, tierFields, type AlertTiers } from './tiers.ts';
 import type { TtsTheme } from './view.ts';
 
 export const CLAIM_RULES = ['visible', 'active', 'always', 'never'] as const;
@@ -23,17 +24,8 @@ export type ClaimRule = (typeof CLAIM_RULES)[number];
 export const TTS_POSITIONS = POSITIONS;
 export type TtsPosition = (typeof TTS_POSITIONS)[number];
 
-// The token endpoint's overlay key format (src/server/config.ts); a malformed key is reported here
-// instead of costing a refused request (and a rate-limit strike) at the server.
-const overlayKey: z.ZodMiniType<string, string> = z
-	.string()
-	.check(z.trim(), z.regex(/^[A-Za-z0-9_-]{16,128}$/));
-
 export const ttsParamFields = {
-	key: requiredParam(overlayKey, {
-		expects: 'the overlay key (16 to 128 characters of A-Z a-z 0-9 _ -)',
-		description: 'the overlay key that `npm start` prints in every overlay URL'
-	}),
+	key: keyField,
 	volume: param(numberIn(0, 1), {
 		default: 1,
 		expects: 'a number from 0 to 1',
@@ -79,6 +71,16 @@ export const ttsParamFields = {
 		description:
 			'1 shows a sample alert and nothing else (no connection, no claims, no sound): for placing and theming the widget'
 	}),
+	sample_amount: param(numberIn(0, 1_000_000), {
+		default: 5,
+		expects: 'an amount from 0',
+		description: "with sample=1: the sample tip's amount, to see a tier's look"
+	}),
+	sample_kind: param(oneOf(['tip', 'sub', 'replay'] as const), {
+		default: 'tip',
+		expects: 'tip, sub or replay',
+		description: 'with sample=1: a sample sub reward or replay, to see their tier'
+	}),
 	instance: param(identifier(64), {
 		defaultText: 'derived from the page',
 		expects: 'up to 64 characters of A-Z a-z 0-9 _ -',
@@ -96,15 +98,25 @@ export const ttsParamFields = {
 	})
 };
 
-export type TtsParams = ParamValues<typeof ttsParamFields>;
+export type TtsParams = ParamValues<typeof ttsParamFields & typeof baseTierFields> & {
+	/** The alert tiers the URL describes (tiers.ts), or the built-in ones. */
+	alertTiers: AlertTiers;
+};
 
-/** Parses the TTS widget's URL parameters (e.g. `location.search`). */
+const allFields = { ...ttsParamFields, ...baseTierFields, ...tierFields };
+
+/** Parses the TTS widget's URL parameters (e.g. `location.search`), the alert tiers included. */
 export function parseTtsParams(search: string | URLSearchParams): ParamResult<TtsParams> {
-	return parseParams(ttsParamFields, search);
+	const parsed = parseParams(allFields, search);
+	if (!parsed.ok) return parsed;
+	const tiers = readTiers(parsed.value);
+	if (!tiers.ok) return { ok: false, errors: tiers.errors };
+	const value = parsed.value as ParamValues<typeof ttsParamFields & typeof baseTierFields>;
+	return { ...parsed, value: { ...value, alertTiers: tiers.tiers } };
 }
 
 /** One row per parameter for the README: name, what it expects, default, description. */
-export const TTS_PARAM_DOCS = paramDocs(ttsParamFields);
+export const TTS_PARAM_DOCS = paramDocs({ ...ttsParamFields, ...baseTierFields });
 
 /** The theme part of the parameters, as the widget's markup consumes it. */
 export function ttsTheme(p: TtsParams): TtsTheme {

@@ -14,6 +14,7 @@ import { ttsInput, ttsQueuePort } from '../../src/client/tts-queue.ts';
 import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { textFallbackSeconds } from './format.ts';
 import type { TtsParams } from './params.ts';
+import { alertStyle, type AlertStyle } from './tiers.ts';
 import type { AlertView, TtsViewModel } from './view.ts';
 import * as routes from '../../src/contract/routes.ts';
 
@@ -28,8 +29,15 @@ export interface TtsPlayerDeps {
 	instance: string;
 	/** Tells media players of this origin while a tip is read aloud (ducking, holding videos). */
 	speech?: SpeechAnnouncer;
+	/** Fires the celebration (an alert tier with celebrate=1). */
+	celebrate?: (reason: string) => void;
 	now?: () => number;
 }
+
+/** A tier's sound that has not started this soon is skipped: it never holds the speech. */
+const SOUND_START_MS = 2_500;
+/** A sound URL that turns out long is cut here: the speech is what the tip paid for. */
+const SOUND_MAX_MS = 8_000;
 
 /** A wait that `cancel()` ends early (resolving false). */
 function sleep(ms: number): { done: Promise<boolean>; cancel: () => void } {
@@ -227,7 +235,8 @@ export class TtsPlayer {
 			this.currency = { code: me.body.tenant.currency, symbol: me.body.tenant.currency_symbol };
 	}
 
-	private show(tip: QueueTip, textOnly: boolean): void {
+	private show(tip: QueueTip, textOnly: boolean, style?: AlertStyle): void {
+		const s = style ?? alertStyle(this.deps.params.alertTiers, tip, this.deps.params.min_display);
 		this.view.alert = {
 			id: tip.order_id,
 			name: tip.name,
@@ -236,8 +245,18 @@ export class TtsPlayer {
 			message: tip.message,
 			isSubReward: tip.is_sub_reward,
 			isReplay: tip.is_replay,
-			textOnly
+			textOnly,
+			style: {
+				tier: s.tier,
+				look: s.look,
+				color: s.color,
+				accent: s.accent,
+				scale: s.scale,
+				image: s.image
+			}
 		};
+		// The image is fetched while the card enters, not when it is already on screen.
+		if (s.image) new Image().src = s.image;
 		this.view.alertVisible = true;
 		this.view.captionStartedAt = null;
 		this.view.captionDurationS = null;
@@ -253,16 +272,23 @@ export class TtsPlayer {
 
 	private playerPort(): PlayerPort<QueueTip> {
 		return {
-			play: async (orderId, tip, mode) => {
+			play: async (orderId, tip, mode, attempt) => {
 				const { params, audio } = this.deps;
+				const style = alertStyle(params.alertTiers, tip, params.min_display);
 				const shownAt = Date.now();
-				this.show(tip, mode === 'fallback');
+				this.show(tip, mode === 'fallback', style);
 				this.playing = { orderId };
-				const minDisplayMs = params.min_display * 1000;
+				const minDisplayMs = style.minDisplayS * 1000;
+				// The sound and the celebration belong to the alert's first showing: a retry after a
+				// failed speech shows the card again, quietly.
+				const first = attempt === 1;
+				if (first && style.celebrate) this.deps.celebrate?.(`${style.tier} alert ${orderId}`);
 				try {
+					if (first && style.sound) await this.playSound(orderId, style.sound);
+					if (this.playing?.orderId !== orderId) return; // stopped during the sound
 					if (mode === 'fallback' || tip.tts_url === null) {
 						// The audio kept failing: the message as text for a readable time, then done.
-						const wait = sleep(textFallbackSeconds(tip.message, params.min_display) * 1000);
+						const wait = sleep(textFallbackSeconds(tip.message, style.minDisplayS) * 1000);
 						this.playing.wait = wait.cancel;
 						await wait.done;
 						return;
@@ -306,5 +332,42 @@ export class TtsPlayer {
 				if (tip.tts_url) this.deps.audio.preload(tip.tts_url);
 			}
 		};
+	}
+
+	/**
+	 * The tier's sound before the speech, inside the claim. A sound that fails, or has not started
+	 * within SOUND_START_MS, is skipped with a note: it never blocks the speech or the queue.
+	 */
+	private async playSound(orderId: string, url: string): Promise<void> {
+		const handle = this.deps.audio.play(url, { volume: this.deps.params.sound_volume });
+		if (this.playing?.orderId === orderId) this.playing.handle = handle;
+		const ended = handle.done.then(
+			() => true,
+			(err: unknown) => {
+				this.note(`alert sound skipped (${err instanceof Error ? err.message : String(err)})`);
+				return false;
+			}
+		);
+		const startWait = sleep(SOUND_START_MS);
+		const started = await Promise.race([handle.started, startWait.done.then(() => false)]);
+		startWait.cancel();
+		if (started) {
+			// Videos duck for the sound as they do for the speech.
+			this.deps.speech?.speaking(orderId, SOUND_MAX_MS + 5_000);
+			const cap = sleep(SOUND_MAX_MS);
+			await Promise.race([ended, cap.done]);
+			cap.cancel();
+		} else {
+			handle.stop();
+			// true: it was still loading when we stopped it (a failure already said why).
+			if (await ended) this.note('alert sound skipped (it did not start within 2.5 s)');
+		}
+		handle.stop();
+		if (this.playing?.orderId === orderId) this.playing.handle = undefined;
+	}
+
+	private note(message: string): void {
+		this.lastError = message;
+		console.info('[tts]', message);
 	}
 }

@@ -1,6 +1,7 @@
 // The TTS widget's view model: everything the markup shows, computed by the shell
 // (tts-player.svelte.ts). The components hold no state of their own beyond animations.
 import type { TtsPosition } from './params.ts';
+import type { AlertStyle } from './tiers.ts';
 
 /** The alert on screen: a tip from the TTS queue, already picked apart for display. */
 export interface AlertView {
@@ -19,6 +20,8 @@ export interface AlertView {
 	isReplay: boolean;
 	/** The audio failed repeatedly and the message is shown as text only (text_fallback=on). */
 	textOnly?: boolean;
+	/** The tip's tier: look, colours, scale, image (tiers.ts). Absent: the classic look. */
+	style?: Pick<AlertStyle, 'tier' | 'look' | 'color' | 'accent' | 'scale' | 'image'>;
 }
 
 export type TtsStatus = 'connecting' | 'ready' | 'needs-audio-unlock' | 'unauthorized' | 'failing';
