@@ -1,0 +1,87 @@
+// The hosted deployment's database: PostgreSQL through kysely, on a server (DATABASE_URL, via pg)
+// or embedded (PGlite in DATA_DIR, nothing to install). The same schema and the same queries run
+// on both; migrations.ts creates and upgrades the schema at start.
+import { Kysely, PostgresDialect, type ColumnType, type Generated } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface StreamersTable {
+	id: string;
+	/** The upstream's tenant id (GET /me): the streamer's identity. */
+	tenant_id: string;
+	name: string;
+	currency: string;
+	/** connected; reconnect: the authorization is gone (revoked, scopes removed, a refresh lost). */
+	status: 'connected' | 'reconnect' | 'disconnected';
+	created_at: Generated<Date>;
+	updated_at: Timestamp;
+}
+
+export interface GrantsTable {
+	streamer_id: string;
+	/** Sealed (crypto.ts), bound to the streamer. */
+	refresh_token: string;
+	access_token: string | null;
+	access_expires_at: Timestamp | null;
+	scopes: string;
+	/** Bumped by every rotation: a writer that read an older generation lost a race. */
+	generation: Generated<number>;
+	/** A refresh was sent and its answer is not stored yet; after a crash: ask to reconnect. */
+	refreshing_since: Timestamp | null;
+	updated_at: Timestamp;
+}
+
+export interface OverlayKeysTable {
+	/** The key's lookup hash (crypto.ts lookupHash): the key itself is never stored in clear. */
+	hash: string;
+	streamer_id: string;
+	/** The key, sealed, for the streamer's own dashboard. */
+	sealed: string;
+	created_at: Generated<Date>;
+	/** Set: replaced by a newer key or turned off by Disconnect; its sources show a card. */
+	replaced_at: Timestamp | null;
+}
+
+export interface SessionsTable {
+	hash: string;
+	streamer_id: string;
+	expires_at: Timestamp;
+	created_at: Generated<Date>;
+}
+
+export interface SignInAttemptsTable {
+	/** Lookup hash of the OAuth `state`. */
+	state_hash: string;
+	/** The PKCE verifier, sealed. */
+	verifier: string;
+	expires_at: Timestamp;
+}
+
+export interface Database {
+	streamers: StreamersTable;
+	grants: GrantsTable;
+	overlay_keys: OverlayKeysTable;
+	sessions: SessionsTable;
+	sign_in_attempts: SignInAttemptsTable;
+}
+
+export type Db = Kysely<Database>;
+
+/** A PostgreSQL server (`postgres://...`) or, without one, PGlite in `dataDir` (null: in memory). */
+export async function openDatabase(opts: {
+	databaseUrl?: string;
+	dataDir?: string | null;
+}): Promise<Db> {
+	if (opts.databaseUrl) {
+		const { default: pg } = await import('pg');
+		const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+		// A dropped idle connection is the pool's business, not a crash of the server.
+		pool.on('error', (err) => console.error('[db] idle connection error:', err.message));
+		return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+	}
+	const { PGlite } = await import('@electric-sql/pglite');
+	const lite = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
+	await lite.waitReady;
+	return new Kysely<Database>({ dialect: new PGliteDialect(lite) });
+}

@@ -1,0 +1,83 @@
+// The hosted schema, as versioned migrations applied at start (kysely's Migrator: it records what
+// ran in kysely_migration and takes a PostgreSQL advisory lock, so instances starting together
+// apply each migration once). Append new migrations; never edit one that shipped.
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+
+const MIGRATIONS: Record<string, Migration> = {
+	'001-streamers-keys-sessions': {
+		async up(db: Kysely<unknown>) {
+			await db.schema
+				.createTable('streamers')
+				.addColumn('id', 'text', (c) => c.primaryKey())
+				.addColumn('tenant_id', 'text', (c) => c.notNull().unique())
+				.addColumn('name', 'text', (c) => c.notNull())
+				.addColumn('currency', 'text', (c) => c.notNull())
+				.addColumn('status', 'text', (c) => c.notNull().defaultTo('connected'))
+				.addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+				.addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+				.execute();
+			await db.schema
+				.createTable('grants')
+				.addColumn('streamer_id', 'text', (c) =>
+					c.primaryKey().references('streamers.id').onDelete('cascade')
+				)
+				.addColumn('refresh_token', 'text', (c) => c.notNull())
+				.addColumn('access_token', 'text')
+				.addColumn('access_expires_at', 'timestamptz')
+				.addColumn('scopes', 'text', (c) => c.notNull())
+				.addColumn('generation', 'integer', (c) => c.notNull().defaultTo(0))
+				.addColumn('refreshing_since', 'timestamptz')
+				.addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+				.execute();
+			await db.schema
+				.createTable('overlay_keys')
+				.addColumn('hash', 'text', (c) => c.primaryKey())
+				.addColumn('streamer_id', 'text', (c) =>
+					c.notNull().references('streamers.id').onDelete('cascade')
+				)
+				.addColumn('sealed', 'text', (c) => c.notNull())
+				.addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+				.addColumn('replaced_at', 'timestamptz')
+				.execute();
+			await db.schema
+				.createIndex('overlay_keys_streamer')
+				.on('overlay_keys')
+				.column('streamer_id')
+				.execute();
+			await db.schema
+				.createTable('sessions')
+				.addColumn('hash', 'text', (c) => c.primaryKey())
+				.addColumn('streamer_id', 'text', (c) =>
+					c.notNull().references('streamers.id').onDelete('cascade')
+				)
+				.addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+				.addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+				.execute();
+			await db.schema
+				.createTable('sign_in_attempts')
+				.addColumn('state_hash', 'text', (c) => c.primaryKey())
+				.addColumn('verifier', 'text', (c) => c.notNull())
+				.addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+				.execute();
+		},
+		async down(db: Kysely<unknown>) {
+			for (const t of ['sign_in_attempts', 'sessions', 'overlay_keys', 'grants', 'streamers'])
+				await db.schema.dropTable(t).execute();
+		}
+	}
+};
+
+/** Applies every migration not applied yet; throws with the failing one's name. */
+export async function migrate(db: Kysely<any>): Promise<string[]> {
+	const migrator = new Migrator({
+		db,
+		provider: { getMigrations: async () => MIGRATIONS }
+	});
+	const { error, results } = await migrator.migrateToLatest();
+	const failed = results?.find((r) => r.status === 'Error');
+	if (error)
+		throw new Error(
+			`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`
+		);
+	return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

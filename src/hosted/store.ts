@@ -1,0 +1,343 @@
+// What a hosted deployment keeps per streamer, in PostgreSQL (db.ts): the streamer (identified by
+// the upstream's tenant id), their authorization (tokens sealed, crypto.ts), their overlay key
+// (looked up by keyed hash, sealed for their own dashboard), their dashboard sessions (by hash,
+// with an expiry) and sign-in attempts in flight (by hash of `state`, one use each). Every query
+// names the streamer it is for: nothing here lists or reaches across streamers.
+import { randomBytes } from 'node:crypto';
+import type { Db } from './db.ts';
+import { randomToken, sameSecret, type SecretBox } from './crypto.ts';
+
+export interface Streamer {
+	id: string;
+	tenantId: string;
+	name: string;
+	currency: string;
+	status: 'connected' | 'reconnect' | 'disconnected';
+}
+
+export interface GrantInput {
+	refreshToken: string;
+	accessToken: string;
+	/** When the access token expires. */
+	expiresAt: Date;
+	scopes: string;
+}
+
+export interface Grant extends GrantInput {
+	generation: number;
+	/** A refresh was sent and its answer was never stored (a crash): the token may be rotated out. */
+	refreshingSince: Date | null;
+}
+
+/** What an overlay key in a request resolves to. */
+export type KeyLookup = { streamerId: string } | { replaced: true } | null;
+
+export class HostedStore {
+	constructor(
+		private readonly db: Db,
+		private readonly box: SecretBox,
+		private readonly now: () => Date = () => new Date()
+	) {}
+
+	/**
+	 * A streamer signed in (authorization code exchanged, GET /me read): creates or updates them by
+	 * tenant id, replaces any previous authorization, and makes sure they have a live overlay key.
+	 */
+	async signedIn(
+		me: { tenantId: string; name: string; currency: string },
+		grant: GrantInput
+	): Promise<{ streamer: Streamer; created: boolean }> {
+		return this.db.transaction().execute(async (tx) => {
+			const now = this.now();
+			const existing = await tx
+				.selectFrom('streamers')
+				.select('id')
+				.where('tenant_id', '=', me.tenantId)
+				.forUpdate()
+				.executeTakeFirst();
+			const id = existing?.id ?? `s_${randomBytes(9).toString('base64url')}`;
+			if (existing)
+				await tx
+					.updateTable('streamers')
+					.set({ name: me.name, currency: me.currency, status: 'connected', updated_at: now })
+					.where('id', '=', id)
+					.execute();
+			else
+				await tx
+					.insertInto('streamers')
+					.values({
+						id,
+						tenant_id: me.tenantId,
+						name: me.name,
+						currency: me.currency,
+						status: 'connected',
+						updated_at: now
+					})
+					.execute();
+			const sealed = this.sealGrant(id, grant);
+			await tx
+				.insertInto('grants')
+				.values({ streamer_id: id, ...sealed, updated_at: now })
+				.onConflict((oc) =>
+					oc.column('streamer_id').doUpdateSet((eb) => ({
+						...sealed,
+						generation: eb('grants.generation', '+', 1),
+						refreshing_since: null,
+						updated_at: now
+					}))
+				)
+				.execute();
+			const live = await tx
+				.selectFrom('overlay_keys')
+				.select('hash')
+				.where('streamer_id', '=', id)
+				.where('replaced_at', 'is', null)
+				.executeTakeFirst();
+			if (!live) await this.insertKey(tx, id);
+			return {
+				streamer: {
+					id,
+					tenantId: me.tenantId,
+					name: me.name,
+					currency: me.currency,
+					status: 'connected'
+				},
+				created: !existing
+			};
+		});
+	}
+
+	async streamer(id: string): Promise<Streamer | null> {
+		const row = await this.db
+			.selectFrom('streamers')
+			.selectAll()
+			.where('id', '=', id)
+			.executeTakeFirst();
+		return row
+			? {
+					id: row.id,
+					tenantId: row.tenant_id,
+					name: row.name,
+					currency: row.currency,
+					status: row.status
+				}
+			: null;
+	}
+
+	// --- Overlay keys ---
+
+	/** The streamer's live overlay key, for their own dashboard; null after Disconnect. */
+	async overlayKey(streamerId: string): Promise<string | null> {
+		const row = await this.db
+			.selectFrom('overlay_keys')
+			.select(['hash', 'sealed'])
+			.where('streamer_id', '=', streamerId)
+			.where('replaced_at', 'is', null)
+			.orderBy('created_at', 'desc')
+			.executeTakeFirst();
+		return row ? this.box.open(row.sealed, `overlay_key:${streamerId}`) : null;
+	}
+
+	/** "New overlay key": the old one stops at once (its sources are told the URL was replaced). */
+	async newOverlayKey(streamerId: string): Promise<string> {
+		return this.db.transaction().execute(async (tx) => {
+			await tx
+				.updateTable('overlay_keys')
+				.set({ replaced_at: this.now() })
+				.where('streamer_id', '=', streamerId)
+				.where('replaced_at', 'is', null)
+				.execute();
+			return this.insertKey(tx, streamerId);
+		});
+	}
+
+	/**
+	 * The streamer an overlay key belongs to: looked up by its keyed hash (under every secret, so a
+	 * rotation keeps old keys working), then compared in constant time.
+	 */
+	async resolveOverlayKey(key: string): Promise<KeyLookup> {
+		if (!/^[A-Za-z0-9_-]{16,128}$/.test(key)) return null;
+		const rows = await this.db
+			.selectFrom('overlay_keys')
+			.select(['streamer_id', 'sealed', 'replaced_at'])
+			.where('hash', 'in', this.box.lookupHashes(key))
+			.execute();
+		for (const row of rows) {
+			let plain: string;
+			try {
+				plain = this.box.open(row.sealed, `overlay_key:${row.streamer_id}`);
+			} catch {
+				continue;
+			}
+			if (!sameSecret(plain, key)) continue;
+			return row.replaced_at ? { replaced: true } : { streamerId: row.streamer_id };
+		}
+		return null;
+	}
+
+	// --- Sessions ---
+
+	async createSession(streamerId: string, ttlMs: number): Promise<string> {
+		const token = randomToken();
+		const now = this.now();
+		await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+		await this.db
+			.insertInto('sessions')
+			.values({
+				hash: this.box.lookupHash(token),
+				streamer_id: streamerId,
+				expires_at: new Date(now.getTime() + ttlMs)
+			})
+			.execute();
+		return token;
+	}
+
+	/** The streamer of a live session, or null (unknown, expired, or signed out). */
+	async session(token: string): Promise<string | null> {
+		if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+		const row = await this.db
+			.selectFrom('sessions')
+			.select('streamer_id')
+			.where('hash', 'in', this.box.lookupHashes(token))
+			.where('expires_at', '>', this.now())
+			.executeTakeFirst();
+		return row?.streamer_id ?? null;
+	}
+
+	async endSession(token: string): Promise<void> {
+		await this.db
+			.deleteFrom('sessions')
+			.where('hash', 'in', this.box.lookupHashes(token))
+			.execute();
+	}
+
+	// --- Sign-in attempts (OAuth state and PKCE verifier), shared by every instance ---
+
+	async beginSignIn(state: string, verifier: string, ttlMs: number): Promise<void> {
+		const now = this.now();
+		await this.db.deleteFrom('sign_in_attempts').where('expires_at', '<=', now).execute();
+		await this.db
+			.insertInto('sign_in_attempts')
+			.values({
+				state_hash: this.box.lookupHash(state),
+				verifier: this.box.seal(verifier, 'sign_in'),
+				expires_at: new Date(now.getTime() + ttlMs)
+			})
+			.execute();
+	}
+
+	/** The attempt's PKCE verifier, once: a second callback with the same state gets null. */
+	async takeSignIn(state: string): Promise<string | null> {
+		const row = await this.db
+			.deleteFrom('sign_in_attempts')
+			.where('state_hash', 'in', this.box.lookupHashes(state))
+			.returning(['verifier', 'expires_at'])
+			.executeTakeFirst();
+		if (!row || new Date(row.expires_at) <= this.now()) return null;
+		return this.box.open(row.verifier, 'sign_in');
+	}
+
+	// --- The authorization ---
+
+	async grant(streamerId: string): Promise<Grant | null> {
+		const row = await this.db
+			.selectFrom('grants')
+			.selectAll()
+			.where('streamer_id', '=', streamerId)
+			.executeTakeFirst();
+		if (!row) return null;
+		const ctx = `grant:${streamerId}`;
+		return {
+			refreshToken: this.box.open(row.refresh_token, `${ctx}:refresh`),
+			accessToken: row.access_token ? this.box.open(row.access_token, `${ctx}:access`) : '',
+			expiresAt: row.access_expires_at ? new Date(row.access_expires_at) : new Date(0),
+			scopes: row.scopes,
+			generation: row.generation,
+			refreshingSince: row.refreshing_since ? new Date(row.refreshing_since) : null
+		};
+	}
+
+	/** Marks a refresh as sent (before sending it): false if another writer got there first. */
+	async markRefreshing(streamerId: string, generation: number): Promise<boolean> {
+		const r = await this.db
+			.updateTable('grants')
+			.set({ refreshing_since: this.now() })
+			.where('streamer_id', '=', streamerId)
+			.where('generation', '=', generation)
+			.where('refreshing_since', 'is', null)
+			.executeTakeFirst();
+		return Number(r.numUpdatedRows) === 1;
+	}
+
+	/** Stores the rotated tokens (before anyone uses them) and clears the refresh mark. */
+	async storeRefreshed(streamerId: string, generation: number, grant: GrantInput): Promise<void> {
+		await this.db
+			.updateTable('grants')
+			.set((eb) => ({
+				...this.sealGrant(streamerId, grant),
+				generation: eb('generation', '+', 1),
+				refreshing_since: null,
+				updated_at: this.now()
+			}))
+			.where('streamer_id', '=', streamerId)
+			.where('generation', '=', generation)
+			.execute();
+	}
+
+	/**
+	 * The authorization is gone (revoked, scopes removed, or a refresh whose answer was lost): drop
+	 * the tokens and show Reconnect. The overlay key stays, so sources work again after reconnecting.
+	 */
+	async needsReconnect(streamerId: string): Promise<void> {
+		await this.db.transaction().execute(async (tx) => {
+			await tx.deleteFrom('grants').where('streamer_id', '=', streamerId).execute();
+			await tx
+				.updateTable('streamers')
+				.set({ status: 'reconnect', updated_at: this.now() })
+				.where('id', '=', streamerId)
+				.execute();
+		});
+	}
+
+	/** Disconnect: tokens deleted, overlay key turned off (after the caller revoked upstream). */
+	async disconnect(streamerId: string): Promise<void> {
+		await this.db.transaction().execute(async (tx) => {
+			const now = this.now();
+			await tx.deleteFrom('grants').where('streamer_id', '=', streamerId).execute();
+			await tx
+				.updateTable('overlay_keys')
+				.set({ replaced_at: now })
+				.where('streamer_id', '=', streamerId)
+				.where('replaced_at', 'is', null)
+				.execute();
+			await tx
+				.updateTable('streamers')
+				.set({ status: 'disconnected', updated_at: now })
+				.where('id', '=', streamerId)
+				.execute();
+		});
+	}
+
+	private sealGrant(streamerId: string, g: GrantInput) {
+		const ctx = `grant:${streamerId}`;
+		return {
+			refresh_token: this.box.seal(g.refreshToken, `${ctx}:refresh`),
+			access_token: this.box.seal(g.accessToken, `${ctx}:access`),
+			access_expires_at: g.expiresAt,
+			scopes: g.scopes
+		};
+	}
+
+	private async insertKey(tx: Db, streamerId: string): Promise<string> {
+		const key = randomToken();
+		await tx
+			.insertInto('overlay_keys')
+			.values({
+				hash: this.box.lookupHash(key),
+				streamer_id: streamerId,
+				sealed: this.box.seal(key, `overlay_key:${streamerId}`)
+			})
+			.execute();
+		return key;
+	}
+}

@@ -1,0 +1,173 @@
+// Hosted mode's storage (issue 19) on both databases it supports: embedded PGlite and a real
+// PostgreSQL server (a throwaway one). The same migrations, the same queries; secrets sealed at
+// rest; keys and sessions looked up by keyed hash; one streamer never reaching another's rows.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SecretBox } from '../../src/hosted/crypto.ts';
+import { openDatabase, type Db } from '../../src/hosted/db.ts';
+import { migrate } from '../../src/hosted/migrations.ts';
+import { HostedStore } from '../../src/hosted/store.ts';
+import { postgresMissing, startPostgres, type PostgresServer } from './postgres-server.ts';
+
+const SECRET = 'a-test-secret-of-at-least-32-characters!';
+const grant = (n: number) => ({
+	refreshToken: `rt_secret_${n}`,
+	accessToken: `at_secret_${n}`,
+	expiresAt: new Date(Date.now() + 3600_000),
+	scopes: 'tts:read tts:control'
+});
+const me = (n: number) => ({ tenantId: `t_${n}`, name: `Streamer ${n}`, currency: 'USD' });
+
+const missing = postgresMissing();
+if (missing && process.env.CI) throw new Error(`CI needs PostgreSQL: ${missing}`);
+
+const engines: [string, () => Promise<{ db: Db; close: () => Promise<void> }>][] = [
+	[
+		'PGlite (embedded)',
+		async () => {
+			const db = await openDatabase({ dataDir: null });
+			return { db, close: () => db.destroy() };
+		}
+	]
+];
+let server: PostgresServer | null = null;
+if (!missing)
+	engines.push([
+		'PostgreSQL server',
+		async () => {
+			server ??= await startPostgres();
+			const db = await openDatabase({ databaseUrl: server.url });
+			// A clean schema per suite.
+			await sql`drop schema public cascade; create schema public`.execute(db);
+			return { db, close: () => db.destroy() };
+		}
+	]);
+afterAll(async () => {
+	await server?.stop();
+});
+
+describe.each(engines)('hosted store on %s', (_name, open) => {
+	let db: Db;
+	let close: () => Promise<void>;
+	let store: HostedStore;
+
+	beforeAll(async () => {
+		({ db, close } = await open());
+		expect(await migrate(db)).toEqual(['001-streamers-keys-sessions']);
+		// Applying again is a no-op (every instance migrates at start).
+		expect(await migrate(db)).toEqual([]);
+		store = new HostedStore(db, new SecretBox(SECRET));
+	}, 60_000);
+	afterAll(async () => {
+		await close();
+	});
+
+	it('signs a streamer in once per tenant, with an overlay key that resolves to them', async () => {
+		const first = await store.signedIn(me(1), grant(1));
+		expect(first.created).toBe(true);
+		const key = (await store.overlayKey(first.streamer.id))!;
+		expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+		expect(await store.resolveOverlayKey(key)).toEqual({ streamerId: first.streamer.id });
+		// A re-authorization updates the same streamer, replaces the grant, keeps the key.
+		const again = await store.signedIn({ ...me(1), name: 'Renamed' }, grant(2));
+		expect(again).toMatchObject({ created: false, streamer: { id: first.streamer.id } });
+		expect(await store.overlayKey(first.streamer.id)).toBe(key);
+		expect((await store.grant(first.streamer.id))?.refreshToken).toBe('rt_secret_2');
+		expect((await store.streamer(first.streamer.id))?.name).toBe('Renamed');
+	});
+
+	it('keeps tokens and keys sealed at rest: no secret appears in any row', async () => {
+		const { streamer } = await store.signedIn(me(2), grant(3));
+		const key = (await store.overlayKey(streamer.id))!;
+		const dump = JSON.stringify([
+			await db.selectFrom('grants').selectAll().execute(),
+			await db.selectFrom('overlay_keys').selectAll().execute()
+		]);
+		for (const secret of ['rt_secret_3', 'at_secret_3', key]) expect(dump).not.toContain(secret);
+		// Another secret cannot open them.
+		const other = new HostedStore(db, new SecretBox('another-secret-of-at-least-32-characters'));
+		expect(await other.resolveOverlayKey(key)).toBeNull();
+	});
+
+	it('opens what an older secret sealed after a rotation, and seals with the new one', async () => {
+		const { streamer } = await store.signedIn(me(3), grant(4));
+		const key = (await store.overlayKey(streamer.id))!;
+		const rotated = new HostedStore(db, new SecretBox(`k2:${'n'.repeat(40)},k1:${SECRET}`));
+		expect(await rotated.resolveOverlayKey(key)).toEqual({ streamerId: streamer.id });
+		expect((await rotated.grant(streamer.id))?.accessToken).toBe('at_secret_4');
+		const fresh = await rotated.newOverlayKey(streamer.id);
+		const row = await db
+			.selectFrom('overlay_keys')
+			.select('sealed')
+			.where('replaced_at', 'is', null)
+			.where('streamer_id', '=', streamer.id)
+			.executeTakeFirstOrThrow();
+		expect(row.sealed.startsWith('v1.k2.')).toBe(true);
+		expect(await rotated.resolveOverlayKey(fresh)).toEqual({ streamerId: streamer.id });
+	});
+
+	it('a new overlay key stops the old one at once, which then reads as replaced', async () => {
+		const { streamer } = await store.signedIn(me(4), grant(5));
+		const old = (await store.overlayKey(streamer.id))!;
+		const fresh = await store.newOverlayKey(streamer.id);
+		expect(fresh).not.toBe(old);
+		expect(await store.resolveOverlayKey(old)).toEqual({ replaced: true });
+		expect(await store.resolveOverlayKey(fresh)).toEqual({ streamerId: streamer.id });
+		expect(await store.resolveOverlayKey('x'.repeat(43))).toBeNull();
+		expect(await store.resolveOverlayKey('')).toBeNull();
+	});
+
+	it('sessions are found by token until they expire or end', async () => {
+		const { streamer } = await store.signedIn(me(5), grant(6));
+		const token = await store.createSession(streamer.id, 60_000);
+		expect(await store.session(token)).toBe(streamer.id);
+		const stored = await db.selectFrom('sessions').select('hash').execute();
+		expect(JSON.stringify(stored)).not.toContain(token);
+		await store.endSession(token);
+		expect(await store.session(token)).toBeNull();
+		const short = await store.createSession(streamer.id, -1);
+		expect(await store.session(short)).toBeNull();
+	});
+
+	it('a sign-in attempt is used once', async () => {
+		await store.beginSignIn('state-abc', 'verifier-xyz', 60_000);
+		expect(await store.takeSignIn('state-abc')).toBe('verifier-xyz');
+		expect(await store.takeSignIn('state-abc')).toBeNull();
+		await store.beginSignIn('state-old', 'v', -1);
+		expect(await store.takeSignIn('state-old')).toBeNull();
+	});
+
+	it('a refresh is marked before it is sent, once, and its answer stored under the next generation', async () => {
+		const { streamer } = await store.signedIn(me(6), grant(7));
+		const g = (await store.grant(streamer.id))!;
+		expect(await store.markRefreshing(streamer.id, g.generation)).toBe(true);
+		// A second writer (another request, another instance) does not send a second refresh.
+		expect(await store.markRefreshing(streamer.id, g.generation)).toBe(false);
+		expect((await store.grant(streamer.id))?.refreshingSince).toBeInstanceOf(Date);
+		await store.storeRefreshed(streamer.id, g.generation, grant(8));
+		const after = (await store.grant(streamer.id))!;
+		expect(after).toMatchObject({
+			refreshToken: 'rt_secret_8',
+			generation: g.generation + 1,
+			refreshingSince: null
+		});
+	});
+
+	it('Disconnect drops the tokens and turns the key off for that streamer only', async () => {
+		const a = (await store.signedIn(me(7), grant(9))).streamer;
+		const b = (await store.signedIn(me(8), grant(10))).streamer;
+		const keyA = (await store.overlayKey(a.id))!;
+		const keyB = (await store.overlayKey(b.id))!;
+		await store.disconnect(a.id);
+		expect(await store.grant(a.id)).toBeNull();
+		expect(await store.resolveOverlayKey(keyA)).toEqual({ replaced: true });
+		expect((await store.streamer(a.id))?.status).toBe('disconnected');
+		expect(await store.resolveOverlayKey(keyB)).toEqual({ streamerId: b.id });
+		expect((await store.grant(b.id))?.refreshToken).toBe('rt_secret_10');
+		// Signing in again brings a new key.
+		await store.signedIn(me(7), grant(11));
+		const back = (await store.overlayKey(a.id))!;
+		expect(back).not.toBe(keyA);
+		expect(await store.resolveOverlayKey(back)).toEqual({ streamerId: a.id });
+	});
+});

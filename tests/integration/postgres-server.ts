@@ -1,0 +1,80 @@
+// A throwaway PostgreSQL server for the integration tier: Debian's `postgresql` package (installed
+// by .ci/run), a fresh cluster in a temporary directory on a free port, trust authentication for
+// the user `app`, stopped and removed afterwards. initdb refuses to run as root, so as root the
+// cluster belongs to the `postgres` user. Without the package a test skips locally and fails in CI.
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface PostgresServer {
+	url: string;
+	stop(): Promise<void>;
+}
+
+function binDir(): string | null {
+	const root = '/usr/lib/postgresql';
+	if (!existsSync(root)) return null;
+	const versions = readdirSync(root)
+		.filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+		.sort((a, b) => Number(b) - Number(a));
+	return versions.length ? join(root, versions[0], 'bin') : null;
+}
+
+function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const s = createServer();
+		s.once('error', reject);
+		s.listen(0, '127.0.0.1', () => {
+			const port = (s.address() as { port: number }).port;
+			s.close(() => resolve(port));
+		});
+	});
+}
+
+/** Why PostgreSQL cannot run here, or null when it can. */
+export function postgresMissing(): string | null {
+	return binDir() ? null : 'no PostgreSQL server binaries (apt-get install -y postgresql)';
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+	const bin = binDir();
+	if (!bin) throw new Error(postgresMissing()!);
+	const root = process.getuid?.() === 0;
+	const dir = mkdtempSync(join(tmpdir(), 'pg-test-'));
+	const as = (cmd: string, args: string[]) =>
+		root
+			? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args], {
+					stdio: 'pipe'
+				})
+			: execFileSync(join(bin, cmd), args, { stdio: 'pipe' });
+	if (root) {
+		const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+		const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+		chownSync(dir, uid, gid);
+	}
+	const data = join(dir, 'data');
+	as('initdb', ['-D', data, '-A', 'trust', '-U', 'app', '--no-sync']);
+	const port = await freePort();
+	as('pg_ctl', [
+		'-D',
+		data,
+		'-o',
+		`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+		'-l',
+		join(dir, 'log'),
+		'-w',
+		'start'
+	]);
+	return {
+		url: `postgres://app@127.0.0.1:${port}/postgres`,
+		async stop() {
+			try {
+				as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+			} finally {
+				rmSync(dir, { recursive: true, force: true });
+			}
+		}
+	};
+}
