@@ -269,6 +269,16 @@ export class HostedStore {
 		return Number(r.numUpdatedRows) === 1;
 	}
 
+	/** A refresh that did not rotate (the upstream was not reached): the mark is cleared. */
+	async clearRefreshing(streamerId: string, generation: number): Promise<void> {
+		await this.db
+			.updateTable('grants')
+			.set({ refreshing_since: null })
+			.where('streamer_id', '=', streamerId)
+			.where('generation', '=', generation)
+			.execute();
+	}
+
 	/** Stores the rotated tokens (before anyone uses them) and clears the refresh mark. */
 	async storeRefreshed(streamerId: string, generation: number, grant: GrantInput): Promise<void> {
 		await this.db

@@ -1,0 +1,107 @@
+// Hosted mode (issue 19, part 5): each streamer's upstream calls use their own OAuth authorization,
+// journaled in the database: the rotated refresh token is stored (sealed) before it is used, and a
+// refresh cut short by a crash is never replayed: the streamer is asked to reconnect instead.
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SecretBox } from '../../src/hosted/crypto.ts';
+import { openDatabase, type Db } from '../../src/hosted/db.ts';
+import { migrate } from '../../src/hosted/migrations.ts';
+import { HostedConnections } from '../../src/hosted/connections.ts';
+import { HostedStore } from '../../src/hosted/store.ts';
+import { connected, tokenFile } from '../fixtures/oauth-client.ts';
+import { REDIRECT } from '../fixtures/oauth.ts';
+import { simsPerTest, type Sim } from '../fixtures/sim.ts';
+
+const start = simsPerTest();
+let db: Db | null = null;
+afterEach(async () => {
+	await db?.destroy();
+	db = null;
+});
+
+/** A streamer signed in to a hosted store with the simulator's tenant's authorization. */
+async function signedIn(sim: Sim) {
+	sims.push(sim);
+	const file = tokenFile();
+	const { clientId } = await connected(sim, { file });
+	const refreshToken = JSON.parse(readFileSync(file, 'utf8')).refresh_token as string;
+	db = await openDatabase({ dataDir: null });
+	await migrate(db);
+	const store = new HostedStore(db, new SecretBox('hosted-connections-test-secret-0123456789'));
+	const { streamer } = await store.signedIn(
+		{ tenantId: sim.control.model.tenant.id, name: 'Sim streamer', currency: 'USD' },
+		{ refreshToken, accessToken: 'unused', expiresAt: new Date(0), scopes: 'tts:read' }
+	);
+	const settings = {
+		issuer: sim.oauthUrl,
+		clientId,
+		baseUrl: sim.baseUrl,
+		wsUrl: sim.wsUrl,
+		redirectUri: REDIRECT
+	};
+	return { store, streamer, settings, refreshToken };
+}
+
+const refreshes = (sim: Sim) => sim.control.log.oauthEntries('refresh_token').length;
+
+afterEach(() => {
+	// Whatever happened, no rotated-out refresh token was ever presented.
+	for (const sim of sims) expect(sim.control.log.oauthEntries('reuse_detected')).toEqual([]);
+	sims.length = 0;
+});
+const sims: Sim[] = [];
+
+describe('a hosted streamer’s upstream client', { timeout: 90_000 }, () => {
+	it('calls with the streamer’s own authorization and stores the rotated token before using it', async () => {
+		const sim = await start();
+		const { store, streamer, settings, refreshToken } = await signedIn(sim);
+		const connections = new HostedConnections(store, settings);
+		const me = await connections.upstream(streamer.id).call('GET', '/me');
+		expect(refreshes(sim)).toBe(1);
+		expect(me.status).toBe(200);
+		expect((await me.json()).credential).toBe('oauth');
+		const grant = (await store.grant(streamer.id))!;
+		expect(grant.refreshToken).not.toBe(refreshToken);
+		expect(grant.refreshToken).toMatch(/^tprt_/);
+		expect(grant.refreshingSince).toBeNull();
+		// Calls in parallel share one refresh; later calls need none.
+		const before = refreshes(sim);
+		const other = new HostedConnections(store, settings).upstream(streamer.id);
+		const all = await Promise.all([1, 2, 3, 4].map(() => other.call('GET', '/me')));
+		expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+		expect(refreshes(sim) - before).toBe(1);
+	});
+
+	it('a refresh cut short by a crash is not replayed: the streamer is asked to reconnect', async () => {
+		const sim = await start();
+		const { store, streamer, settings } = await signedIn(sim);
+		const grant = (await store.grant(streamer.id))!;
+		// The process died after marking the refresh and before storing its answer.
+		expect(await store.markRefreshing(streamer.id, grant.generation)).toBe(true);
+		const before = refreshes(sim);
+		const res = await new HostedConnections(store, settings)
+			.upstream(streamer.id)
+			.call('GET', '/me');
+		expect(res.status).toBe(401);
+		expect((await res.json()).code).toBe('oauth_revoked');
+		expect(refreshes(sim)).toBe(before);
+		expect(await store.grant(streamer.id)).toBeNull();
+		expect((await store.streamer(streamer.id))?.status).toBe('reconnect');
+	});
+
+	it('an authorization revoked at the upstream ends in Reconnect, and no API key is ever used', async () => {
+		const sim = await start();
+		const { store, streamer, settings } = await signedIn(sim);
+		for (const id of sim.control.oauth.authorizations.keys())
+			sim.control.oauth.revokeAuthorization(id, 'revoked in the dashboard');
+		const res = await new HostedConnections(store, settings)
+			.upstream(streamer.id)
+			.call('GET', '/me');
+		expect(res.status).toBe(401);
+		expect((await store.streamer(streamer.id))?.status).toBe('reconnect');
+		// Every call that reached the upstream carried an OAuth token (oa_...), never an API key.
+		const keys = sim.control.log.requests({ path: '/me' }).map((r) => r.key);
+		expect(keys.length).toBeGreaterThan(0);
+		for (const key of keys) expect(key).toMatch(/^oa_/);
+	});
+});
