@@ -73,7 +73,7 @@ const Env = z.object({
 });
 
 /** Runs even after the URL check failed (zod checks continue), so it must not throw. */
-function isOAuthUrl(value: string): boolean {
+export function isOAuthUrl(value: string): boolean {
 	if (!URL.canParse(value)) return false;
 	const u = new URL(value);
 	const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
@@ -83,7 +83,7 @@ function isOAuthUrl(value: string): boolean {
 }
 
 /** Runs even after the URL check failed (zod checks continue), so it must not throw. */
-function isBaseUrl(value: string): boolean {
+export function isBaseUrl(value: string): boolean {
 	if (!URL.canParse(value)) return false;
 	const u = new URL(value);
 	return /\/v1\/?$/.test(u.pathname) && !u.search && !u.hash && !u.username && !u.password;

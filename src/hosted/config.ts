@@ -1,0 +1,152 @@
+// Hosted mode's settings (HOSTED=1), read from the environment and validated at start: a bad or
+// missing one stops the server with its name. Without the OAuth app and upstream settings it is the
+// hosted demo, on the embedded simulator.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ConfigError, isBaseUrl, isOAuthUrl } from '../server/config.ts';
+import { SecretBoxError, parseSecretKey } from './crypto.ts';
+
+const HostedEnv = z.object({
+	DATABASE_URL: z
+		.string()
+		.refine(
+			(v) => /^postgres(ql)?:\/\//.test(v) && URL.canParse(v),
+			'expected a PostgreSQL URL (postgres://user:password@host:5432/database)'
+		)
+		.optional(),
+	DATA_DIR: z.string().min(1).default('.data'),
+	PUBLIC_URL: z
+		.url({ protocol: /^https?$/, error: 'expected the http(s) address streamers use' })
+		.refine(
+			(v) =>
+				URL.canParse(v) &&
+				['', '/'].includes(new URL(v).pathname) &&
+				!new URL(v).search &&
+				!new URL(v).hash,
+			'expected an origin such as https://overlays.example.com (no path, query or fragment)'
+		)
+		.optional(),
+	SECRET_KEY: z.string().optional(),
+	OAUTH_CLIENT_ID: z
+		.string()
+		.regex(/^[\x21-\x7e]{1,200}$/, "expected the OAuth app's client id (oc_...)")
+		.optional(),
+	OAUTH_CLIENT_SECRET: z
+		.string()
+		.regex(/^[\x21-\x7e]{1,500}$/, 'expected the client secret (no spaces)')
+		.optional(),
+	TIP_OAUTH_URL: z
+		.string()
+		.refine(isOAuthUrl, 'expected the upstream {oauth_url}: https:// (http:// only on localhost)')
+		.optional(),
+	TIP_API_BASE_URL: z.string().refine(isBaseUrl, 'expected the base URL ending in /v1').optional(),
+	TIP_WS_URL: z.url({ protocol: /^wss?$/, error: 'expected a ws:// or wss:// URL' }).optional(),
+	TIP_API_KEY: z.string().optional(),
+	PORT: z
+		.string()
+		.regex(/^\d{1,5}$/)
+		.transform(Number)
+		.default(8787)
+});
+
+export interface HostedConfig {
+	/** demo: the embedded simulator with demo streamers; live: the upstream of the OAuth settings. */
+	mode: 'demo' | 'live';
+	databaseUrl: string | null;
+	dataDir: string;
+	/** The origin streamers use, without a trailing slash. */
+	publicUrl: string;
+	secretKey: string;
+	/** Live only. */
+	oauth: {
+		issuer: string;
+		clientId: string;
+		clientSecret?: string;
+		baseUrl: string;
+		wsUrl: string;
+	} | null;
+}
+
+const LIVE_KEYS = ['OAUTH_CLIENT_ID', 'TIP_OAUTH_URL', 'TIP_API_BASE_URL', 'TIP_WS_URL'] as const;
+
+/** HOSTED=1: hosted mode; unset or 0: the single-streamer server. Anything else stops the server. */
+export function hostedRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+	const v = env.HOSTED ?? '';
+	if (v === '' || v === '0') return false;
+	if (v === '1') return true;
+	throw new ConfigError('Invalid environment:\n  HOSTED: expected 1 (hosted mode) or 0');
+}
+
+export function loadHostedConfig(env: NodeJS.ProcessEnv = process.env): HostedConfig {
+	const raw = Object.fromEntries(
+		Object.entries(env).filter(([, v]) => v !== undefined && v !== '')
+	);
+	const parsed = HostedEnv.safeParse(raw);
+	const problems = parsed.success
+		? []
+		: parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
+	if (!parsed.success) throw new ConfigError(`Invalid environment:\n${problems.join('\n')}`);
+	const e = parsed.data;
+	const live = LIVE_KEYS.some((k) => e[k]);
+	if (live)
+		for (const k of LIVE_KEYS)
+			if (!e[k])
+				problems.push(
+					`  ${k}: required in hosted mode with an OAuth app (${LIVE_KEYS.filter((x) => e[x]).join(', ')} set)`
+				);
+	if (e.TIP_API_KEY)
+		problems.push(
+			'  TIP_API_KEY: not used in hosted mode (each streamer signs in with OAuth); unset it'
+		);
+	if (live && !e.PUBLIC_URL)
+		problems.push(
+			'  PUBLIC_URL: required in hosted mode with an OAuth app (the address streamers use)'
+		);
+	if (live && !e.SECRET_KEY)
+		problems.push('  SECRET_KEY: required in hosted mode (generate one: openssl rand -base64 32)');
+	if (e.SECRET_KEY)
+		try {
+			parseSecretKey(e.SECRET_KEY);
+		} catch (err) {
+			if (err instanceof SecretBoxError) problems.push(`  SECRET_KEY: ${err.message}`);
+			else throw err;
+		}
+	if (problems.length) throw new ConfigError(`Invalid environment:\n${problems.join('\n')}`);
+	return {
+		mode: live ? 'live' : 'demo',
+		databaseUrl: e.DATABASE_URL ?? null,
+		dataDir: e.DATA_DIR,
+		publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+		secretKey: e.SECRET_KEY ?? demoSecret(e.DATA_DIR),
+		oauth: live
+			? {
+					issuer: e.TIP_OAUTH_URL!.replace(/\/+$/, ''),
+					clientId: e.OAUTH_CLIENT_ID!,
+					...(e.OAUTH_CLIENT_SECRET ? { clientSecret: e.OAUTH_CLIENT_SECRET } : {}),
+					baseUrl: e.TIP_API_BASE_URL!.replace(/\/+$/, ''),
+					wsUrl: e.TIP_WS_URL!
+				}
+			: null
+	};
+}
+
+/** The hosted demo's secret: made once and kept beside its embedded database (owner-only). */
+function demoSecret(dataDir: string): string {
+	const file = join(dataDir, 'demo-secret-key');
+	try {
+		if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+		mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+		const secret = randomBytes(32).toString('base64url');
+		const tmp = `${file}.${process.pid}.tmp`;
+		writeFileSync(tmp, secret + '\n', { mode: 0o600 });
+		chmodSync(tmp, 0o600);
+		renameSync(tmp, file);
+		return secret;
+	} catch (err) {
+		throw new ConfigError(
+			`Cannot keep the demo secret in ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)}): set SECRET_KEY or DATA_DIR`
+		);
+	}
+}
