@@ -11,6 +11,32 @@ import type { Fetch } from './upstream.ts';
 const PENDING_MS = 10 * 60_000;
 const MAX_PENDING = 20;
 
+/** Where sign-ins in progress wait for their callback: state -> PKCE verifier, one use each. */
+export interface PendingSignIns {
+	put(state: string, verifier: string, ttlMs: number): Promise<void>;
+	/** The verifier of a state started here and not older than its ttl, once; else null. */
+	take(state: string): Promise<string | null>;
+}
+
+/** The single-streamer server's: in memory, the newest MAX_PENDING. */
+export class MemoryPendingSignIns implements PendingSignIns {
+	private readonly pending = new Map<string, { verifier: string; until: number }>();
+	constructor(private readonly now: () => number = Date.now) {}
+
+	async put(state: string, verifier: string, ttlMs: number): Promise<void> {
+		const now = this.now();
+		for (const [k, v] of this.pending) if (now > v.until) this.pending.delete(k);
+		while (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
+		this.pending.set(state, { verifier, until: now + ttlMs });
+	}
+
+	async take(state: string): Promise<string | null> {
+		const p = this.pending.get(state);
+		this.pending.delete(state);
+		return p && this.now() <= p.until ? p.verifier : null;
+	}
+}
+
 export interface FlowOptions {
 	issuer: string;
 	server: () => Promise<oauth.AuthorizationServer>;
@@ -20,21 +46,24 @@ export interface FlowOptions {
 	scopes: readonly string[];
 	fetch?: Fetch;
 	now: () => number;
+	/** Default: in memory (one process). Hosted mode keeps them in its database. */
+	pending?: PendingSignIns;
 }
 
 export class AuthorizationFlow {
 	/** state -> PKCE verifier, for the Connects in progress. */
-	private readonly pending = new Map<string, { verifier: string; at: number }>();
+	private readonly pending: PendingSignIns;
 
-	constructor(private readonly o: FlowOptions) {}
+	constructor(private readonly o: FlowOptions) {
+		this.pending = o.pending ?? new MemoryPendingSignIns(o.now);
+	}
 
 	/** The URL of the upstream's consent page for a new authorization. */
 	async start(): Promise<string> {
 		const as = await this.o.server();
 		const verifier = oauth.generateRandomCodeVerifier();
 		const state = oauth.generateRandomState();
-		this.prune();
-		this.pending.set(state, { verifier, at: this.o.now() });
+		await this.pending.put(state, verifier, PENDING_MS);
 		const url = new URL(as.authorization_endpoint!);
 		url.search = new URLSearchParams({
 			response_type: 'code',
@@ -97,9 +126,8 @@ export class AuthorizationFlow {
 	/** The callback: the state must be one of ours; then the code is exchanged for tokens. */
 	async finish(params: URLSearchParams): Promise<oauth.TokenEndpointResponse> {
 		const state = params.get('state') ?? '';
-		const pending = this.pending.get(state);
-		this.pending.delete(state);
-		if (!pending || this.o.now() - pending.at > PENDING_MS)
+		const verifier = state ? await this.pending.take(state) : null;
+		if (!verifier)
 			throw new OAuthProblem(
 				'bad_state',
 				'this sign-in answer does not belong to a Connect started here (or it is older than 10 minutes): press Connect again'
@@ -127,7 +155,7 @@ export class AuthorizationFlow {
 				this.o.auth,
 				checked,
 				this.o.redirectUri(),
-				pending.verifier,
+				verifier,
 				httpOptions(this.o.issuer, this.o.fetch)
 			);
 			tokens = await oauth.processAuthorizationCodeResponse(as, this.o.client, res);
@@ -137,12 +165,6 @@ export class AuthorizationFlow {
 		if (!tokens.refresh_token)
 			throw new OAuthProblem('token_exchange_failed', 'the upstream sent no refresh token');
 		return tokens;
-	}
-
-	private prune(): void {
-		const now = this.o.now();
-		for (const [k, v] of this.pending) if (now - v.at > PENDING_MS) this.pending.delete(k);
-		while (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
 	}
 }
 

@@ -9,7 +9,8 @@ import { migrate } from '../../src/hosted/migrations.ts';
 import { HostedConnections } from '../../src/hosted/connections.ts';
 import { HostedStore } from '../../src/hosted/store.ts';
 import { connected, tokenFile } from '../fixtures/oauth-client.ts';
-import { REDIRECT } from '../fixtures/oauth.ts';
+import { decide, REDIRECT } from '../fixtures/oauth.ts';
+import { HostedSignIn } from '../../src/hosted/signin.ts';
 import { simsPerTest, type Sim } from '../fixtures/sim.ts';
 
 const start = simsPerTest();
@@ -51,7 +52,7 @@ afterEach(() => {
 });
 const sims: Sim[] = [];
 
-describe('a hosted streamer’s upstream client', { timeout: 90_000 }, () => {
+describe('a hosted streamer’s upstream client', { timeout: 150_000 }, () => {
 	it('calls with the streamer’s own authorization and stores the rotated token before using it', async () => {
 		const sim = await start();
 		const { store, streamer, settings, refreshToken } = await signedIn(sim);
@@ -103,5 +104,62 @@ describe('a hosted streamer’s upstream client', { timeout: 90_000 }, () => {
 		const keys = sim.control.log.requests({ path: '/me' }).map((r) => r.key);
 		expect(keys.length).toBeGreaterThan(0);
 		for (const key of keys) expect(key).toMatch(/^oa_/);
+	});
+});
+
+describe('hosted sign-in', { timeout: 150_000 }, () => {
+	async function setup(sim: Sim) {
+		sims.push(sim);
+		const { app } = sim.control.oauth.registerApp({ secret: null, redirectUris: [REDIRECT] });
+		db = await openDatabase({ dataDir: null });
+		await migrate(db);
+		const store = new HostedStore(db, new SecretBox('hosted-signin-test-secret-0123456789abc'));
+		const settings = {
+			issuer: sim.oauthUrl,
+			clientId: app.id,
+			baseUrl: sim.baseUrl,
+			wsUrl: sim.wsUrl,
+			redirectUri: REDIRECT
+		};
+		return { store, settings, signIn: new HostedSignIn(store, settings) };
+	}
+	/** The browser's part: the consent page, Approve or Deny, back to the callback's URL. */
+	const consent = async (sim: Sim, url: string, approve = true) =>
+		(await decide(sim, await fetch(url, { redirect: 'manual' }), approve)).searchParams;
+
+	it('creates the streamer from GET /me, once per tenant, and each attempt is used once', async () => {
+		const sim = await start();
+		const { store, settings, signIn } = await setup(sim);
+		const back = await consent(sim, await signIn.start());
+		const streamer = await signIn.finish(back);
+		expect(streamer).toMatchObject({
+			tenantId: sim.control.model.tenant.id,
+			name: sim.control.model.tenant.name,
+			status: 'connected'
+		});
+		expect(await store.overlayKey(streamer.id)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+		// The same answer again (a replayed callback) is refused.
+		await expect(signIn.finish(back)).rejects.toMatchObject({ code: 'bad_state' });
+		// Signing in again is the same streamer, with a new authorization.
+		const again = await signIn.finish(await consent(sim, await signIn.start()));
+		expect(again.id).toBe(streamer.id);
+		const me = await new HostedConnections(store, settings)
+			.upstream(streamer.id)
+			.call('GET', '/me');
+		expect(me.status).toBe(200);
+	});
+
+	it('a denied consent creates nothing', async () => {
+		const sim = await start();
+		const { store, signIn } = await setup(sim);
+		await expect(
+			signIn.finish(await consent(sim, await signIn.start(), false))
+		).rejects.toMatchObject({
+			code: 'access_denied'
+		});
+		expect(await db!.selectFrom('streamers').selectAll().execute()).toEqual([]);
+		// The attempt is used up: its answer cannot be replayed.
+		expect(await db!.selectFrom('sign_in_attempts').selectAll().execute()).toEqual([]);
+		expect(await store.session('x'.repeat(43))).toBeNull();
 	});
 });
