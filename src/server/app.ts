@@ -44,6 +44,12 @@ export interface AppOptions {
 	failures?: FailureLimiter;
 	/** Demo mode: the embedded simulator's origin, for its demo and fault controls. */
 	simulatorOrigin?: string;
+	/**
+	 * Hosted mode: the overlay key names the streamer, whose upstream client serves the request
+	 * (`upstream` and `overlayKey` above are then unused for /token and /api). `replaced`: a key
+	 * the streamer replaced or turned off.
+	 */
+	resolveKey?: (key: string) => Promise<{ upstream: UpstreamClient } | { replaced: true } | null>;
 	/** Connect with OAuth (oauth-routes.ts); hasApiKey: a key is used while not connected. */
 	oauth?: { connection: OAuthConnection; hasApiKey: boolean };
 }
@@ -72,6 +78,9 @@ const PAGE_HEADERS = {
 
 export function createApp(opts: AppOptions): Hono {
 	const app = new Hono();
+	/** Hosted: the upstream client of each request's streamer (set by requireKey). */
+	const streamerUpstream = new WeakMap<Request, UpstreamClient>();
+	const upstreamOf = (c: Context) => streamerUpstream.get(c.req.raw) ?? opts.upstream;
 	const failures = opts.failures ?? new FailureLimiter();
 	const client = (c: Context) => opts.clientAddress?.(c) ?? 'local';
 	const error = (c: Context, status: number, code: string, message: string) =>
@@ -111,7 +120,27 @@ export function createApp(opts: AppOptions): Hono {
 			c.header('Retry-After', String(wait));
 			return error(c, 429, 'too_many_attempts', 'too many wrong overlay keys; wait a minute');
 		}
-		if (!keyMatches(c.req.header('x-overlay-key'), opts.overlayKey)) {
+		const key = c.req.header('x-overlay-key');
+		if (opts.resolveKey) {
+			const found = key ? await opts.resolveKey(key) : null;
+			if (found && 'replaced' in found)
+				return error(
+					c,
+					401,
+					'overlay_key_replaced',
+					'this overlay URL was replaced by a newer one: copy the new URL from your dashboard into OBS'
+				);
+			if (!found) {
+				failures.fail(who);
+				return error(
+					c,
+					401,
+					'bad_overlay_key',
+					'missing or wrong overlay key (the ?key= of the URL)'
+				);
+			}
+			streamerUpstream.set(c.req.raw, found.upstream);
+		} else if (!keyMatches(key, opts.overlayKey)) {
 			failures.fail(who);
 			return error(
 				c,
@@ -147,7 +176,7 @@ export function createApp(opts: AppOptions): Hono {
 		if ((await c.req.text()) !== '') return unexpectedBody(c);
 		let res: Response;
 		try {
-			res = await opts.upstream.call('POST', ROUTES.realtimeToken.path);
+			res = await upstreamOf(c).call('POST', ROUTES.realtimeToken.path);
 		} catch (err) {
 			if (err instanceof UpstreamUnavailable) return unreachable(c);
 			throw err;
@@ -166,7 +195,7 @@ export function createApp(opts: AppOptions): Hono {
 		return c.json(
 			TokenResponse.parse({
 				token: minted.data.token,
-				ws_url: opts.upstream.wsUrl,
+				ws_url: upstreamOf(c).wsUrl,
 				expires_at: minted.data.expires_at
 			}),
 			200,
@@ -212,7 +241,7 @@ export function createApp(opts: AppOptions): Hono {
 			body = JSON.stringify(parsed.data);
 		} else if (!hasNoBody(c) && (await c.req.text()) !== '') return unexpectedBody(c);
 		try {
-			return await passThrough(c, await opts.upstream.call(match.route.method, path + query, body));
+			return await passThrough(c, await upstreamOf(c).call(match.route.method, path + query, body));
 		} catch (err) {
 			if (err instanceof UpstreamUnavailable) return unreachable(c);
 			throw err;

@@ -11,6 +11,7 @@ import { HostedStore } from '../../src/hosted/store.ts';
 import { connected, tokenFile } from '../fixtures/oauth-client.ts';
 import { decide, REDIRECT } from '../fixtures/oauth.ts';
 import { HostedSignIn } from '../../src/hosted/signin.ts';
+import { send, simUpstream, tokenEndpoint } from '../fixtures/token-endpoint.ts';
 import { simsPerTest, type Sim } from '../fixtures/sim.ts';
 
 const start = simsPerTest();
@@ -161,5 +162,55 @@ describe('hosted sign-in', { timeout: 150_000 }, () => {
 		// The attempt is used up: its answer cannot be replayed.
 		expect(await db!.selectFrom('sign_in_attempts').selectAll().execute()).toEqual([]);
 		expect(await store.session('x'.repeat(43))).toBeNull();
+	});
+});
+
+describe('the token endpoint in hosted mode', { timeout: 150_000 }, () => {
+	it('serves each key with its own streamer’s authorization; other keys reach no upstream', async () => {
+		const sim = await start();
+		const { store, streamer, settings } = await signedIn(sim);
+		// A second streamer (another tenant) whose authorization the simulator never issued.
+		const other = (
+			await store.signedIn(
+				{ tenantId: 't_other', name: 'Other', currency: 'EUR' },
+				{ refreshToken: 'tprt_not_real', accessToken: 'x', expiresAt: new Date(0), scopes: '' }
+			)
+		).streamer;
+		const connections = new HostedConnections(store, settings);
+		const { app } = tokenEndpoint(simUpstream(sim, ''), {
+			resolveKey: async (key) => {
+				const found = await store.resolveOverlayKey(key);
+				return found && 'streamerId' in found
+					? { upstream: connections.upstream(found.streamerId) }
+					: found;
+			}
+		});
+		const keyA = (await store.overlayKey(streamer.id))!;
+		const keyB = (await store.overlayKey(other.id))!;
+		const requestsBefore = () => sim.control.log.requests().length;
+
+		const token = await send(app, 'POST', '/token', { key: keyA });
+		expect(token.status).toBe(200);
+		expect(await token.text()).not.toContain(keyA);
+		const me = await send(app, 'GET', '/api/me', { key: keyA });
+		expect(((await me.json()) as { tenant: { id: string } }).tenant.id).toBe(
+			sim.control.model.tenant.id
+		);
+
+		// B's key gets B's authorization only: refused by the upstream's OAuth server, never A's.
+		let n = requestsBefore();
+		const b = await send(app, 'GET', '/api/me', { key: keyB });
+		expect(b.status).toBe(401);
+		expect(sim.control.log.requests().length).toBe(n);
+		expect((await store.streamer(other.id))?.status).toBe('reconnect');
+
+		// A wrong key or a replaced one: refused here, with no upstream call.
+		n = requestsBefore();
+		expect((await send(app, 'GET', '/api/me', { key: 'w'.repeat(43) })).status).toBe(401);
+		await store.newOverlayKey(streamer.id);
+		const replaced = await send(app, 'POST', '/token', { key: keyA });
+		expect(replaced.status).toBe(401);
+		expect(((await replaced.json()) as { code: string }).code).toBe('overlay_key_replaced');
+		expect(sim.control.log.requests().length).toBe(n);
 	});
 });
