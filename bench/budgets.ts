@@ -53,18 +53,23 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// loop and a zod/mini shim): tts 50,466, counters 41,172, overlay 72,645; earlier history in git.
 	// Then (issue 18's alert tiers: looks, sounds, images, celebrate, the preview's tier editor; the
 	// key parameter moved out of the TTS module so other pages no longer bundle it): tts 87,835,
-	// overlay 111,175, preview 49,133, counters 65,618.
+	// overlay 111,175, preview 49,133, counters 65,618. Then (2026-11-25, the parameter tables'
+	// README descriptions out of the pages): tts 87,835 -> 87,172, counters 65,618 -> 65,216,
+	// overlay 111,175 -> 109,427, preview 49,133 -> 48,403, celebration 63,110 -> 62,548,
+	// leaderboard 36,604 -> 36,367, media 48,806 -> 48,164, recent 37,387 -> 37,143, tip-goal
+	// 67,151 -> 66,824. Then the error card's and the TTS debug panel's lists without an {#each}
+	// block (src/client/text-children.ts): tts 87,172 -> 85,638, celebration 62,548 -> 61,016.
 	index: 11_000,
-	overlay: 111_500,
-	preview: 49_500,
-	'widget-celebration': 63_500,
-	'widget-counters': 66_000,
+	overlay: 109_800,
+	preview: 48_800,
+	'widget-celebration': 61_400,
+	'widget-counters': 65_500,
 	// New in issue 18, measured 2026-11-25: leaderboard 36,604, recent 37,387.
-	'widget-leaderboard': 37_000,
-	'widget-media': 49_200,
-	'widget-recent': 37_800,
-	'widget-tip-goal': 67_500,
-	'widget-tts': 88_200
+	'widget-leaderboard': 36_700,
+	'widget-media': 48_500,
+	'widget-recent': 37_500,
+	'widget-tip-goal': 67_200,
+	'widget-tts': 85_900
 };
 
 /**
@@ -73,12 +78,14 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
  * (BUDGETS.ownWeightBytes), so that our code only shrinks until the budget is met. Measured
  * 2026-11-25: tts 31.3 kB, counters 21.8, overlay 54.2; with issue 18's alert tiers (about 2.7 kB
  * on the TTS page and the overlay) and the key parameter moved out of the TTS module: tts 33.8,
- * counters 20.8, overlay 57.1.
+ * counters 20.8, overlay 57.1; then (parameter descriptions out of the pages) tts 33,768 ->
+ * 33,105 B, counters 20,821 -> 20,419, overlay 57,108 -> 55,360; then (lists of text without an
+ * {#each} block) tts 33,105 -> 31,571.
  */
 export const OWN_WEIGHT_CEILINGS: Record<string, number> = {
-	'widget-tts': 34_200,
-	'widget-counters': 21_200,
-	overlay: 57_500
+	'widget-tts': 31_900,
+	'widget-counters': 20_700,
+	overlay: 55_700
 };
 
 /**

@@ -262,7 +262,7 @@ describe('paramDocsMarkdown', () => {
 describe('parseParams', () => {
 	it('accepts URLSearchParams as well as a query string', () => {
 		const fields = {
-			level: param(numberIn(0, 10), { default: 5, expects: '0-10', description: 'x' })
+			level: param(numberIn(0, 10), { default: 5, expects: '0-10' })
 		};
 		expect(parseParams(fields, new URLSearchParams('level=7'))).toEqual({
 			ok: true,

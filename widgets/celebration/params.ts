@@ -12,41 +12,34 @@ import {
 	type ParamValues
 } from '../../src/client/params.ts';
 import { overlayIdParam, withPlace } from '../counters/params.ts';
-import { keyField } from '../shared/theme-params.ts';
+import { KEY_DESCRIPTION, keyField } from '../shared/theme-params.ts';
 import { CELEBRATION_STYLES } from './particles.ts';
 
 export const celebrationParamFields = {
 	// The same key format as every widget (src/server/config.ts).
 	key: keyField,
 	overlay: param(overlayIdParam, {
-		expects: 'an overlay id (o_ and 8 hex digits)',
-		description:
-			'the upstream overlay this widget belongs to: it also fires for celebrations of this overlay'
+		expects: 'an overlay id (o_ and 8 hex digits)'
 	}),
 	widget: param(identifier(64), {
-		expects: 'a widget id such as w_main_party',
-		description: "this widget's id in the overlay: it also fires for celebrations of this widget"
+		expects: 'a widget id such as w_main_party'
 	}),
 	style: param(oneOf(CELEBRATION_STYLES), {
 		default: 'confetti',
-		expects: 'confetti or fireworks',
-		description: 'what a celebration looks like'
+		expects: 'confetti or fireworks'
 	}),
 	intensity: param(numberIn(0.1, 3), {
 		default: 1,
-		expects: 'a number from 0.1 to 3',
-		description: 'how many particles (1 is about 120 pieces of confetti)'
+		expects: 'a number from 0.1 to 3'
 	}),
 	duration: param(numberIn(1, 15), {
 		default: 4,
-		expects: 'seconds from 1 to 15',
-		description: 'how long one celebration lasts'
+		expects: 'seconds from 1 to 15'
 	}),
 	debug: param(flag, {
 		default: false,
 		defaultText: '0',
-		expects: '1 or 0',
-		description: '1 shows a diagnostics panel with a button that fires a test celebration'
+		expects: '1 or 0'
 	})
 };
 
@@ -72,4 +65,13 @@ export function celebrationParamsForOverlay(
 }
 
 /** One row per parameter for the README. */
-export const CELEBRATION_PARAM_DOCS = paramDocs(celebrationParamFields);
+export const CELEBRATION_PARAM_DOCS = /*@__PURE__*/ paramDocs(celebrationParamFields, {
+	key: KEY_DESCRIPTION,
+	overlay:
+		'the upstream overlay this widget belongs to: it also fires for celebrations of this overlay',
+	widget: "this widget's id in the overlay: it also fires for celebrations of this widget",
+	style: 'what a celebration looks like',
+	intensity: 'how many particles (1 is about 120 pieces of confetti)',
+	duration: 'how long one celebration lasts',
+	debug: '1 shows a diagnostics panel with a button that fires a test celebration'
+});

@@ -1,6 +1,6 @@
 // URL parameters of the counters widget: the one place they are declared. The page parses them with
 // parseCountersParams(location.search); README's table comes from COUNTERS_PARAM_DOCS.
-import { keyField, themeFields } from '../shared/theme-params.ts';
+import { KEY_DESCRIPTION, keyField, themeFields } from '../shared/theme-params.ts';
 import { z } from 'zod/mini';
 import { COUNTER_NAME, OVERLAY_ID } from '../../src/contract/index.ts';
 import {
@@ -40,45 +40,28 @@ export const countersParamFields = {
 	key: keyField,
 	name: param(counterName, {
 		defaultText: 'all counters',
-		expects: 'a counter name (1 to 64 of a-z 0-9 _ -)',
-		description:
-			"the one counter to show; without it the overlay widget's `settings.name`, else every counter"
+		expects: 'a counter name (1 to 64 of a-z 0-9 _ -)'
 	}),
 	label: param(labelText, {
 		defaultText: "the counter's name",
-		expects: 'text, up to 64 characters',
-		description: 'the caption beside the number (with every counter: a heading above the list)'
+		expects: 'text, up to 64 characters'
 	}),
 	format: param(oneOf(COUNT_FORMATS), {
 		default: 'grouped',
-		expects: 'plain, grouped or compact',
-		description: 'plain 12345, grouped 12,345 (the browser locale), compact 12.3K'
+		expects: 'plain, grouped or compact'
 	}),
 	overlay: param(overlayIdParam, {
-		expects: 'an overlay id (o_ and 8 hex digits)',
-		description:
-			'the upstream overlay this widget belongs to (with `widget`: where its settings are)'
+		expects: 'an overlay id (o_ and 8 hex digits)'
 	}),
 	widget: param(identifier(64), {
-		expects: 'a widget id such as w_main_counters',
-		description: "the overlay's counter widget whose `settings.name` picks the counter"
+		expects: 'a widget id such as w_main_counters'
 	}),
 	debug: param(flag, {
 		default: false,
 		defaultText: '0',
-		expects: '1 or 0',
-		description: '1 shows a diagnostics panel and a note when the named counter does not exist'
+		expects: '1 or 0'
 	}),
-	...themeFields({
-		position: 'top-left',
-		describe: {
-			font: 'font of the counters, installed on the streaming PC',
-			color: 'colour of the labels',
-			accent: 'colour of the numbers',
-			scale: 'size of the counters relative to the page width',
-			position: 'where the counters sit on the page (or in their box of an overlay)'
-		}
-	})
+	...themeFields('top-left')
 };
 
 export type CountersParams = ParamValues<typeof countersParamFields>;
@@ -113,7 +96,20 @@ export function withPlace(
 }
 
 /** One row per parameter for the README. */
-export const COUNTERS_PARAM_DOCS = paramDocs(countersParamFields);
+export const COUNTERS_PARAM_DOCS = /*@__PURE__*/ paramDocs(countersParamFields, {
+	key: KEY_DESCRIPTION,
+	name: "the one counter to show; without it the overlay widget's `settings.name`, else every counter",
+	label: 'the caption beside the number (with every counter: a heading above the list)',
+	format: 'plain 12345, grouped 12,345 (the browser locale), compact 12.3K',
+	overlay: 'the upstream overlay this widget belongs to (with `widget`: where its settings are)',
+	widget: "the overlay's counter widget whose `settings.name` picks the counter",
+	debug: '1 shows a diagnostics panel and a note when the named counter does not exist',
+	font: 'font of the counters, installed on the streaming PC',
+	color: 'colour of the labels',
+	accent: 'colour of the numbers',
+	scale: 'size of the counters relative to the page width',
+	position: 'where the counters sit on the page (or in their box of an overlay)'
+});
 
 /** The theme part of the parameters, as the markup consumes it. */
 export function countersTheme(p: CountersParams): CountersTheme {

@@ -1,6 +1,5 @@
 // URL parameters of the media widget: the one place they are declared. The page parses them with
 // parseMediaParams(location.search); README's table comes from MEDIA_PARAM_DOCS.
-import { z } from 'zod/mini';
 import {
 	flag,
 	identifier,
@@ -9,81 +8,51 @@ import {
 	param,
 	paramDocs,
 	parseParams,
-	requiredParam,
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import { themeFields } from '../shared/theme-params.ts';
+import { KEY_DESCRIPTION, keyField, themeFields } from '../shared/theme-params.ts';
 import type { MediaTheme } from './view.ts';
-
-const overlayKey: z.ZodMiniType<string, string> = z
-	.string()
-	.check(z.trim(), z.regex(/^[A-Za-z0-9_-]{16,128}$/));
 
 export const WITH_TTS = ['duck', 'hold', 'ignore'] as const;
 export type WithTts = (typeof WITH_TTS)[number];
 
 export const mediaParamFields = {
-	key: requiredParam(overlayKey, {
-		expects: 'the overlay key (16 to 128 characters of A-Z a-z 0-9 _ -)',
-		description: 'the overlay key that `npm start` prints in every overlay URL'
-	}),
+	key: keyField,
 	volume: param(numberIn(0, 1), {
 		default: 1,
-		expects: 'a number from 0 to 1',
-		description:
-			'loudness of the videos (in an overlay page `media_volume` sets it for videos alone)'
+		expects: 'a number from 0 to 1'
 	}),
 	with_tts: param(oneOf(WITH_TTS), {
 		default: 'duck',
-		expects: 'duck, hold or ignore',
-		description:
-			'while a tip is read aloud (TTS on this overlay or another source of this server): duck lowers the video, hold lets the video play on but starts the next one only after the tip, ignore does nothing'
+		expects: 'duck, hold or ignore'
 	}),
 	duck_volume: param(numberIn(0, 1), {
 		default: 0.25,
-		expects: 'a number from 0 to 1',
-		description: 'with_tts=duck: the share of `volume` the video keeps while a tip is read'
+		expects: 'a number from 0 to 1'
 	}),
 	size: param(numberIn(0.1, 1), {
 		default: 1,
-		expects: 'a number from 0.1 to 1',
-		description: 'width of the player as a share of the page (or of its box in an overlay)'
+		expects: 'a number from 0.1 to 1'
 	}),
 	info: param(oneOf(['on', 'off'] as const), {
 		default: 'on',
-		expects: 'on or off',
-		description:
-			'on: title, thumbnail and requester over the video for its first and last seconds, and a progress bar'
+		expects: 'on or off'
 	}),
 	claim: param(oneOf(['visible', 'active', 'always', 'never'] as const), {
 		default: 'visible',
-		expects: 'visible, active, always or never',
-		description:
-			'when this copy takes videos: visible (shown anywhere in OBS), active (on air in Program), always; never: only shows what another copy plays (the preview)'
+		expects: 'visible, active, always or never'
 	}),
 	debug: param(flag, {
 		default: false,
 		defaultText: '0',
-		expects: '1 or 0',
-		description:
-			'1 shows a diagnostics panel (connection, claim, the videos this copy could not play and why)'
+		expects: '1 or 0'
 	}),
 	instance: param(identifier(64), {
 		defaultText: 'derived from the page',
-		expects: 'up to 64 characters of A-Z a-z 0-9 _ -',
-		description: 'tells two copies of this widget apart (e.g. two scenes with their own source)'
+		expects: 'up to 64 characters of A-Z a-z 0-9 _ -'
 	}),
-	...themeFields({
-		position: 'center',
-		describe: {
-			font: 'font of the title and requester, installed on the streaming PC',
-			color: 'text colour of the title and requester',
-			accent: 'colour of the progress bar and the requester name',
-			scale: 'size of the text under the video',
-			position: 'where the player sits on the page (when `size` is below 1)'
-		}
-	})
+	...themeFields('center')
 };
 
 export type MediaParams = ParamValues<typeof mediaParamFields>;
@@ -106,7 +75,25 @@ export function mediaParamsForOverlay(search: string | URLSearchParams): ParamRe
 	return { ok: false, errors: r.errors.map((e) => e.replace(/^volume\b/, 'media_volume')) };
 }
 
-export const MEDIA_PARAM_DOCS = paramDocs(mediaParamFields);
+export const MEDIA_PARAM_DOCS = /*@__PURE__*/ paramDocs(mediaParamFields, {
+	key: KEY_DESCRIPTION,
+	volume: 'loudness of the videos (in an overlay page `media_volume` sets it for videos alone)',
+	with_tts:
+		'while a tip is read aloud (TTS on this overlay or another source of this server): duck lowers the video, hold lets the video play on but starts the next one only after the tip, ignore does nothing',
+	duck_volume: 'with_tts=duck: the share of `volume` the video keeps while a tip is read',
+	size: 'width of the player as a share of the page (or of its box in an overlay)',
+	info: 'on: title, thumbnail and requester over the video for its first and last seconds, and a progress bar',
+	claim:
+		'when this copy takes videos: visible (shown anywhere in OBS), active (on air in Program), always; never: only shows what another copy plays (the preview)',
+	debug:
+		'1 shows a diagnostics panel (connection, claim, the videos this copy could not play and why)',
+	instance: 'tells two copies of this widget apart (e.g. two scenes with their own source)',
+	font: 'font of the title and requester, installed on the streaming PC',
+	color: 'text colour of the title and requester',
+	accent: 'colour of the progress bar and the requester name',
+	scale: 'size of the text under the video',
+	position: 'where the player sits on the page (when `size` is below 1)'
+});
 
 export function mediaTheme(p: MediaParams): MediaTheme {
 	return {

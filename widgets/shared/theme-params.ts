@@ -1,6 +1,6 @@
 // The parameters every widget takes: the overlay key, and the theme of every positioned widget
-// (font, color, accent, scale, position): one declaration, with each widget's own wording for the
-// README and its own default position.
+// (font, color, accent, scale, position): one declaration, with each widget's own default position
+// (and its own README wording, in its paramDocs call).
 import {
 	CSS_COLOR_EXPECTS,
 	FONT_FAMILIES_EXPECTS,
@@ -18,9 +18,10 @@ const overlayKey: z.ZodMiniType<string, string> = z
 
 /** `key`: the overlay key every widget URL carries. */
 export const keyField = requiredParam(overlayKey, {
-	expects: 'the overlay key (16 to 128 characters of A-Z a-z 0-9 _ -)',
-	description: 'the overlay key that `npm start` prints in every overlay URL'
+	expects: 'the overlay key (16 to 128 characters of A-Z a-z 0-9 _ -)'
 });
+/** `key` in every widget's README table. */
+export const KEY_DESCRIPTION = 'the overlay key that `npm start` prints in every overlay URL';
 
 /** Where a widget sits on its page (or in its box on an overlay). */
 export const POSITIONS = [
@@ -34,36 +35,27 @@ export const POSITIONS = [
 ] as const;
 export type Position = (typeof POSITIONS)[number];
 
-export function themeFields(o: {
-	position: Position;
-	/** What each parameter does for this widget (README wording). */
-	describe: { font: string; color: string; accent: string; scale: string; position: string };
-}) {
+export function themeFields(position: Position) {
 	return {
 		font: param(fontFamilies, {
 			defaultText: 'system font',
-			expects: FONT_FAMILIES_EXPECTS,
-			description: o.describe.font
+			expects: FONT_FAMILIES_EXPECTS
 		}),
 		color: param(cssColor, {
 			defaultText: 'white',
-			expects: CSS_COLOR_EXPECTS,
-			description: o.describe.color
+			expects: CSS_COLOR_EXPECTS
 		}),
 		accent: param(cssColor, {
 			defaultText: 'gold',
-			expects: CSS_COLOR_EXPECTS,
-			description: o.describe.accent
+			expects: CSS_COLOR_EXPECTS
 		}),
 		scale: param(numberIn(0.25, 4), {
 			default: 1,
-			expects: 'a number from 0.25 to 4',
-			description: o.describe.scale
+			expects: 'a number from 0.25 to 4'
 		}),
 		position: param(oneOf(POSITIONS), {
-			default: o.position,
-			expects: `one of ${POSITIONS.join(', ')}`,
-			description: o.describe.position
+			default: position,
+			expects: `one of ${POSITIONS.join(', ')}`
 		})
 	};
 }

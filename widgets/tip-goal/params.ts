@@ -1,6 +1,6 @@
 // URL parameters of the tip-goal widget: the one place they are declared. The page parses them
 // with parseTipGoalParams(location.search); README's table comes from TIP_GOAL_PARAM_DOCS.
-import { POSITIONS, keyField, themeFields } from '../shared/theme-params.ts';
+import { POSITIONS, KEY_DESCRIPTION, keyField, themeFields } from '../shared/theme-params.ts';
 import { OVERLAY_ID } from '../../src/contract/index.ts';
 import {
 	flag,
@@ -25,30 +25,18 @@ export const tipGoalParamFields = {
 	// The same overlay key as every widget page (one schema, so the pages cannot disagree).
 	key: keyField,
 	overlay: requiredParam(overlayId, {
-		expects: 'an overlay id: o_ followed by 8 hex characters (e.g. o_1a2b3c4d)',
-		description: 'the upstream overlay whose tip goal is shown (the goal lives on an overlay)'
+		expects: 'an overlay id: o_ followed by 8 hex characters (e.g. o_1a2b3c4d)'
 	}),
 	widget: param(identifier(64), {
 		defaultText: 'unset',
-		expects: 'a widget id such as w_main_goal (A-Z a-z 0-9 _ -, up to 64)',
-		description: 'the tip_goal widget of that overlay this page stands for (diagnostics)'
+		expects: 'a widget id such as w_main_goal (A-Z a-z 0-9 _ -, up to 64)'
 	}),
 	debug: param(flag, {
 		default: false,
 		defaultText: '0',
-		expects: '1 or 0',
-		description: '1 shows a diagnostics panel (connection, last event, reads)'
+		expects: '1 or 0'
 	}),
-	...themeFields({
-		position: 'bottom',
-		describe: {
-			font: 'font of the goal, installed on the streaming PC (e.g. `Comic Neue, sans-serif`)',
-			color: 'text colour of the goal',
-			accent: 'colour of the progress bar and the percentage',
-			scale: 'size of the goal relative to the page width',
-			position: 'where the goal sits on the page'
-		}
-	})
+	...themeFields('bottom')
 };
 
 export type TipGoalParams = ParamValues<typeof tipGoalParamFields>;
@@ -59,7 +47,17 @@ export function parseTipGoalParams(search: string | URLSearchParams): ParamResul
 }
 
 /** One row per parameter for the README. */
-export const TIP_GOAL_PARAM_DOCS = paramDocs(tipGoalParamFields);
+export const TIP_GOAL_PARAM_DOCS = /*@__PURE__*/ paramDocs(tipGoalParamFields, {
+	key: KEY_DESCRIPTION,
+	overlay: 'the upstream overlay whose tip goal is shown (the goal lives on an overlay)',
+	widget: 'the tip_goal widget of that overlay this page stands for (diagnostics)',
+	debug: '1 shows a diagnostics panel (connection, last event, reads)',
+	font: 'font of the goal, installed on the streaming PC (e.g. `Comic Neue, sans-serif`)',
+	color: 'text colour of the goal',
+	accent: 'colour of the progress bar and the percentage',
+	scale: 'size of the goal relative to the page width',
+	position: 'where the goal sits on the page'
+});
 
 /** The theme part of the parameters, as the widget's markup consumes it. */
 export function tipGoalTheme(p: TipGoalParams): TipGoalTheme {

@@ -61,58 +61,59 @@ const IMAGE_EXPECTS = 'an http(s) URL of an image or GIF, or none';
 export const baseTierFields = {
 	look: param(oneOf(LOOKS), {
 		defaultText: 'classic',
-		expects: LOOK_EXPECTS,
-		description: 'preset look of the card (colours and glow); tiers may choose another'
+		expects: LOOK_EXPECTS
 	}),
 	sound: param(soundValue, {
 		defaultText: 'pop with the built-in tiers, else none',
-		expects: SOUND_EXPECTS,
-		description: 'sound played before the speech'
+		expects: SOUND_EXPECTS
 	}),
 	image: param(imageValue, {
 		defaultText: 'none',
-		expects: IMAGE_EXPECTS,
-		description: 'image or GIF shown on the card'
+		expects: IMAGE_EXPECTS
 	}),
 	celebrate: param(flag, {
 		defaultText: '0',
-		expects: '1 or 0',
-		description:
-			"1 fires the celebration widget (the overlay's, or every celebration source) for each alert"
+		expects: '1 or 0'
 	}),
 	sound_volume: param(numberIn(0, 1), {
 		default: 0.8,
-		expects: 'a number from 0 to 1',
-		description: 'loudness of the alert sounds'
+		expects: 'a number from 0 to 1'
 	}),
 	tiers: param(oneOf(['default', 'off'] as const), {
 		default: 'default',
-		expects: 'default or off',
-		description:
-			'default: the built-in tiers apply unless the URL sets its own (tier1_from ...); off: one look for every tip'
+		expects: 'default or off'
 	})
+};
+
+/** The base fields' lines in the README table (TTS_PARAM_DOCS; not bundled in a page). */
+export const baseTierDescriptions: { readonly [K in keyof typeof baseTierFields]: string } = {
+	look: 'preset look of the card (colours and glow); tiers may choose another',
+	sound: 'sound played before the speech',
+	image: 'image or GIF shown on the card',
+	celebrate:
+		"1 fires the celebration widget (the overlay's, or every celebration source) for each alert",
+	sound_volume: 'loudness of the alert sounds',
+	tiers:
+		'default: the built-in tiers apply unless the URL sets its own (tier1_from ...); off: one look for every tip'
 };
 
 /** What a tier may set, one field each, shared by every prefix (built once: tiers cost no heap). */
 const TIER_FIELD: Record<string, ParamField<unknown>> = {
 	from: param(numberIn(0, 1_000_000), {
-		expects: 'an amount from 0',
-		description: "the smallest amount (tenant's currency) of the tier"
+		expects: 'an amount from 0'
 	}),
-	look: param(oneOf(LOOKS), { expects: LOOK_EXPECTS, description: "the tier's look" }),
-	color: param(cssColor, { expects: CSS_COLOR_EXPECTS, description: "the tier's text colour" }),
-	accent: param(cssColor, { expects: CSS_COLOR_EXPECTS, description: "the tier's accent" }),
+	look: param(oneOf(LOOKS), { expects: LOOK_EXPECTS }),
+	color: param(cssColor, { expects: CSS_COLOR_EXPECTS }),
+	accent: param(cssColor, { expects: CSS_COLOR_EXPECTS }),
 	scale: param(numberIn(0.25, 4), {
-		expects: 'a number from 0.25 to 4',
-		description: "the tier's card size"
+		expects: 'a number from 0.25 to 4'
 	}),
-	sound: param(soundValue, { expects: SOUND_EXPECTS, description: "the tier's sound" }),
-	image: param(imageValue, { expects: IMAGE_EXPECTS, description: "the tier's image" }),
+	sound: param(soundValue, { expects: SOUND_EXPECTS }),
+	image: param(imageValue, { expects: IMAGE_EXPECTS }),
 	min_display: param(numberIn(0, 60), {
-		expects: 'seconds from 0 to 60',
-		description: "the tier's minimum seconds on screen"
+		expects: 'seconds from 0 to 60'
 	}),
-	celebrate: param(flag, { expects: '1 or 0', description: '1: the tier celebrates' })
+	celebrate: param(flag, { expects: '1 or 0' })
 };
 
 /** tier1_* ... tier5_*, sub_*, replay_* (sub and replay have no `_from`): the README lists the pattern. */
