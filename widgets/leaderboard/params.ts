@@ -8,7 +8,7 @@ import {
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import type { ListTheme } from './view.ts';
+import type { WidgetTheme } from '../shared/theme-params.ts';
 
 export const leaderboardParamFields = {
 	key: keyField,
@@ -39,6 +39,6 @@ export function parseLeaderboardParams(
 
 export const LEADERBOARD_PARAM_DOCS = paramDocs(leaderboardParamFields);
 
-export function leaderboardTheme(p: LeaderboardParams): ListTheme {
+export function leaderboardTheme(p: LeaderboardParams): WidgetTheme {
 	return { font: p.font, color: p.color, accent: p.accent, scale: p.scale, position: p.position };
 }

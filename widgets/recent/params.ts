@@ -8,7 +8,7 @@ import {
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import type { ListTheme } from '../leaderboard/view.ts';
+import type { WidgetTheme } from '../shared/theme-params.ts';
 
 export const recentParamFields = {
 	key: keyField,
@@ -37,6 +37,6 @@ export function parseRecentParams(search: string | URLSearchParams): ParamResult
 
 export const RECENT_PARAM_DOCS = paramDocs(recentParamFields);
 
-export function recentTheme(p: RecentParams): ListTheme {
+export function recentTheme(p: RecentParams): WidgetTheme {
 	return { font: p.font, color: p.color, accent: p.accent, scale: p.scale, position: p.position };
 }
