@@ -1,7 +1,6 @@
 // URL parameters of the celebration widget: the one place they are declared. The page parses them
 // with parseCelebrationParams(location.search); README's table comes from CELEBRATION_PARAM_DOCS.
 import {
-	flag,
 	identifier,
 	numberIn,
 	oneOf,
@@ -11,12 +10,12 @@ import {
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import { overlayIdParam, withPlace } from '../counters/params.ts';
+import { withPlace } from '../counters/params.ts';
 import { keyField } from '../shared/theme-params.ts';
+import { debugField, overlayIdParam } from '../shared/widget-params.ts';
 import { CELEBRATION_STYLES } from './particles.ts';
 
 export const celebrationParamFields = {
-	// The same key format as every widget (src/server/config.ts).
 	key: keyField,
 	overlay: param(overlayIdParam, {
 		expects: 'an overlay id (o_ and 8 hex digits)',
@@ -42,12 +41,7 @@ export const celebrationParamFields = {
 		expects: 'seconds from 1 to 15',
 		description: 'how long one celebration lasts'
 	}),
-	debug: param(flag, {
-		default: false,
-		defaultText: '0',
-		expects: '1 or 0',
-		description: '1 shows a diagnostics panel with a button that fires a test celebration'
-	})
+	debug: debugField('1 shows a diagnostics panel with a button that fires a test celebration')
 };
 
 export type CelebrationParams = ParamValues<typeof celebrationParamFields>;

@@ -1,10 +1,10 @@
 // URL parameters of the counters widget: the one place they are declared. The page parses them with
 // parseCountersParams(location.search); README's table comes from COUNTERS_PARAM_DOCS.
-import { keyField, themeFields } from '../shared/theme-params.ts';
+import { keyField, themeFields, themeOf, type WidgetTheme } from '../shared/theme-params.ts';
+import { debugField, overlayIdParam } from '../shared/widget-params.ts';
 import { z } from 'zod/mini';
-import { COUNTER_NAME, OVERLAY_ID } from '../../src/contract/index.ts';
+import { COUNTER_NAME } from '../../src/contract/index.ts';
 import {
-	flag,
 	identifier,
 	oneOf,
 	param,
@@ -14,7 +14,6 @@ import {
 	type ParamValues
 } from '../../src/client/params.ts';
 import { COUNT_FORMATS } from './format.ts';
-import type { CountersTheme } from './view.ts';
 
 /** A counter slug (CONTRACT.md, Counter); lower-cased so `Deaths` finds `deaths`. */
 const counterName: z.ZodMiniType<string, string> = z.pipe(
@@ -31,12 +30,7 @@ export const labelText: z.ZodMiniType<string, string> = z.string().check(
 	z.refine((s) => Array.from(s).length <= 64 && !/\p{Cc}/u.test(s))
 );
 
-export const overlayIdParam: z.ZodMiniType<string, string> = z
-	.string()
-	.check(z.trim(), z.regex(OVERLAY_ID));
-
 export const countersParamFields = {
-	// The same key format as every widget (src/server/config.ts).
 	key: keyField,
 	name: param(counterName, {
 		defaultText: 'all counters',
@@ -63,12 +57,7 @@ export const countersParamFields = {
 		expects: 'a widget id such as w_main_counters',
 		description: "the overlay's counter widget whose `settings.name` picks the counter"
 	}),
-	debug: param(flag, {
-		default: false,
-		defaultText: '0',
-		expects: '1 or 0',
-		description: '1 shows a diagnostics panel and a note when the named counter does not exist'
-	}),
+	debug: debugField('1 shows a diagnostics panel and a note when the named counter does not exist'),
 	...themeFields({
 		position: 'top-left',
 		describe: {
@@ -116,6 +105,4 @@ export function withPlace(
 export const COUNTERS_PARAM_DOCS = paramDocs(countersParamFields);
 
 /** The theme part of the parameters, as the markup consumes it. */
-export function countersTheme(p: CountersParams): CountersTheme {
-	return { font: p.font, color: p.color, accent: p.accent, scale: p.scale, position: p.position };
-}
+export const countersTheme: (p: CountersParams) => WidgetTheme = themeOf;

@@ -1,5 +1,5 @@
 // URL parameters of the top-supporters widget: the one place they are declared.
-import { keyField, themeFields } from '../shared/theme-params.ts';
+import { keyField, themeFields, themeOf, type WidgetTheme } from '../shared/theme-params.ts';
 import {
 	integerIn,
 	param,
@@ -8,7 +8,6 @@ import {
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import type { WidgetTheme } from '../shared/theme-params.ts';
 
 export const leaderboardParamFields = {
 	key: keyField,
@@ -39,6 +38,5 @@ export function parseLeaderboardParams(
 
 export const LEADERBOARD_PARAM_DOCS = paramDocs(leaderboardParamFields);
 
-export function leaderboardTheme(p: LeaderboardParams): WidgetTheme {
-	return { font: p.font, color: p.color, accent: p.accent, scale: p.scale, position: p.position };
-}
+/** The theme part of the parameters, as the markup consumes it. */
+export const leaderboardTheme: (p: LeaderboardParams) => WidgetTheme = themeOf;

@@ -1,33 +1,23 @@
 // URL parameters of the media widget: the one place they are declared. The page parses them with
 // parseMediaParams(location.search); README's table comes from MEDIA_PARAM_DOCS.
-import { z } from 'zod/mini';
 import {
-	flag,
-	identifier,
 	numberIn,
 	oneOf,
 	param,
 	paramDocs,
 	parseParams,
-	requiredParam,
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import { themeFields } from '../shared/theme-params.ts';
+import { keyField, themeFields } from '../shared/theme-params.ts';
+import { debugField, instanceField } from '../shared/widget-params.ts';
 import type { MediaTheme } from './view.ts';
-
-const overlayKey: z.ZodMiniType<string, string> = z
-	.string()
-	.check(z.trim(), z.regex(/^[A-Za-z0-9_-]{16,128}$/));
 
 export const WITH_TTS = ['duck', 'hold', 'ignore'] as const;
 export type WithTts = (typeof WITH_TTS)[number];
 
 export const mediaParamFields = {
-	key: requiredParam(overlayKey, {
-		expects: 'the overlay key (16 to 128 characters of A-Z a-z 0-9 _ -)',
-		description: 'the overlay key that `npm start` prints in every overlay URL'
-	}),
+	key: keyField,
 	volume: param(numberIn(0, 1), {
 		default: 1,
 		expects: 'a number from 0 to 1',
@@ -62,18 +52,10 @@ export const mediaParamFields = {
 		description:
 			'when this copy takes videos: visible (shown anywhere in OBS), active (on air in Program), always; never: only shows what another copy plays (the preview)'
 	}),
-	debug: param(flag, {
-		default: false,
-		defaultText: '0',
-		expects: '1 or 0',
-		description:
-			'1 shows a diagnostics panel (connection, claim, the videos this copy could not play and why)'
-	}),
-	instance: param(identifier(64), {
-		defaultText: 'derived from the page',
-		expects: 'up to 64 characters of A-Z a-z 0-9 _ -',
-		description: 'tells two copies of this widget apart (e.g. two scenes with their own source)'
-	}),
+	debug: debugField(
+		'1 shows a diagnostics panel (connection, claim, the videos this copy could not play and why)'
+	),
+	instance: instanceField,
 	...themeFields({
 		position: 'center',
 		describe: {

@@ -1,5 +1,5 @@
 // URL parameters of the recent-events widget: the one place they are declared.
-import { keyField, themeFields } from '../shared/theme-params.ts';
+import { keyField, themeFields, themeOf, type WidgetTheme } from '../shared/theme-params.ts';
 import {
 	integerIn,
 	param,
@@ -8,7 +8,6 @@ import {
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import type { WidgetTheme } from '../shared/theme-params.ts';
 
 export const recentParamFields = {
 	key: keyField,
@@ -37,6 +36,5 @@ export function parseRecentParams(search: string | URLSearchParams): ParamResult
 
 export const RECENT_PARAM_DOCS = paramDocs(recentParamFields);
 
-export function recentTheme(p: RecentParams): WidgetTheme {
-	return { font: p.font, color: p.color, accent: p.accent, scale: p.scale, position: p.position };
-}
+/** The theme part of the parameters, as the markup consumes it. */
+export const recentTheme: (p: RecentParams) => WidgetTheme = themeOf;

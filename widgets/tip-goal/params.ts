@@ -1,9 +1,8 @@
 // URL parameters of the tip-goal widget: the one place they are declared. The page parses them
 // with parseTipGoalParams(location.search); README's table comes from TIP_GOAL_PARAM_DOCS.
-import { POSITIONS, keyField, themeFields } from '../shared/theme-params.ts';
-import { OVERLAY_ID } from '../../src/contract/index.ts';
+import { keyField, themeFields, themeOf, type WidgetTheme } from '../shared/theme-params.ts';
+import { debugField, overlayIdParam } from '../shared/widget-params.ts';
 import {
-	flag,
 	identifier,
 	param,
 	paramDocs,
@@ -12,19 +11,10 @@ import {
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import { z } from 'zod/mini';
-import type { TipGoalTheme } from './view.ts';
-
-/** Where the goal bar sits on its page (or in its box on an overlay). */
-export const GOAL_POSITIONS = POSITIONS;
-export type GoalPosition = (typeof GOAL_POSITIONS)[number];
-
-const overlayId: z.ZodMiniType<string, string> = z.string().check(z.trim(), z.regex(OVERLAY_ID));
 
 export const tipGoalParamFields = {
-	// The same overlay key as every widget page (one schema, so the pages cannot disagree).
 	key: keyField,
-	overlay: requiredParam(overlayId, {
+	overlay: requiredParam(overlayIdParam, {
 		expects: 'an overlay id: o_ followed by 8 hex characters (e.g. o_1a2b3c4d)',
 		description: 'the upstream overlay whose tip goal is shown (the goal lives on an overlay)'
 	}),
@@ -33,12 +23,7 @@ export const tipGoalParamFields = {
 		expects: 'a widget id such as w_main_goal (A-Z a-z 0-9 _ -, up to 64)',
 		description: 'the tip_goal widget of that overlay this page stands for (diagnostics)'
 	}),
-	debug: param(flag, {
-		default: false,
-		defaultText: '0',
-		expects: '1 or 0',
-		description: '1 shows a diagnostics panel (connection, last event, reads)'
-	}),
+	debug: debugField('1 shows a diagnostics panel (connection, last event, reads)'),
 	...themeFields({
 		position: 'bottom',
 		describe: {
@@ -62,6 +47,4 @@ export function parseTipGoalParams(search: string | URLSearchParams): ParamResul
 export const TIP_GOAL_PARAM_DOCS = paramDocs(tipGoalParamFields);
 
 /** The theme part of the parameters, as the widget's markup consumes it. */
-export function tipGoalTheme(p: TipGoalParams): TipGoalTheme {
-	return { font: p.font, color: p.color, accent: p.accent, scale: p.scale, position: p.position };
-}
+export const tipGoalTheme: (p: TipGoalParams) => WidgetTheme = themeOf;
