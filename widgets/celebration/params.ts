@@ -6,10 +6,9 @@ import {
 	oneOf,
 	param,
 	paramDocs,
-	parseParams,
-	type ParamResult,
-	type ParamValues
+	parseParams
 } from '../../src/client/params.ts';
+import type { ParamResult, ParamValues } from '../../src/client/params.ts';
 import { withPlace } from '../counters/params.ts';
 import { keyField } from '../shared/theme-params.ts';
 import { debugField, overlayIdParam } from '../shared/widget-params.ts';

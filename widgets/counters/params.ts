@@ -4,15 +4,8 @@ import { keyField, themeFields, themeOf, type WidgetTheme } from '../shared/them
 import { debugField, overlayIdParam } from '../shared/widget-params.ts';
 import { z } from 'zod/mini';
 import { COUNTER_NAME } from '../../src/contract/index.ts';
-import {
-	identifier,
-	oneOf,
-	param,
-	paramDocs,
-	parseParams,
-	type ParamResult,
-	type ParamValues
-} from '../../src/client/params.ts';
+import { identifier, oneOf, param, paramDocs, parseParams } from '../../src/client/params.ts';
+import type { ParamResult, ParamValues } from '../../src/client/params.ts';
 import { COUNT_FORMATS } from './format.ts';
 
 /** A counter slug (CONTRACT.md, Counter); lower-cased so `Deaths` finds `deaths`. */

@@ -1,14 +1,7 @@
 // URL parameters of the media widget: the one place they are declared. The page parses them with
 // parseMediaParams(location.search); README's table comes from MEDIA_PARAM_DOCS.
-import {
-	numberIn,
-	oneOf,
-	param,
-	paramDocs,
-	parseParams,
-	type ParamResult,
-	type ParamValues
-} from '../../src/client/params.ts';
+import { numberIn, oneOf, param, paramDocs, parseParams } from '../../src/client/params.ts';
+import type { ParamResult, ParamValues } from '../../src/client/params.ts';
 import { keyField, themeFields } from '../shared/theme-params.ts';
 import { debugField, instanceField } from '../shared/widget-params.ts';
 import type { MediaTheme } from './view.ts';

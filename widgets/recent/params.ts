@@ -1,13 +1,7 @@
 // URL parameters of the recent-events widget: the one place they are declared.
 import { keyField, themeFields, themeOf, type WidgetTheme } from '../shared/theme-params.ts';
-import {
-	integerIn,
-	param,
-	paramDocs,
-	parseParams,
-	type ParamResult,
-	type ParamValues
-} from '../../src/client/params.ts';
+import { integerIn, param, paramDocs, parseParams } from '../../src/client/params.ts';
+import type { ParamResult, ParamValues } from '../../src/client/params.ts';
 
 export const recentParamFields = {
 	key: keyField,

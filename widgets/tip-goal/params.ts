@@ -7,10 +7,9 @@ import {
 	param,
 	paramDocs,
 	parseParams,
-	requiredParam,
-	type ParamResult,
-	type ParamValues
+	requiredParam
 } from '../../src/client/params.ts';
+import type { ParamResult, ParamValues } from '../../src/client/params.ts';
 
 export const tipGoalParamFields = {
 	key: keyField,
