@@ -1,17 +1,69 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { normalizePath, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const pagesDir = here('./src/pages/');
 
-// One HTML entry per page under src/pages/ (multi-page build): each page loads only its own code.
+// The pages (multi-page build: each page loads only its own code) and their titles. A page is
+// src/pages/<name>.ts; its HTML document is the same for every page (pageHtml), so it is written
+// once, here, and handed to the build and the dev server as src/pages/<name>.html.
+const titles: Record<string, string> = {
+	index: 'Tip Overlay Kit',
+	overlay: 'Overlay – Tip Overlay Kit',
+	preview: 'Preview – Tip Overlay Kit',
+	'widget-celebration': 'Celebration – Tip Overlay Kit',
+	'widget-counters': 'Counters – Tip Overlay Kit',
+	'widget-leaderboard': 'Top supporters – Tip Overlay Kit',
+	'widget-media': 'Media – Tip Overlay Kit',
+	'widget-recent': 'Recent events – Tip Overlay Kit',
+	'widget-tip-goal': 'Tip goal – Tip Overlay Kit',
+	'widget-tts': 'TTS – Tip Overlay Kit'
+};
 const pages = Object.fromEntries(
-	readdirSync(pagesDir)
-		.filter((f) => f.endsWith('.html'))
-		.map((f) => [f.replace(/\.html$/, ''), pagesDir + f])
+	Object.keys(titles).map((name) => [name, normalizePath(pagesDir + name + '.html')])
 );
+
+const pageHtml = (name: string) => `<!doctype html>
+<html lang="en">
+	<head>
+		<meta charset="utf-8" />
+		<meta name="viewport" content="width=device-width, initial-scale=1" />
+		<link rel="icon" href="data:," />
+		<title>${titles[name]}</title>
+	</head>
+	<body>
+		<div id="app"></div>
+		<script type="module" src="./${name}.ts"></script>
+	</body>
+</html>
+`;
+
+/** src/pages/<name>.html from pageHtml: the build's entries, and what the dev server serves. */
+function pageDocuments(): Plugin {
+	const pageOf = (id: string) => Object.keys(pages).find((name) => pages[name] === id);
+	return {
+		name: 'page-documents',
+		resolveId: (id) => (pageOf(id) ? id : null),
+		load(id) {
+			const name = pageOf(id);
+			return name ? pageHtml(name) : null;
+		},
+		configureServer(server) {
+			server.middlewares.use((req, res, next) => {
+				const path = req.url?.split('?')[0] ?? '';
+				const name = path === '/' ? 'index' : /^\/([\w-]+)\.html$/.exec(path)?.[1];
+				if (!name || !(name in titles)) return next();
+				server.transformIndexHtml(req.url!, pageHtml(name)).then((html) => {
+					res.setHeader('Content-Type', 'text/html');
+					res.end(html);
+				}, next);
+			});
+		}
+	};
+}
 
 // Environment names allow only letters, digits, '$' and '_'.
 const envName = (page: string) => 'page_' + page.replace(/\W/g, '_');
@@ -19,7 +71,7 @@ const envName = (page: string) => 'page_' + page.replace(/\W/g, '_');
 export default defineConfig({
 	root: pagesDir,
 	publicDir: here('./public'),
-	plugins: [svelte()],
+	plugins: [svelte(), pageDocuments()],
 	resolve: { conditions: ['browser'] },
 	build: {
 		outDir: here('./dist'),

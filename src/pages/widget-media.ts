@@ -7,7 +7,7 @@ import { EventHub } from '../client/event-hub.ts';
 import { createObsBridge } from '../client/obs.ts';
 import { SpeechListener } from '../client/sound-bus.ts';
 import { connectWidgets } from '../client/widget-page.ts';
-import MediaApp from '../../widgets/media/MediaApp.svelte';
+import MediaWidget from '../../widgets/media/MediaWidget.svelte';
 import { MediaPlayer } from '../../widgets/media/media-player.svelte.ts';
 import { mediaTheme, parseMediaParams } from '../../widgets/media/params.ts';
 import { MEDIA_EVENTS, OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
@@ -16,10 +16,10 @@ const target = document.getElementById('app')!;
 const parsed = parseMediaParams(location.search);
 
 if (!parsed.ok) {
-	mount(MediaApp, {
+	mount(MediaWidget, {
 		target,
 		props: {
-			errorView: {
+			view: {
 				status: 'connecting',
 				visible: true,
 				now: null,
@@ -48,8 +48,14 @@ if (!parsed.ok) {
 		{ ...MEDIA_EVENTS, ...TTS_EVENTS, ...OVERLAY_EVENTS },
 		{ player }
 	);
-	mount(MediaApp, {
+	// The view is the player's own reactive state: the widget follows it.
+	mount(MediaWidget, {
 		target,
-		props: { player, theme: mediaTheme(params), onUnlockAudio: () => void gate.unlock() }
+		props: {
+			view: player.view,
+			theme: mediaTheme(params),
+			attach: (el: HTMLElement) => player.attach(el),
+			onUnlockAudio: () => void gate.unlock()
+		}
 	});
 }

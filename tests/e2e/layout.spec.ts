@@ -5,8 +5,16 @@
 // observes only through evaluate (no click()/toBeVisible(), missing in 103). What "fits" means is
 // in layout.ts.
 import type { Page } from '@playwright/test';
-import { demoVideos } from '../../src/sim/demo-videos.ts';
-import { attrOf, expect, test, type Stack } from './fixtures.ts';
+import {
+	LONG_MESSAGE_UNBROKEN as LONG_MESSAGE,
+	LONG_NAME,
+	MAIN,
+	alertOpacity,
+	goalAt,
+	queueVideo,
+	twentyCounters
+} from './content.ts';
+import { attrOf, expect, test } from './fixtures.ts';
 import { layoutProblems } from './layout.ts';
 
 const SIZES = [
@@ -15,42 +23,8 @@ const SIZES = [
 	{ width: 1080, height: 1920 }
 ] as const;
 
-const MAIN = 'o_1a2b3c4d';
-const LONG_TITLE =
-	'A brand new microphone, a camera, and a very comfortable chair for long streams';
-const LONG_NAME = 'Averyveryverylongname_25c';
-const LONG_MESSAGE =
-	'Thank you for the stream, this is a long message that goes on and on about the game. '.repeat(
-		3
-	) + 'Supercalifragilisticexpialidocious_an_unbroken_word_with_no_spaces_in_it the end.';
 const LONG_VIDEO_TITLE =
 	'An extremely long video title that keeps going well past any dozen characters, and then more';
-
-/** Twenty counters in all (the demo has three). */
-function twentyCounters(stack: Stack): void {
-	for (let i = 1; i <= 17; i++) stack.sim.control.model.createCounter(`counter_${i}`, i * 37);
-}
-
-/** The main overlay's goal with the longest title, at `percent` of its target. */
-function goalAt(stack: Stack, percent: number): void {
-	const m = stack.sim.control.model;
-	m.updateTipGoal(MAIN, { title: LONG_TITLE, amount: 250 });
-	const current = m.tipGoal(MAIN).current;
-	m.addToTipGoal(MAIN, (250 * percent) / 100 - current);
-}
-
-function longVideo(stack: Stack) {
-	const demo = demoVideos.find((v) => v.file === '/demo/countdown.webm') ?? demoVideos[0];
-	return stack.sim.control.model.enqueueMedia(
-		{
-			url: `${stack.sim.origin}${demo.file}`,
-			title: LONG_VIDEO_TITLE,
-			thumbnail: `${stack.sim.origin}${demo.thumbnail}`,
-			duration: demo.duration
-		},
-		LONG_NAME
-	);
-}
 
 /** Lets the stage settle its fit after a change (ResizeObserver, then a frame). */
 async function settled(page: Page): Promise<void> {
@@ -117,13 +91,7 @@ test('an alert with a long name and message fits at every size', async ({ page, 
 		})
 		.toBe(true);
 	// The entrance has ended (gsap leaves the card at opacity 1).
-	await expect
-		.poll(() =>
-			page.evaluate(
-				() => getComputedStyle(document.querySelector('[data-testid=tts-alert]')!).opacity
-			)
-		)
-		.toBe('1');
+	await expect.poll(() => alertOpacity(page)).toBe('1');
 	expect(await atEverySize(page, 'alert')).toEqual([]);
 	// The sample alert (sample=1) the preview shows.
 	await page.goto(stack.url('/widget/tts', { sample: 1, scale: 2 }));
@@ -134,16 +102,7 @@ test('an alert with a long name and message fits at every size', async ({ page, 
 test('an alert with a short message fits at every size', async ({ page, stack }) => {
 	await page.goto(stack.url('/widget/tts'));
 	stack.sim.control.createTip({ name: 'Ann', amount: 5, paid: true, message: 'Hi!' });
-	await expect
-		.poll(
-			() =>
-				page.evaluate(() => {
-					const card = document.querySelector('[data-testid=tts-alert]');
-					return card ? getComputedStyle(card).opacity : null;
-				}),
-			{ timeout: 20_000 }
-		)
-		.toBe('1');
+	await expect.poll(() => alertOpacity(page), { timeout: 20_000 }).toBe('1');
 	expect(await atEverySize(page, 'short alert')).toEqual([]);
 });
 
@@ -165,7 +124,7 @@ test('the celebration fits at every size, idle and while it plays', async ({ pag
 
 test('a video with a long title and requester fits at every size', async ({ page, stack }) => {
 	await page.goto(stack.url('/widget/media'));
-	const video = longVideo(stack);
+	const video = queueVideo(stack, LONG_VIDEO_TITLE);
 	await expect
 		.poll(() => attrOf(page, '[data-testid=media-widget]', 'data-playing'), { timeout: 20_000 })
 		.toBe(video.order_id);
@@ -188,7 +147,7 @@ test('every demo overlay fits its own resolution with long and many contents', a
 		await page.goto(stack.url(`/overlay/${id}`));
 		await expect.poll(() => page.locator('.widget[data-widget-id]').count()).toBeGreaterThan(0);
 		const hasMedia = (await page.locator('[data-widget-type=media]').count()) > 0;
-		const video = hasMedia ? longVideo(stack) : null;
+		const video = hasMedia ? queueVideo(stack, LONG_VIDEO_TITLE) : null;
 		stack.sim.control.createTip({
 			name: LONG_NAME,
 			amount: 99.99,
@@ -202,16 +161,7 @@ test('every demo overlay fits its own resolution with long and many contents', a
 				})
 				.toBe(video.order_id);
 		if ((await page.locator('[data-widget-type=tts]').count()) > 0)
-			await expect
-				.poll(
-					() =>
-						page.evaluate(() => {
-							const card = document.querySelector('[data-testid=tts-alert]');
-							return card ? getComputedStyle(card).opacity : null;
-						}),
-					{ timeout: 20_000 }
-				)
-				.toBe('1');
+			await expect.poll(() => alertOpacity(page), { timeout: 20_000 }).toBe('1');
 		await settled(page);
 		for (const p of await layoutProblems(page)) problems.push(`${id} at ${width}x${height}: ${p}`);
 		// Nothing of this overlay is left claimed for the next one.

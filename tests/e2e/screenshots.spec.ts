@@ -11,8 +11,17 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
-import { demoVideos } from '../../src/sim/demo-videos.ts';
-import { attrOf, expect, test, type Stack } from './fixtures.ts';
+import {
+	LONG_MESSAGE,
+	LONG_NAME,
+	LONG_TITLE,
+	MAIN,
+	alertOpacity,
+	goalAt,
+	queueVideo,
+	twentyCounters
+} from './content.ts';
+import { attrOf, expect, test } from './fixtures.ts';
 
 // Inside beforeEach: the skip condition needs the project (testInfo).
 const ONLY = 'chromium';
@@ -35,14 +44,6 @@ const PINNED_CSS =
 	`*{font-family:'Pinned Inter' !important}` +
 	// The page is transparent in OBS; a dark backdrop shows the widgets as on a stream.
 	`html{background:#2b3440 !important}`;
-
-const MAIN = 'o_1a2b3c4d';
-const LONG_TITLE =
-	'A brand new microphone, a camera, and a very comfortable chair for long streams';
-const LONG_MESSAGE =
-	'Thank you for the stream, this is a long message that goes on and on about the game. '.repeat(
-		3
-	) + 'The end.';
 
 test.beforeEach(async ({ page }, testInfo) => {
 	test.skip(testInfo.project.name !== ONLY, 'images are compared in current Chromium only');
@@ -78,12 +79,6 @@ async function still(page: Page, name: string, mask: string[] = []): Promise<voi
 	});
 }
 
-function goalAt(stack: Stack, percent: number, title = LONG_TITLE): void {
-	const m = stack.sim.control.model;
-	m.updateTipGoal(MAIN, { title, amount: 250 });
-	m.addToTipGoal(MAIN, (250 * percent) / 100 - m.tipGoal(MAIN).current);
-}
-
 test('alert card: the sample, and a long name and message', async ({ page, stack }) => {
 	await page.goto(stack.url('/widget/tts', { sample: 1 }));
 	await expect.poll(() => page.locator('[data-testid=tts-alert]').count()).toBe(1);
@@ -91,21 +86,12 @@ test('alert card: the sample, and a long name and message', async ({ page, stack
 
 	await page.goto(stack.url('/widget/tts'));
 	stack.sim.control.createTip({
-		name: 'Averyveryverylongname_25c',
+		name: LONG_NAME,
 		amount: 1234.5,
 		paid: true,
 		message: LONG_MESSAGE
 	});
-	await expect
-		.poll(
-			() =>
-				page.evaluate(() => {
-					const card = document.querySelector('[data-testid=tts-alert]');
-					return card ? getComputedStyle(card).opacity : null;
-				}),
-			{ timeout: 20_000 }
-		)
-		.toBe('1');
+	await expect.poll(() => alertOpacity(page), { timeout: 20_000 }).toBe('1');
 	await still(page, 'alert-long.png');
 });
 
@@ -126,7 +112,7 @@ test('counters: one, and twenty in columns', async ({ page, stack }) => {
 	await page.goto(stack.url('/widget/counters', { name: 'deaths' }));
 	await expect.poll(() => page.locator('[data-counter]').count()).toBe(1);
 	await still(page, 'counters-one.png');
-	for (let i = 1; i <= 17; i++) stack.sim.control.model.createCounter(`counter_${i}`, i * 37);
+	twentyCounters(stack);
 	await page.goto(stack.url('/widget/counters'));
 	await expect.poll(() => page.locator('[data-counter]').count()).toBe(20);
 	await still(page, 'counters-twenty.png');
@@ -134,15 +120,9 @@ test('counters: one, and twenty in columns', async ({ page, stack }) => {
 
 test('media: a video with its title and requester', async ({ page, stack }) => {
 	await page.goto(stack.url('/widget/media'));
-	const demo = demoVideos.find((v) => v.file === '/demo/countdown.webm') ?? demoVideos[0];
-	const video = stack.sim.control.model.enqueueMedia(
-		{
-			url: `${stack.sim.origin}${demo.file}`,
-			title: 'An extremely long video title that keeps going well past any dozen characters',
-			thumbnail: `${stack.sim.origin}${demo.thumbnail}`,
-			duration: demo.duration
-		},
-		'Averyveryverylongname_25c'
+	const video = queueVideo(
+		stack,
+		'An extremely long video title that keeps going well past any dozen characters'
 	);
 	await expect
 		.poll(() => attrOf(page, '[data-testid=media-widget]', 'data-playing'), { timeout: 20_000 })

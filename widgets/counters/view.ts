@@ -1,5 +1,5 @@
 // The counters widget's view model: what the markup shows, owned by CountersState.
-import type { TtsPosition } from '../tts/params.ts';
+import type { WidgetTheme } from '../shared/theme-params.ts';
 
 export type CountersStatus = 'connecting' | 'ready' | 'unauthorized' | 'failing';
 
@@ -10,11 +10,4 @@ export interface CounterView {
 	bumps: number;
 }
 
-/** Theme from the URL parameters; unset values keep the stylesheet's defaults. */
-export interface CountersTheme {
-	font?: string;
-	color?: string;
-	accent?: string;
-	scale: number;
-	position: TtsPosition;
-}
+export type CountersTheme = WidgetTheme;

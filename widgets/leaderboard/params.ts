@@ -8,7 +8,7 @@ import {
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import type { ListTheme } from './view.ts';
+import type { WidgetTheme as ListTheme } from '../shared/theme-params.ts';
 
 export const leaderboardParamFields = {
 	key: keyField,

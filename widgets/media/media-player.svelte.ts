@@ -342,26 +342,25 @@ export class MediaPlayer {
 		const failed = this.view.failed.map(
 			(f) => [`failed ${f.orderId}`, `${f.reason}${f.givenUp ? ' (given up)' : ''}`] as const
 		);
-		return {
-			connection: this.connectionDetail
-				? `${this.connection}: ${this.connectionDetail}`
-				: this.connection,
-			lastEventId: this.lastEventId,
-			claim,
-			rows: [
-				['instance', this.deps.instance],
-				['visible', this.visible ? 'yes' : 'no (held in place)'],
-				['tip being read', this.deps.speech?.speaking ? 'yes' : 'no'],
-				[
-					'calls',
-					Object.entries(this.runner.calls)
-						.map(([k, n]) => `${k} ${n}`)
-						.join(', ')
-				],
-				['last note', this.lastNote || '–'],
-				...failed
-			]
-		};
+		const connection = this.connectionDetail
+			? `${this.connection}: ${this.connectionDetail}`
+			: this.connection;
+		return [
+			['connection', connection],
+			['last event', this.lastEventId ?? '–'],
+			['claim', claim],
+			['instance', this.deps.instance],
+			['visible', this.visible ? 'yes' : 'no (held in place)'],
+			['tip being read', this.deps.speech?.speaking ? 'yes' : 'no'],
+			[
+				'calls',
+				Object.entries(this.runner.calls)
+					.map(([k, n]) => `${k} ${n}`)
+					.join(', ')
+			],
+			['last note', this.lastNote || '–'],
+			...failed
+		];
 	}
 }
 

@@ -1,6 +1,6 @@
 // The media widget's view model: everything the markup shows, computed by the player
 // (media-player.svelte.ts). The video itself lives in the host element the markup lends the player.
-import type { Position } from '../shared/theme-params.ts';
+import type { DebugRows, Position } from '../shared/theme-params.ts';
 
 /** The video request on screen. Viewer text (title, requester) is always rendered as text. */
 export interface NowPlaying {
@@ -34,13 +34,6 @@ export interface FailedVideo {
 	givenUp: boolean;
 }
 
-export interface MediaDiagnostics {
-	connection: string;
-	lastEventId: string | null;
-	claim: string;
-	rows: ReadonlyArray<readonly [label: string, value: string]>;
-}
-
 export interface MediaViewModel {
 	status: MediaStatus;
 	statusDetail?: string;
@@ -50,7 +43,8 @@ export interface MediaViewModel {
 	/** Ducked under a tip being read (with_tts=duck). */
 	ducked: boolean;
 	failed: FailedVideo[];
-	debug: MediaDiagnostics | null;
+	/** Rows of the debug panel (`debug=1`): connection, last event, claim, then the player's own. */
+	debug: DebugRows | null;
 	paramErrors: string[] | null;
 }
 

@@ -35,6 +35,24 @@ export const POSITIONS = [
 ] as const;
 export type Position = (typeof POSITIONS)[number];
 
+/** The theme part of a widget's parameters, as its markup consumes it; unset values keep the
+ * stylesheet's defaults. */
+export interface WidgetTheme {
+	font?: string;
+	color?: string;
+	accent?: string;
+	scale: number;
+	position: Position;
+}
+
+/** Rows of a widget's debug=1 panel (label, value), shown as text. */
+export type DebugRows = ReadonlyArray<readonly [label: string, value: string]>;
+
+/** The theme part of parsed parameters. */
+export function themeOf(p: WidgetTheme): WidgetTheme {
+	return { font: p.font, color: p.color, accent: p.accent, scale: p.scale, position: p.position };
+}
+
 export function themeFields(position: Position) {
 	return {
 		font: param(fontFamilies, {

@@ -2,7 +2,7 @@
 // (tip-goal.svelte.ts). The component holds no state of its own beyond the bar's animation.
 import type { CurrencyInfo } from '../tts/format.ts';
 import type { GoalState } from '../../src/core/goal.ts';
-import type { GoalPosition } from './params.ts';
+import type { WidgetTheme } from '../shared/theme-params.ts';
 
 export type TipGoalStatus = 'connecting' | 'ready' | 'unauthorized' | 'failing' | 'unavailable';
 
@@ -33,11 +33,4 @@ export interface TipGoalViewModel {
 	paramErrors: string[] | null;
 }
 
-/** Theme from the URL parameters; unset values keep the stylesheet's defaults. */
-export interface TipGoalTheme {
-	font?: string;
-	color?: string;
-	accent?: string;
-	scale: number;
-	position: GoalPosition;
-}
+export type TipGoalTheme = WidgetTheme;
