@@ -120,8 +120,7 @@ export class SimControl {
 		const q = queue === 'tts' ? m.tts : m.media;
 		const orderId = opts.orderId ?? q.items[0]?.order_id;
 		if (!orderId) throw new SimError(404, 'not_found', `the ${queue} queue is empty`);
-		if (queue === 'tts') m.ttsStart(orderId, RIVAL);
-		else m.mediaStart(orderId, RIVAL);
+		m.start(queue, orderId, RIVAL);
 		const claim = `${queue}:${orderId}`;
 		this.rivalClaims.set(claim, this.core.log.lastSeq);
 		// Only a claim the rival still holds is released: after clearFaults a consumer may own it.
@@ -140,8 +139,7 @@ export class SimControl {
 		// rival's any more, and releasing it would pull it from under a healthy consumer.
 		if (since !== undefined && !this.rivalStillHolds(queue, orderId, since)) return;
 		const m = this.core.model;
-		if (queue === 'tts') m.ttsRelease(orderId, RIVAL);
-		else m.mediaRelease(orderId, RIVAL);
+		m.release(queue, orderId, RIVAL);
 	}
 
 	private rivalStillHolds(queue: 'tts' | 'media', orderId: string, since: number): boolean {

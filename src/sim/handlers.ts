@@ -65,31 +65,31 @@ export const HANDLERS: Record<RouteName, Handler> = {
 	},
 	ttsStart: ({ model }, { params, actor }) => ({
 		success: true,
-		tip: model.ttsStart(params.orderId, actor)
+		tip: model.start('tts', params.orderId, actor)
 	}),
 	ttsFinish: ({ model }, { params, actor }) => ({
 		success: true,
-		tip: model.ttsFinish(params.orderId, actor)
+		tip: model.finish('tts', params.orderId, actor)
 	}),
-	ttsRelease: ({ model }, { params, actor }) => ({
-		success: true,
-		...model.ttsRelease(params.orderId, actor)
-	}),
+	ttsRelease: ({ model }, { params, actor }) => {
+		const { released, item } = model.release('tts', params.orderId, actor);
+		return { success: true, released, tip: item };
+	},
 	ttsPause: ({ model }, { actor }) => ({
 		success: true,
-		is_paused: model.ttsSetPaused(true, actor)
+		is_paused: model.setPaused('tts', true, actor)
 	}),
 	ttsResume: ({ model }, { actor }) => ({
 		success: true,
-		is_paused: model.ttsSetPaused(false, actor)
+		is_paused: model.setPaused('tts', false, actor)
 	}),
-	ttsSkip: ({ model }, { actor }) => ({ success: true, order_id: model.ttsSkip(actor) }),
+	ttsSkip: ({ model }, { actor }) => ({ success: true, order_id: model.skip('tts', actor) }),
 	ttsClear: ({ model }, { actor }) => {
 		model.ttsClear(actor);
 		return { success: true };
 	},
 	ttsRemove: ({ model }, { params, actor }) => {
-		model.ttsRemove(params.orderId, actor);
+		model.remove('tts', params.orderId, actor);
 		return { success: true };
 	},
 	ttsReplay: ({ model }, { params, actor }) => ({
@@ -119,27 +119,27 @@ export const HANDLERS: Record<RouteName, Handler> = {
 	},
 	mediaStart: ({ model }, { params, actor }) => ({
 		success: true,
-		media: model.mediaStart(params.orderId, actor)
+		media: model.start('media', params.orderId, actor)
 	}),
 	mediaFinish: ({ model }, { params, actor }) => ({
 		success: true,
-		media: model.mediaFinish(params.orderId, actor)
+		media: model.finish('media', params.orderId, actor)
 	}),
-	mediaRelease: ({ model }, { params, actor }) => ({
-		success: true,
-		...model.mediaRelease(params.orderId, actor)
-	}),
+	mediaRelease: ({ model }, { params, actor }) => {
+		const { released, item } = model.release('media', params.orderId, actor);
+		return { success: true, released, media: item };
+	},
 	mediaPause: ({ model }, { actor }) => ({
 		success: true,
-		is_paused: model.mediaSetPaused(true, actor)
+		is_paused: model.setPaused('media', true, actor)
 	}),
 	mediaResume: ({ model }, { actor }) => ({
 		success: true,
-		is_paused: model.mediaSetPaused(false, actor)
+		is_paused: model.setPaused('media', false, actor)
 	}),
-	mediaSkip: ({ model }, { actor }) => ({ success: true, order_id: model.mediaSkip(actor) }),
+	mediaSkip: ({ model }, { actor }) => ({ success: true, order_id: model.skip('media', actor) }),
 	mediaRemove: ({ model }, { params, actor }) => {
-		model.mediaRemove(params.orderId, actor);
+		model.remove('media', params.orderId, actor);
 		return { success: true };
 	},
 	mediaVisibility: ({ model }, { body, actor }) => ({
