@@ -4,6 +4,7 @@ import { EVENT_DESCRIPTIONS, SCOPES, type Actor, type RouteName } from '../contr
 import type { ApiKey } from './auth.ts';
 import type { SimCore } from './core.ts';
 import { badRequest } from './errors.ts';
+import type { QueueName } from './model/model.ts';
 
 export interface HandlerInput {
 	params: Record<string, string>;
@@ -36,6 +37,42 @@ const SCOPE_TEXT: Record<string, string> = {
 
 const dateOrNull = (v: unknown): string | null => (v === '' || v == null ? null : String(v));
 
+/**
+ * The claim and control routes of one queue, the same for TTS and media; `key` names the item in
+ * the bodies (`tip` or `media`).
+ */
+function queueHandlers(q: QueueName, key: 'tip' | 'media') {
+	return {
+		start: ({ model }, { params, actor }) => ({
+			success: true,
+			[key]: model.start(q, params.orderId, actor)
+		}),
+		finish: ({ model }, { params, actor }) => ({
+			success: true,
+			[key]: model.finish(q, params.orderId, actor)
+		}),
+		release: ({ model }, { params, actor }) => {
+			const { released, item } = model.release(q, params.orderId, actor);
+			return { success: true, released, [key]: item };
+		},
+		pause: ({ model }, { actor }) => ({
+			success: true,
+			is_paused: model.setPaused(q, true, actor)
+		}),
+		resume: ({ model }, { actor }) => ({
+			success: true,
+			is_paused: model.setPaused(q, false, actor)
+		}),
+		skip: ({ model }, { actor }) => ({ success: true, order_id: model.skip(q, actor) }),
+		remove: ({ model }, { params, actor }) => {
+			model.remove(q, params.orderId, actor);
+			return { success: true };
+		}
+	} satisfies Record<string, Handler>;
+}
+const tts = queueHandlers('tts', 'tip');
+const media = queueHandlers('media', 'media');
+
 export const HANDLERS: Record<RouteName, Handler> = {
 	me: (core, { key }) => ({
 		tenant: core.model.tenant,
@@ -63,35 +100,17 @@ export const HANDLERS: Record<RouteName, Handler> = {
 		const page = model.tts.page((query.limit as number) ?? 25, query.before as string | undefined);
 		return { tips: page.rows, has_more: page.has_more, next_cursor: page.next_cursor };
 	},
-	ttsStart: ({ model }, { params, actor }) => ({
-		success: true,
-		tip: model.start('tts', params.orderId, actor)
-	}),
-	ttsFinish: ({ model }, { params, actor }) => ({
-		success: true,
-		tip: model.finish('tts', params.orderId, actor)
-	}),
-	ttsRelease: ({ model }, { params, actor }) => {
-		const { released, item } = model.release('tts', params.orderId, actor);
-		return { success: true, released, tip: item };
-	},
-	ttsPause: ({ model }, { actor }) => ({
-		success: true,
-		is_paused: model.setPaused('tts', true, actor)
-	}),
-	ttsResume: ({ model }, { actor }) => ({
-		success: true,
-		is_paused: model.setPaused('tts', false, actor)
-	}),
-	ttsSkip: ({ model }, { actor }) => ({ success: true, order_id: model.skip('tts', actor) }),
+	ttsStart: tts.start,
+	ttsFinish: tts.finish,
+	ttsRelease: tts.release,
+	ttsPause: tts.pause,
+	ttsResume: tts.resume,
+	ttsSkip: tts.skip,
 	ttsClear: ({ model }, { actor }) => {
 		model.ttsClear(actor);
 		return { success: true };
 	},
-	ttsRemove: ({ model }, { params, actor }) => {
-		model.remove('tts', params.orderId, actor);
-		return { success: true };
-	},
+	ttsRemove: tts.remove,
 	ttsReplay: ({ model }, { params, actor }) => ({
 		success: true,
 		tip: model.ttsReplay(params.orderId, actor)
@@ -117,31 +136,13 @@ export const HANDLERS: Record<RouteName, Handler> = {
 		);
 		return { media: page.rows, has_more: page.has_more, next_cursor: page.next_cursor };
 	},
-	mediaStart: ({ model }, { params, actor }) => ({
-		success: true,
-		media: model.start('media', params.orderId, actor)
-	}),
-	mediaFinish: ({ model }, { params, actor }) => ({
-		success: true,
-		media: model.finish('media', params.orderId, actor)
-	}),
-	mediaRelease: ({ model }, { params, actor }) => {
-		const { released, item } = model.release('media', params.orderId, actor);
-		return { success: true, released, media: item };
-	},
-	mediaPause: ({ model }, { actor }) => ({
-		success: true,
-		is_paused: model.setPaused('media', true, actor)
-	}),
-	mediaResume: ({ model }, { actor }) => ({
-		success: true,
-		is_paused: model.setPaused('media', false, actor)
-	}),
-	mediaSkip: ({ model }, { actor }) => ({ success: true, order_id: model.skip('media', actor) }),
-	mediaRemove: ({ model }, { params, actor }) => {
-		model.remove('media', params.orderId, actor);
-		return { success: true };
-	},
+	mediaStart: media.start,
+	mediaFinish: media.finish,
+	mediaRelease: media.release,
+	mediaPause: media.pause,
+	mediaResume: media.resume,
+	mediaSkip: media.skip,
+	mediaRemove: media.remove,
 	mediaVisibility: ({ model }, { body, actor }) => ({
 		success: true,
 		visible: model.mediaSetVisible(body.visible as boolean, actor)
