@@ -1,21 +1,16 @@
 // The media queue in the claim reducer's vocabulary: upstream calls through the token endpoint
 // (service-api.md, Media queue; CONTRACT.md, Media queue table) and the mapping of realtime events
 // to reducer inputs (CONTRACT.md, Event catalog). Every media item can be played at once (`ready`).
+// What it shares with the TTS queue is in claim-queue.ts.
 import type { KnownEvent, QueueMediaItem } from '../contract/index.ts';
 import type { ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
 import type { ApiClient } from './api.ts';
 import type { QueuePort, QueueSnapshot } from './claim-runner.ts';
-import { toCallResult } from './tts-queue.ts';
+import { claimEventInput, claimItem, toCallResult } from './claim-queue.ts';
 import * as routes from '../contract/routes.ts';
 
 export function mediaItem(media: QueueMediaItem): ClaimItem<QueueMediaItem> {
-	const queuedAt = Date.parse(media.queued_at);
-	return {
-		orderId: media.order_id,
-		ready: true,
-		...(Number.isFinite(queuedAt) ? { queuedAt } : {}),
-		data: media
-	};
+	return claimItem(media, true);
 }
 
 /** The snapshot plus the player's visibility, which only the media queue has. */
@@ -65,25 +60,12 @@ export function mediaInput(event: KnownEvent): ClaimInput<QueueMediaItem> | Medi
 	switch (event.type) {
 		case 'queue.media.added':
 			return { kind: 'added', item: mediaItem(event.data.media) };
-		case 'queue.media.started':
-			return { kind: 'claimed', orderId: event.data.order_id };
-		case 'queue.media.finished':
-			return { kind: 'gone', orderId: event.data.order_id, why: 'finished' };
-		case 'queue.media.skipped':
-			return { kind: 'gone', orderId: event.data.order_id, why: 'skipped' };
-		case 'queue.media.removed':
-			return { kind: 'gone', orderId: event.data.order_id, why: 'removed' };
-		case 'queue.media.released':
-			return { kind: 'released', orderId: event.data.order_id };
-		case 'queue.media.paused':
-		case 'queue.media.resumed':
-			return { kind: 'paused', paused: event.data.is_paused };
 		case 'queue.media.visibility':
 			return { kind: 'visible', visible: event.data.visible };
 		case 'queue.tts.cleared':
 			return { kind: 'resnapshot' };
 		default:
-			return null;
+			return claimEventInput('media', event);
 	}
 }
 

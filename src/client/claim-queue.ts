@@ -1,0 +1,74 @@
+// What the TTS and media queues share in the claim reducer's vocabulary (CONTRACT.md, TTS and media
+// tables; Event catalog): an upstream item as a reducer item, the answer of a claim call as a
+// reducer result, and the claim events of `queue.<name>.*`. tts-queue.ts and media-queue.ts add
+// what differs: routes, the item's name in bodies, when an item is ready, events of their own.
+import type { KnownEvent } from '../contract/index.ts';
+import type { CallResult, ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
+import type { ApiResult } from './api.ts';
+
+/** The reducer's item for an upstream item (a tip or a video). */
+export function claimItem<T extends { order_id: string; queued_at: string }>(
+	data: T,
+	ready: boolean
+): ClaimItem<T> {
+	const queuedAt = Date.parse(data.queued_at);
+	return {
+		orderId: data.order_id,
+		ready,
+		// Puts an item whose `added` event arrives after a later one's in its queue place.
+		...(Number.isFinite(queuedAt) ? { queuedAt } : {}),
+		data
+	};
+}
+
+/** The answer to start, finish or release as the reducer reads it. */
+export function toCallResult<T>(
+	r: ApiResult<unknown>,
+	pick: (body: any) => T | undefined
+): CallResult<T> {
+	if (r.ok) return { ok: true, data: pick(r.body) };
+	if (r.kind === 'http')
+		return {
+			ok: false,
+			status: r.status,
+			code: r.code,
+			currentOrderId:
+				typeof (r.body as { current_order_id?: unknown } | null)?.current_order_id === 'string'
+					? (r.body as { current_order_id: string }).current_order_id
+					: undefined,
+			retryAfterMs: r.retryAfterMs
+		};
+	// A malformed answer to a claim call: treat like a network failure (the snapshot will tell).
+	return { ok: false, status: 0, code: r.kind };
+}
+
+/**
+ * The reducer input for a claim event of one queue (`queue.tts.started`, `queue.media.skipped`,
+ * ...), or null for any other event.
+ */
+export function claimEventInput<T>(
+	queue: 'tts' | 'media',
+	event: KnownEvent
+): ClaimInput<T> | null {
+	const prefix = `queue.${queue}.`;
+	if (!event.type.startsWith(prefix)) return null;
+	// Every claim event of the catalog carries these (its schema checked them).
+	const data = event.data as { order_id: string; is_paused: boolean };
+	switch (event.type.slice(prefix.length)) {
+		case 'started':
+			return { kind: 'claimed', orderId: data.order_id };
+		case 'finished':
+			return { kind: 'gone', orderId: data.order_id, why: 'finished' };
+		case 'skipped':
+			return { kind: 'gone', orderId: data.order_id, why: 'skipped' };
+		case 'removed':
+			return { kind: 'gone', orderId: data.order_id, why: 'removed' };
+		case 'released':
+			return { kind: 'released', orderId: data.order_id };
+		case 'paused':
+		case 'resumed':
+			return { kind: 'paused', paused: data.is_paused };
+		default:
+			return null;
+	}
+}
