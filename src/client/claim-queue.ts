@@ -5,6 +5,7 @@
 import type { KnownEvent } from '../contract/index.ts';
 import type { CallResult, ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
 import type { ApiResult } from './api.ts';
+import type { QueuePort } from './claim-runner.ts';
 
 /** The reducer's item for an upstream item (a tip or a video). */
 export function claimItem<T extends { order_id: string; queued_at: string }>(
@@ -18,6 +19,22 @@ export function claimItem<T extends { order_id: string; queued_at: string }>(
 		// Puts an item whose `added` event arrives after a later one's in its queue place.
 		...(Number.isFinite(queuedAt) ? { queuedAt } : {}),
 		data
+	};
+}
+
+/** The answer to GET /tts/queue or /media/queue as the reducer's snapshot. */
+export function toSnapshot<T>(
+	r: ApiResult<{ is_paused: boolean; current_order_id: string | null; items: T[] }>,
+	item: (data: T) => ClaimItem<T>
+): Awaited<ReturnType<QueuePort<T>['snapshot']>> {
+	if (!r.ok) return { ok: false, retryAfterMs: r.kind === 'http' ? r.retryAfterMs : undefined };
+	return {
+		ok: true,
+		value: {
+			paused: r.body.is_paused,
+			currentOrderId: r.body.current_order_id,
+			items: r.body.items.map(item)
+		}
 	};
 }
 

@@ -6,7 +6,7 @@ import type { KnownEvent, QueueMediaItem } from '../contract/index.ts';
 import type { ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
 import type { ApiClient } from './api.ts';
 import type { QueuePort, QueueSnapshot } from './claim-runner.ts';
-import { claimEventInput, claimItem, toCallResult } from './claim-queue.ts';
+import { claimEventInput, claimItem, toCallResult, toSnapshot } from './claim-queue.ts';
 import * as routes from '../contract/routes.ts';
 
 export function mediaItem(media: QueueMediaItem): ClaimItem<QueueMediaItem> {
@@ -26,16 +26,8 @@ export function mediaQueuePort(
 	return {
 		async snapshot() {
 			const r = await api.request(routes.mediaQueue, {});
-			if (!r.ok) return { ok: false, retryAfterMs: r.kind === 'http' ? r.retryAfterMs : undefined };
-			onVisible(r.body.visible);
-			return {
-				ok: true,
-				value: {
-					paused: r.body.is_paused,
-					currentOrderId: r.body.current_order_id,
-					items: r.body.items.map(mediaItem)
-				}
-			};
+			if (r.ok) onVisible(r.body.visible);
+			return toSnapshot(r, mediaItem);
 		},
 		start: async (orderId) =>
 			toCallResult(

@@ -4,7 +4,7 @@
 import type { KnownEvent, QueueTip } from '../contract/index.ts';
 import type { ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
 import type { ApiClient } from './api.ts';
-import { claimEventInput, claimItem, toCallResult } from './claim-queue.ts';
+import { claimEventInput, claimItem, toCallResult, toSnapshot } from './claim-queue.ts';
 import type { QueuePort } from './claim-runner.ts';
 import * as routes from '../contract/routes.ts';
 
@@ -14,18 +14,7 @@ export function ttsItem(tip: QueueTip): ClaimItem<QueueTip> {
 
 export function ttsQueuePort(api: ApiClient): QueuePort<QueueTip> {
 	return {
-		async snapshot() {
-			const r = await api.request(routes.ttsQueue, {});
-			if (!r.ok) return { ok: false, retryAfterMs: r.kind === 'http' ? r.retryAfterMs : undefined };
-			return {
-				ok: true,
-				value: {
-					paused: r.body.is_paused,
-					currentOrderId: r.body.current_order_id,
-					items: r.body.items.map(ttsItem)
-				}
-			};
-		},
+		snapshot: async () => toSnapshot(await api.request(routes.ttsQueue, {}), ttsItem),
 		start: async (orderId) =>
 			toCallResult(await api.request(routes.ttsStart, { orderId }), (b) => b.tip as QueueTip),
 		finish: async (orderId) =>

@@ -21,18 +21,7 @@ import {
 import { onPlayEnded, onPlayFailed } from './claim/play.ts';
 import type { ClaimEffect, ClaimInput, ClaimState, Step } from './claim/types.ts';
 
-export {
-	DEFAULT_CLAIM_CONFIG,
-	initialClaimState,
-	type CallResult,
-	type ClaimConfig,
-	type ClaimEffect,
-	type ClaimInput,
-	type ClaimItem,
-	type ClaimState,
-	type ReleaseReason,
-	type Step
-} from './claim/types.ts';
+export * from './claim/types.ts';
 
 /** Apply one input at time `now` (ms); returns the new state and the effects to carry out. */
 export function claimStep<T>(prev: ClaimState<T>, input: ClaimInput<T>, now: number): Step<T> {
