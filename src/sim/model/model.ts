@@ -18,7 +18,9 @@ import {
 import { badRequest, notFound, SimError } from '../errors.ts';
 import { ClaimQueue } from './claim-queue.ts';
 import { IdSource } from './ids.ts';
-import { leaderboardOf, mediaItem } from './records.ts';
+import { leaderboardOf, mediaItem, type MediaInput } from './records.ts';
+
+export type { MediaInput } from './records.ts';
 import { demoOverlays, tipGoalOf, type OverlayState } from './overlays.ts';
 
 export const MAX_COUNTERS = 100;
@@ -47,15 +49,6 @@ export interface TipInput {
 	platform_user_id?: string | null;
 	/** A video to request with the tip. */
 	media?: MediaInput;
-}
-
-export interface MediaInput {
-	url: string;
-	start_time?: number;
-	title?: string | null;
-	thumbnail?: string | null;
-	duration?: number;
-	requested_via?: string;
 }
 
 /** The two claim queues by name (`model.tts`, `model.media`). */

@@ -2,7 +2,16 @@
 // and the supporters' leaderboard from the tip ledger.
 import type { QueueMediaItem, QueueTip } from '../../contract/index.ts';
 import { badRequest } from '../errors.ts';
-import type { MediaInput } from './model.ts';
+
+/** A video requested with a tip, by the streamer or by the demo traffic. */
+export interface MediaInput {
+	url: string;
+	start_time?: number;
+	title?: string | null;
+	thumbnail?: string | null;
+	duration?: number;
+	requested_via?: string;
+}
 
 /** A queued video from a request; 400 unless its URL is an absolute http(s) URL. */
 export function mediaItem(
