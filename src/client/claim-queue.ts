@@ -41,20 +41,21 @@ export function toSnapshot<T>(
 /** The answer to start, finish or release as the reducer reads it. */
 export function toCallResult<T>(
 	r: ApiResult<unknown>,
-	pick: (body: any) => T | undefined
+	/** The item in a start's answer (finish and release answer none we use). */
+	pick?: (body: any) => T
 ): CallResult<T> {
-	if (r.ok) return { ok: true, data: pick(r.body) };
-	if (r.kind === 'http')
+	if (r.ok) return { ok: true, data: pick?.(r.body) };
+	if (r.kind === 'http') {
+		// 409 already_playing names the holder.
+		const holder = (r.body as { current_order_id?: unknown } | null)?.current_order_id;
 		return {
 			ok: false,
 			status: r.status,
 			code: r.code,
-			currentOrderId:
-				typeof (r.body as { current_order_id?: unknown } | null)?.current_order_id === 'string'
-					? (r.body as { current_order_id: string }).current_order_id
-					: undefined,
+			currentOrderId: typeof holder === 'string' ? holder : undefined,
 			retryAfterMs: r.retryAfterMs
 		};
+	}
 	// A malformed answer to a claim call: treat like a network failure (the snapshot will tell).
 	return { ok: false, status: 0, code: r.kind };
 }
@@ -71,21 +72,11 @@ export function claimEventInput<T>(
 	if (!event.type.startsWith(prefix)) return null;
 	// Every claim event of the catalog carries these (its schema checked them).
 	const data = event.data as { order_id: string; is_paused: boolean };
-	switch (event.type.slice(prefix.length)) {
-		case 'started':
-			return { kind: 'claimed', orderId: data.order_id };
-		case 'finished':
-			return { kind: 'gone', orderId: data.order_id, why: 'finished' };
-		case 'skipped':
-			return { kind: 'gone', orderId: data.order_id, why: 'skipped' };
-		case 'removed':
-			return { kind: 'gone', orderId: data.order_id, why: 'removed' };
-		case 'released':
-			return { kind: 'released', orderId: data.order_id };
-		case 'paused':
-		case 'resumed':
-			return { kind: 'paused', paused: data.is_paused };
-		default:
-			return null;
-	}
+	const verb = event.type.slice(prefix.length);
+	if (verb === 'started') return { kind: 'claimed', orderId: data.order_id };
+	if (verb === 'released') return { kind: 'released', orderId: data.order_id };
+	if (verb === 'finished' || verb === 'skipped' || verb === 'removed')
+		return { kind: 'gone', orderId: data.order_id, why: verb };
+	if (verb === 'paused' || verb === 'resumed') return { kind: 'paused', paused: data.is_paused };
+	return null;
 }

@@ -34,10 +34,8 @@ export function mediaQueuePort(
 				await api.request(routes.mediaStart, { orderId }),
 				(b) => b.media as QueueMediaItem
 			),
-		finish: async (orderId) =>
-			toCallResult(await api.request(routes.mediaFinish, { orderId }), () => undefined),
-		release: async (orderId) =>
-			toCallResult(await api.request(routes.mediaRelease, { orderId }), () => undefined)
+		finish: async (orderId) => toCallResult(await api.request(routes.mediaFinish, { orderId })),
+		release: async (orderId) => toCallResult(await api.request(routes.mediaRelease, { orderId }))
 	};
 }
 

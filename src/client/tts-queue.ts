@@ -17,10 +17,8 @@ export function ttsQueuePort(api: ApiClient): QueuePort<QueueTip> {
 		snapshot: async () => toSnapshot(await api.request(routes.ttsQueue, {}), ttsItem),
 		start: async (orderId) =>
 			toCallResult(await api.request(routes.ttsStart, { orderId }), (b) => b.tip as QueueTip),
-		finish: async (orderId) =>
-			toCallResult(await api.request(routes.ttsFinish, { orderId }), () => undefined),
-		release: async (orderId) =>
-			toCallResult(await api.request(routes.ttsRelease, { orderId }), () => undefined)
+		finish: async (orderId) => toCallResult(await api.request(routes.ttsFinish, { orderId })),
+		release: async (orderId) => toCallResult(await api.request(routes.ttsRelease, { orderId }))
 	};
 }
 

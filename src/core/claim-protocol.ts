@@ -19,7 +19,7 @@ import {
 	onSnapshot
 } from './claim/events.ts';
 import { onPlayEnded, onPlayFailed } from './claim/play.ts';
-import type { ClaimEffect, ClaimInput, ClaimState, Step } from './claim/types.ts';
+import type { ClaimEffect, ClaimInput, ClaimState, InputOf, Step } from './claim/types.ts';
 
 export * from './claim/types.ts';
 
@@ -50,41 +50,36 @@ export function claimStep<T>(prev: ClaimState<T>, input: ClaimInput<T>, now: num
 	return { state: s, effects: fx };
 }
 
-/** The decision for one input: one function per input kind. */
+/** The decision for each input kind: one function per kind (docs/claim-protocol.md). */
+const DECISIONS: { [K in ClaimInput<unknown>['kind']]: Decision<K> } = {
+	snapshot: onSnapshot,
+	added: onAdded,
+	ready: onReady,
+	claimed: onClaimed,
+	gone: onGone,
+	released: onReleased,
+	cleared: onCleared,
+	paused: onPaused,
+	eligible: onEligible,
+	remembered: onRemembered,
+	startResult: onStartResult,
+	finishResult: onFinishResult,
+	releaseResult: onReleaseResult,
+	playEnded: onPlayEnded,
+	playFailed: onPlayFailed,
+	// Only `decide` runs: a backoff, head wait or takeover time has come.
+	wake: () => {}
+};
+
+type Decision<K extends ClaimInput<unknown>['kind']> = <T>(
+	s: ClaimState<T>,
+	input: InputOf<T, K>,
+	now: number,
+	fx: ClaimEffect<T>[]
+) => void;
+
 function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: ClaimEffect<T>[]): void {
-	switch (input.kind) {
-		case 'snapshot':
-			return onSnapshot(s, input, now, fx);
-		case 'added':
-			return onAdded(s, input);
-		case 'ready':
-			return onReady(s, input, fx);
-		case 'claimed':
-			return onClaimed(s, input, now, fx);
-		case 'gone':
-			return onGone(s, input, fx);
-		case 'released':
-			return onReleased(s, input, now, fx);
-		case 'cleared':
-			return onCleared(s, fx);
-		case 'paused':
-			return onPaused(s, input, now, fx);
-		case 'eligible':
-			return onEligible(s, input, now);
-		case 'remembered':
-			return onRemembered(s, input);
-		case 'startResult':
-			return onStartResult(s, input, now, fx);
-		case 'finishResult':
-			return onFinishResult(s, input, now, fx);
-		case 'releaseResult':
-			return onReleaseResult(s, input, now, fx);
-		case 'playEnded':
-			return onPlayEnded(s, input, fx);
-		case 'playFailed':
-			return onPlayFailed(s, input, fx);
-		case 'wake':
-			// Only `decide` below: a backoff, head wait or takeover time has come.
-			return;
-	}
+	// TypeScript cannot tie the table's entry to the input's kind; the table's type does.
+	const decision = DECISIONS[input.kind] as Decision<ClaimInput<T>['kind']>;
+	decision(s, input, now, fx);
 }

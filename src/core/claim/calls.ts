@@ -82,21 +82,21 @@ function startRefused<T>(
 	const { status, code } = result;
 	if (status === 409 && code === 'already_playing')
 		return alreadyPlaying(s, result.currentOrderId ?? null, now, fx);
+	// Not ours: nothing to recognise after a reload.
+	fx.push({ kind: 'remember', orderId: null });
 	if (status === 409 && code === 'queue_paused') {
 		// Wait for the resume.
 		s.paused = true;
-		fx.push({ kind: 'remember', orderId: null });
 		return;
 	}
 	if (status === 404 || (status === 409 && code === 'not_in_queue')) {
 		// The item is gone: drop it and re-read.
 		dropItem(s, orderId);
-		fx.push({ kind: 'remember', orderId: null }, { kind: 'snapshot' });
+		fx.push({ kind: 'snapshot' });
 		return;
 	}
 	if (status === 429) {
 		s.blockedUntil = now + (result.retryAfterMs ?? backoff(s, s.startFailures++, CALL_BACKOFF));
-		fx.push({ kind: 'remember', orderId: null });
 		return;
 	}
 	if (status === 0 || status >= 500) {
@@ -105,15 +105,12 @@ function startRefused<T>(
 		// It is treated as another consumer's and taken over only by the takeover rule.
 		clearRemembered(s);
 		s.blockedUntil = now + backoff(s, s.startFailures++, CALL_BACKOFF);
-		fx.push({ kind: 'remember', orderId: null }, { kind: 'snapshot' });
+		fx.push({ kind: 'snapshot' });
 		return;
 	}
 	// Any other refusal (403 missing scope, 400...): back off and re-read; never hot-loop.
 	s.blockedUntil = now + backoff(s, s.startFailures++, CALL_BACKOFF);
-	fx.push(
-		{ kind: 'remember', orderId: null },
-		{ kind: 'log', message: `start refused: ${status} ${code ?? ''}` }
-	);
+	fx.push({ kind: 'log', message: `start refused: ${status} ${code ?? ''}` });
 }
 
 /** 409 already_playing: another consumer plays (or our own claim from before a reload). */

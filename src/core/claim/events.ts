@@ -56,6 +56,7 @@ export function onAdded<T>(s: ClaimState<T>, input: InputOf<T, 'added'>): void {
 export function onReady<T>(
 	s: ClaimState<T>,
 	input: InputOf<T, 'ready'>,
+	_now: number,
 	fx: ClaimEffect<T>[]
 ): void {
 	const at = s.items.findIndex((i) => i.orderId === input.orderId);
@@ -96,6 +97,7 @@ export function onClaimed<T>(
 export function onGone<T>(
 	s: ClaimState<T>,
 	{ orderId, why }: InputOf<T, 'gone'>,
+	_now: number,
 	fx: ClaimEffect<T>[]
 ): void {
 	if (!known(s, orderId)) fx.push({ kind: 'snapshot' });
@@ -138,7 +140,12 @@ export function onReleased<T>(
 }
 
 /** The queue was cleared: everything known is dropped, what we play stops, no finish. */
-export function onCleared<T>(s: ClaimState<T>, fx: ClaimEffect<T>[]): void {
+export function onCleared<T>(
+	s: ClaimState<T>,
+	_input: InputOf<T, 'cleared'>,
+	_now: number,
+	fx: ClaimEffect<T>[]
+): void {
 	// Events come in any order: a tip added after the clear may have been heard before it.
 	// The clear drops what we know now, and the snapshot brings back what came since (with
 	// nothing known, nothing can have been dropped by mistake: a duplicate clear asks nothing).

@@ -7,6 +7,7 @@ import type { ClaimEffect, ClaimState, InputOf } from './types.ts';
 export function onPlayEnded<T>(
 	s: ClaimState<T>,
 	{ orderId }: InputOf<T, 'playEnded'>,
+	_now: number,
 	fx: ClaimEffect<T>[]
 ): void {
 	if (s.mine?.orderId !== orderId || s.mine.stage !== 'playing') return;
@@ -23,6 +24,7 @@ export function onPlayEnded<T>(
 export function onPlayFailed<T>(
 	s: ClaimState<T>,
 	input: InputOf<T, 'playFailed'>,
+	_now: number,
 	fx: ClaimEffect<T>[]
 ): void {
 	const { orderId, reason } = input;
