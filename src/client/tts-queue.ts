@@ -29,7 +29,6 @@ export function ttsInput(
 ): ClaimInput<QueueTip> | null {
 	switch (event.type) {
 		case 'tip.created':
-			return { kind: 'added', item: ttsItem(event.data.tip) };
 		case 'queue.tts.replayed':
 			return { kind: 'added', item: ttsItem(event.data.tip) };
 		case 'tip.tts_ready': {

@@ -7,7 +7,7 @@ import {
 	forgetMine,
 	isGone,
 	preloadNext,
-	pushRelease
+	release
 } from './effects.ts';
 import { clearRemembered, resumeRemembered, settleRelease } from './recovery.ts';
 import type { CallResult, ClaimEffect, ClaimState, InputOf, Mine } from './types.ts';
@@ -53,8 +53,7 @@ function startSucceeded<T>(
 	const data = answered ?? item?.data;
 	if (data === undefined) {
 		// We hold a claim on something we cannot play: give it back.
-		s.mine = { orderId, stage: 'releasing', reason: 'failed', callFailures: 0 };
-		pushRelease(fx, orderId, 'failed');
+		release(s, orderId, 'failed', fx);
 		return;
 	}
 	if (item && answered !== undefined) s.items[at] = { ...item, data: answered };

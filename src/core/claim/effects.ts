@@ -9,8 +9,17 @@ export const FAILURE_BACKOFF = { baseMs: 2_000, maxMs: 30_000 };
 /** Between failed calls (start, finish, release). */
 export const CALL_BACKOFF = { baseMs: 500, maxMs: 30_000 };
 
-/** A release effect, after forgetting the claim in the page's memory (docs/claim-protocol.md). */
-export function pushRelease<T>(fx: ClaimEffect<T>[], orderId: string, reason: ReleaseReason): void {
+/**
+ * Give the claim on this order back: its release is in flight, and the claim is forgotten in the
+ * page's memory before the release is sent (docs/claim-protocol.md).
+ */
+export function release<T>(
+	s: ClaimState<T>,
+	orderId: string,
+	reason: ReleaseReason,
+	fx: ClaimEffect<T>[]
+): void {
+	s.mine = { orderId, stage: 'releasing', reason, callFailures: 0 };
 	fx.push({ kind: 'remember', orderId: null }, { kind: 'release', orderId, reason });
 }
 
@@ -20,11 +29,17 @@ export function forgetMine<T>(s: ClaimState<T>, fx: ClaimEffect<T>[]): void {
 	fx.push({ kind: 'remember', orderId: null });
 }
 
-/** Our claim was taken from us while playing: stop, and re-read the queue. */
-export function lose<T>(s: ClaimState<T>, fx: ClaimEffect<T>[], why: string): void {
+/** Stop playing our item at once (no finish: skipped, removed, cleared, lost), and forget it. */
+export function stop<T>(s: ClaimState<T>, why: string, fx: ClaimEffect<T>[]): void {
 	if (!s.mine) return;
 	fx.push({ kind: 'stop', orderId: s.mine.orderId, why });
 	forgetMine(s, fx);
+}
+
+/** Our claim was taken from us while playing: stop, and re-read the queue. */
+export function lose<T>(s: ClaimState<T>, fx: ClaimEffect<T>[], why: string): void {
+	if (!s.mine) return;
+	stop(s, why, fx);
 	fx.push({ kind: 'snapshot' });
 }
 
@@ -58,15 +73,18 @@ export function insertInOrder<T>(items: ClaimItem<T>[], item: ClaimItem<T>): voi
 	else items.splice(at, 0, item);
 }
 
-/** Whether an event about this order id can be applied with certainty (CONTRACT.md, rules). */
-export function known<T>(s: ClaimState<T>, orderId: string): boolean {
-	return (
+/**
+ * An event about an order we know nothing of cannot be applied with certainty (CONTRACT.md,
+ * rules): the snapshot is the truth, so it is read again.
+ */
+export function readIfUnknown<T>(s: ClaimState<T>, orderId: string, fx: ClaimEffect<T>[]): void {
+	const known =
 		s.items.some((i) => i.orderId === orderId) ||
 		s.gone.includes(orderId) ||
 		s.current === orderId ||
 		s.mine?.orderId === orderId ||
-		s.remembered === orderId
-	);
+		s.remembered === orderId;
+	if (!known) fx.push({ kind: 'snapshot' });
 }
 
 export function isGone<T>(s: ClaimState<T>, orderId: string): boolean {

@@ -3,13 +3,13 @@
 // come in any order (CONTRACT.md): an event about an order never seen asks for the snapshot.
 import {
 	dropItem,
-	forgetMine,
 	insertInOrder,
 	isGone,
-	known,
 	lose,
 	preloadNext,
-	rememberGone
+	readIfUnknown,
+	rememberGone,
+	stop
 } from './effects.ts';
 import { checkDoubtfulRelease, settleRelease } from './recovery.ts';
 import type { ClaimEffect, ClaimState, InputOf } from './types.ts';
@@ -36,8 +36,7 @@ export function onSnapshot<T>(
 	if (mine?.doubt) checkDoubtfulRelease(s, mine, now, fx);
 	if (mine?.stage === 'playing' && s.current !== mine.orderId) {
 		// Our claim is gone (cleared, released or taken over).
-		fx.push({ kind: 'stop', orderId: mine.orderId, why: 'the snapshot no longer shows our claim' });
-		forgetMine(s, fx);
+		stop(s, 'the snapshot no longer shows our claim', fx);
 	}
 }
 
@@ -82,7 +81,7 @@ export function onClaimed<T>(
 		// Our doubtful release landed and another consumer claimed the item since: settled.
 		settleRelease(s, s.mine, orderId, now, fx);
 	}
-	if (!known(s, orderId)) fx.push({ kind: 'snapshot' });
+	readIfUnknown(s, orderId, fx);
 	if (s.mine && s.mine.orderId !== orderId && s.mine.stage === 'playing') {
 		// The queue has one claim; someone else has it now, so ours was dropped.
 		lose(s, fx, 'another consumer claimed a different item');
@@ -100,7 +99,7 @@ export function onGone<T>(
 	_now: number,
 	fx: ClaimEffect<T>[]
 ): void {
-	if (!known(s, orderId)) fx.push({ kind: 'snapshot' });
+	readIfUnknown(s, orderId, fx);
 	dropItem(s, orderId);
 	if (s.current === orderId) {
 		s.current = null;
@@ -111,8 +110,7 @@ export function onGone<T>(
 	if (mine.stage === 'starting') mine.cancelled = true;
 	else if (mine.stage === 'playing') {
 		// Skipped or removed by the streamer (or, oddly, finished by someone else): stop now.
-		fx.push({ kind: 'stop', orderId, why: `the item was ${why}` });
-		forgetMine(s, fx);
+		stop(s, `the item was ${why}`, fx);
 	}
 	// finishing / releasing: the call's own result settles it.
 }
@@ -124,7 +122,7 @@ export function onReleased<T>(
 	now: number,
 	fx: ClaimEffect<T>[]
 ): void {
-	if (!known(s, orderId)) fx.push({ kind: 'snapshot' });
+	readIfUnknown(s, orderId, fx);
 	if (s.mine?.doubt && s.mine.orderId === orderId) {
 		// Our doubtful release did land.
 		if (s.current === orderId) s.current = null;
@@ -155,10 +153,8 @@ export function onCleared<T>(
 	s.current = null;
 	s.foreignSince = null;
 	const mine = s.mine;
-	if (mine?.stage === 'playing') {
-		fx.push({ kind: 'stop', orderId: mine.orderId, why: 'the queue was cleared' });
-		forgetMine(s, fx);
-	} else if (mine?.stage === 'starting') mine.cancelled = true;
+	if (mine?.stage === 'playing') stop(s, 'the queue was cleared', fx);
+	else if (mine?.stage === 'starting') mine.cancelled = true;
 }
 
 /**

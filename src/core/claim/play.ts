@@ -1,6 +1,6 @@
 // The decision for each outcome of playing our claimed item (docs/claim-protocol.md): the end is
 // reported with finish; a failed play is released, never finished.
-import { pushRelease } from './effects.ts';
+import { release } from './effects.ts';
 import type { ClaimEffect, ClaimState, InputOf } from './types.ts';
 
 /** Played to its end: finish it, and remember it as played until the finish lands. */
@@ -31,14 +31,12 @@ export function onPlayFailed<T>(
 	if (s.mine?.orderId !== orderId || s.mine.stage !== 'playing') return;
 	if (input.transient) {
 		fx.push({ kind: 'log', message: `play of ${orderId} could not start: ${reason}` });
-		s.mine = { orderId, stage: 'releasing', reason: 'lost', callFailures: 0 };
-		pushRelease(fx, orderId, 'lost');
+		release(s, orderId, 'lost', fx);
 		return;
 	}
 	let n = (s.failures[orderId] ?? 0) + 1;
 	if (input.permanent) n = Math.max(n, s.config.maxFailures);
 	s.failures[orderId] = n;
 	fx.push({ kind: 'log', message: `play of ${orderId} failed (${n}): ${reason}` });
-	s.mine = { orderId, stage: 'releasing', reason: 'failed', callFailures: 0 };
-	pushRelease(fx, orderId, 'failed');
+	release(s, orderId, 'failed', fx);
 }

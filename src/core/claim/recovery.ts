@@ -1,7 +1,7 @@
 // Recovery from what one consumer cannot see: a page that reloaded while it held a claim, a
 // consumer that died holding one (takeover), a release whose answer was lost
 // (docs/claim-protocol.md, Reload and takeover).
-import { CALL_BACKOFF, FAILURE_BACKOFF, backoff, forgetMine, pushRelease } from './effects.ts';
+import { CALL_BACKOFF, FAILURE_BACKOFF, backoff, forgetMine, release } from './effects.ts';
 import type { ClaimEffect, ClaimState, Mine } from './types.ts';
 
 /**
@@ -14,12 +14,13 @@ export function resumeRemembered<T>(s: ClaimState<T>, orderId: string, fx: Claim
 		s.current = orderId;
 		s.foreignSince = null;
 		s.mine = { orderId, stage: 'finishing', callFailures: 0 };
-		fx.push({ kind: 'log', message: `finishing ${orderId}: it played before the page reloaded` });
-		fx.push({ kind: 'finish', orderId });
+		fx.push(
+			{ kind: 'log', message: `finishing ${orderId}: it played before the page reloaded` },
+			{ kind: 'finish', orderId }
+		);
 		return;
 	}
-	s.mine = { orderId, stage: 'releasing', reason: 'reload', callFailures: 0 };
-	pushRelease(fx, orderId, 'reload');
+	release(s, orderId, 'reload', fx);
 }
 
 /**
@@ -52,8 +53,7 @@ export function takeOverIfStale<T>(
 	const limit = takeoverLimit(s);
 	if (now - s.foreignSince < limit) return;
 	fx.push({ kind: 'log', message: `taking over ${holder}: no progress for ${limit} ms` });
-	s.mine = { orderId: holder, stage: 'releasing', reason: 'takeover', callFailures: 0 };
-	pushRelease(fx, holder, 'takeover');
+	release(s, holder, 'takeover', fx);
 }
 
 /** The takeover time of the claim held now (a long video may be claimed for minutes). */
