@@ -34,83 +34,83 @@ export interface EventSpec {
 }
 export type EventTable = Record<string, EventSpec>;
 
-/** One entry of the catalog, with its literal types (a widget derives its events' types from them). */
-/* @__NO_SIDE_EFFECTS__ */
-function spec<const S extends Scope | null, const D extends EventSpec['data']>(
-	scope: S,
-	data: D
-): { scope: S; data: D } {
-	return { scope, data };
-}
-
 // The catalog in groups, so that a page passes the realtime client only the events its widgets
 // read and bundles and builds only their schemas (an event of another type is ignored unparsed).
 /** Tips and the TTS queue. */
 export const TTS_EVENTS = {
-	'tip.created': spec('tts:read', z.looseObject({ tip: QueueTip })),
-	'tip.tts_ready': spec('tts:read', z.looseObject({ order_id: OrderId, tts_url: Url })),
-	'queue.tts.started': spec('tts:read', z.looseObject({ order_id: OrderId, tip: QueueTip })),
-	'queue.tts.finished': spec('tts:read', z.looseObject({ order_id: OrderId, tip: HistoryTip })),
-	'queue.tts.released': spec('tts:read', OrderOnly),
-	'queue.tts.skipped': spec('tts:read', OrderOnly),
-	'queue.tts.removed': spec('tts:read', OrderOnly),
-	'queue.tts.replayed': spec('tts:read', z.looseObject({ tip: QueueTip })),
-	'queue.tts.paused': spec('tts:read', Paused),
-	'queue.tts.resumed': spec('tts:read', Paused),
-	'queue.tts.cleared': spec('tts:read', Empty)
+	'tip.created': { scope: 'tts:read', data: z.looseObject({ tip: QueueTip }) },
+	'tip.tts_ready': { scope: 'tts:read', data: z.looseObject({ order_id: OrderId, tts_url: Url }) },
+	'queue.tts.started': {
+		scope: 'tts:read',
+		data: z.looseObject({ order_id: OrderId, tip: QueueTip })
+	},
+	'queue.tts.finished': {
+		scope: 'tts:read',
+		data: z.looseObject({ order_id: OrderId, tip: HistoryTip })
+	},
+	'queue.tts.released': { scope: 'tts:read', data: OrderOnly },
+	'queue.tts.skipped': { scope: 'tts:read', data: OrderOnly },
+	'queue.tts.removed': { scope: 'tts:read', data: OrderOnly },
+	'queue.tts.replayed': { scope: 'tts:read', data: z.looseObject({ tip: QueueTip }) },
+	'queue.tts.paused': { scope: 'tts:read', data: Paused },
+	'queue.tts.resumed': { scope: 'tts:read', data: Paused },
+	'queue.tts.cleared': { scope: 'tts:read', data: Empty }
 } as const satisfies EventTable;
 
 /** The media queue. */
 export const MEDIA_EVENTS = {
-	'queue.media.added': spec('media:read', z.looseObject({ media: QueueMediaItem })),
-	'queue.media.started': spec(
-		'media:read',
-		z.looseObject({ order_id: OrderId, media: QueueMediaItem })
-	),
-	'queue.media.finished': spec(
-		'media:read',
-		z.looseObject({ order_id: OrderId, media: HistoryMediaItem })
-	),
-	'queue.media.released': spec('media:read', OrderOnly),
-	'queue.media.skipped': spec('media:read', OrderOnly),
-	'queue.media.removed': spec('media:read', OrderOnly),
-	'queue.media.paused': spec('media:read', Paused),
-	'queue.media.resumed': spec('media:read', Paused),
-	'queue.media.visibility': spec('media:read', z.looseObject({ visible: z.boolean() }))
+	'queue.media.added': { scope: 'media:read', data: z.looseObject({ media: QueueMediaItem }) },
+	'queue.media.started': {
+		scope: 'media:read',
+		data: z.looseObject({ order_id: OrderId, media: QueueMediaItem })
+	},
+	'queue.media.finished': {
+		scope: 'media:read',
+		data: z.looseObject({ order_id: OrderId, media: HistoryMediaItem })
+	},
+	'queue.media.released': { scope: 'media:read', data: OrderOnly },
+	'queue.media.skipped': { scope: 'media:read', data: OrderOnly },
+	'queue.media.removed': { scope: 'media:read', data: OrderOnly },
+	'queue.media.paused': { scope: 'media:read', data: Paused },
+	'queue.media.resumed': { scope: 'media:read', data: Paused },
+	'queue.media.visibility': { scope: 'media:read', data: z.looseObject({ visible: z.boolean() }) }
 } as const satisfies EventTable;
 
 /** Counters. */
 export const COUNTER_EVENTS = {
-	'counter.updated': spec(
-		'counters:manage',
-		z.looseObject({ counter: Counter, previous: z.nullable(z.int()) })
-	),
-	'counter.deleted': spec('counters:manage', z.looseObject({ name: CounterName }))
+	'counter.updated': {
+		scope: 'counters:manage',
+		data: z.looseObject({ counter: Counter, previous: z.nullable(z.int()) })
+	},
+	'counter.deleted': { scope: 'counters:manage', data: z.looseObject({ name: CounterName }) }
 } as const satisfies EventTable;
 
 /** Overlays: celebration, reload, tip goal. */
 export const OVERLAY_EVENTS = {
-	'overlay.celebration': spec(
-		'overlays:manage',
-		z.looseObject({ overlay_id: z.nullable(OverlayId), widget_id: z.nullable(z.string()) })
-	),
-	'overlay.reload': spec('overlays:manage', z.looseObject({ overlay_id: z.nullable(OverlayId) })),
-	'overlay.tip_goal.updated': spec(
-		'overlays:manage',
-		z.looseObject({ overlay_id: OverlayId, tip_goal: TipGoal })
-	)
+	'overlay.celebration': {
+		scope: 'overlays:manage',
+		data: z.looseObject({ overlay_id: z.nullable(OverlayId), widget_id: z.nullable(z.string()) })
+	},
+	'overlay.reload': {
+		scope: 'overlays:manage',
+		data: z.looseObject({ overlay_id: z.nullable(OverlayId) })
+	},
+	'overlay.tip_goal.updated': {
+		scope: 'overlays:manage',
+		data: z.looseObject({ overlay_id: OverlayId, tip_goal: TipGoal })
+	}
 } as const satisfies EventTable;
 
 /** Tipping, chat commands, channel points: no widget reads them. */
 export const OTHER_EVENTS = {
-	'tipping.opened': spec(null, Empty),
-	'tipping.closed': spec(null, Empty),
+	'tipping.opened': { scope: null, data: Empty },
+	'tipping.closed': { scope: null, data: Empty },
 	// Named by service-api.md; the overlay ignores them, the payload is not shown.
-	'chat.command': spec('commands:manage', z.looseObject({})),
-	'twitch.channel_point_redemption': spec(
-		'channel_points:manage',
-		z.looseObject({ is_managed: z.optional(z.boolean()) })
-	)
+	'chat.command': { scope: 'commands:manage', data: z.looseObject({}) },
+	'twitch.channel_point_redemption': {
+		scope: 'channel_points:manage',
+		data: z.looseObject({ is_managed: z.optional(z.boolean()) })
+	}
 } as const satisfies EventTable;
 
 /**
