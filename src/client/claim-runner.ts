@@ -131,14 +131,12 @@ export class ClaimRunner<T> {
 	}
 
 	private run(e: ClaimEffect<T>): void {
-		const { queue, player, memory } = this.opts;
+		const { player, memory } = this.opts;
 		switch (e.kind) {
 			case 'start':
-				return this.call('start', e.orderId, () => queue.start(e.orderId), 'startResult');
 			case 'finish':
-				return this.call('finish', e.orderId, () => queue.finish(e.orderId), 'finishResult');
 			case 'release':
-				return this.call('release', e.orderId, () => queue.release(e.orderId), 'releaseResult');
+				return this.call(e.kind, e.orderId);
 			case 'play':
 				player.play(e.orderId, e.data, e.mode, e.attempt).then(
 					() => this.dispatch({ kind: 'playEnded', orderId: e.orderId }),
@@ -178,22 +176,18 @@ export class ClaimRunner<T> {
 		}
 	}
 
-	private call(
-		kind: 'start' | 'finish' | 'release',
-		orderId: string,
-		fn: () => Promise<CallResult<T>>,
-		result: 'startResult' | 'finishResult' | 'releaseResult'
-	): void {
+	/** One call at a time, in order; its answer comes back as `startResult` and so on. */
+	private call(kind: 'start' | 'finish' | 'release', orderId: string): void {
 		this.lane = this.lane.then(async () => {
 			if (this.closed) return;
 			this.calls[kind] += 1;
 			let r: CallResult<T>;
 			try {
-				r = await fn();
+				r = await this.opts.queue[kind](orderId);
 			} catch (err) {
 				r = { ok: false, status: 0, code: err instanceof Error ? err.message : 'error' };
 			}
-			this.dispatch({ kind: result, orderId, result: r } as ClaimInput<T>);
+			this.dispatch({ kind: `${kind}Result`, orderId, result: r });
 		});
 	}
 

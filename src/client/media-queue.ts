@@ -1,21 +1,16 @@
 // The media queue in the claim reducer's vocabulary: upstream calls through the token endpoint
 // (service-api.md, Media queue; CONTRACT.md, Media queue table) and the mapping of realtime events
 // to reducer inputs (CONTRACT.md, Event catalog). Every media item can be played at once (`ready`).
+// What it shares with the TTS queue is in claim-queue.ts.
 import type { KnownEvent, QueueMediaItem } from '../contract/index.ts';
 import type { ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
 import type { ApiClient } from './api.ts';
 import type { QueuePort, QueueSnapshot } from './claim-runner.ts';
-import { toCallResult } from './tts-queue.ts';
+import { claimEventInput, claimItem, toCallResult, toSnapshot } from './claim-queue.ts';
 import * as routes from '../contract/routes.ts';
 
 export function mediaItem(media: QueueMediaItem): ClaimItem<QueueMediaItem> {
-	const queuedAt = Date.parse(media.queued_at);
-	return {
-		orderId: media.order_id,
-		ready: true,
-		...(Number.isFinite(queuedAt) ? { queuedAt } : {}),
-		data: media
-	};
+	return claimItem(media, true);
 }
 
 /** The snapshot plus the player's visibility, which only the media queue has. */
@@ -31,26 +26,16 @@ export function mediaQueuePort(
 	return {
 		async snapshot() {
 			const r = await api.request(routes.mediaQueue, {});
-			if (!r.ok) return { ok: false, retryAfterMs: r.kind === 'http' ? r.retryAfterMs : undefined };
-			onVisible(r.body.visible);
-			return {
-				ok: true,
-				value: {
-					paused: r.body.is_paused,
-					currentOrderId: r.body.current_order_id,
-					items: r.body.items.map(mediaItem)
-				}
-			};
+			if (r.ok) onVisible(r.body.visible);
+			return toSnapshot(r, mediaItem);
 		},
 		start: async (orderId) =>
 			toCallResult(
 				await api.request(routes.mediaStart, { orderId }),
 				(b) => b.media as QueueMediaItem
 			),
-		finish: async (orderId) =>
-			toCallResult(await api.request(routes.mediaFinish, { orderId }), () => undefined),
-		release: async (orderId) =>
-			toCallResult(await api.request(routes.mediaRelease, { orderId }), () => undefined)
+		finish: async (orderId) => toCallResult(await api.request(routes.mediaFinish, { orderId })),
+		release: async (orderId) => toCallResult(await api.request(routes.mediaRelease, { orderId }))
 	};
 }
 
@@ -65,25 +50,12 @@ export function mediaInput(event: KnownEvent): ClaimInput<QueueMediaItem> | Medi
 	switch (event.type) {
 		case 'queue.media.added':
 			return { kind: 'added', item: mediaItem(event.data.media) };
-		case 'queue.media.started':
-			return { kind: 'claimed', orderId: event.data.order_id };
-		case 'queue.media.finished':
-			return { kind: 'gone', orderId: event.data.order_id, why: 'finished' };
-		case 'queue.media.skipped':
-			return { kind: 'gone', orderId: event.data.order_id, why: 'skipped' };
-		case 'queue.media.removed':
-			return { kind: 'gone', orderId: event.data.order_id, why: 'removed' };
-		case 'queue.media.released':
-			return { kind: 'released', orderId: event.data.order_id };
-		case 'queue.media.paused':
-		case 'queue.media.resumed':
-			return { kind: 'paused', paused: event.data.is_paused };
 		case 'queue.media.visibility':
 			return { kind: 'visible', visible: event.data.visible };
 		case 'queue.tts.cleared':
 			return { kind: 'resnapshot' };
 		default:
-			return null;
+			return claimEventInput('media', event);
 	}
 }
 

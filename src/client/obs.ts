@@ -81,26 +81,40 @@ export function createObsBridge(env: ObsEnvironment = defaultEnvironment()): Obs
 	const api = (typeof env.window.obsstudio === 'object' && env.window.obsstudio) as
 		ObsStudioApi | false;
 	const shown = env.document.visibilityState === 'visible';
-	const state: ObsState = {
+	// The bridge is the state itself (read live by the widgets) plus two methods.
+	const bridge: ObsBridge & ObsState = {
 		inObs: !!api,
 		visible: shown,
 		active: shown,
 		activeKnown: false,
 		controlLevel: null,
-		pluginVersion: api && typeof api.pluginVersion === 'string' ? api.pluginVersion : null
+		pluginVersion: api && typeof api.pluginVersion === 'string' ? api.pluginVersion : null,
+		subscribe(cb) {
+			subscribers.add(cb);
+			cb(stateOf(bridge));
+			return () => {
+				subscribers.delete(cb);
+			};
+		},
+		dispose() {
+			subscribers.clear();
+			env.window.removeEventListener('obsSourceVisibleChanged', onVisible);
+			env.window.removeEventListener('obsSourceActiveChanged', onActive);
+			env.document.removeEventListener('visibilitychange', onVisibilityChange);
+		}
 	};
 	const subscribers = new Set<(s: ObsState) => void>();
 
 	const update = (patch: Partial<ObsState>) => {
+		const state = stateOf(bridge);
 		const next = { ...state, ...patch };
 		// A source that is not shown is not on air; while OBS has not said, active follows visible.
 		if (!next.visible) next.active = false;
 		else if (!next.activeKnown) next.active = true;
 		const changed = (Object.keys(next) as (keyof ObsState)[]).some((k) => next[k] !== state[k]);
 		if (!changed) return;
-		Object.assign(state, next);
-		const snapshot = { ...state };
-		for (const cb of [...subscribers]) cb(snapshot);
+		Object.assign(bridge, next);
+		for (const cb of [...subscribers]) cb(next);
 	};
 
 	const onVisible = (e: Event) => {
@@ -129,37 +143,10 @@ export function createObsBridge(env: ObsEnvironment = defaultEnvironment()): Obs
 		}
 	}
 
-	return {
-		get inObs() {
-			return state.inObs;
-		},
-		get visible() {
-			return state.visible;
-		},
-		get active() {
-			return state.active;
-		},
-		get activeKnown() {
-			return state.activeKnown;
-		},
-		get controlLevel() {
-			return state.controlLevel;
-		},
-		get pluginVersion() {
-			return state.pluginVersion;
-		},
-		subscribe(cb) {
-			subscribers.add(cb);
-			cb({ ...state });
-			return () => {
-				subscribers.delete(cb);
-			};
-		},
-		dispose() {
-			subscribers.clear();
-			env.window.removeEventListener('obsSourceVisibleChanged', onVisible);
-			env.window.removeEventListener('obsSourceActiveChanged', onActive);
-			env.document.removeEventListener('visibilitychange', onVisibilityChange);
-		}
-	};
+	return bridge;
+}
+
+/** The state alone: what subscribers are given (a copy: the bridge keeps changing). */
+function stateOf({ subscribe: _subscribe, dispose: _dispose, ...state }: ObsBridge): ObsState {
+	return state;
 }

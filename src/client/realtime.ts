@@ -8,72 +8,26 @@ import {
 	CLOSE_AUTH_TIMEOUT,
 	CLOSE_UNAUTHORIZED,
 	parseEventWith,
-	type EventTable,
-	parseServerFrame,
-	type KnownEvent
+	parseServerFrame
 } from '../contract/index.ts';
 import { backoffDelay } from '../core/backoff.ts';
 import { EventDeduper } from '../core/dedupe.ts';
-import type { ApiClient, TokenResult } from './api.ts';
-import { RateLimitedLog, type Warn } from './rate-limited-log.ts';
+import type { TokenResult } from './api.ts';
+import { RateLimitedLog } from './rate-limited-log.ts';
+import {
+	DEFAULTS,
+	type RealtimeOptions,
+	type RealtimeState,
+	type Timers,
+	type WebSocketConstructor
+} from './realtime-options.ts';
 
-export type RealtimeState =
-	/** The first attempt is under way. */
-	| 'connecting'
-	/** Authenticated (`ready` received); events flow. */
-	| 'open'
-	/** Lost or failed; retrying with backoff. */
-	| 'retrying'
-	/** `failingAfter` attempts in a row failed; still retrying, at the capped rate. */
-	| 'failing'
-	/** The token endpoint refused the overlay key: permanent, no more attempts. */
-	| 'unauthorized'
-	/** close() was called. */
-	| 'closed';
-
-/** The slice of the browser's WebSocket constructor that reconnecting-websocket needs. */
-export type WebSocketConstructor = {
-	new (
-		url: string,
-		protocols?: string | string[]
-	): {
-		addEventListener(type: 'error', listener: () => void): void;
-	};
-	readonly CLOSING: number;
-};
-
-export interface Timers {
-	setTimeout(fn: () => void, ms: number): unknown;
-	clearTimeout(handle: unknown): void;
-}
-
-export interface RealtimeOptions {
-	api: Pick<ApiClient, 'mintToken'>;
-	/** The events the page's widgets read (groups of the contract's catalog); others are ignored. */
-	events: EventTable;
-	/** A known event, validated and deduplicated by id. */
-	onEvent?: (event: KnownEvent) => void;
-	/** After every `ready`: re-read snapshots (events missed while disconnected are not replayed). */
-	onResync?: () => void;
-	onState?: (state: RealtimeState, detail: string) => void;
-	/** Default globalThis.WebSocket (Node 20 has none: pass `ws` there). */
-	WebSocket?: WebSocketConstructor;
-	/** Delay between attempts: capped exponential with equal jitter. */
-	backoff?: { baseMs: number; maxMs: number };
-	/** Consecutive failed attempts before the state says 'failing'. */
-	failingAfter?: number;
-	/** From open to `ready` (the server allows 10 s for the auth message). */
-	readyTimeoutMs?: number;
-	/** From `new WebSocket` to open. */
-	connectTimeoutMs?: number;
-	/** Answer pings with `{ type: 'pong' }` (the server ignores it; it helps proxies). */
-	answerPings?: boolean;
-	dedupeCapacity?: number;
-	warn?: Warn;
-	random?: () => number;
-	now?: () => number;
-	timers?: Timers;
-}
+export type {
+	RealtimeOptions,
+	RealtimeState,
+	Timers,
+	WebSocketConstructor
+} from './realtime-options.ts';
 
 /** Sent to reconnecting-websocket when an attempt is abandoned; never dialled (see stop()). */
 const ABANDONED_URL = 'ws://127.0.0.1:9/abandoned';
@@ -81,13 +35,6 @@ const ABANDONED_URL = 'ws://127.0.0.1:9/abandoned';
 const CLOSE_WATCHDOG = 4000;
 /** setTimeout's largest delay (a signed 32-bit count of ms). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-const DEFAULTS = {
-	backoff: { baseMs: 1000, maxMs: 30_000 },
-	failingAfter: 5,
-	readyTimeoutMs: 10_000,
-	connectTimeoutMs: 10_000
-} satisfies Partial<RealtimeOptions>;
 
 export class RealtimeConnection {
 	state: RealtimeState = 'connecting';

@@ -28,10 +28,16 @@ export const EventsCatalogBody = z.looseObject({
 
 // --- TTS ---
 
-export const TtsQueueBody = z.looseObject({
+/** Where a queue stands: paused or not, and which order holds its one claim. */
+const QueueState = z.looseObject({
 	is_paused: z.boolean(),
 	currently_playing: z.boolean(),
-	current_order_id: z.nullable(OrderId),
+	current_order_id: z.nullable(OrderId)
+});
+/** A page of history (see HistoryQuery); the rows are the route's own. */
+const HistoryPage = z.looseObject({ has_more: z.boolean(), next_cursor: z.nullable(z.string()) });
+
+export const TtsQueueBody = z.extend(QueueState, {
 	/** Oldest first. */
 	items: z.array(QueueTip)
 });
@@ -56,22 +62,15 @@ export const HistoryQuery = z.looseObject({
 	limit: z.optional(/*@__PURE__*/ z.coerce.number().check(z.int(), z.gte(1), z.lte(100))),
 	before: z.optional(z.string())
 });
-export const TtsHistoryBody = z.looseObject({
-	tips: z.array(HistoryTip),
-	has_more: z.boolean(),
-	next_cursor: z.nullable(z.string())
-});
+export const TtsHistoryBody = z.extend(HistoryPage, { tips: z.array(HistoryTip) });
 
 // --- Media ---
 
-export const MediaQueueBody = z.looseObject({
-	is_paused: z.boolean(),
+export const MediaStatusBody = z.extend(QueueState, {
 	/** Whether the player shows on the overlay. */
-	visible: z.boolean(),
-	currently_playing: z.boolean(),
-	current_order_id: z.nullable(OrderId),
-	items: z.array(QueueMediaItem)
+	visible: z.boolean()
 });
+export const MediaQueueBody = z.extend(MediaStatusBody, { items: z.array(QueueMediaItem) });
 export type MediaQueueBody = z.infer<typeof MediaQueueBody>;
 
 export const MediaStartBody = z.extend(Success, { media: QueueMediaItem });
@@ -86,12 +85,6 @@ export const MediaReleaseBody = z.extend(Success, {
  * CONTRACT.md), so `is_paused` is optional here; the simulator sends it anyway.
  */
 export const MediaResumeBody = z.extend(Success, { is_paused: z.optional(z.boolean()) });
-export const MediaStatusBody = z.looseObject({
-	is_paused: z.boolean(),
-	visible: z.boolean(),
-	currently_playing: z.boolean(),
-	current_order_id: z.nullable(OrderId)
-});
 export const MediaVisibilityRequest = z.looseObject({ visible: z.boolean() });
 export const MediaVisibilityBody = z.extend(Success, { visible: z.boolean() });
 export const MediaQueueRequest = z.looseObject({
@@ -99,11 +92,7 @@ export const MediaQueueRequest = z.looseObject({
 	start_time: z.optional(/*@__PURE__*/ z.int().check(z.gte(0)))
 });
 export const MediaQueuedBody = z.looseObject({ media: QueueMediaItem });
-export const MediaHistoryBody = z.looseObject({
-	media: z.array(HistoryMediaItem),
-	has_more: z.boolean(),
-	next_cursor: z.nullable(z.string())
-});
+export const MediaHistoryBody = z.extend(HistoryPage, { media: z.array(HistoryMediaItem) });
 
 // --- Counters ---
 

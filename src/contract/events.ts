@@ -38,14 +38,8 @@ export type EventTable = Record<string, EventSpec>;
 // read and bundles and builds only their schemas (an event of another type is ignored unparsed).
 /** Tips and the TTS queue. */
 export const TTS_EVENTS = {
-	'tip.created': {
-		scope: 'tts:read',
-		data: z.looseObject({ tip: QueueTip })
-	},
-	'tip.tts_ready': {
-		scope: 'tts:read',
-		data: z.looseObject({ order_id: OrderId, tts_url: Url })
-	},
+	'tip.created': { scope: 'tts:read', data: z.looseObject({ tip: QueueTip }) },
+	'tip.tts_ready': { scope: 'tts:read', data: z.looseObject({ order_id: OrderId, tts_url: Url }) },
 	'queue.tts.started': {
 		scope: 'tts:read',
 		data: z.looseObject({ order_id: OrderId, tip: QueueTip })
@@ -54,36 +48,18 @@ export const TTS_EVENTS = {
 		scope: 'tts:read',
 		data: z.looseObject({ order_id: OrderId, tip: HistoryTip })
 	},
-	'queue.tts.released': {
-		scope: 'tts:read',
-		data: OrderOnly
-	},
-	'queue.tts.skipped': {
-		scope: 'tts:read',
-		data: OrderOnly
-	},
-	'queue.tts.removed': {
-		scope: 'tts:read',
-		data: OrderOnly
-	},
-	'queue.tts.replayed': {
-		scope: 'tts:read',
-		data: z.looseObject({ tip: QueueTip })
-	},
+	'queue.tts.released': { scope: 'tts:read', data: OrderOnly },
+	'queue.tts.skipped': { scope: 'tts:read', data: OrderOnly },
+	'queue.tts.removed': { scope: 'tts:read', data: OrderOnly },
+	'queue.tts.replayed': { scope: 'tts:read', data: z.looseObject({ tip: QueueTip }) },
 	'queue.tts.paused': { scope: 'tts:read', data: Paused },
 	'queue.tts.resumed': { scope: 'tts:read', data: Paused },
-	'queue.tts.cleared': {
-		scope: 'tts:read',
-		data: Empty
-	}
+	'queue.tts.cleared': { scope: 'tts:read', data: Empty }
 } as const satisfies EventTable;
 
 /** The media queue. */
 export const MEDIA_EVENTS = {
-	'queue.media.added': {
-		scope: 'media:read',
-		data: z.looseObject({ media: QueueMediaItem })
-	},
+	'queue.media.added': { scope: 'media:read', data: z.looseObject({ media: QueueMediaItem }) },
 	'queue.media.started': {
 		scope: 'media:read',
 		data: z.looseObject({ order_id: OrderId, media: QueueMediaItem })
@@ -92,30 +68,12 @@ export const MEDIA_EVENTS = {
 		scope: 'media:read',
 		data: z.looseObject({ order_id: OrderId, media: HistoryMediaItem })
 	},
-	'queue.media.released': {
-		scope: 'media:read',
-		data: OrderOnly
-	},
-	'queue.media.skipped': {
-		scope: 'media:read',
-		data: OrderOnly
-	},
-	'queue.media.removed': {
-		scope: 'media:read',
-		data: OrderOnly
-	},
-	'queue.media.paused': {
-		scope: 'media:read',
-		data: Paused
-	},
-	'queue.media.resumed': {
-		scope: 'media:read',
-		data: Paused
-	},
-	'queue.media.visibility': {
-		scope: 'media:read',
-		data: z.looseObject({ visible: z.boolean() })
-	}
+	'queue.media.released': { scope: 'media:read', data: OrderOnly },
+	'queue.media.skipped': { scope: 'media:read', data: OrderOnly },
+	'queue.media.removed': { scope: 'media:read', data: OrderOnly },
+	'queue.media.paused': { scope: 'media:read', data: Paused },
+	'queue.media.resumed': { scope: 'media:read', data: Paused },
+	'queue.media.visibility': { scope: 'media:read', data: z.looseObject({ visible: z.boolean() }) }
 } as const satisfies EventTable;
 
 /** Counters. */
@@ -124,10 +82,7 @@ export const COUNTER_EVENTS = {
 		scope: 'counters:manage',
 		data: z.looseObject({ counter: Counter, previous: z.nullable(z.int()) })
 	},
-	'counter.deleted': {
-		scope: 'counters:manage',
-		data: z.looseObject({ name: CounterName })
-	}
+	'counter.deleted': { scope: 'counters:manage', data: z.looseObject({ name: CounterName }) }
 } as const satisfies EventTable;
 
 /** Overlays: celebration, reload, tip goal. */
@@ -149,15 +104,9 @@ export const OVERLAY_EVENTS = {
 /** Tipping, chat commands, channel points: no widget reads them. */
 export const OTHER_EVENTS = {
 	'tipping.opened': { scope: null, data: Empty },
-	'tipping.closed': {
-		scope: null,
-		data: Empty
-	},
+	'tipping.closed': { scope: null, data: Empty },
 	// Named by service-api.md; the overlay ignores them, the payload is not shown.
-	'chat.command': {
-		scope: 'commands:manage',
-		data: z.looseObject({})
-	},
+	'chat.command': { scope: 'commands:manage', data: z.looseObject({}) },
 	'twitch.channel_point_redemption': {
 		scope: 'channel_points:manage',
 		data: z.looseObject({ is_managed: z.optional(z.boolean()) })

@@ -99,11 +99,7 @@ export const LinkedAccount = z.looseObject({
 	display_name: z.nullable(z.string())
 });
 
-export const Viewer = z.looseObject({
-	platform: Platform,
-	platform_user_id: z.string(),
-	login: z.nullable(z.string()),
-	display_name: z.nullable(z.string()),
+export const Viewer = z.extend(LinkedAccount, {
 	profile_image_url: z.nullable(Url),
 	/** 0, 1, 2 or 3 as last seen; 0 = not subscribed. */
 	subscriber_tier: /*@__PURE__*/ z.int().check(z.gte(0), z.lte(3)),

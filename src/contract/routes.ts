@@ -1,6 +1,7 @@
-// The route table: every upstream endpoint that the widgets, the token endpoint or the simulator
-// use, with its scope and its body schemas. Paths are relative to {base_url} (which ends in /v1)
-// and use `:param` segments; each param's schema validates the segment.
+// The routes: every upstream endpoint that the widgets, the token endpoint or the simulator use,
+// with its scope and its body schemas. Paths are relative to {base_url} (which ends in /v1) and use
+// `:param` segments; each param's schema validates the segment. The table of them all, and the
+// matching of a request against it, are in route-table.ts.
 import type { z } from 'zod/mini';
 import { CounterName, OrderId, OverlayId, type Scope } from './common.ts';
 import * as B from './bodies.ts';
@@ -373,84 +374,3 @@ export const createTip = /*@__PURE__*/ route('createTip', {
 	response: B.CreateTipBody,
 	status: 201
 });
-
-/** Every route by name (the token endpoint, the simulator and the tests walk it; widgets import
- * the routes they call one by one, so that a page bundles and builds only those). */
-export const ROUTES = {
-	me,
-	events,
-	realtimeToken,
-	ttsQueue,
-	ttsHistory,
-	ttsStart,
-	ttsFinish,
-	ttsRelease,
-	ttsPause,
-	ttsResume,
-	ttsSkip,
-	ttsClear,
-	ttsRemove,
-	ttsReplay,
-	mediaQueue,
-	mediaStatus,
-	mediaHistory,
-	mediaStart,
-	mediaFinish,
-	mediaRelease,
-	mediaPause,
-	mediaResume,
-	mediaSkip,
-	mediaRemove,
-	mediaVisibility,
-	mediaEnqueue,
-	countersList,
-	counterRead,
-	counterCreate,
-	counterSet,
-	counterIncrement,
-	counterDelete,
-	overlaysList,
-	overlayRead,
-	overlayDelete,
-	overlayReload,
-	celebration,
-	tipGoalRead,
-	tipGoalUpdate,
-	tipGoalAdd,
-	tipping,
-	tippingOpen,
-	tippingClose,
-	leaderboard,
-	createTip
-} as const satisfies Record<string, Route>;
-
-export type RouteName = keyof typeof ROUTES;
-
-/**
- * Match a method and a path (relative to {base_url}) against the table. Each `:param` segment is
- * checked with its schema, so a segment that does not match never reaches a handler or upstream.
- */
-export function matchRoute(
-	method: string,
-	path: string
-): { name: RouteName; route: Route; params: Record<string, string> } | null {
-	const segments = path.split('/').slice(1);
-	for (const [name, r] of Object.entries(ROUTES) as [RouteName, Route][]) {
-		if (r.method !== method) continue;
-		const pattern = r.path.split('/').slice(1);
-		if (pattern.length !== segments.length) continue;
-		const params: Record<string, string> = {};
-		let ok = true;
-		for (let i = 0; i < pattern.length && ok; i++) {
-			const p = pattern[i];
-			const s = segments[i];
-			if (p.startsWith(':')) {
-				const schema = r.params?.[p.slice(1)];
-				ok = schema !== undefined && schema.safeParse(s).success;
-				params[p.slice(1)] = s;
-			} else ok = p === s;
-		}
-		if (ok) return { name, route: r, params };
-	}
-	return null;
-}

@@ -9,6 +9,15 @@ import { backoffDelay } from '../core/backoff.ts';
 import { AuthorizationFlow } from './oauth-authorize.ts';
 import { OAuthProblem, refreshFailure, type ProblemCode } from './oauth-errors.ts';
 import { describe, discover, httpOptions, REQUEST_TIMEOUT_MS } from './oauth-http.ts';
+import {
+	accessFrom,
+	connectedGrant,
+	ownedBy,
+	refreshingGrant,
+	revokedGrant,
+	rotatedGrant,
+	type AccessToken
+} from './oauth-grant.ts';
 import type { GrantStore, StoredGrant } from './oauth-store.ts';
 import type { Fetch } from './upstream.ts';
 
@@ -57,8 +66,7 @@ export type Credential = { token: string } | { problem: OAuthProblem };
 export class OAuthConnection {
 	private as: oauth.AuthorizationServer | null = null;
 	private grant: StoredGrant | null = null;
-	/** refreshAt: ahead of expiry, when a refresh is due; expiresAt: when the upstream ends it. */
-	private access: { token: string; refreshAt: number; expiresAt: number } | null = null;
+	private access: AccessToken | null = null;
 	/** After a refresh failed without rotating (unreachable, 5xx): no new attempt before this. */
 	private retryAt = 0;
 	private failedRefreshes = 0;
@@ -100,19 +108,14 @@ export class OAuthConnection {
 				this.fail('store_unreadable', `${(err as Error).message}: connect again`);
 				return;
 			}
-			if (grant && (grant.issuer !== this.s.issuer || grant.client_id !== this.s.clientId)) {
-				// Another upstream or app: its token is no use here (and never sent to the wrong server).
-				grant = null;
-			}
+			if (grant && !ownedBy(grant, this.s)) grant = null;
 			if (grant?.status === 'refreshing') {
-				grant = {
-					...grant,
-					status: 'revoked',
-					refresh_token: null,
-					reason:
-						'the token endpoint stopped in the middle of a token refresh, so the saved token may already be used up: reconnect',
-					updated_at: new Date(this.now).toISOString()
-				};
+				grant = revokedGrant(
+					grant,
+					this.s,
+					'the token endpoint stopped in the middle of a token refresh, so the saved token may already be used up: reconnect',
+					this.now
+				);
 				// Never sent again, even if the file cannot be rewritten (read-only, full disk).
 				await this.s.store.write(grant).catch((err: Error) => {
 					this.fail('store_unreadable', `cannot update ${this.s.store.where}: ${err.message}`);
@@ -165,18 +168,7 @@ export class OAuthConnection {
 			throw this.record(err);
 		}
 		// Stored before it is used.
-		this.grant = {
-			version: 1,
-			issuer: this.s.issuer,
-			client_id: this.s.clientId,
-			status: 'connected',
-			refresh_token: tokens.refresh_token!,
-			scope: tokens.scope ?? '',
-			tenant: null,
-			authorization_id: null,
-			reason: null,
-			updated_at: new Date(this.now).toISOString()
-		};
+		this.grant = connectedGrant(this.s, tokens, this.now);
 		await this.s.store.write(this.grant);
 		this.setAccess(tokens, startedAt);
 		this.lastError = null;
@@ -286,11 +278,7 @@ export class OAuthConnection {
 			throw new OAuthProblem('not_connected', 'not connected: press Connect in the preview');
 		const as = await this.server();
 		// Journal first: from here on, a crash means this token may be used up.
-		await this.s.store.write({
-			...g,
-			status: 'refreshing',
-			updated_at: new Date(this.now).toISOString()
-		});
+		await this.s.store.write(refreshingGrant(g, this.now));
 		const startedAt = this.now;
 		this.refreshCount += 1;
 		let res: Response;
@@ -318,13 +306,7 @@ export class OAuthConnection {
 			throw failure.problem;
 		}
 		// Stored before anything uses the new access token: the window is this one write.
-		const next: StoredGrant = {
-			...g,
-			status: 'connected',
-			refresh_token: tokens.refresh_token ?? g.refresh_token,
-			scope: tokens.scope ?? g.scope,
-			updated_at: new Date(this.now).toISOString()
-		};
+		const next = rotatedGrant(g, tokens, this.now);
 		await this.s.store.write(next);
 		this.grant = next;
 		this.failedRefreshes = 0;
@@ -340,34 +322,13 @@ export class OAuthConnection {
 	}
 
 	private setAccess(tokens: oauth.TokenEndpointResponse, startedAt: number): string {
-		const lifetimeMs = (tokens.expires_in ?? 3600) * 1000;
-		// Refreshed ahead of expiry: a quarter of the lifetime early, at most a minute; counted from
-		// before the request, so that the upstream's clock is never behind ours.
-		const margin = Math.min(60_000, lifetimeMs / 4);
-		this.access = {
-			token: tokens.access_token,
-			refreshAt: startedAt + lifetimeMs - margin,
-			expiresAt: startedAt + lifetimeMs
-		};
-		return tokens.access_token;
+		this.access = accessFrom(tokens, startedAt);
+		return this.access.token;
 	}
 
 	private async revoke(reason: string): Promise<void> {
 		this.access = null;
-		this.grant = {
-			...(this.grant ?? {
-				version: 1,
-				issuer: this.s.issuer,
-				client_id: this.s.clientId,
-				scope: '',
-				tenant: null,
-				authorization_id: null
-			}),
-			status: 'revoked',
-			refresh_token: null,
-			reason,
-			updated_at: new Date(this.now).toISOString()
-		};
+		this.grant = revokedGrant(this.grant, this.s, reason, this.now);
 		await this.s.store.write(this.grant);
 	}
 

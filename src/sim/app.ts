@@ -6,7 +6,7 @@ import { Hono, type Context } from 'hono';
 import { fileURLToPath } from 'node:url';
 import { describeIssues, matchRoute, type Actor } from '../contract/index.ts';
 import type { ApiKey, RateState } from './auth.ts';
-import { controlApp } from './control.ts';
+import { controlApp, type SimControl } from './control.ts';
 import type { SimCore } from './core.ts';
 import { SimError } from './errors.ts';
 import { HANDLERS } from './handlers.ts';
@@ -15,7 +15,7 @@ import { oauthActor, oauthApp } from './oauth-app.ts';
 const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
 const MAX_BODY_BYTES = 64 * 1024;
 
-export function createSimApp(core: SimCore): Hono {
+export function createSimApp(core: SimCore, control: SimControl): Hono {
 	const app = new Hono();
 
 	app.all('/v1/*', (c) => handleApi(core, c));
@@ -55,7 +55,7 @@ export function createSimApp(core: SimCore): Hono {
 	});
 	app.use('/demo/*', serveStatic({ root: publicDir }));
 
-	app.route('/_sim', controlApp(core));
+	app.route('/_sim', controlApp(control));
 	app.route('/', oauthApp(core));
 
 	app.get('/', (c) =>

@@ -120,8 +120,7 @@ export class SimControl {
 		const q = queue === 'tts' ? m.tts : m.media;
 		const orderId = opts.orderId ?? q.items[0]?.order_id;
 		if (!orderId) throw new SimError(404, 'not_found', `the ${queue} queue is empty`);
-		if (queue === 'tts') m.ttsStart(orderId, RIVAL);
-		else m.mediaStart(orderId, RIVAL);
+		m.start(queue, orderId, RIVAL);
 		const claim = `${queue}:${orderId}`;
 		this.rivalClaims.set(claim, this.core.log.lastSeq);
 		// Only a claim the rival still holds is released: after clearFaults a consumer may own it.
@@ -140,8 +139,7 @@ export class SimControl {
 		// rival's any more, and releasing it would pull it from under a healthy consumer.
 		if (since !== undefined && !this.rivalStillHolds(queue, orderId, since)) return;
 		const m = this.core.model;
-		if (queue === 'tts') m.ttsRelease(orderId, RIVAL);
-		else m.mediaRelease(orderId, RIVAL);
+		m.release(queue, orderId, RIVAL);
 	}
 
 	private rivalStillHolds(queue: 'tts' | 'media', orderId: string, since: number): boolean {
@@ -210,9 +208,9 @@ const RivalBody = z.object({
 });
 const TrafficBody = z.object({ per_minute: z.number().positive().max(600) });
 
-export function controlApp(core: SimCore): Hono {
+export function controlApp(control: SimControl): Hono {
+	const { core } = control;
 	const app = new Hono();
-	const control = () => core.control;
 	const parse = async <S extends z.ZodType>(schema: S, req: Request): Promise<z.infer<S>> => {
 		const raw = await req.json().catch(() => ({}));
 		const r = schema.safeParse(raw);
@@ -223,7 +221,7 @@ export function controlApp(core: SimCore): Hono {
 	app.get('/log', (c) => c.json({ entries: core.log.since(Number(c.req.query('since') ?? 0)) }));
 	app.post('/tips', async (c) => {
 		const b = await parse(TipBody, c.req.raw);
-		const tip = control().createTip({
+		const tip = control.createTip({
 			name: b.name,
 			amount: b.amount,
 			message: b.message,
@@ -237,55 +235,55 @@ export function controlApp(core: SimCore): Hono {
 	});
 	app.post('/faults/http', async (c) => {
 		const b = await parse(HttpFaultBody, c.req.raw);
-		control().failHttp({ status: b.status, count: b.count, forMs: b.for_ms, match: b.match });
+		control.failHttp({ status: b.status, count: b.count, forMs: b.for_ms, match: b.match });
 		return c.json({ success: true });
 	});
 	app.post('/faults/events', async (c) => {
 		const b = await parse(EventFaultBody, c.req.raw);
-		if (b.duplicate !== undefined) control().duplicateEvents(b.duplicate);
-		if (b.reorder !== undefined) control().reorderEvents(b.reorder);
-		if (b.delay !== undefined) control().delayEvents(b.delay, b.delay_ms ?? 1000);
+		if (b.duplicate !== undefined) control.duplicateEvents(b.duplicate);
+		if (b.reorder !== undefined) control.reorderEvents(b.reorder);
+		if (b.delay !== undefined) control.delayEvents(b.delay, b.delay_ms ?? 1000);
 		return c.json({ success: true });
 	});
 	app.post('/faults/drop', async (c) => {
 		const b = await parse(z.object({ refuse_ms: z.number().int().min(0).optional() }), c.req.raw);
-		return c.json({ success: true, dropped: control().dropSockets(b.refuse_ms ?? 0) });
+		return c.json({ success: true, dropped: control.dropSockets(b.refuse_ms ?? 0) });
 	});
 	app.post('/faults/silence', async (c) => {
 		const b = await parse(z.object({ ms: z.number().int().min(0).max(600_000) }), c.req.raw);
-		return c.json({ success: true, sockets: control().silenceSockets(b.ms) });
+		return c.json({ success: true, sockets: control.silenceSockets(b.ms) });
 	});
 	app.post('/faults/raw', async (c) => {
 		const b = await parse(z.object({ text: z.string().max(64 * 1024) }), c.req.raw);
-		return c.json({ success: true, sockets: control().sendRaw(b.text) });
+		return c.json({ success: true, sockets: control.sendRaw(b.text) });
 	});
 	app.post('/faults/audio', async (c) => {
 		const b = await parse(AudioFaultBody, c.req.raw);
-		if (b.delay_ms !== undefined) control().delayAudio(b.delay_ms);
-		if (b.break_next !== undefined) control().breakNextAudio(b.break_next, b.mode);
-		if (b.order_id !== undefined) control().breakAudio(b.order_id, b.mode);
+		if (b.delay_ms !== undefined) control.delayAudio(b.delay_ms);
+		if (b.break_next !== undefined) control.breakNextAudio(b.break_next, b.mode);
+		if (b.order_id !== undefined) control.breakAudio(b.order_id, b.mode);
 		return c.json({ success: true });
 	});
 	app.post('/faults/video', async (c) => {
 		const b = await parse(VideoFaultBody, c.req.raw);
-		return c.json({ success: true, path: control().breakVideo(b.url, b.mode) });
+		return c.json({ success: true, path: control.breakVideo(b.url, b.mode) });
 	});
 	app.post('/faults/rival', async (c) => {
 		const b = await parse(RivalBody, c.req.raw);
-		const orderId = control().holdRivalClaim(b.queue, { orderId: b.order_id, forMs: b.for_ms });
+		const orderId = control.holdRivalClaim(b.queue, { orderId: b.order_id, forMs: b.for_ms });
 		return c.json({ success: true, order_id: orderId });
 	});
 	app.post('/faults/clear', (c) => {
-		control().clearFaults();
+		control.clearFaults();
 		return c.json({ success: true });
 	});
 	app.post('/traffic', async (c) => {
 		const b = await parse(TrafficBody, c.req.raw);
-		control().traffic?.start(b.per_minute);
+		control.traffic?.start(b.per_minute);
 		return c.json({ success: true, per_minute: b.per_minute });
 	});
 	app.delete('/traffic', (c) => {
-		control().traffic?.stop();
+		control.traffic?.stop();
 		return c.json({ success: true });
 	});
 	app.onError((err, c) =>

@@ -1,8 +1,8 @@
 // Wires the simulator's parts together: model, credentials, limits, faults, audio, log and the
-// realtime hub. The HTTP app and the control handle both work on one SimCore.
+// realtime hub. The HTTP app and the control handle both work on one SimCore (which knows
+// neither: they are built on it in index.ts).
 import type { EventEnvelope, QueueTip } from '../contract/index.ts';
 import { AudioStore } from './audio-store.ts';
-import type { SimControl } from './control.ts';
 import { Credentials, DEMO_API_KEY, RateLimiter, type ApiKey } from './auth.ts';
 import { demoVideos } from './demo-videos.ts';
 import { Faults } from './faults.ts';
@@ -44,8 +44,6 @@ export class SimCore {
 	readonly oauth: OAuthServer;
 	/** Set once the server listens: `http://127.0.0.1:port`. */
 	origin = '';
-	/** Set by startSimulator: the handle the control API drives. */
-	control!: SimControl;
 	/** The realtime hub registers itself here. */
 	broadcast: (event: EventEnvelope) => void = () => {};
 	private readonly timers = new Set<ReturnType<typeof setTimeout>>();

@@ -4,6 +4,7 @@ import { EVENT_DESCRIPTIONS, SCOPES, type Actor, type RouteName } from '../contr
 import type { ApiKey } from './auth.ts';
 import type { SimCore } from './core.ts';
 import { badRequest } from './errors.ts';
+import type { QueueName } from './model/model.ts';
 
 export interface HandlerInput {
 	params: Record<string, string>;
@@ -36,6 +37,42 @@ const SCOPE_TEXT: Record<string, string> = {
 
 const dateOrNull = (v: unknown): string | null => (v === '' || v == null ? null : String(v));
 
+/**
+ * The claim and control routes of one queue, the same for TTS and media; `key` names the item in
+ * the bodies (`tip` or `media`).
+ */
+function queueHandlers(q: QueueName, key: 'tip' | 'media') {
+	return {
+		start: ({ model }, { params, actor }) => ({
+			success: true,
+			[key]: model.start(q, params.orderId, actor)
+		}),
+		finish: ({ model }, { params, actor }) => ({
+			success: true,
+			[key]: model.finish(q, params.orderId, actor)
+		}),
+		release: ({ model }, { params, actor }) => {
+			const { released, item } = model.release(q, params.orderId, actor);
+			return { success: true, released, [key]: item };
+		},
+		pause: ({ model }, { actor }) => ({
+			success: true,
+			is_paused: model.setPaused(q, true, actor)
+		}),
+		resume: ({ model }, { actor }) => ({
+			success: true,
+			is_paused: model.setPaused(q, false, actor)
+		}),
+		skip: ({ model }, { actor }) => ({ success: true, order_id: model.skip(q, actor) }),
+		remove: ({ model }, { params, actor }) => {
+			model.remove(q, params.orderId, actor);
+			return { success: true };
+		}
+	} satisfies Record<string, Handler>;
+}
+const tts = queueHandlers('tts', 'tip');
+const media = queueHandlers('media', 'media');
+
 export const HANDLERS: Record<RouteName, Handler> = {
 	me: (core, { key }) => ({
 		tenant: core.model.tenant,
@@ -63,35 +100,17 @@ export const HANDLERS: Record<RouteName, Handler> = {
 		const page = model.tts.page((query.limit as number) ?? 25, query.before as string | undefined);
 		return { tips: page.rows, has_more: page.has_more, next_cursor: page.next_cursor };
 	},
-	ttsStart: ({ model }, { params, actor }) => ({
-		success: true,
-		tip: model.ttsStart(params.orderId, actor)
-	}),
-	ttsFinish: ({ model }, { params, actor }) => ({
-		success: true,
-		tip: model.ttsFinish(params.orderId, actor)
-	}),
-	ttsRelease: ({ model }, { params, actor }) => ({
-		success: true,
-		...model.ttsRelease(params.orderId, actor)
-	}),
-	ttsPause: ({ model }, { actor }) => ({
-		success: true,
-		is_paused: model.ttsSetPaused(true, actor)
-	}),
-	ttsResume: ({ model }, { actor }) => ({
-		success: true,
-		is_paused: model.ttsSetPaused(false, actor)
-	}),
-	ttsSkip: ({ model }, { actor }) => ({ success: true, order_id: model.ttsSkip(actor) }),
+	ttsStart: tts.start,
+	ttsFinish: tts.finish,
+	ttsRelease: tts.release,
+	ttsPause: tts.pause,
+	ttsResume: tts.resume,
+	ttsSkip: tts.skip,
 	ttsClear: ({ model }, { actor }) => {
 		model.ttsClear(actor);
 		return { success: true };
 	},
-	ttsRemove: ({ model }, { params, actor }) => {
-		model.ttsRemove(params.orderId, actor);
-		return { success: true };
-	},
+	ttsRemove: tts.remove,
 	ttsReplay: ({ model }, { params, actor }) => ({
 		success: true,
 		tip: model.ttsReplay(params.orderId, actor)
@@ -117,31 +136,13 @@ export const HANDLERS: Record<RouteName, Handler> = {
 		);
 		return { media: page.rows, has_more: page.has_more, next_cursor: page.next_cursor };
 	},
-	mediaStart: ({ model }, { params, actor }) => ({
-		success: true,
-		media: model.mediaStart(params.orderId, actor)
-	}),
-	mediaFinish: ({ model }, { params, actor }) => ({
-		success: true,
-		media: model.mediaFinish(params.orderId, actor)
-	}),
-	mediaRelease: ({ model }, { params, actor }) => ({
-		success: true,
-		...model.mediaRelease(params.orderId, actor)
-	}),
-	mediaPause: ({ model }, { actor }) => ({
-		success: true,
-		is_paused: model.mediaSetPaused(true, actor)
-	}),
-	mediaResume: ({ model }, { actor }) => ({
-		success: true,
-		is_paused: model.mediaSetPaused(false, actor)
-	}),
-	mediaSkip: ({ model }, { actor }) => ({ success: true, order_id: model.mediaSkip(actor) }),
-	mediaRemove: ({ model }, { params, actor }) => {
-		model.mediaRemove(params.orderId, actor);
-		return { success: true };
-	},
+	mediaStart: media.start,
+	mediaFinish: media.finish,
+	mediaRelease: media.release,
+	mediaPause: media.pause,
+	mediaResume: media.resume,
+	mediaSkip: media.skip,
+	mediaRemove: media.remove,
 	mediaVisibility: ({ model }, { body, actor }) => ({
 		success: true,
 		visible: model.mediaSetVisible(body.visible as boolean, actor)

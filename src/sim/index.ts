@@ -34,13 +34,12 @@ export interface RunningSimulator {
 export async function startSimulator(options: StartOptions = {}): Promise<RunningSimulator> {
 	const core = new SimCore(options);
 	const control = new SimControl(core);
-	core.control = control;
 	const hub = new RealtimeHub(core);
 	control.hub = hub;
 	// A revoked OAuth authorization closes its live sockets (service-api.md: within seconds).
 	core.oauth.onRevoke = (authorizationId) => hub.closeForKey(authorizationId);
 	control.traffic = new DemoTraffic(core);
-	const app = createSimApp(core);
+	const app = createSimApp(core, control);
 
 	const host = options.host ?? '127.0.0.1';
 	const server = await new Promise<Server>((resolve, reject) => {

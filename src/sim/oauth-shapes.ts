@@ -25,6 +25,12 @@ export const DecisionForm = z.object({
 	decision: z.enum(['approve', 'deny'])
 });
 
+/** Client authentication in the body (client_secret_post), or a public client's id. */
+const ClientFields = {
+	client_id: z.string().optional(),
+	client_secret: z.string().optional()
+};
+
 /** POST /oauth/token (form or JSON); fields checked per grant type by the server. */
 export const TokenBody = z.object({
 	grant_type: z.string().optional(),
@@ -33,16 +39,14 @@ export const TokenBody = z.object({
 	code_verifier: z.string().optional(),
 	refresh_token: z.string().optional(),
 	scope: z.string().optional(),
-	client_id: z.string().optional(),
-	client_secret: z.string().optional()
+	...ClientFields
 });
 export type TokenBody = z.infer<typeof TokenBody>;
 
 export const RevokeBody = z.object({
 	token: z.string().optional(),
 	token_type_hint: z.string().optional(),
-	client_id: z.string().optional(),
-	client_secret: z.string().optional()
+	...ClientFields
 });
 export type RevokeBody = z.infer<typeof RevokeBody>;
 

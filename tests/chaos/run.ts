@@ -247,35 +247,34 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 			if (r < 0.2) {
 				// A pause lasts a few seconds (the streamer resumes), unless a later action resumes it.
 				if (!model.tts.paused) {
-					model.ttsSetPaused(true);
+					model.setPaused('tts', true);
 					count(streamer, 'tts pause');
-					later(between(1_000, 5_000), () => model.tts.paused && model.ttsSetPaused(false));
+					later(between(1_000, 5_000), () => model.tts.paused && model.setPaused('tts', false));
 				}
 			} else if (r < 0.4) {
 				if (!model.media.paused) {
-					model.mediaSetPaused(true);
+					model.setPaused('media', true);
 					count(streamer, 'media pause');
-					later(between(1_000, 5_000), () => model.media.paused && model.mediaSetPaused(false));
+					later(between(1_000, 5_000), () => model.media.paused && model.setPaused('media', false));
 				}
 			} else if (r < 0.55) {
-				if (model.ttsSkip()) count(streamer, 'tts skip');
+				if (model.skip('tts')) count(streamer, 'tts skip');
 			} else if (r < 0.65) {
-				if (model.mediaSkip()) count(streamer, 'media skip');
+				if (model.skip('media')) count(streamer, 'media skip');
 			} else if (r < 0.8) {
 				const q = chance(0.6) ? 'tts' : 'media';
 				const list: { order_id: string }[] = q === 'tts' ? model.tts.items : model.media.items;
 				if (list.length) {
 					const id = pick(list).order_id;
-					if (q === 'tts') model.ttsRemove(id);
-					else model.mediaRemove(id);
+					model.remove(q, id);
 					count(streamer, `${q} remove`);
 				}
 			} else if (r < 0.85) {
 				model.ttsClear();
 				count(streamer, 'tts clear');
 			} else if (r < 0.95) {
-				if (model.tts.paused) model.ttsSetPaused(false);
-				if (model.media.paused) model.mediaSetPaused(false);
+				if (model.tts.paused) model.setPaused('tts', false);
+				if (model.media.paused) model.setPaused('media', false);
 				count(streamer, 'resume all');
 			}
 		} catch {
@@ -322,8 +321,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 	const drainStart = Date.now();
 	say('  drain: faults lifted, queues resumed');
 	control.clearFaults();
-	if (model.tts.paused) model.ttsSetPaused(false);
-	if (model.media.paused) model.mediaSetPaused(false);
+	if (model.tts.paused) model.setPaused('tts', false);
+	if (model.media.paused) model.setPaused('media', false);
 	const refusedOnly = () =>
 		model.media.items.every((i) => {
 			const p = rec.plays.filter((x) => x.queue === 'media' && x.orderId === i.order_id);

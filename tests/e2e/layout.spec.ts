@@ -165,7 +165,7 @@ test('every demo overlay fits its own resolution with long and many contents', a
 		await settled(page);
 		for (const p of await layoutProblems(page)) problems.push(`${id} at ${width}x${height}: ${p}`);
 		// Nothing of this overlay is left claimed for the next one.
-		stack.sim.control.model.mediaSkip();
+		stack.sim.control.model.skip('media');
 		stack.sim.control.model.ttsClear();
 		await page.goto('about:blank');
 	}

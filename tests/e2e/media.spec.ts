@@ -176,14 +176,14 @@ test('pausing the queue pauses the video in place; resume plays on and finishes 
 	const item = queueVideo(stack, 'Pauser', 'countdown');
 	const next = queueVideo(stack, 'Waiter', 'bars');
 	await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(1);
-	stack.sim.control.model.mediaSetPaused(true);
+	stack.sim.control.model.setPaused('media', true);
 	await expect
 		.poll(() => attrOf(page, '[data-testid=media-widget]', 'data-held'), { timeout: REACT_MS })
 		.toBe('yes');
 	const held = (await videoTime(page))!;
 	await page.waitForTimeout(1500);
 	expect(await videoTime(page)).toBeCloseTo(held, 1);
-	stack.sim.control.model.mediaSetPaused(false);
+	stack.sim.control.model.setPaused('media', false);
 	await eventually(() => finishesOf(stack, next.order_id).length === 1, 40_000);
 	expect(startsOf(stack, item.order_id)).toHaveLength(1);
 	expect(finishesOf(stack, item.order_id)).toHaveLength(1);
@@ -198,7 +198,7 @@ test('skipping the playing video stops it at once and the next one plays', async
 	const item = queueVideo(stack, 'Skipped', 'bounce');
 	const next = queueVideo(stack, 'Next', 'bars');
 	await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(0.5);
-	stack.sim.control.model.mediaSkip();
+	stack.sim.control.model.skip('media');
 	await expect
 		.poll(() => attrOf(page, '[data-testid=media-widget]', 'data-playing'), { timeout: REACT_MS })
 		.not.toBe(item.order_id);

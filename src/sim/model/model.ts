@@ -18,6 +18,9 @@ import {
 import { badRequest, notFound, SimError } from '../errors.ts';
 import { ClaimQueue } from './claim-queue.ts';
 import { IdSource } from './ids.ts';
+import { leaderboardOf, mediaItem, type MediaInput } from './records.ts';
+
+export type { MediaInput } from './records.ts';
 import { demoOverlays, tipGoalOf, type OverlayState } from './overlays.ts';
 
 export const MAX_COUNTERS = 100;
@@ -48,14 +51,14 @@ export interface TipInput {
 	media?: MediaInput;
 }
 
-export interface MediaInput {
-	url: string;
-	start_time?: number;
-	title?: string | null;
-	thumbnail?: string | null;
-	duration?: number;
-	requested_via?: string;
+/** The two claim queues by name (`model.tts`, `model.media`). */
+export type QueueName = 'tts' | 'media';
+interface Queues {
+	tts: ClaimQueue<QueueTip, HistoryTip>;
+	media: ClaimQueue<QueueMediaItem, HistoryMediaItem>;
 }
+/** The key of the item in a queue's started and finished events (CONTRACT.md). */
+const ITEM_KEY = { tts: 'tip', media: 'media' } as const;
 
 // A tiny word filter, so name_was_filtered / message_was_filtered can be seen in the demo.
 const FILTERED = /\b(badword|slur|scam)\b/gi;
@@ -106,7 +109,7 @@ export class SimModel {
 		return event;
 	}
 
-	// --- tips and the TTS queue ---
+	// --- tips ---
 
 	createTip(input: TipInput, actor?: Actor): QueueTip {
 		const name = filter(input.name);
@@ -163,42 +166,57 @@ export class SimModel {
 		return this.ledger.find((t) => t.order_id === orderId);
 	}
 
-	ttsStart(orderId: string, actor?: Actor): QueueTip {
-		const tip = this.tts.start(orderId);
-		this.emit('queue.tts.started', { order_id: orderId, tip }, actor);
-		return tip;
+	// --- the two claim queues: the same transitions, each with its queue's event ---
+
+	/** A consumer claims the item (POST /{queue}/{id}/start). */
+	start<Q extends QueueName>(q: Q, orderId: string, actor?: Actor): Queues[Q]['items'][number] {
+		const item = this.queue(q).start(orderId);
+		this.emit(`queue.${q}.started`, { order_id: orderId, [ITEM_KEY[q]]: item }, actor);
+		return item;
 	}
 
-	ttsFinish(orderId: string, actor?: Actor): HistoryTip {
-		const tip = this.tts.finish(orderId);
-		this.emit('queue.tts.finished', { order_id: orderId, tip }, actor);
-		return tip;
+	finish<Q extends QueueName>(q: Q, orderId: string, actor?: Actor): Queues[Q]['history'][number] {
+		const item = this.queue(q).finish(orderId);
+		this.emit(`queue.${q}.finished`, { order_id: orderId, [ITEM_KEY[q]]: item }, actor);
+		return item;
 	}
 
-	ttsRelease(orderId: string, actor?: Actor): { released: boolean; tip: QueueTip | null } {
-		const { released, item } = this.tts.release(orderId);
-		if (released) this.emit('queue.tts.released', { order_id: orderId }, actor);
-		return { released, tip: item };
+	release<Q extends QueueName>(
+		q: Q,
+		orderId: string,
+		actor?: Actor
+	): { released: boolean; item: Queues[Q]['items'][number] | null } {
+		const result = this.queue(q).release(orderId);
+		if (result.released) this.emit(`queue.${q}.released`, { order_id: orderId }, actor);
+		return result;
 	}
 
-	ttsSetPaused(paused: boolean, actor?: Actor): boolean {
-		if (this.tts.paused !== paused) {
-			this.tts.paused = paused;
-			this.emit(paused ? 'queue.tts.paused' : 'queue.tts.resumed', { is_paused: paused }, actor);
+	setPaused(q: QueueName, paused: boolean, actor?: Actor): boolean {
+		const queue = this.queue(q);
+		if (queue.paused !== paused) {
+			queue.paused = paused;
+			this.emit(`queue.${q}.${paused ? 'paused' : 'resumed'}`, { is_paused: paused }, actor);
 		}
 		return paused;
 	}
 
-	ttsSkip(actor?: Actor): string | null {
-		const skipped = this.tts.skip();
-		if (skipped) this.emit('queue.tts.skipped', { order_id: skipped.order_id }, actor);
+	/** Skips the item being played (or the oldest); its order id, null when the queue is empty. */
+	skip(q: QueueName, actor?: Actor): string | null {
+		const skipped = this.queue(q).skip();
+		if (skipped) this.emit(`queue.${q}.skipped`, { order_id: skipped.order_id }, actor);
 		return skipped?.order_id ?? null;
 	}
 
-	ttsRemove(orderId: string, actor?: Actor): void {
-		this.tts.remove(orderId);
-		this.emit('queue.tts.removed', { order_id: orderId }, actor);
+	remove(q: QueueName, orderId: string, actor?: Actor): void {
+		this.queue(q).remove(orderId);
+		this.emit(`queue.${q}.removed`, { order_id: orderId }, actor);
 	}
+
+	private queue<Q extends QueueName>(q: Q): Queues[Q] {
+		return this[q] as Queues[Q];
+	}
+
+	// --- the TTS queue: clear and replay ---
 
 	/** Every queued TTS deleted; media playback state reset too (service-api.md, state table). */
 	ttsClear(actor?: Actor): void {
@@ -238,71 +256,10 @@ export class SimModel {
 		orderId = this.ids.order('med'),
 		requestedVia = 'admin'
 	): QueueMediaItem {
-		let url: URL;
-		try {
-			url = new URL(input.url);
-		} catch {
-			throw badRequest('url: expected an absolute http(s) URL');
-		}
-		if (url.protocol !== 'http:' && url.protocol !== 'https:')
-			throw badRequest('url: expected an absolute http(s) URL');
-		const item: QueueMediaItem = {
-			order_id: orderId,
-			donor_name: donorName,
-			media_url: url.toString(),
-			media_start_time: Math.max(0, Math.floor(input.start_time ?? 0)),
-			video_title: input.title ?? null,
-			video_thumbnail: input.thumbnail ?? null,
-			video_duration: Math.max(0, Math.round(input.duration ?? 0)),
-			platform: videoPlatform(url),
-			requested_via: requestedVia,
-			is_replay: false,
-			queued_at: this.iso()
-		};
+		const item = mediaItem(input, { orderId, donorName, requestedVia, queuedAt: this.iso() });
 		this.media.enqueue(item);
 		this.emit('queue.media.added', { media: item }, actor);
 		return item;
-	}
-
-	mediaStart(orderId: string, actor?: Actor): QueueMediaItem {
-		const media = this.media.start(orderId);
-		this.emit('queue.media.started', { order_id: orderId, media }, actor);
-		return media;
-	}
-
-	mediaFinish(orderId: string, actor?: Actor): HistoryMediaItem {
-		const media = this.media.finish(orderId);
-		this.emit('queue.media.finished', { order_id: orderId, media }, actor);
-		return media;
-	}
-
-	mediaRelease(
-		orderId: string,
-		actor?: Actor
-	): { released: boolean; media: QueueMediaItem | null } {
-		const { released, item } = this.media.release(orderId);
-		if (released) this.emit('queue.media.released', { order_id: orderId }, actor);
-		return { released, media: item };
-	}
-
-	mediaSetPaused(paused: boolean, actor?: Actor): boolean {
-		if (this.media.paused !== paused) {
-			this.media.paused = paused;
-			const type = paused ? 'queue.media.paused' : 'queue.media.resumed';
-			this.emit(type, { is_paused: paused }, actor);
-		}
-		return paused;
-	}
-
-	mediaSkip(actor?: Actor): string | null {
-		const skipped = this.media.skip();
-		if (skipped) this.emit('queue.media.skipped', { order_id: skipped.order_id }, actor);
-		return skipped?.order_id ?? null;
-	}
-
-	mediaRemove(orderId: string, actor?: Actor): void {
-		this.media.remove(orderId);
-		this.emit('queue.media.removed', { order_id: orderId }, actor);
 	}
 
 	mediaSetVisible(visible: boolean, actor?: Actor): boolean {
@@ -418,49 +375,13 @@ export class SimModel {
 		return accepting;
 	}
 
-	/** Supporters by paid total: signed-in donors by platform id, others by name. */
+	/** Supporters by paid total (see leaderboardOf). */
 	leaderboard(limit: number) {
-		const rows = new Map<
-			string,
-			{
-				name: string;
-				platform: QueueTip['platform'];
-				platform_user_id: string | null;
-				total: number;
-				tips: number;
-			}
-		>();
-		for (const tip of this.ledger) {
-			if (!tip.is_paid || tip.amount === null) continue;
-			const key = tip.platform ? `${tip.platform}:${tip.platform_user_id}` : `name:${tip.name}`;
-			const row = rows.get(key) ?? {
-				name: tip.name,
-				platform: tip.platform,
-				platform_user_id: tip.platform_user_id,
-				total: 0,
-				tips: 0
-			};
-			row.total = Math.round((row.total + tip.amount) * 100) / 100;
-			row.tips += 1;
-			row.name = tip.name;
-			rows.set(key, row);
-		}
-		return [...rows.values()].sort((a, b) => b.total - a.total).slice(0, limit);
+		return leaderboardOf(this.ledger, limit);
 	}
 }
 
 function filter(text: string): { text: string; filtered: boolean } {
 	const out = text.replace(FILTERED, (w) => '*'.repeat(w.length));
 	return { text: out, filtered: out !== text };
-}
-
-function videoPlatform(url: URL): string {
-	const host = url.hostname.replace(/^www\.|^m\./, '');
-	if (host === 'youtube.com' || host === 'youtu.be' || host === 'youtube-nocookie.com')
-		return 'youtube';
-	if (host.endsWith('twitch.tv')) return 'twitch';
-	if (host.endsWith('kick.com')) return 'kick';
-	if (host === 'tiktok.com') return 'tiktok';
-	if (/\.(webm|mp4|m4v|ogv|mov)$/i.test(url.pathname)) return 'direct';
-	return 'other';
 }

@@ -1,0 +1,85 @@
+// The table of every route by name, and the matching of a request against it (the token
+// endpoint's allowlist, the simulator's dispatch). Widgets import the routes they call one by one
+// from routes.ts instead, so that a page bundles only those.
+import * as R from './routes.ts';
+import type { Route } from './routes.ts';
+
+/** Every route by name (the token endpoint, the simulator and the tests walk it). */
+export const ROUTES = {
+	me: R.me,
+	events: R.events,
+	realtimeToken: R.realtimeToken,
+	ttsQueue: R.ttsQueue,
+	ttsHistory: R.ttsHistory,
+	ttsStart: R.ttsStart,
+	ttsFinish: R.ttsFinish,
+	ttsRelease: R.ttsRelease,
+	ttsPause: R.ttsPause,
+	ttsResume: R.ttsResume,
+	ttsSkip: R.ttsSkip,
+	ttsClear: R.ttsClear,
+	ttsRemove: R.ttsRemove,
+	ttsReplay: R.ttsReplay,
+	mediaQueue: R.mediaQueue,
+	mediaStatus: R.mediaStatus,
+	mediaHistory: R.mediaHistory,
+	mediaStart: R.mediaStart,
+	mediaFinish: R.mediaFinish,
+	mediaRelease: R.mediaRelease,
+	mediaPause: R.mediaPause,
+	mediaResume: R.mediaResume,
+	mediaSkip: R.mediaSkip,
+	mediaRemove: R.mediaRemove,
+	mediaVisibility: R.mediaVisibility,
+	mediaEnqueue: R.mediaEnqueue,
+	countersList: R.countersList,
+	counterRead: R.counterRead,
+	counterCreate: R.counterCreate,
+	counterSet: R.counterSet,
+	counterIncrement: R.counterIncrement,
+	counterDelete: R.counterDelete,
+	overlaysList: R.overlaysList,
+	overlayRead: R.overlayRead,
+	overlayDelete: R.overlayDelete,
+	overlayReload: R.overlayReload,
+	celebration: R.celebration,
+	tipGoalRead: R.tipGoalRead,
+	tipGoalUpdate: R.tipGoalUpdate,
+	tipGoalAdd: R.tipGoalAdd,
+	tipping: R.tipping,
+	tippingOpen: R.tippingOpen,
+	tippingClose: R.tippingClose,
+	leaderboard: R.leaderboard,
+	createTip: R.createTip
+} as const satisfies Record<string, Route>;
+
+export type RouteName = keyof typeof ROUTES;
+
+/**
+ * Match a method and a path (relative to {base_url}) against the table. Each `:param` segment is
+ * checked with its schema, so a segment that does not match never reaches a handler or upstream.
+ */
+export function matchRoute(
+	method: string,
+	path: string
+): { name: RouteName; route: Route; params: Record<string, string> } | null {
+	const segments = path.split('/').slice(1);
+	for (const [name, r] of Object.entries(ROUTES) as [RouteName, Route][]) {
+		if (r.method !== method) continue;
+		const pattern = r.path.split('/').slice(1);
+		if (pattern.length !== segments.length) continue;
+		const params: Record<string, string> = {};
+		let ok = true;
+		for (let i = 0; i < pattern.length && ok; i++) {
+			const p = pattern[i];
+			const s = segments[i];
+			if (p.startsWith(':')) {
+				const schema = r.params?.[p.slice(1)];
+				ok = schema !== undefined && schema.safeParse(s).success;
+				params[p.slice(1)] = s;
+			} else ok = p === s;
+		}
+		if (ok) return { name, route: r, params };
+	}
+	return null;
+}
