@@ -99,6 +99,51 @@ test('an alert with a long name and message fits at every size', async ({ page, 
 	expect(await atEverySize(page, 'sample alert at scale 2')).toEqual([]);
 });
 
+test('a celebrating tier with an image and a long message fits at every size', async ({
+	page,
+	stack
+}) => {
+	// The built-in top tier (ember look, scale 1.15) with a picture on the card.
+	await page.goto(
+		stack.url('/widget/tts', {
+			sample: 1,
+			sample_amount: 150,
+			image: `${stack.sim.origin}/demo/bars.jpg`
+		})
+	);
+	await expect
+		.poll(() => attrOf(page, '[data-testid=tts-alert]', 'data-look'), { timeout: 20_000 })
+		.toBe('ember');
+	await expect
+		.poll(() => page.evaluate(() => document.querySelector('img')?.complete ?? false))
+		.toBe(true);
+	expect(await atEverySize(page, 'top tier alert with an image')).toEqual([]);
+});
+
+test('recent events and top supporters fit at every size, full of long names and messages', async ({
+	page,
+	stack
+}) => {
+	for (let i = 0; i < 25; i++)
+		stack.sim.control.createTip({
+			name: `${LONG_NAME}${i}`,
+			amount: 1000 + i,
+			paid: true,
+			message: LONG_MESSAGE
+		});
+	await page.goto(stack.url('/widget/recent', { limit: 50 }));
+	await expect
+		.poll(() => page.locator('[data-testid=recent-row]').count(), { timeout: 20_000 })
+		.toBe(25);
+	const problems = await atEverySize(page, 'recent events');
+	await page.goto(stack.url('/widget/leaderboard', { limit: 25 }));
+	await expect
+		.poll(() => page.locator('[data-testid=leaderboard-row]').count(), { timeout: 20_000 })
+		.toBeGreaterThanOrEqual(20);
+	problems.push(...(await atEverySize(page, 'top supporters')));
+	expect(problems).toEqual([]);
+});
+
 test('an alert with a short message fits at every size', async ({ page, stack }) => {
 	await page.goto(stack.url('/widget/tts'));
 	stack.sim.control.createTip({ name: 'Ann', amount: 5, paid: true, message: 'Hi!' });
