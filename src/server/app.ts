@@ -50,6 +50,10 @@ export interface AppOptions {
 	 * the streamer replaced or turned off.
 	 */
 	resolveKey?: (key: string) => Promise<{ upstream: UpstreamClient } | { replaced: true } | null>;
+	/** Hosted mode's own pages and actions (hosted/routes.ts), ahead of the widget routes. */
+	routes?: Hono;
+	/** Hosted mode: what /healthz reports instead of the one upstream's reachability. */
+	health?: () => Promise<Record<string, unknown>>;
 	/** Connect with OAuth (oauth-routes.ts); hasApiKey: a key is used while not connected. */
 	oauth?: { connection: OAuthConnection; hasApiKey: boolean };
 }
@@ -152,8 +156,11 @@ export function createApp(opts: AppOptions): Hono {
 		await next();
 	};
 
+	if (opts.routes) app.route('/', opts.routes);
+
 	let health: { at: number; reachable: boolean } | null = null;
 	app.get('/healthz', async (c) => {
+		if (opts.health) return c.json(await opts.health(), 200, { 'Cache-Control': 'no-store' });
 		if (!health || Date.now() - health.at > 15_000) {
 			let reachable = false;
 			try {
@@ -257,7 +264,7 @@ export function createApp(opts: AppOptions): Hono {
 			return await runDemoAction(action as DemoAction, {
 				mode: opts.mode,
 				simulatorOrigin: opts.simulatorOrigin,
-				upstream: opts.upstream,
+				upstream: upstreamOf(c),
 				n: demoCount++
 			});
 		} catch (err) {

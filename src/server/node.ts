@@ -7,6 +7,7 @@ import { Me, Overlay } from '../contract/index.ts';
 import { WIDGET_PAGES } from './app.ts';
 import { buildBundle, bundleIsStale, canBuild } from './build.ts';
 import { ConfigError, loadConfig, type Upstream } from './config.ts';
+import { hostedRequested } from '../hosted/config.ts';
 import { setupOAuth } from './oauth-setup.ts';
 import { serveApp } from './serve.ts';
 import type { UpstreamClient } from './upstream.ts';
@@ -27,6 +28,7 @@ export const NEEDED_SCOPES = {
 async function main(): Promise<void> {
 	let config;
 	try {
+		if (hostedRequested()) return await startHosted();
 		config = loadConfig();
 	} catch (err) {
 		if (err instanceof ConfigError) {
@@ -57,23 +59,7 @@ async function main(): Promise<void> {
 		oauth = await setupOAuth(config, upstream.baseUrl, sim);
 	}
 
-	if (!config.skipBuild && bundleIsStale(root, dist)) {
-		if (canBuild(root)) {
-			console.log('Building the widgets…');
-			await buildBundle(root, dist);
-		} else if (existsSync(join(dist, 'index.html'))) {
-			// An installation without the development dependencies (npm ci --omit=dev) serves what
-			// `npm run build` built; its files may just look newer after a copy.
-			console.warn(
-				'Note: the widgets were built before their sources last changed (no Vite to rebuild).'
-			);
-		} else {
-			console.error(
-				'The widgets are not built, and this installation cannot build them (no Vite: installed with --omit=dev?). Run `npm ci && npm run build` first.'
-			);
-			process.exit(2);
-		}
-	}
+	if (!config.skipBuild) await ensureBundle();
 
 	const served = await serveApp({
 		mode: config.mode,
@@ -147,6 +133,76 @@ async function main(): Promise<void> {
 		server.close();
 		void closeSim?.().finally(() => process.exit(0));
 		if (!closeSim) process.exit(0);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+/** Builds the widgets when their sources changed (and Vite is installed); stops if none exist. */
+async function ensureBundle(): Promise<void> {
+	if (!bundleIsStale(root, dist)) return;
+	if (canBuild(root)) {
+		console.log('Building the widgets…');
+		await buildBundle(root, dist);
+	} else if (existsSync(join(dist, 'index.html'))) {
+		// An installation without the development dependencies (npm ci --omit=dev) serves what
+		// `npm run build` built; its files may just look newer after a copy.
+		console.warn(
+			'Note: the widgets were built before their sources last changed (no Vite to rebuild).'
+		);
+	} else {
+		console.error(
+			'The widgets are not built, and this installation cannot build them (no Vite: installed with --omit=dev?). Run `npm ci && npm run build` first.'
+		);
+		process.exit(2);
+	}
+}
+
+/** HOSTED=1: many streamers sign in (src/hosted/); the demo runs on the embedded simulator. */
+async function startHosted(): Promise<void> {
+	const { loadHostedConfig } = await import('../hosted/config.ts');
+	const { serveHosted } = await import('../hosted/serve.ts');
+	const config = loadHostedConfig();
+	const port = Number(process.env.PORT || 8787);
+	const host = process.env.HOST || '127.0.0.1';
+	let upstream;
+	let closeSim: (() => Promise<void>) | null = null;
+	let simulatorOrigin: string | undefined;
+	if (config.oauth) upstream = config.oauth;
+	else {
+		const { startSimulator } = await import('../sim/index.ts');
+		const sim = await startSimulator({ quiet: true });
+		const { app } = sim.control.oauth.registerApp({
+			secret: null,
+			redirectUris: [`${config.publicUrl}/auth/callback`]
+		});
+		upstream = { issuer: sim.oauthUrl, clientId: app.id, baseUrl: sim.baseUrl, wsUrl: sim.wsUrl };
+		closeSim = sim.close;
+		simulatorOrigin = sim.origin;
+	}
+	if (process.env.SKIP_BUILD !== '1') await ensureBundle();
+	const hosted = await serveHosted({ config, upstream, dist, host, port, simulatorOrigin }).catch(
+		(err: NodeJS.ErrnoException) => {
+			console.error(
+				err.code === 'EADDRINUSE'
+					? `Invalid PORT: ${port} is already in use`
+					: `Could not start: ${err.message}`
+			);
+			process.exit(2);
+		}
+	);
+	console.log(
+		[
+			`Tip Overlay Kit running in hosted ${config.mode} mode${config.mode === 'demo' ? ' (embedded simulator)' : ''}`,
+			`  Listening on ${hosted.origin}; streamers open ${config.publicUrl}`,
+			`  Database: ${config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : `embedded, in ${config.dataDir}`}`
+		].join('\n')
+	);
+	const stop = () => {
+		void hosted
+			.close()
+			.then(() => closeSim?.())
+			.finally(() => process.exit(0));
 	};
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);

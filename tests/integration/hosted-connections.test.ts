@@ -24,11 +24,13 @@ afterEach(async () => {
 /** A streamer signed in to a hosted store with the simulator's tenant's authorization. */
 async function signedIn(sim: Sim) {
 	sims.push(sim);
+	// The database first: its start takes seconds, long enough for the simulator to close the
+	// idle keep-alive connection the sign-in below leaves (a reused dead socket: "fetch failed").
+	db = await openDatabase({ dataDir: null });
+	await migrate(db);
 	const file = tokenFile();
 	const { clientId } = await connected(sim, { file });
 	const refreshToken = JSON.parse(readFileSync(file, 'utf8')).refresh_token as string;
-	db = await openDatabase({ dataDir: null });
-	await migrate(db);
 	const store = new HostedStore(db, new SecretBox('hosted-connections-test-secret-0123456789'));
 	const { streamer } = await store.signedIn(
 		{ tenantId: sim.control.model.tenant.id, name: 'Sim streamer', currency: 'USD' },

@@ -1,0 +1,255 @@
+// Hosted mode's own pages and actions: the landing page with "Connect your tip page", the OAuth
+// callback that signs a streamer in, their dashboard (their overlay URLs, the control room,
+// New overlay key, Disconnect, Sign out). Everything else (widget pages, /token, /api) is the
+// single-streamer app with the overlay key naming the streamer (app.ts resolveKey).
+//
+// Sessions: a random token in an HttpOnly, SameSite=Lax cookie (Secure and `__Host-` on https),
+// stored by hash with an expiry. State-changing calls are POSTs whose Origin must be PUBLIC_URL's.
+import { Hono, type Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { Overlay } from '../contract/index.ts';
+import { OAuthProblem } from '../server/oauth-errors.ts';
+import type { HostedConnections } from './connections.ts';
+import type { HostedSignIn } from './signin.ts';
+import type { HostedStore, Streamer } from './store.ts';
+
+export interface HostedRouteOptions {
+	store: HostedStore;
+	signIn: HostedSignIn;
+	connections: HostedConnections;
+	/** PUBLIC_URL: the origin streamers use. */
+	publicUrl: string;
+	/** The upstream's OAuth origin, where Connect sends the browser (the forms' CSP). */
+	oauthOrigin: string;
+	/** Hosted demo: a note on the landing page. */
+	demo: boolean;
+}
+
+const SESSION_MS = 30 * 24 * 3600_000;
+const WIDGETS = [
+	['tts', 'Tips read aloud (TTS)'],
+	['media', 'Video requests'],
+	['counters', 'Chat counters'],
+	['celebration', 'Celebration'],
+	['recent', 'Recent events'],
+	['leaderboard', 'Top supporters']
+] as const;
+
+export function hostedRoutes(o: HostedRouteOptions): Hono {
+	const app = new Hono();
+	const secure = o.publicUrl.startsWith('https://');
+	const cookieName = secure ? '__Host-session' : 'session';
+	const origin = new URL(o.publicUrl).origin;
+
+	const page = (c: Context, title: string, body: string, status = 200) =>
+		c.html(layout(title, body), status as 200, {
+			'Cache-Control': 'no-store',
+			'Content-Security-Policy': [
+				"default-src 'none'",
+				"style-src 'unsafe-inline'",
+				`form-action 'self' ${o.oauthOrigin}`,
+				"frame-ancestors 'none'",
+				"base-uri 'none'"
+			].join('; '),
+			'Referrer-Policy': 'no-referrer',
+			'X-Content-Type-Options': 'nosniff'
+		});
+
+	const sessionOf = async (c: Context): Promise<Streamer | null> => {
+		const token = getCookie(c, cookieName);
+		const id = token ? await o.store.session(token) : null;
+		return id ? o.store.streamer(id) : null;
+	};
+
+	/** A POST from one of our own pages: Origin must be PUBLIC_URL's (no cross-site forms). */
+	const sameOrigin = (c: Context) => c.req.header('origin') === origin;
+	const refuse = (c: Context) =>
+		page(c, 'Refused', '<p>This request did not come from this site’s pages.</p>', 403);
+
+	app.get('/', async (c) => {
+		const me = await sessionOf(c);
+		if (me) return c.redirect('/dashboard', 303);
+		return page(
+			c,
+			'Tip Overlay Kit',
+			`<h1>Tip Overlay Kit</h1>
+<p>Overlays for OBS: every tip read aloud exactly once, viewers' video requests, tip goals, chat
+counters and celebrations, for your tip page on the tipping service.</p>
+<p>Sign in with your tip page and paste the URLs you get into OBS as browser sources. No
+download, no API key to copy.</p>
+${o.demo ? '<p class="note">Demo: the tipping service here is a simulator with demo streamers.</p>' : ''}
+<form method="post" action="/auth/start"><button>Connect your tip page</button></form>`
+		);
+	});
+
+	app.post('/auth/start', async (c) => {
+		if (!sameOrigin(c)) return refuse(c);
+		try {
+			return c.redirect(await o.signIn.start(), 303);
+		} catch (err) {
+			return failure(c, err);
+		}
+	});
+
+	app.get('/auth/callback', async (c) => {
+		let streamer: Streamer;
+		try {
+			streamer = await o.signIn.finish(new URL(c.req.url).searchParams);
+		} catch (err) {
+			return failure(c, err);
+		}
+		// A re-authorization replaced the grant: the cached client must read the new one.
+		o.connections.forget(streamer.id);
+		const token = await o.store.createSession(streamer.id, SESSION_MS);
+		setCookie(c, cookieName, token, {
+			httpOnly: true,
+			sameSite: 'Lax',
+			secure,
+			path: '/',
+			maxAge: SESSION_MS / 1000
+		});
+		return c.redirect('/dashboard', 303);
+	});
+
+	app.get('/dashboard', async (c) => {
+		const me = await sessionOf(c);
+		if (!me) return c.redirect('/', 303);
+		const key = me.status === 'connected' ? await o.store.overlayKey(me.id) : null;
+		if (!key)
+			return page(
+				c,
+				'Dashboard',
+				`${header(me)}
+<p class="warn">${
+					me.status === 'disconnected'
+						? 'You disconnected this tip page: its overlay URLs are off.'
+						: 'The authorization of this tip page ended (revoked in the tipping service, or its scopes changed). Reconnect to bring your overlays back.'
+				}</p>
+<form method="post" action="/auth/start"><button>Reconnect</button></form>
+${signOut()}`
+			);
+		const url = (path: string) => `${o.publicUrl}${path}?key=${encodeURIComponent(key)}`;
+		const overlays = await listOverlays(o.connections, me.id);
+		return page(
+			c,
+			'Dashboard',
+			`${header(me)}
+<p><a class="button" href="${esc(url('/preview'))}">Open the control room</a>
+(your overlays live, queues, last events, test tips)</p>
+<h2>Overlays</h2>
+${
+	overlays === null
+		? '<p class="warn">The tipping service did not list your overlays just now.</p>'
+		: overlays.length === 0
+			? '<p>No overlays yet: create one in the tipping service.</p>'
+			: `<ul>${overlays
+					.map(
+						(ov) =>
+							`<li><strong>${esc(ov.name)}</strong> (${ov.width} × ${ov.height})<br><input readonly value="${esc(url(`/overlay/${ov.id}`))}" aria-label="OBS URL of ${esc(ov.name)}" data-overlay-url></li>`
+					)
+					.join('')}</ul>`
+}
+<h2>Widgets one by one</h2>
+<ul>${WIDGETS.map(
+				([w, label]) =>
+					`<li>${label}<br><input readonly value="${esc(url(`/widget/${w}`))}" aria-label="OBS URL: ${label}" data-widget-url></li>`
+			).join('')}</ul>
+<p class="note">Add each URL in OBS as a browser source (1920x1080, “Control audio via OBS” ticked).
+The URLs carry your overlay key: keep them to yourself.</p>
+<h2>Your account</h2>
+<form method="post" action="/account/new-key"><button>New overlay key</button>
+<span class="note">The old URLs stop at once; OBS sources still using them show that they were replaced.</span></form>
+<form method="post" action="/account/disconnect"><button>Disconnect</button>
+<span class="note">Ends this app’s access to your tip page and turns your overlay URLs off.</span></form>
+${signOut()}`
+		);
+	});
+
+	app.post('/account/new-key', async (c) => {
+		if (!sameOrigin(c)) return refuse(c);
+		const me = await sessionOf(c);
+		if (!me) return c.redirect('/', 303);
+		if (me.status === 'connected') await o.store.newOverlayKey(me.id);
+		return c.redirect('/dashboard', 303);
+	});
+
+	app.post('/account/disconnect', async (c) => {
+		if (!sameOrigin(c)) return refuse(c);
+		const me = await sessionOf(c);
+		if (!me) return c.redirect('/', 303);
+		// Revoked at the upstream first (best effort), then forgotten here whatever it answered.
+		await o.connections
+			.connection(me.id)
+			.disconnect()
+			.catch(() => null);
+		await o.store.disconnect(me.id);
+		o.connections.forget(me.id);
+		return c.redirect('/dashboard', 303);
+	});
+
+	app.post('/auth/signout', async (c) => {
+		if (!sameOrigin(c)) return refuse(c);
+		const token = getCookie(c, cookieName);
+		if (token) await o.store.endSession(token);
+		deleteCookie(c, cookieName, { path: '/', secure });
+		return c.redirect('/', 303);
+	});
+
+	function failure(c: Context, err: unknown) {
+		const message =
+			err instanceof OAuthProblem ? err.message : 'the sign-in could not be completed: try again';
+		if (!(err instanceof OAuthProblem))
+			console.error('[hosted] sign-in failed:', err instanceof Error ? err.message : err);
+		return page(
+			c,
+			'Sign-in failed',
+			`<h1>Sign-in failed</h1><p>${esc(message)}</p><p><a href="/">Back</a></p>`,
+			400
+		);
+	}
+
+	return app;
+}
+
+async function listOverlays(connections: HostedConnections, streamerId: string) {
+	try {
+		const res = await connections.upstream(streamerId).call('GET', '/overlays');
+		if (!res.ok) return null;
+		const body = (await res.json()) as { overlays?: unknown[] };
+		return (body.overlays ?? []).flatMap((raw) => {
+			const parsed = Overlay.safeParse(raw);
+			return parsed.success ? [parsed.data] : [];
+		});
+	} catch {
+		return null;
+	}
+}
+
+function header(me: Streamer): string {
+	return `<h1>${esc(me.name)}</h1><p class="note">Tip page currency: ${esc(me.currency)}</p>`;
+}
+
+function signOut(): string {
+	return '<form method="post" action="/auth/signout"><button>Sign out</button></form>';
+}
+
+/** Text into HTML: every character that could start markup or end an attribute is escaped. */
+export function esc(text: string): string {
+	return text.replace(
+		/[&<>"']/g,
+		(ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!
+	);
+}
+
+function layout(title: string, body: string): string {
+	return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title>
+<style>
+body{margin:0 auto;max-width:46rem;padding:2rem 1rem;font:16px/1.5 system-ui,sans-serif;background:#111114;color:#e4e4e7}
+a{color:#facc15}h1{margin-top:0}.note{color:#a1a1aa;font-size:.9rem}.warn{color:#fca5a5}
+input{width:100%;box-sizing:border-box;padding:.4rem;font:13px ui-monospace,monospace;background:#09090b;color:#e4e4e7;border:1px solid #52525b;border-radius:.4rem}
+li{margin:.6rem 0}form{margin:.8rem 0}
+button,.button{display:inline-block;padding:.45rem .9rem;border:1px solid #52525b;border-radius:.5rem;background:#27272a;color:inherit;font:inherit;cursor:pointer;text-decoration:none}
+button:focus-visible,.button:focus-visible,input:focus-visible{outline:3px solid #facc15;outline-offset:2px}
+</style></head><body><main>${body}</main></body></html>`;
+}

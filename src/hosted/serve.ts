@@ -1,0 +1,122 @@
+// Hosted mode on Node (HOSTED=1): the database (migrated at start), the sign-in, each streamer's
+// upstream client, and the single-streamer app with the overlay key naming the streamer. The
+// embedded simulator stands in for the upstream in the hosted demo.
+import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
+import { createApp } from '../server/app.ts';
+import { keepAliveFetch, UpstreamClient } from '../server/upstream.ts';
+import type { HostedConfig } from './config.ts';
+import { HostedConnections, type UpstreamSettings } from './connections.ts';
+import { SecretBox } from './crypto.ts';
+import { openDatabase } from './db.ts';
+import { migrate } from './migrations.ts';
+import { hostedRoutes } from './routes.ts';
+import { HostedSignIn } from './signin.ts';
+import { HostedStore } from './store.ts';
+
+export interface HostedServeOptions {
+	config: HostedConfig;
+	/** The OAuth app and upstream (live: from the config; demo: the simulator's). */
+	upstream: Omit<UpstreamSettings, 'redirectUri'>;
+	dist: string;
+	host?: string;
+	port?: number;
+	allowedHosts?: readonly string[];
+	simulatorOrigin?: string;
+}
+
+export interface HostedApp {
+	server: Server;
+	origin: string;
+	store: HostedStore;
+	close(): Promise<void>;
+}
+
+export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
+	const { config } = o;
+	const db = await openDatabase({
+		databaseUrl: config.databaseUrl ?? undefined,
+		dataDir: config.dataDir
+	});
+	await migrate(db);
+	const store = new HostedStore(db, new SecretBox(config.secretKey));
+	const settings: UpstreamSettings = {
+		...o.upstream,
+		redirectUri: `${config.publicUrl}/auth/callback`
+	};
+	const transport = keepAliveFetch();
+	const connections = new HostedConnections(store, settings, transport);
+	const signIn = new HostedSignIn(store, settings);
+	const host = o.host ?? '127.0.0.1';
+	// Never used for a streamer's request (resolveKey names the streamer); it has no credential.
+	const nobody = new UpstreamClient(
+		() => ({ baseUrl: settings.baseUrl, wsUrl: settings.wsUrl, apiKey: '' }),
+		transport
+	);
+	const app = createApp({
+		mode: config.mode,
+		upstream: nobody,
+		// No single overlay key: every key is looked up (resolveKey).
+		overlayKey: '',
+		resolveKey: async (key) => {
+			const found = await store.resolveOverlayKey(key);
+			if (found && 'streamerId' in found)
+				return { upstream: connections.upstream(found.streamerId) };
+			return found;
+		},
+		routes: hostedRoutes({
+			store,
+			signIn,
+			connections,
+			publicUrl: config.publicUrl,
+			oauthOrigin: new URL(settings.issuer).origin,
+			demo: config.mode === 'demo'
+		}),
+		health: async () => {
+			const database = await sql`select 1 as ok`
+				.execute(db)
+				.then(() => true)
+				.catch(() => false);
+			return { ok: database, mode: 'hosted', database: { reachable: database } };
+		},
+		allowedHosts: [
+			host.toLowerCase(),
+			new URL(config.publicUrl).hostname,
+			...(o.allowedHosts ?? [])
+		],
+		simulatorOrigin: o.simulatorOrigin,
+		readPage: async (name) => readFile(`${o.dist}/${name}.html`, 'utf8').catch(() => null),
+		staticFiles: serveStatic({ root: o.dist }),
+		clientAddress: (c) => {
+			try {
+				return getConnInfo(c).remote.address ?? 'unknown';
+			} catch {
+				return 'unknown';
+			}
+		},
+		rawTarget: (c) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url
+	});
+	const server = await new Promise<Server>((resolve, reject) => {
+		const s = serve({ fetch: app.fetch, port: o.port ?? 0, hostname: host }, () =>
+			resolve(s as Server)
+		) as Server;
+		s.once('error', reject);
+	});
+	const { port } = server.address() as AddressInfo;
+	return {
+		server,
+		origin: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+		store,
+		close: async () => {
+			server.closeAllConnections?.();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+			transport.close();
+			await db.destroy();
+		}
+	};
+}

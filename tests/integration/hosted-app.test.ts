@@ -1,0 +1,118 @@
+// Hosted mode end to end over HTTP (issue 19): the landing page, Connect (authorization code with
+// PKCE through the simulator's consent page), the session cookie, the dashboard with the
+// streamer's own overlay URLs, their key working at /token and /api, New overlay key (the old URL
+// stops at once), Disconnect (revoked upstream, URLs off), Sign out, and cross-site POSTs refused.
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { serveHosted, type HostedApp } from '../../src/hosted/serve.ts';
+import { decide } from '../fixtures/oauth.ts';
+import { simsPerTest } from '../fixtures/sim.ts';
+
+const start = simsPerTest();
+let hosted: HostedApp | null = null;
+afterEach(async () => {
+	await hosted?.close();
+	hosted = null;
+});
+
+const freePort = () =>
+	new Promise<number>((resolve) => {
+		const s = createServer().listen(0, '127.0.0.1', () => {
+			const { port } = s.address() as { port: number };
+			s.close(() => resolve(port));
+		});
+	});
+
+describe('hosted mode over HTTP', { timeout: 150_000 }, () => {
+	it('signs a streamer in and gives them their own overlay URLs, which they can replace or turn off', async () => {
+		const sim = await start();
+		const port = await freePort();
+		const publicUrl = `http://127.0.0.1:${port}`;
+		const { app } = sim.control.oauth.registerApp({
+			secret: null,
+			redirectUris: [`${publicUrl}/auth/callback`]
+		});
+		hosted = await serveHosted({
+			config: {
+				mode: 'demo',
+				databaseUrl: null,
+				dataDir: '',
+				publicUrl,
+				secretKey: 'hosted-app-test-secret-0123456789abcdef',
+				oauth: null
+			},
+			upstream: { issuer: sim.oauthUrl, clientId: app.id, baseUrl: sim.baseUrl, wsUrl: sim.wsUrl },
+			dist: '/nonexistent',
+			port
+		});
+		let cookie = '';
+		const go = async (method: string, path: string, headers: Record<string, string> = {}) => {
+			const res = await fetch(publicUrl + path, {
+				method,
+				redirect: 'manual',
+				headers: { ...(cookie ? { cookie } : {}), ...headers }
+			});
+			const set = res.headers.get('set-cookie');
+			if (set) cookie = set.split(';')[0];
+			return res;
+		};
+		const post = (path: string) => go('POST', path, { origin: publicUrl });
+
+		const landing = await go('GET', '/');
+		expect(await landing.text()).toContain('Connect your tip page');
+		// A POST from another site is refused, and starts nothing.
+		expect((await go('POST', '/auth/start', { origin: 'https://evil.example' })).status).toBe(403);
+
+		const toConsent = await post('/auth/start');
+		expect(toConsent.status).toBe(303);
+		const consent = await fetch(toConsent.headers.get('location')!, { redirect: 'manual' });
+		const back = await decide(sim, consent, true);
+		expect(back.origin + back.pathname).toBe(`${publicUrl}/auth/callback`);
+		const signedIn = await go('GET', back.pathname + back.search);
+		expect(signedIn.status).toBe(303);
+		expect(signedIn.headers.get('location')).toBe('/dashboard');
+		const setCookie = signedIn.headers.get('set-cookie') ?? '';
+		expect(setCookie).toMatch(/HttpOnly/i);
+		expect(setCookie).toMatch(/SameSite=Lax/i);
+
+		const dashboard = async () => (await go('GET', '/dashboard')).text();
+		const keyIn = (html: string) => /\/overlay\/o_1a2b3c4d\?key=([A-Za-z0-9_-]+)/.exec(html)?.[1];
+		const html = await dashboard();
+		expect(html).toContain(sim.control.model.tenant.name);
+		const key = keyIn(html)!;
+		expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+		expect(html).not.toMatch(/tprt_|tpk_/);
+
+		const api = (k: string, method: string, path: string) =>
+			fetch(publicUrl + path, { method, headers: { 'x-overlay-key': k } });
+		expect((await api(key, 'POST', '/token')).status).toBe(200);
+		const me = await api(key, 'GET', '/api/me');
+		expect(((await me.json()) as { tenant: { id: string } }).tenant.id).toBe(
+			sim.control.model.tenant.id
+		);
+
+		// New overlay key: the old URL stops at once, with a reason its sources can show.
+		expect((await post('/account/new-key')).status).toBe(303);
+		const fresh = keyIn(await dashboard())!;
+		expect(fresh).not.toBe(key);
+		const old = await api(key, 'POST', '/token');
+		expect(old.status).toBe(401);
+		expect(((await old.json()) as { code: string }).code).toBe('overlay_key_replaced');
+		expect((await api(fresh, 'POST', '/token')).status).toBe(200);
+
+		// Disconnect: revoked at the upstream, the URLs off, Reconnect offered.
+		expect(
+			(await go('POST', '/account/disconnect', { origin: 'https://evil.example' })).status
+		).toBe(403);
+		expect((await post('/account/disconnect')).status).toBe(303);
+		expect(sim.control.log.oauthEntries('revoke').length).toBe(1);
+		expect((await api(fresh, 'POST', '/token')).status).toBe(401);
+		expect(await dashboard()).toContain('Reconnect');
+
+		// Sign out: the session ends.
+		expect((await post('/auth/signout')).status).toBe(303);
+		const after = await go('GET', '/dashboard');
+		expect(after.status).toBe(303);
+		expect(after.headers.get('location')).toBe('/');
+	});
+});
