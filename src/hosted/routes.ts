@@ -51,7 +51,8 @@ export function hostedRoutes(o: HostedRouteOptions): Hono {
 				"frame-ancestors 'none'",
 				"base-uri 'none'"
 			].join('; '),
-			'Referrer-Policy': 'no-referrer',
+			// Not no-referrer: with it Chromium sends `Origin: null` on the pages' own form POSTs.
+			'Referrer-Policy': 'same-origin',
 			'X-Content-Type-Options': 'nosniff'
 		});
 
