@@ -208,6 +208,9 @@ test('skipping the playing video stops it at once and the next one plays', async
 });
 
 test('two pages open at once play every video once in total', async ({ browser, stack }) => {
+	// Two browser contexts and four items played in full (each tip now starts with its tier's
+	// sound): on a loaded machine this ran close to the 60 s default.
+	test.setTimeout(120_000);
 	const a = await (await browser.newContext()).newPage();
 	const b = await (await browser.newContext()).newPage();
 	await a.goto(stack.url('/widget/media'));

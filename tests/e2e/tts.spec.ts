@@ -50,6 +50,9 @@ test('five tips are played once each, in order, each finished after its audio ha
 });
 
 test('two pages open at once play every tip once in total', async ({ browser, stack }) => {
+	// Two browser contexts and four items played in full (each tip now starts with its tier's
+	// sound): on a loaded machine this ran close to the 60 s default.
+	test.setTimeout(120_000);
 	// Two separate browser profiles: OBS and a browser tab, say.
 	const a = await (await browser.newContext()).newPage();
 	const b = await (await browser.newContext()).newPage();
