@@ -2,10 +2,10 @@
 // missing one stops the server with its name. Without the OAuth app and upstream settings it is the
 // hosted demo, on the embedded simulator.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, isBaseUrl, isOAuthUrl } from '../server/config.ts';
+import { ConfigError, Env, writeOwnerOnly } from '../server/config.ts';
 import { SecretBoxError, parseSecretKey } from './crypto.ts';
 
 const HostedEnv = z.object({
@@ -29,31 +29,25 @@ const HostedEnv = z.object({
 		)
 		.optional(),
 	SECRET_KEY: z.string().optional(),
-	OAUTH_CLIENT_ID: z
-		.string()
-		.regex(/^[\x21-\x7e]{1,200}$/, "expected the OAuth app's client id (oc_...)")
-		.optional(),
-	OAUTH_CLIENT_SECRET: z
-		.string()
-		.regex(/^[\x21-\x7e]{1,500}$/, 'expected the client secret (no spaces)')
-		.optional(),
-	TIP_OAUTH_URL: z
-		.string()
-		.refine(isOAuthUrl, 'expected the upstream {oauth_url}: https:// (http:// only on localhost)')
-		.optional(),
-	TIP_API_BASE_URL: z.string().refine(isBaseUrl, 'expected the base URL ending in /v1').optional(),
-	TIP_WS_URL: z.url({ protocol: /^wss?$/, error: 'expected a ws:// or wss:// URL' }).optional(),
-	TIP_API_KEY: z.string().optional(),
-	PORT: z
-		.string()
-		.regex(/^\d{1,5}$/)
-		.transform(Number)
-		.default(8787)
+	// The OAuth app, the upstream and the port: the same rules as the single-streamer server's.
+	...Env.pick({
+		OAUTH_CLIENT_ID: true,
+		OAUTH_CLIENT_SECRET: true,
+		TIP_OAUTH_URL: true,
+		TIP_API_BASE_URL: true,
+		TIP_WS_URL: true,
+		HOST: true,
+		PORT: true
+	}).shape,
+	// Only to say it is not used: its format does not matter here.
+	TIP_API_KEY: z.string().optional()
 });
 
 export interface HostedConfig {
 	/** demo: the embedded simulator with demo streamers; live: the upstream of the OAuth settings. */
 	mode: 'demo' | 'live';
+	host: string;
+	port: number;
 	databaseUrl: string | null;
 	dataDir: string;
 	/** The origin streamers use, without a trailing slash. */
@@ -116,6 +110,8 @@ export function loadHostedConfig(env: NodeJS.ProcessEnv = process.env): HostedCo
 	if (problems.length) throw new ConfigError(`Invalid environment:\n${problems.join('\n')}`);
 	return {
 		mode: live ? 'live' : 'demo',
+		host: e.HOST,
+		port: e.PORT,
 		databaseUrl: e.DATABASE_URL ?? null,
 		dataDir: e.DATA_DIR,
 		publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
@@ -139,10 +135,7 @@ function demoSecret(dataDir: string): string {
 		if (existsSync(file)) return readFileSync(file, 'utf8').trim();
 		mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 		const secret = randomBytes(32).toString('base64url');
-		const tmp = `${file}.${process.pid}.tmp`;
-		writeFileSync(tmp, secret + '\n', { mode: 0o600 });
-		chmodSync(tmp, 0o600);
-		renameSync(tmp, file);
+		writeOwnerOnly(file, secret);
 		return secret;
 	} catch (err) {
 		throw new ConfigError(

@@ -1,14 +1,10 @@
 // Hosted mode on Node (HOSTED=1): the database (migrated at start), the sign-in, each streamer's
 // upstream client, and the single-streamer app with the overlay key naming the streamer. The
 // embedded simulator stands in for the upstream in the hosted demo.
-import { serve } from '@hono/node-server';
-import { getConnInfo } from '@hono/node-server/conninfo';
-import { serveStatic } from '@hono/node-server/serve-static';
-import { readFile } from 'node:fs/promises';
-import type { IncomingMessage, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
+import type { Server } from 'node:http';
 import { createApp } from '../server/app.ts';
+import { listen, nodeAppOptions } from '../server/serve.ts';
 import { keepAliveFetch, UpstreamClient } from '../server/upstream.ts';
 import type { HostedConfig } from './config.ts';
 import { HostedConnections, type UpstreamSettings } from './connections.ts';
@@ -24,8 +20,6 @@ export interface HostedServeOptions {
 	/** The OAuth app and upstream (live: from the config; demo: the simulator's). */
 	upstream: Omit<UpstreamSettings, 'redirectUri'>;
 	dist: string;
-	host?: string;
-	port?: number;
 	allowedHosts?: readonly string[];
 	simulatorOrigin?: string;
 }
@@ -52,7 +46,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	const transport = keepAliveFetch();
 	const connections = new HostedConnections(store, settings, transport);
 	const signIn = new HostedSignIn(store, settings);
-	const host = o.host ?? '127.0.0.1';
+	const { host } = config;
 	// Never used for a streamer's request (resolveKey names the streamer); it has no credential.
 	const nobody = new UpstreamClient(
 		() => ({ baseUrl: settings.baseUrl, wsUrl: settings.wsUrl, apiKey: '' }),
@@ -90,31 +84,15 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 			...(o.allowedHosts ?? [])
 		],
 		simulatorOrigin: o.simulatorOrigin,
-		readPage: async (name) => readFile(`${o.dist}/${name}.html`, 'utf8').catch(() => null),
-		staticFiles: serveStatic({ root: o.dist }),
-		clientAddress: (c) => {
-			try {
-				return getConnInfo(c).remote.address ?? 'unknown';
-			} catch {
-				return 'unknown';
-			}
-		},
-		rawTarget: (c) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url
+		...nodeAppOptions(o.dist)
 	});
-	const server = await new Promise<Server>((resolve, reject) => {
-		const s = serve({ fetch: app.fetch, port: o.port ?? 0, hostname: host }, () =>
-			resolve(s as Server)
-		) as Server;
-		s.once('error', reject);
-	});
-	const { port } = server.address() as AddressInfo;
+	const { server, origin, close } = await listen(app.fetch, host, config.port);
 	return {
 		server,
-		origin: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+		origin,
 		store,
 		close: async () => {
-			server.closeAllConnections?.();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
+			await close();
 			transport.close();
 			await db.destroy();
 		}

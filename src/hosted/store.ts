@@ -4,6 +4,7 @@
 // with an expiry) and sign-in attempts in flight (by hash of `state`, one use each). Every query
 // names the streamer it is for: nothing here lists or reaches across streamers.
 import { randomBytes } from 'node:crypto';
+import { OVERLAY_KEY } from '../server/config.ts';
 import type { Db } from './db.ts';
 import { randomToken, sameSecret, type SecretBox } from './crypto.ts';
 
@@ -156,7 +157,7 @@ export class HostedStore {
 	 * rotation keeps old keys working), then compared in constant time.
 	 */
 	async resolveOverlayKey(key: string): Promise<KeyLookup> {
-		if (!/^[A-Za-z0-9_-]{16,128}$/.test(key)) return null;
+		if (!OVERLAY_KEY.test(key)) return null;
 		const rows = await this.db
 			.selectFrom('overlay_keys')
 			.select(['streamer_id', 'sealed', 'replaced_at'])

@@ -7,9 +7,10 @@ import { z } from 'zod';
 
 export class ConfigError extends Error {}
 
-const OVERLAY_KEY = /^[A-Za-z0-9_-]{16,128}$/;
+/** The overlay key's format (what `?key=` may be): the server's, the widgets' and the store's. */
+export const OVERLAY_KEY = /^[A-Za-z0-9_-]{16,128}$/;
 
-const Env = z.object({
+export const Env = z.object({
 	TIP_API_KEY: z
 		.string()
 		.regex(/^\S{8,512}$/, 'expected the upstream API key (no spaces)')
@@ -73,7 +74,7 @@ const Env = z.object({
 });
 
 /** Runs even after the URL check failed (zod checks continue), so it must not throw. */
-export function isOAuthUrl(value: string): boolean {
+function isOAuthUrl(value: string): boolean {
 	if (!URL.canParse(value)) return false;
 	const u = new URL(value);
 	const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
@@ -83,7 +84,7 @@ export function isOAuthUrl(value: string): boolean {
 }
 
 /** Runs even after the URL check failed (zod checks continue), so it must not throw. */
-export function isBaseUrl(value: string): boolean {
+function isBaseUrl(value: string): boolean {
 	if (!URL.canParse(value)) return false;
 	const u = new URL(value);
 	return /\/v1\/?$/.test(u.pathname) && !u.search && !u.hash && !u.username && !u.password;
@@ -208,11 +209,14 @@ export function persistentOverlayKey(file: string): string {
 		return key;
 	}
 	const key = randomBytes(24).toString('base64url');
-	const tmp = `${file}.${process.pid}.tmp`;
-	io('write', () => {
-		writeFileSync(tmp, key + '\n', { mode: 0o600 });
-		chmodSync(tmp, 0o600);
-		renameSync(tmp, file);
-	});
+	io('write', () => writeOwnerOnly(file, key));
 	return key;
+}
+
+/** Writes a secret atomically (temp file, rename) with owner-only permissions. */
+export function writeOwnerOnly(file: string, secret: string): void {
+	const tmp = `${file}.${process.pid}.tmp`;
+	writeFileSync(tmp, secret + '\n', { mode: 0o600 });
+	chmodSync(tmp, 0o600);
+	renameSync(tmp, file);
 }

@@ -38,7 +38,19 @@ interface Call {
 	body?: unknown;
 }
 
-function plan(action: Exclude<DemoAction, 'tiers'>, n: number, simOrigin: string): Call {
+/** The calls an action makes, in order (most make one). */
+function plan(action: DemoAction, n: number, simOrigin: string): Call[] {
+	if (action === 'tiers')
+		return TIER_TIPS.map((tip) => ({
+			via: 'sim',
+			method: 'POST',
+			path: '/_sim/tips',
+			body: { ...tip, paid: true }
+		}));
+	return [planOne(action, n, simOrigin)];
+}
+
+function planOne(action: Exclude<DemoAction, 'tiers'>, n: number, simOrigin: string): Call {
 	const tip = TIPS[n % TIPS.length];
 	switch (action) {
 		case 'tip':
@@ -103,27 +115,20 @@ export async function runDemoAction(
 	}
 	const sim = opts.simulatorOrigin;
 	if (!sim) return Response.json({ error: 'no simulator' }, { status: 404 });
-	if (action === 'tiers') {
-		for (const tip of TIER_TIPS) {
-			const res = await fetch(`${sim}/_sim/tips`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ ...tip, paid: true })
-			});
-			if (!res.ok) return new Response(await res.text(), { status: res.status });
-		}
-		return Response.json({ ok: true, action });
+	// Every plan has at least one call; the first failing one answers.
+	let res!: Response;
+	for (const call of plan(action, opts.n, sim)) {
+		const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+		res =
+			call.via === 'sim'
+				? await fetch(sim + call.path, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body
+					})
+				: await opts.upstream.call(call.method, call.path, body);
+		if (!res.ok) break;
 	}
-	const call = plan(action, opts.n, sim);
-	const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-	const res =
-		call.via === 'sim'
-			? await fetch(sim + call.path, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body
-				})
-			: await opts.upstream.call(call.method, call.path, body);
 	return new Response(res.ok ? JSON.stringify({ ok: true, action }) : await res.text(), {
 		status: res.ok ? 200 : res.status,
 		headers: { 'content-type': 'application/json' }

@@ -163,8 +163,6 @@ async function startHosted(): Promise<void> {
 	const { loadHostedConfig } = await import('../hosted/config.ts');
 	const { serveHosted } = await import('../hosted/serve.ts');
 	const config = loadHostedConfig();
-	const port = Number(process.env.PORT || 8787);
-	const host = process.env.HOST || '127.0.0.1';
 	let upstream;
 	let closeSim: (() => Promise<void>) | null = null;
 	let simulatorOrigin: string | undefined;
@@ -181,11 +179,11 @@ async function startHosted(): Promise<void> {
 		simulatorOrigin = sim.origin;
 	}
 	if (process.env.SKIP_BUILD !== '1') await ensureBundle();
-	const hosted = await serveHosted({ config, upstream, dist, host, port, simulatorOrigin }).catch(
+	const hosted = await serveHosted({ config, upstream, dist, simulatorOrigin }).catch(
 		(err: NodeJS.ErrnoException) => {
 			console.error(
 				err.code === 'EADDRINUSE'
-					? `Invalid PORT: ${port} is already in use`
+					? `Invalid PORT: ${config.port} is already in use`
 					: `Could not start: ${err.message}`
 			);
 			process.exit(2);

@@ -4,6 +4,7 @@ import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { readFile } from 'node:fs/promises';
+import type { Context } from 'hono';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
@@ -34,6 +35,44 @@ export interface ServedApp {
 	close(): Promise<void>;
 }
 
+/** What createApp needs from Node and the build: pages, static files, client address, raw target. */
+export function nodeAppOptions(dist: string) {
+	return {
+		readPage: async (name: string) => readFile(`${dist}/${name}.html`, 'utf8').catch(() => null),
+		staticFiles: serveStatic({ root: dist }),
+		clientAddress: (c: Context) => {
+			try {
+				return getConnInfo(c).remote.address ?? 'unknown';
+			} catch {
+				return 'unknown';
+			}
+		},
+		rawTarget: (c: Context) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url
+	};
+}
+
+/** Listens on host:port (0: ephemeral); the origin is the address a browser reaches it at. */
+export async function listen(
+	fetch: (req: Request, env?: unknown) => Response | Promise<Response>,
+	host: string,
+	port: number
+): Promise<{ server: Server; origin: string; close: () => Promise<void> }> {
+	const server = await new Promise<Server>((resolve, reject) => {
+		const s = serve({ fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
+		s.once('error', reject);
+	});
+	const bound = (server.address() as AddressInfo).port;
+	const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+	return {
+		server,
+		origin: `http://${shown.includes(':') ? `[${shown}]` : shown}:${bound}`,
+		close: async () => {
+			server.closeAllConnections?.();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
+	};
+}
+
 export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 	const host = opts.host ?? '127.0.0.1';
 	const transport = keepAliveFetch();
@@ -47,32 +86,15 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 			: {}),
 		overlayKey: opts.overlayKey,
 		allowedHosts: [host.toLowerCase(), ...(opts.allowedHosts ?? [])],
-		readPage: async (name) => readFile(`${opts.dist}/${name}.html`, 'utf8').catch(() => null),
-		staticFiles: serveStatic({ root: opts.dist }),
-		clientAddress: (c) => {
-			try {
-				return getConnInfo(c).remote.address ?? 'unknown';
-			} catch {
-				return 'unknown';
-			}
-		},
-		rawTarget: (c) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url
+		...nodeAppOptions(opts.dist)
 	});
-	const server = await new Promise<Server>((resolve, reject) => {
-		const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: host }, () =>
-			resolve(s as Server)
-		) as Server;
-		s.once('error', reject);
-	});
-	const { port } = server.address() as AddressInfo;
-	const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+	const { server, origin, close } = await listen(app.fetch, host, opts.port ?? 0);
 	return {
 		server,
-		origin: `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`,
+		origin,
 		upstream,
 		close: async () => {
-			server.closeAllConnections?.();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
+			await close();
 			transport.close();
 		}
 	};

@@ -35,6 +35,8 @@ describe('hosted mode over HTTP', { timeout: 150_000 }, () => {
 		hosted = await serveHosted({
 			config: {
 				mode: 'demo',
+				host: '127.0.0.1',
+				port,
 				databaseUrl: null,
 				dataDir: '',
 				publicUrl,
@@ -42,8 +44,7 @@ describe('hosted mode over HTTP', { timeout: 150_000 }, () => {
 				oauth: null
 			},
 			upstream: { issuer: sim.oauthUrl, clientId: app.id, baseUrl: sim.baseUrl, wsUrl: sim.wsUrl },
-			dist: '/nonexistent',
-			port
+			dist: '/nonexistent'
 		});
 		let cookie = '';
 		const go = async (method: string, path: string, headers: Record<string, string> = {}) => {

@@ -255,8 +255,6 @@ export class TtsPlayer {
 				image: s.image
 			}
 		};
-		// The image is fetched while the card enters, not when it is already on screen.
-		if (s.image) new Image().src = s.image;
 		this.view.alertVisible = true;
 		this.view.captionStartedAt = null;
 		this.view.captionDurationS = null;
