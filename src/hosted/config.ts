@@ -2,6 +2,7 @@
 // missing one stops the server with its name. Without the OAuth app and upstream settings it is the
 // hosted demo, on the embedded simulator.
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -29,6 +30,11 @@ const HostedEnv = z.object({
 		)
 		.optional(),
 	SECRET_KEY: z.string().optional(),
+	// Instances on one machine each call from their own address (the upstream counts per IP).
+	UPSTREAM_LOCAL_ADDRESS: z
+		.string()
+		.refine((v) => isIP(v) !== 0, 'expected an IP address of this machine, such as 127.0.0.2')
+		.optional(),
 	// The OAuth app, the upstream and the port: the same rules as the single-streamer server's.
 	...Env.pick({
 		OAUTH_CLIENT_ID: true,
@@ -53,6 +59,8 @@ export interface HostedConfig {
 	/** The origin streamers use, without a trailing slash. */
 	publicUrl: string;
 	secretKey: string;
+	/** The address upstream calls leave from; null or absent: the system's choice. */
+	localAddress?: string | null;
 	/** Live only. */
 	oauth: {
 		issuer: string;
@@ -116,6 +124,7 @@ export function loadHostedConfig(env: NodeJS.ProcessEnv = process.env): HostedCo
 		dataDir: e.DATA_DIR,
 		publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
 		secretKey: e.SECRET_KEY ?? demoSecret(e.DATA_DIR),
+		localAddress: e.UPSTREAM_LOCAL_ADDRESS ?? null,
 		oauth: live
 			? {
 					issuer: e.TIP_OAUTH_URL!.replace(/\/+$/, ''),

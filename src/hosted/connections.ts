@@ -10,6 +10,7 @@
 import { OAuthConnection } from '../server/oauth-client.ts';
 import { StoreError, type GrantStore, type StoredGrant } from '../server/oauth-store.ts';
 import { UpstreamClient, type Fetch } from '../server/upstream.ts';
+import { BudgetedUpstreamClient, type UpstreamBudget } from '../server/upstream-budget.ts';
 import type { HostedStore } from './store.ts';
 
 export interface UpstreamSettings {
@@ -111,7 +112,9 @@ export class HostedConnections {
 	constructor(
 		private readonly store: HostedStore,
 		private readonly settings: UpstreamSettings,
-		private readonly upstreamFetch: Fetch = fetch
+		private readonly upstreamFetch: Fetch = fetch,
+		/** The rate-limit budgets the streamers' calls count against (serve.ts: one per process). */
+		private readonly budget: UpstreamBudget | null = null
 	) {}
 
 	/** The streamer's upstream client: their authorization only, never an API key. */
@@ -141,12 +144,16 @@ export class HostedConnections {
 				store: new DbGrantStore(this.store, streamerId, s),
 				fetch: s.fetch
 			});
-			const upstream = new UpstreamClient(
+			const client = [
 				() => ({ baseUrl: s.baseUrl, wsUrl: s.wsUrl, apiKey: '' }),
 				this.upstreamFetch,
 				10_000,
 				connection
-			);
+			] as const;
+			// One authorization per streamer: their id names its budget.
+			const upstream = this.budget
+				? new BudgetedUpstreamClient(this.budget, streamerId, ...client)
+				: new UpstreamClient(...client);
 			c = { connection, upstream };
 			this.clients.set(streamerId, c);
 		}

@@ -3,9 +3,15 @@
 // embedded simulator stands in for the upstream in the hosted demo.
 import { sql } from 'kysely';
 import type { Server } from 'node:http';
+import { createServer } from 'node:net';
 import { createApp } from '../server/app.ts';
 import { listen, nodeAppOptions } from '../server/serve.ts';
 import { keepAliveFetch, UpstreamClient } from '../server/upstream.ts';
+import {
+	UpstreamBudget,
+	type UpstreamBudgetOptions,
+	type UpstreamBudgetSnapshot
+} from '../server/upstream-budget.ts';
 import type { HostedConfig } from './config.ts';
 import { HostedConnections, type UpstreamSettings } from './connections.ts';
 import { SecretBox } from './crypto.ts';
@@ -22,29 +28,38 @@ export interface HostedServeOptions {
 	dist: string;
 	allowedHosts?: readonly string[];
 	simulatorOrigin?: string;
+	/** The upstream's limits (default: service-api.md's), for tests against a simulator's. */
+	budget?: UpstreamBudgetOptions;
 }
 
 export interface HostedApp {
 	server: Server;
 	origin: string;
 	store: HostedStore;
+	/** The rate-limit budgets' state, for /healthz and /metrics (UpstreamBudget.budgetSnapshot). */
+	budgetSnapshot(): UpstreamBudgetSnapshot;
 	close(): Promise<void>;
 }
 
 export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	const { config } = o;
+	const localAddress = config.localAddress ?? undefined;
+	if (localAddress) await checkLocalAddress(localAddress);
 	const db = await openDatabase({
 		databaseUrl: config.databaseUrl ?? undefined,
 		dataDir: config.dataDir
 	});
 	await migrate(db);
 	const store = new HostedStore(db, new SecretBox(config.secretKey));
+	const transport = keepAliveFetch({ localAddress });
 	const settings: UpstreamSettings = {
 		...o.upstream,
+		// Every call to the upstream (OAuth included) leaves from UPSTREAM_LOCAL_ADDRESS.
+		...(localAddress ? { fetch: transport } : {}),
 		redirectUri: `${config.publicUrl}/auth/callback`
 	};
-	const transport = keepAliveFetch();
-	const connections = new HostedConnections(store, settings, transport);
+	const budget = new UpstreamBudget(o.budget);
+	const connections = new HostedConnections(store, settings, transport, budget);
 	const signIn = new HostedSignIn(store, settings);
 	const { host } = config;
 	// Never used for a streamer's request (resolveKey names the streamer); it has no credential.
@@ -91,10 +106,26 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		server,
 		origin,
 		store,
+		budgetSnapshot: () => budget.budgetSnapshot(),
 		close: async () => {
 			await close();
 			transport.close();
 			await db.destroy();
 		}
 	};
+}
+
+/** UPSTREAM_LOCAL_ADDRESS must be this machine's: else every upstream call would fail. */
+async function checkLocalAddress(address: string): Promise<void> {
+	const probe = createServer();
+	await new Promise<void>((resolve, reject) => {
+		probe.once('error', (err: NodeJS.ErrnoException) =>
+			reject(
+				new Error(
+					`UPSTREAM_LOCAL_ADDRESS: ${address} is not an address of this machine (${err.code ?? err.message})`
+				)
+			)
+		);
+		probe.listen(0, address, () => probe.close(() => resolve()));
+	});
 }

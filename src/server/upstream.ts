@@ -126,20 +126,32 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * until a full GC (undici ties them to WeakRefs and FinalizationRegistry), about 30 kB a call: each
  * young-generation GC then copies megabytes and pauses the endpoint for several ms, which is the
  * tail of the proxied calls (docs/performance.md). Takes what UpstreamClient sends: a method,
- * string headers, a string body or none, a signal; never follows redirects (`redirect: 'manual'`).
+ * string headers, a string (or form) body or none, a signal; never follows redirects (`redirect: 'manual'`).
  */
-export function keepAliveFetch(): Fetch & { close(): void } {
+export function keepAliveFetch(
+	o: {
+		/** The address outgoing calls leave from (UPSTREAM_LOCAL_ADDRESS); the system's choice if unset. */
+		localAddress?: string;
+	} = {}
+): Fetch & { close(): void } {
+	const agentOptions = {
+		keepAlive: true,
+		timeout: KEEP_ALIVE_IDLE_MS,
+		...(o.localAddress ? { localAddress: o.localAddress } : {})
+	};
 	const agents = {
-		'http:': new http.Agent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS }),
-		'https:': new https.Agent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS })
+		'http:': new http.Agent(agentOptions),
+		'https:': new https.Agent(agentOptions)
 	};
 	const send: Fetch = (input, init = {}) =>
 		new Promise<Response>((resolve, reject) => {
 			const url = new URL(input);
 			if (url.protocol !== 'http:' && url.protocol !== 'https:')
 				throw new TypeError(`unsupported protocol ${url.protocol}`);
-			if (init.body != null && typeof init.body !== 'string')
-				throw new TypeError('keepAliveFetch sends string bodies only');
+			// oauth4webapi (the OAuth calls, when they take this transport) sends form bodies.
+			const body = init.body instanceof URLSearchParams ? init.body.toString() : init.body;
+			if (body != null && typeof body !== 'string')
+				throw new TypeError('keepAliveFetch sends string and form bodies only');
 			const headers =
 				init.headers instanceof Headers || Array.isArray(init.headers)
 					? Object.fromEntries(new Headers(init.headers))
@@ -174,7 +186,7 @@ export function keepAliveFetch(): Fetch & { close(): void } {
 				}
 			);
 			req.on('error', reject);
-			req.end(init.body ?? undefined);
+			req.end(body ?? undefined);
 		});
 	return Object.assign(send, {
 		close() {

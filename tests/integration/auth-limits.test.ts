@@ -16,7 +16,9 @@ import {
 	type Scope
 } from '../../src/contract/index.ts';
 import { expectBody, expectError } from '../fixtures/contract-checks.ts';
+import { connectPublic, registerApp, tokenCall } from '../fixtures/oauth.ts';
 import { api, simsPerTest, type ApiResponse, type Sim } from '../fixtures/sim.ts';
+import { keepAliveFetch } from '../../src/server/upstream.ts';
 
 const start = simsPerTest();
 
@@ -201,6 +203,50 @@ describe('rate limits', () => {
 		const refused = await api(sim, 'GET', '/me', { key: c.value });
 		expectBody(refused, 429, RateLimitedBody);
 		expect(rateHeaders(refused)).toMatchObject({ limit: 240, remaining: 0 });
+	});
+});
+
+describe('rate limits per OAuth authorization and per calling address', () => {
+	it('an authorization has one budget across its refreshed access tokens; another has its own', async () => {
+		const sim = await start({ perKeyPerMinute: 3, perIpPerMinute: 100 });
+		const a = registerApp(sim, { secret: null });
+		const first = await connectPublic(sim, a.clientId);
+		expect((await burst(sim, 2, first.access_token)).map((r) => r.status)).toEqual([200, 200]);
+		const refreshed = await tokenCall(sim, {
+			grant_type: 'refresh_token',
+			refresh_token: first.refresh_token,
+			client_id: a.clientId
+		});
+		expect(refreshed.status).toBe(200);
+		const [third, refused] = await burst(sim, 2, refreshed.body.access_token);
+		expect(third.status).toBe(200);
+		expect(rateHeaders(third)).toMatchObject({ limit: 3, remaining: 0 });
+		expectBody(refused, 429, RateLimitedBody);
+		// Another app's authorization (and the API key) count on their own.
+		const b = registerApp(sim, { secret: null });
+		const other = await connectPublic(sim, b.clientId);
+		expect(rateHeaders(await api(sim, 'GET', '/me', { key: other.access_token }))).toMatchObject({
+			limit: 3,
+			remaining: 2
+		});
+		expectBody(await api(sim, 'GET', '/me'), 200, Me);
+	});
+
+	it('the per-IP budget is the calling socket’s address: another loopback address has its own', async () => {
+		const sim = await start({ perKeyPerMinute: 100, perIpPerMinute: 2 });
+		expect((await burst(sim, 3)).map((r) => r.status)).toEqual([200, 200, 429]);
+		// An instance bound to 127.0.0.2 (UPSTREAM_LOCAL_ADDRESS) calls from there.
+		const from2 = keepAliveFetch({ localAddress: '127.0.0.2' });
+		try {
+			const res = await from2(`${sim.baseUrl}/tts/queue`, {
+				headers: { authorization: `Bearer ${sim.apiKey}` }
+			});
+			expect(res.status).toBe(200);
+			expect(res.headers.get('RateLimit-Limit')).toBe('2');
+			expect(res.headers.get('RateLimit-Remaining')).toBe('1');
+		} finally {
+			from2.close();
+		}
 	});
 });
 

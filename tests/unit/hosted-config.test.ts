@@ -64,9 +64,17 @@ describe('hosted mode settings', () => {
 		[{ PUBLIC_URL: 'https://x.example/path' }, 'PUBLIC_URL: expected an origin'],
 		[{ TIP_WS_URL: undefined }, 'TIP_WS_URL: required in hosted mode with an OAuth app'],
 		[{ DATABASE_URL: 'mysql://db' }, 'DATABASE_URL: expected a PostgreSQL URL'],
-		[{ TIP_API_KEY: 'tpk_something' }, 'TIP_API_KEY: not used in hosted mode']
+		[{ TIP_API_KEY: 'tpk_something' }, 'TIP_API_KEY: not used in hosted mode'],
+		[{ UPSTREAM_LOCAL_ADDRESS: 'localhost' }, 'UPSTREAM_LOCAL_ADDRESS: expected an IP address']
 	])('%j stops the server: %s', (change, message) => {
 		expect(problem({ ...LIVE, ...change })).toContain(message);
+	});
+
+	it('UPSTREAM_LOCAL_ADDRESS: the address upstream calls leave from', () => {
+		expect(loadHostedConfig({ ...LIVE, UPSTREAM_LOCAL_ADDRESS: '127.0.0.2' }).localAddress).toBe(
+			'127.0.0.2'
+		);
+		expect(loadHostedConfig(LIVE).localAddress).toBeNull();
 	});
 
 	it('never echoes a secret it refuses', () => {

@@ -1,0 +1,197 @@
+// The upstream's rate limits as budgets (service-api.md, Limits: 240 requests a minute per IP, 120
+// per key, for OAuth per authorization; CONTRACT.md, Rate-limit headers). Pure: the caller passes
+// the time; the shell (src/hosted/upstream-budget.ts) queues the calls and owns the timer.
+//
+// What a response tells: the upstream sends one set of RateLimit-* headers, that of whichever
+// budget of the call is closer to running out. Its Limit says which: the per-IP policy's number or
+// the per-authorization one (when both are the same, or the number is neither, both are assumed,
+// which only ever waits longer). A budget is known until its window resets; after that it is
+// unknown (the upstream's window restarts at the next call) and nothing waits on it.
+import type { HeaderSource } from './backoff.ts';
+
+export interface RateLimitHeaders {
+	limit: number;
+	remaining: number;
+	/** Whole seconds until the window resets. */
+	resetS: number;
+}
+
+/** Who goes first when a budget is nearly spent: claims (start, finish, release) before reads. */
+export type CallPriority = 'claim' | 'read';
+
+export interface BudgetPolicy {
+	/** Requests per window per IP (service-api.md: 240 a minute). */
+	perIp: number;
+	/** Requests per window per authorization (service-api.md: 120 a minute). */
+	perAuthorization: number;
+	/** Share of a budget kept for claims: reads wait once no more than this is left. */
+	reserve: number;
+}
+
+export const DOCUMENTED_POLICY: BudgetPolicy = { perIp: 240, perAuthorization: 120, reserve: 0.1 };
+
+/** The window of a known budget, as last read from the upstream (estimates lowered by our sends). */
+interface Window {
+	limit: number;
+	remaining: number;
+	/** When the window resets (ms, the caller's clock): an upper bound, Reset being rounded up. */
+	resetAt: number;
+}
+
+/**
+ * Two answers whose resets lie further apart than this come from different windows: Reset is
+ * rounded up to whole seconds (one second), and an answer may spend a while on its way.
+ */
+const SAME_WINDOW_MS = 2000;
+
+export interface BudgetView {
+	limit: number;
+	remaining: number;
+	resetInMs: number;
+	/** Reads wait: no more than the reserve is left. */
+	nearlySpent: boolean;
+	/** Nothing is sent until the reset. */
+	spent: boolean;
+}
+
+export interface BudgetSnapshot {
+	/** This instance's address's budget; null while unknown (no answer showed it this window). */
+	ip: BudgetView | null;
+	authorizations: { known: number; nearlySpent: number; spent: number };
+	/** Any budget nearly spent: reads are being held back for claims. */
+	saturated: boolean;
+}
+
+/** The three headers as numbers; null when any is missing or not a whole number. */
+export function readRateLimitHeaders(headers: HeaderSource): RateLimitHeaders | null {
+	const get = typeof headers === 'function' ? headers : (name: string) => headers.get(name);
+	const num = (name: string) => {
+		const v = get(name);
+		return v != null && /^\s*\d+\s*$/.test(v) ? Number(v) : null;
+	};
+	const limit = num('RateLimit-Limit');
+	const remaining = num('RateLimit-Remaining');
+	const resetS = num('RateLimit-Reset');
+	if (limit === null || remaining === null || resetS === null) return null;
+	return { limit, remaining: Math.min(remaining, limit), resetS };
+}
+
+export class BudgetBook {
+	private ip: Window | null = null;
+	private readonly authorizations = new Map<string, Window>();
+
+	constructor(readonly policy: BudgetPolicy = DOCUMENTED_POLICY) {}
+
+	/** What is kept for claims out of a budget of `limit`: at least one call. */
+	private reserveOf(limit: number): number {
+		return Math.max(1, Math.ceil(limit * this.policy.reserve));
+	}
+
+	/**
+	 * When a call of `authorization` with this priority may be sent: `now` or later. Unknown budgets
+	 * never hold a call back.
+	 */
+	sendAt(authorization: string, priority: CallPriority, now: number): number {
+		return this.holdingWindow(authorization, priority, now)?.resetAt ?? now;
+	}
+
+	/** The limit of the budget that holds such a call back (0 if none does). */
+	holdingLimit(authorization: string, priority: CallPriority, now: number): number {
+		return this.holdingWindow(authorization, priority, now)?.limit ?? 0;
+	}
+
+	private holdingWindow(authorization: string, priority: CallPriority, now: number): Window | null {
+		let holding: Window | null = null;
+		for (const w of this.windowsOf(authorization, now)) {
+			const floor = priority === 'claim' ? 0 : this.reserveOf(w.limit);
+			if (w.remaining <= floor && (!holding || w.resetAt > holding.resetAt)) holding = w;
+		}
+		return holding;
+	}
+
+	private windowsOf(authorization: string, now: number): Window[] {
+		return [this.live(this.ip, now), this.live(this.authorizations.get(authorization), now)].filter(
+			(w) => w !== null
+		);
+	}
+
+	/** A call is being sent: each known budget has one fewer left (until an answer says better). */
+	spend(authorization: string, now: number): void {
+		for (const w of this.windowsOf(authorization, now)) w.remaining = Math.max(0, w.remaining - 1);
+	}
+
+	/**
+	 * An answer to a call of `authorization` arrived at `now` with these headers (and `status`: a
+	 * 429 means the budget it names is spent, whatever Remaining says).
+	 */
+	observe(authorization: string, headers: RateLimitHeaders, status: number, now: number): void {
+		const seen: Window = {
+			limit: headers.limit,
+			remaining: status === 429 ? 0 : headers.remaining,
+			resetAt: now + headers.resetS * 1000
+		};
+		const { perIp, perAuthorization } = this.policy;
+		const isIp = headers.limit === perIp || headers.limit !== perAuthorization;
+		const isAuthorization = headers.limit === perAuthorization || headers.limit !== perIp;
+		if (isIp) this.ip = merge(this.live(this.ip, now), seen);
+		if (isAuthorization)
+			this.authorizations.set(
+				authorization,
+				merge(this.live(this.authorizations.get(authorization), now), seen)
+			);
+	}
+
+	/** Forgets an authorization (the streamer disconnected). */
+	forget(authorization: string): void {
+		this.authorizations.delete(authorization);
+	}
+
+	snapshot(now: number): BudgetSnapshot {
+		const view = (w: Window): BudgetView => ({
+			limit: w.limit,
+			remaining: w.remaining,
+			resetInMs: Math.max(0, w.resetAt - now),
+			nearlySpent: w.remaining <= this.reserveOf(w.limit),
+			spent: w.remaining <= 0
+		});
+		const ip = this.live(this.ip, now);
+		const authorizations = { known: 0, nearlySpent: 0, spent: 0 };
+		for (const [id, w] of this.authorizations) {
+			const live = this.live(w, now);
+			if (!live) {
+				this.authorizations.delete(id);
+				continue;
+			}
+			const v = view(live);
+			authorizations.known += 1;
+			if (v.nearlySpent) authorizations.nearlySpent += 1;
+			if (v.spent) authorizations.spent += 1;
+		}
+		const ipView = ip ? view(ip) : null;
+		return {
+			ip: ipView,
+			authorizations,
+			saturated: !!ipView?.nearlySpent || authorizations.nearlySpent > 0
+		};
+	}
+
+	/** The window while it lasts; after its reset the budget is unknown. */
+	private live(w: Window | null | undefined, now: number): Window | null {
+		return w && now < w.resetAt ? w : null;
+	}
+}
+
+/**
+ * What is known after an answer: a later window replaces the known one; within the same window
+ * the lower count wins (answers overtake each other, and our own sends lower the estimate); an
+ * answer from an earlier window tells nothing new.
+ */
+function merge(known: Window | null, seen: Window): Window {
+	if (!known || seen.resetAt - known.resetAt > SAME_WINDOW_MS) return seen;
+	if (known.resetAt - seen.resetAt > SAME_WINDOW_MS) return known;
+	return {
+		limit: seen.limit,
+		remaining: Math.min(known.remaining, seen.remaining),
+		resetAt: Math.max(known.resetAt, seen.resetAt)
+	};
+}

@@ -1,0 +1,188 @@
+// The upstream's rate limits kept by this process (the rules: src/core/rate-budget.ts): every call
+// waits while a budget it counts against is known spent, reads wait once a budget is nearly spent
+// so that claims (start, finish, release) still go, and a call that would wait longer than the
+// page would is answered here with the upstream's 429 shape (RateLimit-* headers, `error` only), so
+// the page waits out the reset (CONTRACT.md) and nothing is sent that the upstream would refuse.
+import { matchRoute, type RouteName } from '../contract/index.ts';
+import {
+	BudgetBook,
+	DOCUMENTED_POLICY,
+	readRateLimitHeaders,
+	type BudgetPolicy,
+	type BudgetSnapshot,
+	type CallPriority
+} from '../core/rate-budget.ts';
+import { UpstreamClient } from './upstream.ts';
+
+const CLAIM_ROUTES: ReadonlySet<RouteName> = new Set([
+	'ttsStart',
+	'ttsFinish',
+	'ttsRelease',
+	'mediaStart',
+	'mediaFinish',
+	'mediaRelease'
+]);
+
+/** Start, finish and release go first when a budget is nearly spent; everything else is a read. */
+export function callPriority(method: string, path: string): CallPriority {
+	const name = matchRoute(method, path.split('?')[0])?.name;
+	return name && CLAIM_ROUTES.has(name) ? 'claim' : 'read';
+}
+
+export interface UpstreamBudgetOptions {
+	policy?: BudgetPolicy;
+	/**
+	 * The longest a call is held before it is sent: well under the page's own timeout (10 s, api.ts)
+	 * and the upstream call's, so a held claim is never sent after its page gave up on it.
+	 */
+	maxWaitMs?: number;
+	now?: () => number;
+}
+
+/** What /healthz and /metrics read: the budgets and what was held back or refused for them. */
+export interface UpstreamBudgetSnapshot extends BudgetSnapshot {
+	queued: { claims: number; reads: number };
+	/** Since start: calls held until a reset, calls answered 429 here, 429s from the upstream. */
+	held: number;
+	refusedHere: number;
+	upstream429: number;
+}
+
+interface Waiter {
+	authorization: string;
+	priority: CallPriority;
+	deadline: number;
+	go: (slot: Slot) => void;
+}
+
+type Slot = { ok: true } | { ok: false; response: Response };
+
+export class UpstreamBudget {
+	private readonly book: BudgetBook;
+	private readonly maxWaitMs: number;
+	private readonly now: () => number;
+	private readonly waiting: Waiter[] = [];
+	private timer: ReturnType<typeof setTimeout> | null = null;
+	private timerAt = Infinity;
+	private held = 0;
+	private refusedHere = 0;
+	private upstream429 = 0;
+
+	constructor(o: UpstreamBudgetOptions = {}) {
+		this.book = new BudgetBook(o.policy ?? DOCUMENTED_POLICY);
+		this.maxWaitMs = o.maxWaitMs ?? 5_000;
+		this.now = o.now ?? Date.now;
+	}
+
+	/** Resolves when the call may be sent, or with the 429 to answer instead. */
+	admit(authorization: string, priority: CallPriority): Promise<Slot> | Slot {
+		const now = this.now();
+		const at = this.book.sendAt(authorization, priority, now);
+		if (at <= now) {
+			this.book.spend(authorization, now);
+			return { ok: true };
+		}
+		if (at - now > this.maxWaitMs) return this.refuse(authorization, priority, at - now);
+		this.held += 1;
+		return new Promise<Slot>((go) => {
+			this.waiting.push({ authorization, priority, deadline: now + this.maxWaitMs, go });
+			this.wake(at);
+		});
+	}
+
+	/** An answer from the upstream: its RateLimit-* headers update the budgets. */
+	observe(authorization: string, res: Response): void {
+		if (res.status === 429) this.upstream429 += 1;
+		const headers = readRateLimitHeaders(res.headers);
+		if (headers) this.book.observe(authorization, headers, res.status, this.now());
+	}
+
+	forget(authorization: string): void {
+		this.book.forget(authorization);
+	}
+
+	/** Read-only; cheap enough for every /healthz and /metrics request. */
+	budgetSnapshot(): UpstreamBudgetSnapshot {
+		const claims = this.waiting.filter((w) => w.priority === 'claim').length;
+		return {
+			...this.book.snapshot(this.now()),
+			queued: { claims, reads: this.waiting.length - claims },
+			held: this.held,
+			refusedHere: this.refusedHere,
+			upstream429: this.upstream429
+		};
+	}
+
+	/** Lets go what may go now, claims first, and sleeps until the next one may. */
+	private drain(): void {
+		this.timer = null;
+		this.timerAt = Infinity;
+		const now = this.now();
+		const order = [...this.waiting].sort(
+			(a, b) => Number(a.priority === 'read') - Number(b.priority === 'read')
+		);
+		let next = Infinity;
+		for (const w of order) {
+			const at = this.book.sendAt(w.authorization, w.priority, now);
+			if (at <= now) {
+				this.book.spend(w.authorization, now);
+				this.release(w, { ok: true });
+			} else if (at > w.deadline)
+				this.release(w, this.refuse(w.authorization, w.priority, at - now));
+			else next = Math.min(next, at);
+		}
+		if (next < Infinity) this.wake(next);
+	}
+
+	private release(w: Waiter, slot: Slot): void {
+		this.waiting.splice(this.waiting.indexOf(w), 1);
+		w.go(slot);
+	}
+
+	private wake(at: number): void {
+		if (at >= this.timerAt) return;
+		if (this.timer) clearTimeout(this.timer);
+		this.timerAt = at;
+		this.timer = setTimeout(() => this.drain(), Math.max(0, at - this.now()));
+	}
+
+	private refuse(authorization: string, priority: CallPriority, waitMs: number): Slot {
+		this.refusedHere += 1;
+		const limit = this.book.holdingLimit(authorization, priority, this.now());
+		const resetS = Math.max(1, Math.ceil(waitMs / 1000));
+		return {
+			ok: false,
+			response: Response.json(
+				{ error: `rate limit: this budget is spent for ${resetS} s more` },
+				{
+					status: 429,
+					headers: {
+						'RateLimit-Limit': String(limit),
+						'RateLimit-Remaining': '0',
+						'RateLimit-Reset': String(resetS),
+						'cache-control': 'no-store'
+					}
+				}
+			)
+		};
+	}
+}
+
+/** A streamer's upstream client whose calls count against (and wait for) the budgets. */
+export class BudgetedUpstreamClient extends UpstreamClient {
+	constructor(
+		private readonly budget: UpstreamBudget,
+		private readonly authorization: string,
+		...client: ConstructorParameters<typeof UpstreamClient>
+	) {
+		super(...client);
+	}
+
+	override async call(method: string, path: string, body?: string): Promise<Response> {
+		const slot = await this.budget.admit(this.authorization, callPriority(method, path));
+		if (!slot.ok) return slot.response;
+		const res = await super.call(method, path, body);
+		this.budget.observe(this.authorization, res);
+		return res;
+	}
+}

@@ -1,0 +1,79 @@
+// The upstream's limits kept as budgets by a hosted instance (issue 20, part 3), against the real
+// simulator with low limits: claims go before reads when a budget is nearly spent, so they never
+// meet a 429, and a 429 (or a spent budget) is waited out instead of being sent into again.
+import { describe, expect, it } from 'vitest';
+import { BudgetedUpstreamClient, UpstreamBudget } from '../../src/server/upstream-budget.ts';
+import { readyTip, simsPerTest, type Sim } from '../fixtures/sim.ts';
+
+const start = simsPerTest();
+
+function client(sim: Sim, budget: UpstreamBudget, apiKey: string) {
+	return new BudgetedUpstreamClient(budget, apiKey, () => ({
+		baseUrl: sim.baseUrl,
+		wsUrl: sim.wsUrl,
+		apiKey
+	}));
+}
+
+describe('an instance’s upstream budgets', { timeout: 60_000 }, () => {
+	it('with the budget nearly spent, reads wait and every claim gets through without a 429', async () => {
+		// 10 calls per key per 3-second window; the instance keeps 3 of them for claims.
+		const sim = await start({ perKeyPerMinute: 10, perIpPerMinute: 1000, rateWindowMs: 3000 });
+		const tips = [];
+		for (let i = 0; i < 4; i++) tips.push(await readyTip(sim, { message: `tip ${i}` }));
+		const key = sim.control.addKey({ name: 'Instance' });
+		const budget = new UpstreamBudget({
+			policy: { perIp: 1000, perAuthorization: 10, reserve: 0.3 },
+			maxWaitMs: 5000
+		});
+		const upstream = client(sim, budget, key.value);
+		expect((await upstream.call('GET', '/tts/queue')).status).toBe(200);
+
+		const reads = Array.from({ length: 10 }, () => upstream.call('GET', '/tts/queue'));
+		// One tip plays at a time: start, finish, the next.
+		const claims: number[] = [];
+		for (const tip of tips)
+			for (const step of ['start', 'finish'])
+				claims.push((await upstream.call('POST', `/tts/${tip.order_id}/${step}`)).status);
+		expect(claims).toEqual(claims.map(() => 200));
+		expect((await Promise.all(reads)).map((r) => r.status)).toEqual(reads.map(() => 200));
+
+		const sent = sim.control.log.requests().filter((r) => r.key === key.id);
+		expect(sent).toHaveLength(1 + 10 + 8);
+		expect(sent.filter((r) => r.status === 429)).toEqual([]);
+		expect(budget.budgetSnapshot().held).toBeGreaterThan(0);
+		// Every tip was played once.
+		for (const tip of tips) expect(sim.control.model.tts.find(tip.order_id)).toBeUndefined();
+	});
+
+	it('after a 429 nothing more is sent on that budget until its reset; others go on', async () => {
+		const sim = await start({ perKeyPerMinute: 100, perIpPerMinute: 1000 });
+		const tip = await readyTip(sim);
+		const budget = new UpstreamBudget({
+			policy: { perIp: 1000, perAuthorization: 100, reserve: 0.1 },
+			maxWaitMs: 5000
+		});
+		const a = sim.control.addKey({ name: 'Streamer A' });
+		const b = sim.control.addKey({ name: 'Streamer B' });
+		sim.control.failHttp({ status: 429, count: 1 });
+		const refused = await client(sim, budget, a.value).call('GET', '/tts/queue');
+		expect(refused.status).toBe(429);
+		const reset = Number(refused.headers.get('RateLimit-Reset'));
+		expect(reset).toBeGreaterThan(5);
+
+		const before = sim.control.log.requests().length;
+		// Even a claim is answered here, with the reset still to wait: the page waits it out.
+		const held = await client(sim, budget, a.value).call('POST', `/tts/${tip.order_id}/start`);
+		expect(held.status).toBe(429);
+		expect(Number(held.headers.get('RateLimit-Reset'))).toBeLessThanOrEqual(reset);
+		expect(Number(held.headers.get('RateLimit-Reset'))).toBeGreaterThan(5);
+		expect(sim.control.log.requests().length).toBe(before);
+		// Another authorization's budget is its own.
+		expect((await client(sim, budget, b.value).call('GET', '/tts/queue')).status).toBe(200);
+		expect(budget.budgetSnapshot()).toMatchObject({
+			upstream429: 1,
+			refusedHere: 1,
+			authorizations: { spent: 1 }
+		});
+	});
+});

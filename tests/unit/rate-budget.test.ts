@@ -1,0 +1,109 @@
+// The upstream's limits as budgets (service-api.md, Limits; CONTRACT.md, Rate-limit headers): what
+// the RateLimit-* headers of an answer hold back, claims before reads, and the reset honoured.
+import { describe, expect, it } from 'vitest';
+import {
+	BudgetBook,
+	readRateLimitHeaders,
+	type RateLimitHeaders
+} from '../../src/core/rate-budget.ts';
+
+const POLICY = { perIp: 240, perAuthorization: 120, reserve: 0.1 };
+const h = (limit: number, remaining: number, resetS: number): RateLimitHeaders => ({
+	limit,
+	remaining,
+	resetS
+});
+
+describe('the rate-limit budgets', () => {
+	it('an unknown budget holds nothing back', () => {
+		const book = new BudgetBook(POLICY);
+		expect(book.sendAt('oa_a', 'read', 1000)).toBe(1000);
+		expect(book.sendAt('oa_a', 'claim', 1000)).toBe(1000);
+		expect(book.snapshot(1000)).toMatchObject({ ip: null, saturated: false });
+	});
+
+	it('once only the reserve is left reads wait for the reset while claims still go', () => {
+		const book = new BudgetBook(POLICY);
+		// 12 of 120 left (the reserve is 10 %), the window resets in 30 s.
+		book.observe('oa_a', h(120, 12, 30), 200, 0);
+		expect(book.sendAt('oa_a', 'read', 0)).toBe(30_000);
+		expect(book.sendAt('oa_a', 'claim', 0)).toBe(0);
+		// Another streamer's authorization has its own budget.
+		expect(book.sendAt('oa_b', 'read', 0)).toBe(0);
+		expect(book.snapshot(0)).toMatchObject({
+			authorizations: { known: 1, nearlySpent: 1, spent: 0 },
+			saturated: true
+		});
+	});
+
+	it('a spent budget holds claims too, until its reset; after it nothing is held', () => {
+		const book = new BudgetBook(POLICY);
+		book.observe('oa_a', h(120, 2, 10), 200, 0);
+		book.spend('oa_a', 0);
+		expect(book.sendAt('oa_a', 'claim', 0)).toBe(0);
+		book.spend('oa_a', 0);
+		// Our own two sends used what was left: the third waits for the reset.
+		expect(book.sendAt('oa_a', 'claim', 5000)).toBe(10_000);
+		expect(book.snapshot(5000).authorizations.spent).toBe(1);
+		expect(book.sendAt('oa_a', 'claim', 10_000)).toBe(10_000);
+		expect(book.sendAt('oa_a', 'read', 10_000)).toBe(10_000);
+		expect(book.snapshot(10_000)).toMatchObject({ authorizations: { known: 0 }, saturated: false });
+	});
+
+	it('a 429 means spent until its reset, whatever Remaining says', () => {
+		const book = new BudgetBook(POLICY);
+		book.observe('oa_a', h(120, 50, 20), 429, 1000);
+		expect(book.sendAt('oa_a', 'claim', 1000)).toBe(21_000);
+		expect(book.holdingLimit('oa_a', 'claim', 1000)).toBe(120);
+	});
+
+	it('the per-IP budget (its Limit) holds back every authorization of this address', () => {
+		const book = new BudgetBook(POLICY);
+		book.observe('oa_a', h(240, 20, 40), 200, 0);
+		expect(book.sendAt('oa_b', 'read', 0)).toBe(40_000);
+		expect(book.sendAt('oa_b', 'claim', 0)).toBe(0);
+		expect(book.snapshot(0)).toMatchObject({
+			ip: { limit: 240, remaining: 20, resetInMs: 40_000, nearlySpent: true, spent: false },
+			authorizations: { known: 0 },
+			saturated: true
+		});
+	});
+
+	it('a Limit matching neither policy counts for both budgets (it only ever waits longer)', () => {
+		const book = new BudgetBook(POLICY);
+		book.observe('oa_a', h(1000, 0, 5), 200, 0);
+		expect(book.sendAt('oa_a', 'claim', 0)).toBe(5000);
+		expect(book.sendAt('oa_b', 'claim', 0)).toBe(5000);
+	});
+
+	it('answers of one window that overtake each other keep the lower count; an older window is ignored', () => {
+		const book = new BudgetBook(POLICY);
+		book.observe('oa_a', h(120, 10, 30), 200, 0);
+		// A slower answer from earlier in the same window (Reset is rounded up to whole seconds).
+		book.observe('oa_a', h(120, 40, 30), 200, 200);
+		expect(book.sendAt('oa_a', 'read', 200)).toBe(30_200);
+		// An answer from the window before this one.
+		book.observe('oa_a', h(120, 100, 1), 200, 300);
+		expect(book.sendAt('oa_a', 'read', 300)).toBe(30_200);
+		// A later window replaces the known one.
+		book.observe('oa_a', h(120, 119, 60), 200, 29_000);
+		expect(book.sendAt('oa_a', 'read', 29_000)).toBe(29_000);
+	});
+
+	it('reads the three headers as whole numbers, or not at all', () => {
+		const headers = (o: Record<string, string>) => new Headers(o);
+		expect(
+			readRateLimitHeaders(
+				headers({ 'RateLimit-Limit': '120', 'RateLimit-Remaining': '7', 'RateLimit-Reset': '30' })
+			)
+		).toEqual({ limit: 120, remaining: 7, resetS: 30 });
+		expect(
+			readRateLimitHeaders(headers({ 'RateLimit-Limit': '120', 'RateLimit-Remaining': '7' }))
+		).toBeNull();
+		expect(
+			readRateLimitHeaders(
+				headers({ 'RateLimit-Limit': '120', 'RateLimit-Remaining': '-1', 'RateLimit-Reset': '3' })
+			)
+		).toBeNull();
+	});
+});

@@ -1,0 +1,81 @@
+// The budgets' shell (src/server/upstream-budget.ts): held calls go at the reset, claims first; a
+// call that would wait longer than its page is answered 429 here; what /healthz and /metrics read.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { callPriority, UpstreamBudget } from '../../src/server/upstream-budget.ts';
+
+const answer = (status: number, limit: number, remaining: number, resetS: number) =>
+	new Response('{}', {
+		status,
+		headers: {
+			'RateLimit-Limit': String(limit),
+			'RateLimit-Remaining': String(remaining),
+			'RateLimit-Reset': String(resetS)
+		}
+	});
+const POLICY = { perIp: 240, perAuthorization: 10, reserve: 0.2 };
+
+beforeEach(() => {
+	vi.useFakeTimers();
+});
+afterEach(() => {
+	vi.useRealTimers();
+});
+
+describe('the upstream budget of a process', () => {
+	it('tells claims (start, finish, release) from reads', () => {
+		expect(callPriority('POST', '/tts/tip_1_abc/start')).toBe('claim');
+		expect(callPriority('POST', '/tts/tip_1_abc/finish')).toBe('claim');
+		expect(callPriority('POST', '/media/md_1_abc/release')).toBe('claim');
+		expect(callPriority('GET', '/tts/queue')).toBe('read');
+		expect(callPriority('GET', '/tts/history?limit=5')).toBe('read');
+		expect(callPriority('POST', '/realtime/token')).toBe('read');
+	});
+
+	it('sends nothing while a budget is spent, then lets claims go before reads at its reset', async () => {
+		const budget = new UpstreamBudget({ policy: POLICY, maxWaitMs: 5000 });
+		budget.observe('oa_a', answer(200, 10, 0, 2));
+		const order: string[] = [];
+		const held = [
+			['read 1', budget.admit('oa_a', 'read')],
+			['claim', budget.admit('oa_a', 'claim')],
+			['read 2', budget.admit('oa_a', 'read')]
+		] as const;
+		for (const [name, slot] of held)
+			void Promise.resolve(slot).then((s) => order.push(`${name}:${s.ok}`));
+		await vi.advanceTimersByTimeAsync(1999);
+		expect(order).toEqual([]);
+		expect(budget.budgetSnapshot()).toMatchObject({ queued: { claims: 1, reads: 2 }, held: 3 });
+		await vi.advanceTimersByTimeAsync(1);
+		expect(order).toEqual(['claim:true', 'read 1:true', 'read 2:true']);
+		expect(budget.budgetSnapshot().queued).toEqual({ claims: 0, reads: 0 });
+	});
+
+	it('while only the reserve is left, reads wait and claims go at once', async () => {
+		const budget = new UpstreamBudget({ policy: POLICY, maxWaitMs: 5000 });
+		budget.observe('oa_a', answer(200, 10, 2, 3));
+		expect(budget.admit('oa_a', 'claim')).toEqual({ ok: true });
+		const read = budget.admit('oa_a', 'read');
+		expect(read).toBeInstanceOf(Promise);
+		expect(budget.budgetSnapshot()).toMatchObject({ saturated: true, queued: { reads: 1 } });
+		await vi.advanceTimersByTimeAsync(3000);
+		expect(await read).toEqual({ ok: true });
+	});
+
+	it('a call that would wait longer than its page is answered 429 here, with the reset', async () => {
+		const budget = new UpstreamBudget({ policy: POLICY, maxWaitMs: 5000 });
+		budget.observe('oa_a', answer(429, 10, 0, 42));
+		const slot = budget.admit('oa_a', 'claim');
+		if (slot instanceof Promise || slot.ok) throw new Error('expected a refusal');
+		expect(slot.response.status).toBe(429);
+		expect(slot.response.headers.get('RateLimit-Reset')).toBe('42');
+		expect(slot.response.headers.get('RateLimit-Limit')).toBe('10');
+		expect(Object.keys(await slot.response.json())).toEqual(['error']);
+		// Other streamers are not held back by this authorization's budget.
+		expect(budget.admit('oa_b', 'read')).toEqual({ ok: true });
+		expect(budget.budgetSnapshot()).toMatchObject({
+			refusedHere: 1,
+			upstream429: 1,
+			authorizations: { spent: 1 }
+		});
+	});
+});
