@@ -132,7 +132,11 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 		const actor: Actor = key.oauth
 			? oauthActor(key.oauth)
 			: { type: 'api_key', id: key.id, name: key.name };
-		const result = HANDLERS[match.name](core, { params: match.params, query, body, key, actor });
+		// The handlers act on `core.model`: the account of the credential (the bench's simulator
+		// has many streamers; every other one has the demo streamer only).
+		const model = core.modelOf(key);
+		const view = model === core.model ? core : Object.create(core, { model: { value: model } });
+		const result = HANDLERS[match.name](view, { params: match.params, query, body, key, actor });
 		// Emit strictly: every answer is checked against the same schema the clients parse with.
 		return answer(match.route.status, match.route.response.parse(result));
 	} catch (err) {

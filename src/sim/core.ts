@@ -1,7 +1,7 @@
 // Wires the simulator's parts together: model, credentials, limits, faults, audio, log and the
 // realtime hub. The HTTP app and the control handle both work on one SimCore (which knows
 // neither: they are built on it in index.ts).
-import type { EventEnvelope, QueueTip } from '../contract/index.ts';
+import type { EventEnvelope, QueueTip, Tenant } from '../contract/index.ts';
 import { AudioStore } from './audio-store.ts';
 import { Credentials, DEMO_API_KEY, RateLimiter, type ApiKey } from './auth.ts';
 import { demoVideos } from './demo-videos.ts';
@@ -44,8 +44,10 @@ export class SimCore {
 	readonly oauth: OAuthServer;
 	/** Set once the server listens: `http://127.0.0.1:port`. */
 	origin = '';
-	/** The realtime hub registers itself here. */
-	broadcast: (event: EventEnvelope) => void = () => {};
+	/** The realtime hub registers itself here; `tenantId` is the account the event belongs to. */
+	broadcast: (event: EventEnvelope, tenantId: string) => void = () => {};
+	/** Further streamers' accounts (the bench's); `model` is the demo streamer's. */
+	private readonly others = new Map<string, SimModel>();
 	private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 	private closed = false;
 
@@ -61,7 +63,29 @@ export class SimCore {
 		this.ipLimiter = new RateLimiter(options.perIpPerMinute ?? 240, options.rateWindowMs);
 		this.faults = new Faults(options.audioDelayMs ?? 300);
 		this.audio = new AudioStore(64, options.audioClipMs);
-		this.model = new SimModel({
+		this.model = this.newModel();
+	}
+
+	/** Another streamer's account, with its own queues, overlays and events. */
+	addTenant(tenant: Tenant): SimModel {
+		const model = this.newModel(tenant);
+		this.others.set(tenant.id, model);
+		return model;
+	}
+
+	/** The account a tenant id names (the demo streamer's included). */
+	tenant(id: string): SimModel | undefined {
+		return id === this.model.tenant.id ? this.model : this.others.get(id);
+	}
+
+	/** The account a credential acts on. */
+	modelOf(key: { tenantId?: string }): SimModel {
+		return (key.tenantId && this.others.get(key.tenantId)) || this.model;
+	}
+
+	private newModel(tenant?: Tenant): SimModel {
+		const model: SimModel = new SimModel({
+			tenant,
 			audioUrl: (orderId) => `${this.origin}/audio/${orderId}.wav`,
 			sink: (event) => {
 				const data = event.data as {
@@ -75,22 +99,23 @@ export class SimCore {
 					type: event.type,
 					...(typeof orderId === 'string' ? { order_id: orderId } : {})
 				});
-				this.broadcast(event);
+				this.broadcast(event, model.tenant.id);
 			},
-			requestAudio: (tip) => this.renderAudio(tip)
+			requestAudio: (tip) => this.renderAudio(model, tip)
 		});
+		return model;
 	}
 
 	/** Render the tip's audio, then (after the configured delay) mark it ready. */
-	private renderAudio(tip: QueueTip): void {
+	private renderAudio(model: SimModel, tip: QueueTip): void {
 		const started = Date.now();
-		const text = this.model.spokenText(tip);
+		const text = model.spokenText(tip);
 		void this.audio.render(tip.order_id, text).then(
 			() => {
 				const wait = Math.max(0, this.faults.audioDelayMs - (Date.now() - started));
 				this.later(wait, () => {
 					this.faults.takeAudioBreak(tip.order_id);
-					this.model.audioReady(tip.order_id);
+					model.audioReady(tip.order_id);
 				});
 			},
 			(err: unknown) => {

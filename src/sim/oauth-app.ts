@@ -75,7 +75,14 @@ export function oauthApp(core: SimCore): Hono {
 				{ error: 'invalid_request', error_description: describeIssues(form.error) },
 				400
 			);
-		return answer(c, oauth.decide(form.data.request_id, form.data.decision === 'approve'), core);
+		const { tenant } = form.data;
+		if (tenant !== undefined && !core.tenant(tenant))
+			return c.json({ error: 'invalid_request', error_description: 'no such streamer' }, 400);
+		return answer(
+			c,
+			oauth.decide(form.data.request_id, form.data.decision === 'approve', tenant),
+			core
+		);
 	});
 
 	app.post('/oauth/token', async (c) => {

@@ -41,6 +41,8 @@ export interface Authorization {
 	refreshHashes: Set<string>;
 	/** Hash of the one refresh token that still works. */
 	currentRefresh: string | null;
+	/** The streamer who approved it; absent: the default (demo) tenant. */
+	tenantId?: string;
 }
 
 export class TokenLedger {
@@ -59,9 +61,13 @@ export class TokenLedger {
 	) {}
 
 	/** A new authorization of an app; one live session per app per streamer replaces the previous. */
-	create(appId: string, scopes: Scope[]): { authorization: Authorization; tokens: TokenResponse } {
+	create(
+		appId: string,
+		scopes: Scope[],
+		tenantId?: string
+	): { authorization: Authorization; tokens: TokenResponse } {
 		for (const a of this.authorizations.values())
-			if (a.appId === appId && !a.revoked)
+			if (a.appId === appId && a.tenantId === tenantId && !a.revoked)
 				this.revokeAuthorization(a.id, 'replaced by a new authorization');
 		const authorization: Authorization = {
 			id: `oa_${randomHex(16)}`,
@@ -72,7 +78,8 @@ export class TokenLedger {
 			refreshes: 0,
 			accessHashes: new Set(),
 			refreshHashes: new Set(),
-			currentRefresh: null
+			currentRefresh: null,
+			...(tenantId ? { tenantId } : {})
 		};
 		this.authorizations.set(authorization.id, authorization);
 		this.log.oauth({
@@ -112,7 +119,8 @@ export class TokenLedger {
 			name,
 			value: '',
 			scopes: a.scopes,
-			oauth: { clientId: a.appId, appName: name, authorizationId: a.id }
+			oauth: { clientId: a.appId, appName: name, authorizationId: a.id },
+			...(a.tenantId ? { tenantId: a.tenantId } : {})
 		};
 	}
 

@@ -33,6 +33,8 @@ export interface ModelOptions {
 	audioUrl: (orderId: string) => string;
 	/** Asked to render a tip's audio; calls back `audioReady` when done. */
 	requestAudio?: (tip: QueueTip) => void;
+	/** Whose account this is (default: the demo streamer); the bench's simulator has many. */
+	tenant?: Tenant;
 }
 
 /** A tip as the outside world submits it (POST /tips, demo traffic, tests). */
@@ -64,12 +66,7 @@ const ITEM_KEY = { tts: 'tip', media: 'media' } as const;
 const FILTERED = /\b(badword|slur|scam)\b/gi;
 
 export class SimModel {
-	readonly tenant: Tenant = {
-		id: 'tn_demo',
-		name: 'Demo Streamer',
-		currency: 'USD',
-		currency_symbol: '$'
-	};
+	readonly tenant: Tenant;
 	readonly tts = new ClaimQueue<QueueTip, HistoryTip>('TTS item', (t) => ({
 		...t,
 		played_at: this.iso()
@@ -88,6 +85,12 @@ export class SimModel {
 	private readonly now: () => Date;
 
 	constructor(private readonly opts: ModelOptions) {
+		this.tenant = opts.tenant ?? {
+			id: 'tn_demo',
+			name: 'Demo Streamer',
+			currency: 'USD',
+			currency_symbol: '$'
+		};
 		this.now = opts.now ?? (() => new Date());
 		for (const o of demoOverlays(this.now())) this.overlays.set(o.overlay.id, o);
 		for (const [name, value] of [
