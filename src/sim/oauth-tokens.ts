@@ -90,6 +90,16 @@ export class TokenLedger {
 		return { authorization, tokens: this.issue(authorization) };
 	}
 
+	/**
+	 * Live access tokens expire within `seconds` at the latest (a bench shortening lifetimes mid-run:
+	 * the tokens its clients hold must run out too, not only those issued later).
+	 */
+	expireAccessWithin(seconds: number): void {
+		const latest = this.now() + seconds * 1000;
+		for (const record of this.access.values())
+			record.expiresAt = Math.min(record.expiresAt, latest);
+	}
+
 	/** The authorization a token (access or refresh) belongs to, if any. */
 	authorizationOf(token: string): Authorization | undefined {
 		const h = hash(token);

@@ -1,0 +1,109 @@
+// The hosted bench's processes: the simulator and the load client (forked, spoken to over IPC) and
+// the instances of the hosted server (`npm start` with HOSTED=1, each on its own port and its own
+// loopback address, killed and restarted at will).
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The simulator's bench streamers: tn_bench_0, tn_bench_1, ... */
+export const tenantOf = (i: number) => `tn_bench_${i}`;
+
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const s = createServer();
+		s.once('error', reject);
+		s.listen(0, '127.0.0.1', () => {
+			const port = (s.address() as { port: number }).port;
+			s.close(() => resolve(port));
+		});
+	});
+}
+
+/** A forked TypeScript process and a request/answer exchange over its IPC channel. */
+export class Worker {
+	private constructor(readonly child: ChildProcess) {}
+
+	static async start<R>(file: string, env: Record<string, string>): Promise<[Worker, R]> {
+		const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
+			execArgv: ['--import', 'tsx'],
+			env: { ...process.env, ...env },
+			stdio: ['ignore', 'inherit', 'inherit', 'ipc']
+		});
+		const first = await new Promise<{ ready?: R }>((resolve, reject) => {
+			child.once('message', (m) => resolve(m as { ready?: R }));
+			child.once('exit', (code) => reject(new Error(`${file} exited (${code}) before ready`)));
+		});
+		return [new Worker(child), first.ready as R];
+	}
+
+	ask<T>(message: object): Promise<T> {
+		return new Promise((resolve, reject) => {
+			this.child.once('message', (m: { type: string; result?: T; stats?: T; error?: string }) =>
+				m.type === 'error' ? reject(new Error(m.error)) : resolve((m.result ?? m.stats) as T)
+			);
+			this.child.send(message);
+		});
+	}
+
+	stop(): void {
+		this.child.kill('SIGTERM');
+	}
+}
+
+/** One instance of the hosted server; `kill()` is SIGKILL, `start()` runs it again. */
+export class Instance {
+	private child: ChildProcess | null = null;
+	readonly origin: string;
+
+	constructor(
+		readonly port: number,
+		private readonly env: Record<string, string>
+	) {
+		this.origin = `http://127.0.0.1:${port}`;
+	}
+
+	async start(): Promise<void> {
+		const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/node.ts'], {
+			cwd: root,
+			env: { ...process.env, ...this.env, HOST: '127.0.0.1', PORT: String(this.port) },
+			stdio: ['ignore', 'ignore', 'pipe']
+		});
+		let stderr = '';
+		child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+		this.child = child;
+		const deadline = Date.now() + 60_000;
+		while (Date.now() < deadline) {
+			if (child.exitCode !== null) throw new Error(`instance :${this.port} exited: ${stderr}`);
+			const ok = await fetch(`${this.origin}/healthz`)
+				.then((r) => r.ok)
+				.catch(() => false);
+			if (ok) return;
+			await new Promise((r) => setTimeout(r, 200));
+		}
+		throw new Error(`instance :${this.port} did not start in 60 s: ${stderr}`);
+	}
+
+	kill(): void {
+		this.child?.kill('SIGKILL');
+		this.child = null;
+	}
+
+	async stop(): Promise<void> {
+		const child = this.child;
+		if (!child) return;
+		this.child = null;
+		child.kill('SIGTERM');
+		await new Promise<void>((resolve) => {
+			const t = setTimeout(() => {
+				child.kill('SIGKILL');
+				resolve();
+			}, 5000);
+			child.once('exit', () => {
+				clearTimeout(t);
+				resolve();
+			});
+		});
+	}
+}
