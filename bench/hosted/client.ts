@@ -30,6 +30,9 @@ export interface ReadsResult {
 }
 
 let instances: string[] = [];
+/** The client modules' warnings (a source that cannot connect while an instance is down). */
+let warnings = 0;
+const warn = () => void (warnings += 1);
 let keys: string[] = [];
 let next = 0;
 
@@ -47,7 +50,7 @@ const balanced: FetchLike = async (input, init) => {
 	throw lastError;
 };
 
-const source = () => (i: number) => new ApiClient({ overlayKey: keys[i], fetch: balanced });
+const source = () => (i: number) => new ApiClient({ overlayKey: keys[i], fetch: balanced, warn });
 
 /** One streamer's sign-in, through instance `origin`: returns their overlay key. */
 async function signIn(origin: string, sim: SimReady, tenant: string): Promise<string> {
@@ -115,6 +118,7 @@ async function connectStorm(windowMs: number, sources: number): Promise<ConnectR
 				api: timed,
 				events: EVENT_CATALOG,
 				WebSocket: WebSocket as never,
+				warn,
 				onState: (state) => {
 					if (state === 'open') opened.add(conn);
 				}
@@ -169,6 +173,7 @@ class Claimer {
 			api: this.api,
 			events: EVENT_CATALOG,
 			WebSocket: WebSocket as never,
+			warn,
 			onEvent: (e) => {
 				if (e.type === 'tip.tts_ready' || e.type === 'queue.tts.released') void this.play();
 			},

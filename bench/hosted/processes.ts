@@ -2,24 +2,14 @@
 // the instances of the hosted server (`npm start` with HOSTED=1, each on its own port and its own
 // loopback address, killed and restarted at will).
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+
+export { freePort } from '../../tests/integration/postgres-server.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The simulator's bench streamers: tn_bench_0, tn_bench_1, ... */
 export const tenantOf = (i: number) => `tn_bench_${i}`;
-
-export function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const s = createServer();
-		s.once('error', reject);
-		s.listen(0, '127.0.0.1', () => {
-			const port = (s.address() as { port: number }).port;
-			s.close(() => resolve(port));
-		});
-	});
-}
 
 /** A forked TypeScript process and a request/answer exchange over its IPC channel. */
 export class Worker {

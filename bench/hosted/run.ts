@@ -212,7 +212,7 @@ const rows: Row[] = Object.entries(figures).map(([name, values]) =>
 const m = machine('none (Node clients)');
 const setup = `${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s), connect window ${windowS} s, refresh storm and chaos ${minutes} min`;
 const md = [
-	`Hosted bench (${setup}) on ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, ${m.date}`,
+	`Hosted bench (${setup}) on ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, load average ${m.loadAverage.join(' ')} at the end, ${m.date}`,
 	'',
 	table(rows)
 ].join('\n');

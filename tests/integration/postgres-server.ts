@@ -22,7 +22,8 @@ function binDir(): string | null {
 	return versions.length ? join(root, versions[0], 'bin') : null;
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now (the bench's instances use it too). */
+export function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const s = createServer();
 		s.once('error', reject);
