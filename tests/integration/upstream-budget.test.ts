@@ -2,6 +2,7 @@
 // simulator with low limits: claims go before reads when a budget is nearly spent, so they never
 // meet a 429, and a 429 (or a spent budget) is waited out instead of being sent into again.
 import { describe, expect, it } from 'vitest';
+import { serveHosted } from '../../src/hosted/serve.ts';
 import { BudgetedUpstreamClient, UpstreamBudget } from '../../src/server/upstream-budget.ts';
 import { readyTip, simsPerTest, type Sim } from '../fixtures/sim.ts';
 
@@ -75,5 +76,25 @@ describe('an instance’s upstream budgets', { timeout: 60_000 }, () => {
 			refusedHere: 1,
 			authorizations: { spent: 1 }
 		});
+	});
+
+	it('an instance whose UPSTREAM_LOCAL_ADDRESS is not this machine’s does not start', async () => {
+		const started = serveHosted({
+			config: {
+				mode: 'demo',
+				host: '127.0.0.1',
+				port: 0,
+				databaseUrl: null,
+				dataDir: '',
+				publicUrl: 'http://127.0.0.1:1',
+				secretKey: 'upstream-budget-test-secret-0123456789abcdef',
+				// TEST-NET-1 (RFC 5737): never an address of this machine; nothing is sent to it.
+				localAddress: '192.0.2.1',
+				oauth: null
+			},
+			upstream: { issuer: 'http://127.0.0.1:1', clientId: 'oc_x', baseUrl: '', wsUrl: '' },
+			dist: '/nonexistent'
+		});
+		await expect(started).rejects.toThrow(/UPSTREAM_LOCAL_ADDRESS: 192\.0\.2\.1 is not an address/);
 	});
 });
