@@ -265,7 +265,8 @@ export function createApp(opts: AppOptions): Hono {
 				mode: opts.mode,
 				simulatorOrigin: opts.simulatorOrigin,
 				upstream: upstreamOf(c),
-				n: demoCount++
+				n: demoCount++,
+				perStreamer: opts.resolveKey !== undefined
 			});
 		} catch (err) {
 			if (err instanceof UpstreamUnavailable) return unreachable(c);

@@ -168,8 +168,9 @@ async function startHosted(): Promise<void> {
 	let simulatorOrigin: string | undefined;
 	if (config.oauth) upstream = config.oauth;
 	else {
-		const { startSimulator } = await import('../sim/index.ts');
-		const sim = await startSimulator({ quiet: true });
+		const { startSimulator, DEMO_TENANTS } = await import('../sim/index.ts');
+		// Three demo streamers: the consent page asks which one is signing in.
+		const sim = await startSimulator({ quiet: true, tenants: DEMO_TENANTS });
 		const { app } = sim.control.oauth.registerApp({
 			secret: null,
 			redirectUris: [`${config.publicUrl}/auth/callback`]
