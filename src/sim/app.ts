@@ -139,7 +139,13 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 		const actor: Actor = key.oauth
 			? oauthActor(key.oauth)
 			: { type: 'api_key', id: key.id, name: key.name };
-		const result = HANDLERS[match.name](core.asTenant(key), { params: match.params, query, body, key, actor });
+		const result = HANDLERS[match.name](core.asTenant(key), {
+			params: match.params,
+			query,
+			body,
+			key,
+			actor
+		});
 		// Emit strictly: every answer is checked against the same schema the clients parse with.
 		return answer(match.route.status, match.route.response.parse(result));
 	} catch (err) {

@@ -232,16 +232,19 @@ export function controlApp(control: SimControl): Hono {
 	app.get('/log', (c) => c.json({ entries: core.log.since(Number(c.req.query('since') ?? 0)) }));
 	app.post('/tips', async (c) => {
 		const b = await parse(TipBody, c.req.raw);
-		const tip = control.createTip({
-			name: b.name,
-			amount: b.amount,
-			message: b.message,
-			paid: b.paid,
-			source: 'test',
-			media: b.media_url
-				? { url: b.media_url, ...core.videoInfo(b.media_url), requested_via: 'tip' }
-				: undefined
-		}, b.tenant);
+		const tip = control.createTip(
+			{
+				name: b.name,
+				amount: b.amount,
+				message: b.message,
+				paid: b.paid,
+				source: 'test',
+				media: b.media_url
+					? { url: b.media_url, ...core.videoInfo(b.media_url), requested_via: 'tip' }
+					: undefined
+			},
+			b.tenant
+		);
 		return c.json({ tip }, 201);
 	});
 	app.post('/faults/http', async (c) => {

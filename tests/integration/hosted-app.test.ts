@@ -2,9 +2,9 @@
 // PKCE through the simulator's consent page), the session cookie, the dashboard with the
 // streamer's own overlay URLs, their key working at /token and /api, New overlay key (the old URL
 // stops at once), Disconnect (revoked upstream, URLs off), Sign out, and cross-site POSTs refused.
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveHosted, type HostedApp } from '../../src/hosted/serve.ts';
+import type { HostedApp } from '../../src/hosted/serve.ts';
+import { Browser, keyIn, startHosted } from '../fixtures/hosted.ts';
 import { decide } from '../fixtures/oauth.ts';
 import { simsPerTest } from '../fixtures/sim.ts';
 
@@ -15,49 +15,15 @@ afterEach(async () => {
 	hosted = null;
 });
 
-const freePort = () =>
-	new Promise<number>((resolve) => {
-		const s = createServer().listen(0, '127.0.0.1', () => {
-			const { port } = s.address() as { port: number };
-			s.close(() => resolve(port));
-		});
-	});
-
 describe('hosted mode over HTTP', { timeout: 150_000 }, () => {
 	it('signs a streamer in and gives them their own overlay URLs, which they can replace or turn off', async () => {
 		const sim = await start();
-		const port = await freePort();
-		const publicUrl = `http://127.0.0.1:${port}`;
-		const { app } = sim.control.oauth.registerApp({
-			secret: null,
-			redirectUris: [`${publicUrl}/auth/callback`]
-		});
-		hosted = await serveHosted({
-			config: {
-				mode: 'demo',
-				host: '127.0.0.1',
-				port,
-				databaseUrl: null,
-				dataDir: '',
-				publicUrl,
-				secretKey: 'hosted-app-test-secret-0123456789abcdef',
-				oauth: null
-			},
-			upstream: { issuer: sim.oauthUrl, clientId: app.id, baseUrl: sim.baseUrl, wsUrl: sim.wsUrl },
-			dist: '/nonexistent'
-		});
-		let cookie = '';
-		const go = async (method: string, path: string, headers: Record<string, string> = {}) => {
-			const res = await fetch(publicUrl + path, {
-				method,
-				redirect: 'manual',
-				headers: { ...(cookie ? { cookie } : {}), ...headers }
-			});
-			const set = res.headers.get('set-cookie');
-			if (set) cookie = set.split(';')[0];
-			return res;
-		};
-		const post = (path: string) => go('POST', path, { origin: publicUrl });
+		const h = await startHosted(sim);
+		hosted = h;
+		const { publicUrl } = h;
+		const browser = new Browser(publicUrl);
+		const go = browser.go.bind(browser);
+		const post = browser.post.bind(browser);
 
 		const landing = await go('GET', '/');
 		expect(await landing.text()).toContain('Connect your tip page');
@@ -76,8 +42,7 @@ describe('hosted mode over HTTP', { timeout: 150_000 }, () => {
 		expect(setCookie).toMatch(/HttpOnly/i);
 		expect(setCookie).toMatch(/SameSite=Lax/i);
 
-		const dashboard = async () => (await go('GET', '/dashboard')).text();
-		const keyIn = (html: string) => /\/overlay\/o_1a2b3c4d\?key=([A-Za-z0-9_-]+)/.exec(html)?.[1];
+		const dashboard = () => browser.dashboard();
 		const html = await dashboard();
 		expect(html).toContain(sim.control.model.tenant.name);
 		const key = keyIn(html)!;

@@ -21,7 +21,13 @@ import { IdSource } from './ids.ts';
 import { leaderboardOf, mediaItem, type MediaInput } from './records.ts';
 
 export type { MediaInput } from './records.ts';
-import { DEMO_TENANTS, demoOverlays, tipGoalOf, type DemoTenant, type OverlayState } from './overlays.ts';
+import {
+	DEMO_TENANTS,
+	demoOverlays,
+	tipGoalOf,
+	type DemoTenant,
+	type OverlayState
+} from './overlays.ts';
 
 export const MAX_COUNTERS = 100;
 
