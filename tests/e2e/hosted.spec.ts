@@ -52,7 +52,7 @@ async function signIn(browser: Browser, publicUrl: string, tenantId: string): Pr
 
 const urls = (page: Page, attr: string) =>
 	page.evaluate(
-		(a) => [...document.querySelectorAll<HTMLInputElement>(`input[${a}]`)].map((i) => i.value),
+		(a) => [...document.querySelectorAll(`[${a}]`)].map((e) => e.textContent ?? ''),
 		attr
 	);
 
