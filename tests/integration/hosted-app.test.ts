@@ -82,3 +82,59 @@ describe('hosted mode over HTTP', { timeout: 150_000 }, () => {
 		expect(after.headers.get('location')).toBe('/');
 	});
 });
+
+describe('hosted mode behind an https reverse proxy', { timeout: 150_000 }, () => {
+	it('uses a Secure __Host- cookie, checks Origin against PUBLIC_URL, and limits wrong keys per forwarded client', async () => {
+		const sim = await start();
+		const publicUrl = 'https://overlays.example';
+		const h = await startHosted(sim, { publicUrl });
+		hosted = h;
+		// The proxy forwards to the listening address; the pages' Origin is PUBLIC_URL.
+		const browser = new Browser(publicUrl, h.origin);
+		expect((await browser.signIn(sim)).headers.get('location')).toBe('/dashboard');
+		const session = browser.setCookies.find((c) => c.startsWith('__Host-session='))!;
+		expect(session).toMatch(/; HttpOnly/i);
+		expect(session).toMatch(/; Secure/i);
+		expect(session).toMatch(/; SameSite=Lax/i);
+		expect(session).toMatch(/; Path=\//i);
+		expect(session).not.toMatch(/Domain=/i);
+		const key = keyIn(await browser.dashboard())!;
+		expect(new RegExp(`${publicUrl}/widget/tts\\?key=${key}`).test(await browser.dashboard())).toBe(
+			true
+		);
+
+		// State-changing calls: refused without PUBLIC_URL's Origin (none, the listening address, another
+		// site), and nothing changes.
+		for (const origin of [undefined, h.origin, 'https://overlays.example.evil.test'])
+			for (const path of ['/account/new-key', '/account/disconnect', '/auth/signout'])
+				expect(
+					(await browser.go('POST', path, origin ? { origin } : {})).status,
+					`${path} from ${origin}`
+				).toBe(403);
+		expect(keyIn(await browser.dashboard())).toBe(key);
+		expect(sim.control.log.oauthEntries('revoke')).toEqual([]);
+
+		// Wrong keys are limited per client, the client being the one the proxy names: ten wrong
+		// keys from one address block it (even with a right key) and never reach the upstream; another
+		// streamer's OBS behind the same proxy is not affected.
+		const call = (k: string, client: string) =>
+			fetch(`${h.origin}/token`, {
+				method: 'POST',
+				headers: { 'x-overlay-key': k, 'x-forwarded-for': client }
+			});
+		const before = sim.control.log.requests().length;
+		for (let i = 0; i < 10; i++)
+			expect((await call(`wrong-key-${i}-${'x'.repeat(30)}`, '203.0.113.7')).status).toBe(401);
+		const blocked = await call(key, '203.0.113.7');
+		expect(blocked.status).toBe(429);
+		expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+		expect(sim.control.log.requests().length).toBe(before);
+		expect((await call(key, '198.51.100.2')).status).toBe(200);
+
+		// Sign out: the cookie is cleared with the same attributes.
+		expect((await browser.post('/auth/signout')).status).toBe(303);
+		const cleared = browser.setCookies.at(-1)!;
+		expect(cleared).toMatch(/^__Host-session=;/);
+		expect(cleared).toMatch(/; Secure/i);
+	});
+});
