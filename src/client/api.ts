@@ -59,7 +59,7 @@ export type ApiResult<T> = { ok: true; status: number; body: T } | ApiFailure;
 
 export type TokenResult =
 	| ApiResult<MintedToken>
-	/** 401 bad_overlay_key: the ?key= of the page URL is wrong; retrying cannot help. */
+	/** 401 bad_overlay_key or overlay_key_replaced: the ?key= of the page URL no longer works. */
 	| { ok: false; kind: 'unauthorized'; status: 401; error: string };
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -113,12 +113,16 @@ export class ApiClient {
 	async mintToken(): Promise<TokenResult> {
 		const res = await this.send('token', 'POST', '/token');
 		if (res.ok) return this.parseBody('token', res.status, res.body, MintedToken);
-		if (res.kind === 'http' && res.status === 401 && res.code === 'bad_overlay_key')
+		// A wrong key, or (hosted mode) one the streamer replaced (the server says so): no retry helps.
+		if (res.kind === 'http' && res.status === 401 && /overlay_key/.test(res.code!))
 			return {
 				ok: false,
 				kind: 'unauthorized',
 				status: 401,
-				error: 'the overlay key was refused'
+				error:
+					res.code === 'bad_overlay_key'
+						? 'the overlay key was refused'
+						: String((res.body as { error: unknown }).error)
 			};
 		return res;
 	}

@@ -2,6 +2,7 @@
 // consent page (which asks which demo streamer is signing in) in two browser contexts; each
 // dashboard shows only its own overlays and URLs; each opens their own TTS widget from the URL the
 // dashboard gives; a tip for each plays only in that streamer's source, started and finished once.
+// New overlay key: the old URL's source shows that it was replaced, the other streamer's plays on.
 // Clicks and reads go through the DOM (page.evaluate), so the test runs in Chromium 103 as well.
 import { test as base, type Browser, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
@@ -62,10 +63,10 @@ test('two streamers signed in at once: each dashboard is theirs, each tip plays 
 }) => {
 	const { sim, hosted } = stack;
 	const streamers = DEMO_TENANTS.slice(0, 2);
-	const dashboards = [];
+	const dashboards: Page[] = [];
 	for (const t of streamers) dashboards.push(await signIn(browser, hosted.publicUrl, t.id));
 
-	const seen = [];
+	const seen: { key: string; tts: string }[] = [];
 	for (const [i, page] of dashboards.entries()) {
 		const me = streamers[i];
 		const overlayUrls = await urls(page, 'data-overlay-url');
@@ -91,7 +92,7 @@ test('two streamers signed in at once: each dashboard is theirs, each tip plays 
 	expect(seen[0].key).not.toBe(seen[1].key);
 
 	// Each streamer adds their TTS widget URL as a source (fast pacing for the test).
-	const sources = [];
+	const sources: Page[] = [];
 	for (const [i, page] of dashboards.entries()) {
 		const source = await page.context().newPage();
 		const url = new URL(seen[i].tts);
@@ -128,6 +129,25 @@ test('two streamers signed in at once: each dashboard is theirs, each tip plays 
 				.every((r) => r.tenant === streamers[i].id)
 		).toBe(true);
 	}
+
+	// The first streamer presses "New overlay key": their source, once it reloads (as OBS does when
+	// the scene is shown again), says that its URL was replaced; the other streamer's plays on.
+	const reloaded = dashboards[0].waitForNavigation();
+	await press(dashboards[0], 'form[action="/account/new-key"] button');
+	await reloaded;
+	const fresh = new URL((await urls(dashboards[0], 'data-widget-url'))[0]).searchParams.get('key');
+	expect(fresh).not.toBe(seen[0].key);
+	await sources[0].reload();
+	await expect
+		.poll(() => textOf(sources[0], '[data-testid=tts-widget]'), { timeout: 20_000 })
+		.toContain('this overlay URL was replaced by a newer one');
+	expect(await attrOf(sources[0], '[data-testid=tts-widget]', 'data-status')).toBe('unauthorized');
+	const next = sim.control.createTip(
+		{ name: 'Still here', amount: 1, message: 'Ok!', paid: true },
+		streamers[1].id
+	).order_id;
+	await eventually(() => ok('finish', next).length === 1, 60_000);
+	expect(ok('start', next).map((r) => r.tenant)).toEqual([streamers[1].id]);
 	for (const page of [...dashboards, ...sources])
 		await page
 			.context()
