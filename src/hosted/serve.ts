@@ -31,17 +31,6 @@ export interface HostedApp {
 	close(): Promise<void>;
 }
 
-/**
- * Who a request is from, for the failed-key limit. Behind a reverse proxy on this machine (the
- * README's TLS setup) every request comes from loopback: the client is the address the proxy
- * appended to X-Forwarded-For (the last one; a client can only prepend). Otherwise the socket's.
- */
-export function forwardedClient(peer: string, forwardedFor: string | undefined): string {
-	const loopback = /^(127\.|::1$|::ffff:127\.)/.test(peer);
-	const last = forwardedFor?.split(',').pop()?.trim();
-	return loopback && last ? last : peer;
-}
-
 export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	const { config } = o;
 	const db = await openDatabase({
@@ -63,7 +52,6 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		() => ({ baseUrl: settings.baseUrl, wsUrl: settings.wsUrl, apiKey: '' }),
 		transport
 	);
-	const node = nodeAppOptions(o.dist);
 	const app = createApp({
 		mode: config.mode,
 		upstream: nobody,
@@ -96,8 +84,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 			...(o.allowedHosts ?? [])
 		],
 		simulatorOrigin: o.simulatorOrigin,
-		...node,
-		clientAddress: (c) => forwardedClient(node.clientAddress(c), c.req.header('x-forwarded-for'))
+		...nodeAppOptions(o.dist)
 	});
 	const { server, origin, close } = await listen(app.fetch, host, config.port);
 	return {

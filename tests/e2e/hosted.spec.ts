@@ -2,7 +2,8 @@
 // consent page (which asks which demo streamer is signing in) in two browser contexts; each
 // dashboard shows only its own overlays and URLs; each opens their own TTS widget from the URL the
 // dashboard gives; a tip for each plays only in that streamer's source, started and finished once.
-// New overlay key: the old URL's source shows that it was replaced, the other streamer's plays on.
+// New overlay key: the old URL's source shows that it was replaced, the other streamer's plays on,
+// and the control room's test tip reaches that streamer's own source.
 // Clicks and reads go through the DOM (page.evaluate), so the test runs in Chromium 103 as well.
 import { test as base, type Browser, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
@@ -142,13 +143,17 @@ test('two streamers signed in at once: each dashboard is theirs, each tip plays 
 		.poll(() => textOf(sources[0], '[data-testid=tts-widget]'), { timeout: 20_000 })
 		.toContain('this overlay URL was replaced by a newer one');
 	expect(await attrOf(sources[0], '[data-testid=tts-widget]', 'data-status')).toBe('unauthorized');
-	const next = sim.control.createTip(
-		{ name: 'Still here', amount: 1, message: 'Ok!', paid: true },
-		streamers[1].id
-	).order_id;
+	// This time the tip is the control room's test tip (the dashboard's link), for that streamer only.
+	const ledger = (i: number) => sim.control.tenant(streamers[i].id).ledger;
+	const room = await dashboards[1].context().newPage();
+	await room.goto((await attrOf(dashboards[1], 'a.button', 'href'))!);
+	await press(room, '[data-action=tip]');
+	await eventually(() => ledger(1).length === 2);
+	const next = ledger(1)[1].order_id;
+	expect(ledger(0).map((t) => t.order_id)).toEqual([tips[0]]);
 	await eventually(() => ok('finish', next).length === 1, 60_000);
 	expect(ok('start', next).map((r) => r.tenant)).toEqual([streamers[1].id]);
-	for (const page of [...dashboards, ...sources])
+	for (const page of [...dashboards, ...sources, room])
 		await page
 			.context()
 			.close()
