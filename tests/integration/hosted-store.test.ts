@@ -53,7 +53,7 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 
 	beforeAll(async () => {
 		({ db, close } = await open());
-		expect(await migrate(db)).toEqual(['001-streamers-keys-sessions']);
+		expect(await migrate(db)).toEqual(['001-streamers-keys-sessions', '002-access-refresh-at']);
 		// Applying again is a no-op (every instance migrates at start).
 		expect(await migrate(db)).toEqual([]);
 		store = new HostedStore(db, new SecretBox(SECRET));
