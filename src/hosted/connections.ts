@@ -148,21 +148,26 @@ export class DbGrantStore implements GrantStore {
 			return;
 		}
 		// Rotated (or, if the upstream kept it, the same token with a new access token).
-		await this.active.storeRefreshed(this.streamerId, this.generation, {
+		const stored = await this.active.storeRefreshed(this.streamerId, this.generation, {
 			refreshToken: grant.refresh_token,
 			accessToken: access?.token ?? '',
 			expiresAt: new Date(access?.expiresAt ?? 0),
 			refreshAt: new Date(access?.refreshAt ?? 0),
 			scopes: grant.scope
 		});
+		// Not stored, so never used: the streamer reconnects (the row says why).
+		if (!stored) throw new StoreError('the authorization changed during the refresh');
 		this.generation += 1;
 		this.refreshToken = grant.refresh_token;
 		this.stored = access ?? null;
 		this.metrics?.refreshed('rotated');
 	}
 
-	/** Disconnect is the hosted app's (store.disconnect): nothing to do here. */
-	async clear(): Promise<void> {}
+	/** Disconnect: tokens deleted, overlay key turned off (before the upstream is told). */
+	async clear(): Promise<void> {
+		await this.active.disconnect(this.streamerId);
+		this.ended = true;
+	}
 }
 
 export class HostedConnections {
@@ -192,7 +197,18 @@ export class HostedConnections {
 		return this.client(streamerId).connection;
 	}
 
-	/** Drops the cached client (a new sign-in replaced the grant, or Disconnect). */
+	/**
+	 * Disconnect, under the streamer's refresh lock with the grant read afresh (no refresh of any
+	 * instance can rotate it meanwhile): forgotten here, then revoked upstream (best effort).
+	 */
+	async disconnect(streamerId: string): Promise<void> {
+		this.forget(streamerId);
+		const { connection, grants } = this.client(streamerId);
+		await grants.shared.exclusive(() => connection.disconnect());
+		this.forget(streamerId);
+	}
+
+	/** Drops the cached client (a new sign-in replaced the grant). */
 	forget(streamerId: string): void {
 		this.clients.delete(streamerId);
 	}

@@ -299,9 +299,16 @@ export class HostedStore {
 			.execute();
 	}
 
-	/** Stores the rotated tokens (before anyone uses them) and clears the refresh mark. */
-	async storeRefreshed(streamerId: string, generation: number, grant: GrantInput): Promise<void> {
-		await this.db
+	/**
+	 * Stores the rotated tokens (before anyone uses them) and clears the refresh mark; false if the
+	 * row moved on meanwhile (its lock lost with its connection, or the streamer disconnected).
+	 */
+	async storeRefreshed(
+		streamerId: string,
+		generation: number,
+		grant: GrantInput
+	): Promise<boolean> {
+		const r = await this.db
 			.updateTable('grants')
 			.set((eb) => ({
 				...this.sealGrant(streamerId, grant),
@@ -311,7 +318,8 @@ export class HostedStore {
 			}))
 			.where('streamer_id', '=', streamerId)
 			.where('generation', '=', generation)
-			.execute();
+			.executeTakeFirst();
+		return Number(r.numUpdatedRows) === 1;
 	}
 
 	/**
