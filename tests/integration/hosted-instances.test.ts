@@ -164,6 +164,20 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 		const key = /\/widget\/tts\?key=([A-Za-z0-9_-]{43})/.exec(html)?.[1];
 		expect(key).toBeDefined();
 		for (const on of apps) expect((await mint(on, key!)).status).toBe(200);
+		// Disconnect on one instance: revoked upstream once, the URL off on every instance.
+		const off = await fetch(`${c.origin}/account/disconnect`, {
+			method: 'POST',
+			redirect: 'manual',
+			headers: { origin: PUBLIC, cookie }
+		});
+		expect(off.status).toBe(303);
+		expect(sim.control.log.oauthEntries('revoke')).toHaveLength(1);
+		for (const on of apps) {
+			const refused = await mint(on, key!);
+			expect(refused.status).toBe(401);
+			expect(((await refused.json()) as { code: string }).code).toBe('overlay_key_replaced');
+		}
+		expect(await dashboard(a, cookie)).toContain('You disconnected this tip page');
 		// Signing out on one instance ends the session on all.
 		await fetch(`${a.origin}/auth/signout`, {
 			method: 'POST',
