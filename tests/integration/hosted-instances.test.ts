@@ -4,6 +4,10 @@
 // mark makes the next holder end the connection instead of presenting a maybe rotated-out token),
 // and a drain on close (the request in flight and its refresh finish first).
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -301,5 +305,45 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 		const grant = (await new HostedStore(db!, new SecretBox(SECRET)).grant(id))!;
 		expect(grant.refreshingSince).toBeNull();
 		expect(refreshes(sim)).toBe(1);
+	});
+
+	it('the hosted server (HOSTED=1) drains and exits 0 on SIGTERM', async () => {
+		db = await openDatabase({ databaseUrl: pg!.url });
+		await sql`drop schema public cascade; create schema public`.execute(db);
+		const port = await new Promise<number>((resolve) => {
+			const s = createServer().listen(0, '127.0.0.1', () => {
+				const { port } = s.address() as { port: number };
+				s.close(() => resolve(port));
+			});
+		});
+		const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/node.ts'], {
+			cwd: root,
+			env: {
+				...process.env,
+				HOSTED: '1',
+				DATABASE_URL: pg!.url,
+				DATA_DIR: mkdtempSync(join(tmpdir(), 'hosted-sigterm-')),
+				HOST: '127.0.0.1',
+				PORT: String(port),
+				SKIP_BUILD: '1'
+			},
+			stdio: ['ignore', 'pipe', 'pipe']
+		});
+		const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+		let out = '';
+		await new Promise<void>((resolve) =>
+			child.stdout.on('data', (d) => {
+				out += d;
+				if (out.includes('Listening on')) resolve();
+			})
+		);
+		try {
+			const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+			expect(await health.json()).toMatchObject({ ok: true, database: { reachable: true } });
+		} finally {
+			child.kill('SIGTERM');
+		}
+		expect(await exited).toBe(0);
+		expect(out).toContain('Stopping: finishing the requests in flight');
 	});
 });
