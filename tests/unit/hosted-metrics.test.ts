@@ -26,15 +26,18 @@ describe('hosted metrics', () => {
 		expect(m.rateLimited).toBe(1);
 		expect(m.rateLimit).toEqual({ limit: 120, remaining: 0, resetAt: '2026-11-25T12:00:07.000Z' });
 		const text = m.render({ connected: 3, reconnect: 1 }, 2);
-		expect(text).toContain('tip_upstream_requests_total{kind="api",outcome="2xx"} 2\n');
-		expect(text).toContain('tip_upstream_requests_total{kind="api",outcome="429"} 1\n');
-		expect(text).toContain('tip_upstream_requests_total{kind="api",outcome="unreachable"} 1\n');
-		expect(text).toContain('tip_upstream_requests_total{kind="oauth",outcome="5xx"} 1\n');
-		expect(text).toContain('tip_upstream_rate_limited_total 1\n');
-		expect(text).toContain('tip_upstream_ratelimit_remaining 0\n');
-		expect(text).toContain('tip_streamers{status="connected"} 3\n');
-		expect(text).toContain('tip_streamers{status="disconnected"} 0\n');
-		expect(text).toContain('tip_streamers_active 2\n');
+		for (const line of [
+			'tip_upstream_requests_total{kind="api",outcome="2xx"} 2\n',
+			'tip_upstream_requests_total{kind="api",outcome="429"} 1\n',
+			'tip_upstream_requests_total{kind="api",outcome="unreachable"} 1\n',
+			'tip_upstream_requests_total{kind="oauth",outcome="5xx"} 1\n',
+			'tip_upstream_rate_limited_total 1\n',
+			'tip_upstream_ratelimit_remaining 0\n',
+			'tip_streamers{status="connected"} 3\n',
+			'tip_streamers{status="disconnected"} 0\n',
+			'tip_streamers_active 2\n'
+		])
+			expect(text).toContain(line);
 	});
 
 	it('renders refreshes by outcome and a cumulative mint histogram in the text format', () => {
@@ -44,15 +47,18 @@ describe('hosted metrics', () => {
 		m.refreshed('adopted');
 		for (const s of [0.002, 0.03, 0.03, 0.7, 20]) m.minted(s);
 		const text = m.render({}, 0);
-		expect(text).toContain('tip_oauth_refreshes_total{outcome="rotated"} 1\n');
-		expect(text).toContain('tip_oauth_refreshes_total{outcome="adopted"} 2\n');
-		expect(text).toContain('tip_oauth_refreshes_total{outcome="ended"} 0\n');
-		expect(text).toContain('tip_token_mint_seconds_bucket{le="0.005"} 1\n');
-		expect(text).toContain('tip_token_mint_seconds_bucket{le="0.05"} 3\n');
-		expect(text).toContain('tip_token_mint_seconds_bucket{le="1"} 4\n');
-		expect(text).toContain('tip_token_mint_seconds_bucket{le="10"} 4\n');
-		expect(text).toContain('tip_token_mint_seconds_bucket{le="+Inf"} 5\n');
-		expect(text).toContain('tip_token_mint_seconds_count 5\n');
+		for (const line of [
+			'tip_oauth_refreshes_total{outcome="rotated"} 1\n',
+			'tip_oauth_refreshes_total{outcome="adopted"} 2\n',
+			'tip_oauth_refreshes_total{outcome="ended"} 0\n',
+			'tip_token_mint_seconds_bucket{le="0.005"} 1\n',
+			'tip_token_mint_seconds_bucket{le="0.05"} 3\n',
+			'tip_token_mint_seconds_bucket{le="1"} 4\n',
+			'tip_token_mint_seconds_bucket{le="10"} 4\n',
+			'tip_token_mint_seconds_bucket{le="+Inf"} 5\n',
+			'tip_token_mint_seconds_count 5\n'
+		])
+			expect(text).toContain(line);
 		// Every sample belongs to a family declared before it, once.
 		const declared = new Set<string>();
 		for (const line of text.trimEnd().split('\n')) {
