@@ -178,13 +178,8 @@ ${signOut()}`
 		if (!sameOrigin(c)) return refuse(c);
 		const me = await sessionOf(c);
 		if (!me) return c.redirect('/', 303);
-		// Revoked at the upstream first (best effort), then forgotten here whatever it answered.
-		await o.connections
-			.connection(me.id)
-			.disconnect()
-			.catch(() => null);
-		await o.store.disconnect(me.id);
-		o.connections.forget(me.id);
+		// Forgotten here, then revoked at the upstream (best effort: whatever it answers).
+		await o.connections.disconnect(me.id);
 		return c.redirect('/dashboard', 303);
 	});
 

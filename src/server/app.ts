@@ -160,7 +160,10 @@ export function createApp(opts: AppOptions): Hono {
 
 	let health: { at: number; reachable: boolean } | null = null;
 	app.get('/healthz', async (c) => {
-		if (opts.health) return c.json(await opts.health(), 200, { 'Cache-Control': 'no-store' });
+		if (opts.health) {
+			const body = await opts.health();
+			return c.json(body, body.ok === false ? 503 : 200, { 'Cache-Control': 'no-store' });
+		}
 		if (!health || Date.now() - health.at > 15_000) {
 			let reachable = false;
 			try {

@@ -197,7 +197,12 @@ async function startHosted(): Promise<void> {
 			`  Database: ${config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : `embedded, in ${config.dataDir}`}`
 		].join('\n')
 	);
+	// Drains (hosted.close: requests and refreshes in flight finish); a second signal stops at once.
+	let stopping = false;
 	const stop = () => {
+		if (stopping) process.exit(1);
+		stopping = true;
+		console.log('Stopping: finishing the requests in flight…');
 		void hosted
 			.close()
 			.then(() => closeSim?.())
