@@ -41,19 +41,24 @@ const CLAIM_PATH = /^\/(tts|media)\/[^/]+\/(start|finish|release)$/;
 const settings = JSON.parse(process.env.BENCH_SIM ?? '{}') as SimSettings;
 const sim = await startSimulator({
 	quiet: true,
+	tenants: Array.from({ length: settings.streamers }, (_, i) => ({
+		id: tenantOf(i),
+		name: `Bench streamer ${i}`,
+		currency: 'USD',
+		currency_symbol: '$',
+		// Each account's three overlays, with ids of their own.
+		overlayIds: [0, 1, 2].map((k) => `o_${(i * 3 + k).toString(16).padStart(8, '0')}`) as [
+			string,
+			string,
+			string
+		]
+	})),
 	perIpPerMinute: settings.perIpPerMinute,
 	perKeyPerMinute: settings.perKeyPerMinute,
 	rateWindowMs: settings.rateWindowMs,
 	audioDelayMs: 20,
 	audioClipMs: 200
 });
-for (let i = 0; i < settings.streamers; i++)
-	sim.control.core.addTenant({
-		id: tenantOf(i),
-		name: `Bench streamer ${i}`,
-		currency: 'USD',
-		currency_symbol: '$'
-	});
 const { app } = sim.control.oauth.registerApp({
 	secret: null,
 	redirectUris: settings.redirectUris
@@ -67,7 +72,7 @@ function stats(): SimStats {
 	const played: Record<string, string[]> = {};
 	let pending = 0;
 	for (let i = 0; i < settings.streamers; i++) {
-		const model = sim.control.core.tenant(tenantOf(i))!;
+		const model = sim.control.tenant(tenantOf(i));
 		played[tenantOf(i)] = model.tts.history.map((t) => t.order_id);
 		pending += model.tts.items.length;
 	}

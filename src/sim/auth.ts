@@ -14,7 +14,7 @@ export interface ApiKey {
 	scopes: Scope[];
 	/** Present when the credential is an OAuth access token (its id is the authorization id). */
 	oauth?: { clientId: string; appName: string; authorizationId: string };
-	/** The account the credential belongs to; absent: the default (demo) tenant. */
+	/** The account the credential belongs to; absent: the first (the demo streamer). */
 	tenantId?: string;
 }
 

@@ -45,11 +45,17 @@ export class SimControl {
 		if (key) this.hub?.closeForKey(key.id);
 	}
 
-	/** A tip to the demo streamer, or to another of the simulator's streamers (`tenantId`). */
+	/** A tip for the first account, or for the named one (the hosted demo has several). */
 	createTip(input: TipInput, tenantId?: string): ReturnType<SimCore['model']['createTip']> {
-		const model = tenantId === undefined ? this.core.model : this.core.tenant(tenantId);
-		if (!model) throw new SimError(404, 'not_found', `no such streamer: ${tenantId}`);
-		return model.createTip(input);
+		return this.tenant(tenantId).createTip(input);
+	}
+
+	/** An account's model by tenant id (absent: the first); unknown ids are refused. */
+	tenant(tenantId?: string): SimCore['model'] {
+		if (tenantId === undefined) return this.core.model;
+		const model = this.core.models.get(tenantId);
+		if (!model) throw new SimError(400, 'bad_request', `no account ${tenantId} in this simulator`);
+		return model;
 	}
 
 	/** Every socket dies without a close frame; reconnects are refused for `refuseMs`. */
@@ -181,7 +187,7 @@ const TipBody = z.object({
 	message: z.string().max(1000).nullable().default('This is a test tip from the simulator.'),
 	paid: z.boolean().default(true),
 	media_url: z.url().optional(),
-	/** One of the simulator's further streamers (the bench's); absent: the demo streamer. */
+	/** The account to tip (the hosted demo's streamers); absent: the first. */
 	tenant: z.string().max(100).optional()
 });
 const HttpFaultBody = z.object({

@@ -23,7 +23,7 @@ export type AuthorizeQuery = z.infer<typeof AuthorizeQuery>;
 export const DecisionForm = z.object({
 	request_id: z.string().min(1).max(200),
 	decision: z.enum(['approve', 'deny']),
-	/** Which of the simulator's streamers approves (the bench's many); absent: the demo streamer. */
+	/** The demo streamer signing in (a simulator with several accounts asks). */
 	tenant: z.string().max(100).optional()
 });
 

@@ -32,6 +32,8 @@ export interface Authorization {
 	/** `oa_` prefix. */
 	id: string;
 	appId: string;
+	/** The streamer who approved it (the hosted demo has several); absent: the demo streamer. */
+	tenantId?: string;
 	scopes: Scope[];
 	createdAt: number;
 	revoked: null | { at: number; reason: string };
@@ -41,8 +43,6 @@ export interface Authorization {
 	refreshHashes: Set<string>;
 	/** Hash of the one refresh token that still works. */
 	currentRefresh: string | null;
-	/** The streamer who approved it; absent: the default (demo) tenant. */
-	tenantId?: string;
 }
 
 export class TokenLedger {
@@ -72,14 +72,14 @@ export class TokenLedger {
 		const authorization: Authorization = {
 			id: `oa_${randomHex(16)}`,
 			appId,
+			tenantId,
 			scopes,
 			createdAt: this.now(),
 			revoked: null,
 			refreshes: 0,
 			accessHashes: new Set(),
 			refreshHashes: new Set(),
-			currentRefresh: null,
-			...(tenantId ? { tenantId } : {})
+			currentRefresh: null
 		};
 		this.authorizations.set(authorization.id, authorization);
 		this.log.oauth({

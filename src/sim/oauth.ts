@@ -56,6 +56,7 @@ interface CodeRecord {
 	used: boolean;
 	/** The authorization this code produced, ended if the code is presented again. */
 	authorizationId?: string;
+	/** The streamer who approved (the consent page asks when there are several). */
 	tenantId?: string;
 }
 

@@ -46,7 +46,7 @@ export class RealtimeHub {
 	private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 	private readonly clients = new Set<Client>();
 	/** An event held back by the reorder fault until the next one goes out. */
-	private held: { event: EventEnvelope; tenantId: string } | null = null;
+	private held: [EventEnvelope, string] | null = null;
 	private heldTimer: ReturnType<typeof setTimeout> | null = null;
 
 	constructor(private readonly core: SimCore) {
@@ -138,7 +138,7 @@ export class RealtimeHub {
 		};
 		const go = () => {
 			if (fault.reorder && this.held === null) {
-				this.held = { event, tenantId };
+				this.held = [event, tenantId];
 				// Never hold it forever: flush after a while even if nothing follows.
 				this.heldTimer = setTimeout(() => this.flushHeld(), 500);
 				return;
@@ -155,18 +155,18 @@ export class RealtimeHub {
 		this.heldTimer = null;
 		const held = this.held;
 		this.held = null;
-		if (held) this.deliver(held.event, held.tenantId);
+		if (held) this.deliver(...held);
 	}
 
-	/** To the sockets of the event's account only. */
+	/** To the sockets of the event's own account that subscribe to its type. */
 	private deliver(event: EventEnvelope, tenantId: string): void {
 		const text = JSON.stringify(event);
 		for (const c of this.clients)
 			if (
-				c.types?.has(event.type) &&
-				this.writable(c) &&
 				c.key &&
-				this.core.modelOf(c.key).tenant.id === tenantId
+				c.types?.has(event.type) &&
+				this.core.modelOf(c.key).tenant.id === tenantId &&
+				this.writable(c)
 			)
 				c.ws.send(text);
 	}

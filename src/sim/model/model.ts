@@ -21,7 +21,13 @@ import { IdSource } from './ids.ts';
 import { leaderboardOf, mediaItem, type MediaInput } from './records.ts';
 
 export type { MediaInput } from './records.ts';
-import { demoOverlays, tipGoalOf, type OverlayState } from './overlays.ts';
+import {
+	DEMO_TENANTS,
+	demoOverlays,
+	tipGoalOf,
+	type DemoTenant,
+	type OverlayState
+} from './overlays.ts';
 
 export const MAX_COUNTERS = 100;
 
@@ -33,8 +39,8 @@ export interface ModelOptions {
 	audioUrl: (orderId: string) => string;
 	/** Asked to render a tip's audio; calls back `audioReady` when done. */
 	requestAudio?: (tip: QueueTip) => void;
-	/** Whose account this is (default: the demo streamer); the bench's simulator has many. */
-	tenant?: Tenant;
+	/** Whose account this is (GET /me); absent: the demo streamer. */
+	tenant?: DemoTenant;
 }
 
 /** A tip as the outside world submits it (POST /tips, demo traffic, tests). */
@@ -85,14 +91,10 @@ export class SimModel {
 	private readonly now: () => Date;
 
 	constructor(private readonly opts: ModelOptions) {
-		this.tenant = opts.tenant ?? {
-			id: 'tn_demo',
-			name: 'Demo Streamer',
-			currency: 'USD',
-			currency_symbol: '$'
-		};
 		this.now = opts.now ?? (() => new Date());
-		for (const o of demoOverlays(this.now())) this.overlays.set(o.overlay.id, o);
+		const { overlayIds, ...tenant } = opts.tenant ?? DEMO_TENANTS[0];
+		this.tenant = tenant;
+		for (const o of demoOverlays(this.now(), overlayIds)) this.overlays.set(o.overlay.id, o);
 		for (const [name, value] of [
 			['deaths', 3],
 			['wins', 1],
