@@ -11,6 +11,7 @@
 import { z } from 'zod/mini';
 import { CSS_COLOR_EXPECTS, cssColor } from '../../src/client/css-params.ts';
 import { flag, numberIn, oneOf, param, type ParamField } from '../../src/client/params.ts';
+import { share } from '../shared/widget-params.ts';
 
 /** The card's preset looks (AlertCard.svelte styles each). */
 export const LOOKS = ['classic', 'gold', 'neon', 'ember', 'frost'] as const;
@@ -75,10 +76,7 @@ export const baseTierFields = {
 		defaultText: '0',
 		expects: '1 or 0'
 	}),
-	sound_volume: param(numberIn(0, 1), {
-		default: 0.8,
-		expects: 'a number from 0 to 1'
-	}),
+	sound_volume: share(0.8),
 	tiers: param(oneOf(['default', 'off'] as const), {
 		default: 'default',
 		expects: 'default or off'
