@@ -1,11 +1,16 @@
 // URL parameters of the top-supporters widget: the one place they are declared.
 import { KEY_DESCRIPTION, keyField, themeFields, withThemeDocs } from '../shared/theme-params.ts';
-import { limitField } from '../shared/widget-params.ts';
-import { paramDocs, parseParams, type ParamValues } from '../../src/client/params.ts';
+import {
+	integerIn,
+	param,
+	paramDocs,
+	parseParams,
+	type ParamValues
+} from '../../src/client/params.ts';
 
 export const leaderboardParamFields = {
 	key: keyField,
-	limit: limitField(25, 5),
+	limit: param(integerIn(1, 25), { default: 5, expects: 'a whole number from 1 to 25' }),
 	...themeFields('top-right')
 };
 

@@ -1,11 +1,16 @@
 // URL parameters of the recent-events widget: the one place they are declared.
 import { KEY_DESCRIPTION, keyField, themeFields, withThemeDocs } from '../shared/theme-params.ts';
-import { limitField } from '../shared/widget-params.ts';
-import { paramDocs, parseParams, type ParamValues } from '../../src/client/params.ts';
+import {
+	integerIn,
+	param,
+	paramDocs,
+	parseParams,
+	type ParamValues
+} from '../../src/client/params.ts';
 
 export const recentParamFields = {
 	key: keyField,
-	limit: limitField(50, 10),
+	limit: param(integerIn(1, 50), { default: 10, expects: 'a whole number from 1 to 50' }),
 	...themeFields('top-left')
 };
 

@@ -5,7 +5,6 @@
 import {
 	flag,
 	identifier,
-	integerIn,
 	numberIn,
 	oneOf,
 	param,
@@ -28,11 +27,6 @@ export const onOff = /*@__PURE__*/ param(/*@__PURE__*/ oneOf(['on', 'off'] as co
 /** A share from 0 to 1 (volumes). */
 export function share(dflt: number): ParamField<number> {
 	return param(numberIn(0, 1), { default: dflt, expects: 'a number from 0 to 1' });
-}
-
-/** How many rows a list widget shows (`limit`). */
-export function limitField(max: number, dflt: number): ParamField<number> {
-	return param(integerIn(1, max), { default: dflt, expects: `a whole number from 1 to ${max}` });
 }
 
 /** When a copy of a queue widget (TTS, media) takes items (src/core/claim-protocol.ts). */

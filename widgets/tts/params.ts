@@ -7,7 +7,7 @@ import {
 	themeFields,
 	withThemeDocs
 } from '../shared/theme-params.ts';
-import { claimField, instanceField, offFlag, onOff, share } from '../shared/widget-params.ts';
+import { claimField, instanceField, offFlag, onOff } from '../shared/widget-params.ts';
 import {
 	integerIn,
 	numberIn,
@@ -31,7 +31,7 @@ export type TtsPosition = (typeof TTS_POSITIONS)[number];
 
 export const ttsParamFields = {
 	key: keyField,
-	volume: share(1),
+	volume: param(numberIn(0, 1), { default: 1, expects: 'a number from 0 to 1' }),
 	min_display: param(numberIn(0, 60), {
 		default: 4,
 		expects: 'seconds from 0 to 60'

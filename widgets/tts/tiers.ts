@@ -11,7 +11,6 @@
 import { z } from 'zod/mini';
 import { CSS_COLOR_EXPECTS, cssColor } from '../../src/client/css-params.ts';
 import { flag, numberIn, oneOf, param, type ParamField } from '../../src/client/params.ts';
-import { share } from '../shared/widget-params.ts';
 
 /** The card's preset looks (AlertCard.svelte styles each). */
 export const LOOKS = ['classic', 'gold', 'neon', 'ember', 'frost'] as const;
@@ -76,7 +75,10 @@ export const baseTierFields = {
 		defaultText: '0',
 		expects: '1 or 0'
 	}),
-	sound_volume: share(0.8),
+	sound_volume: param(numberIn(0, 1), {
+		default: 0.8,
+		expects: 'a number from 0 to 1'
+	}),
 	tiers: param(oneOf(['default', 'off'] as const), {
 		default: 'default',
 		expects: 'default or off'
