@@ -1,7 +1,8 @@
 // The claim protocol as a table (claim-protocol.rows.ts): failed plays, rate limits, server
 // errors and network errors.
 import { describe, expect, it } from 'vitest';
-import { Driver, fail, input as I, Shell, Upstream } from './claim-harness.ts';
+import { Driver, fail, input as I } from './claim-harness.ts';
+import { Shell, Upstream } from './claim-upstream.ts';
 import { at, timer, a, b, c, boot, playing, table } from './claim-protocol.rows.ts';
 
 describe('failed plays', () => {

@@ -7,15 +7,8 @@ import {
 	type ClaimConfig,
 	type ClaimState
 } from '../../src/core/claim-protocol.ts';
-import {
-	fail,
-	input as I,
-	tip,
-	Upstream,
-	type In,
-	type Result,
-	type Tip
-} from './claim-harness.ts';
+import { fail, input as I, tip, type In, type Result, type Tip } from './claim-harness.ts';
+import { Upstream } from './claim-upstream.ts';
 import { MAX_PLAY_MS, type CallEffect, type Fault, Checker } from './claim-protocol.checker.ts';
 
 export interface Delivery {
