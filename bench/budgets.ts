@@ -61,10 +61,13 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// block (src/client/text-children.ts): tts 87,172 -> 85,638, celebration 62,548 -> 61,016.
 	// Then one widget shell and debug panel for every widget (issue 21): celebration 61,016 ->
 	// 61,660, counters 65,216 -> 65,749, tip-goal 66,824 -> 65,675, media 48,164 -> 46,759.
+	// Then the shared URL parameter fields (widgets/shared/widget-params.ts, place-params.ts; the
+	// celebration page no longer loads the counters' parameters): celebration 61,660 -> 61,170,
+	// overlay 108,438 -> 108,216; the other pages within 12 bytes.
 	index: 11_000,
-	overlay: 109_800,
+	overlay: 108_500,
 	preview: 48_800,
-	'widget-celebration': 61_900,
+	'widget-celebration': 61_400,
 	'widget-counters': 66_000,
 	// New in issue 18, measured 2026-11-25: leaderboard 36,604, recent 37,387.
 	'widget-leaderboard': 36_700,
@@ -82,12 +85,13 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
  * on the TTS page and the overlay) and the key parameter moved out of the TTS module: tts 33.8,
  * counters 20.8, overlay 57.1; then (parameter descriptions out of the pages) tts 33,768 ->
  * 33,105 B, counters 20,821 -> 20,419, overlay 57,108 -> 55,360; then (lists of text without an
- * {#each} block) tts 33,105 -> 31,571; then (one widget shell, issue 21) counters 20,419 -> 20,982.
+ * {#each} block) tts 33,105 -> 31,571; then (one widget shell, issue 21) counters 20,419 -> 20,982;
+ * then (shared parameter fields, issue 21) overlay 54,371 -> 54,149.
  */
 export const OWN_WEIGHT_CEILINGS: Record<string, number> = {
 	'widget-tts': 31_900,
 	'widget-counters': 21_300,
-	overlay: 55_700
+	overlay: 54_600
 };
 
 /**

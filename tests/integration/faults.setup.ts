@@ -1,22 +1,11 @@
 // A simulator per test and the helpers the fault tests (faults.test.ts, faults.http.test.ts,
 // faults.queues.test.ts) share; every fault is tested through both ways to steer the simulator
 // (VIA).
-import { afterEach, expect } from 'vitest';
-import type { StartOptions } from '../../src/sim/index.ts';
-import { RealtimeClient, withSim, type Sim } from '../fixtures/sim.ts';
+import { expect } from 'vitest';
+import { RealtimeClient, simsPerTest, type Sim } from '../fixtures/sim.ts';
 
-export let sims: Sim[] = [];
-
-export async function start(options: StartOptions = {}): Promise<Sim> {
-	const sim = await withSim(options);
-	sims.push(sim);
-	return sim;
-}
-
-afterEach(async () => {
-	await Promise.all(sims.map((s) => s.close()));
-	sims = [];
-});
+/** A simulator for the test, closed after it. */
+export const start = simsPerTest();
 
 /** POST {origin}/_sim/<path> with a JSON body. */
 export async function control(sim: Sim, path: string, body: unknown = {}): Promise<any> {

@@ -1,9 +1,8 @@
 // The event groups and helpers the realtime tests (realtime.test.ts, realtime.events.test.ts)
 // share: a simulator per test, handoff tokens and authenticated clients.
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { parseServerFrame } from '../../src/contract/index.ts';
-import type { StartOptions } from '../../src/sim/index.ts';
-import { api, RealtimeClient, withSim, type Sim } from '../fixtures/sim.ts';
+import { api, RealtimeClient, simsPerTest, type Sim } from '../fixtures/sim.ts';
 
 // The event catalog of CONTRACT.md, written out by hand so the test does not trust the schema.
 export const TTS_EVENTS = [
@@ -40,18 +39,8 @@ export const ANY_CREDENTIAL_EVENTS = ['tipping.opened', 'tipping.closed'];
 
 export const sorted = (list: readonly string[]) => [...list].sort();
 
-export let sims: Sim[] = [];
-
-export async function start(options: StartOptions = {}): Promise<Sim> {
-	const sim = await withSim(options);
-	sims.push(sim);
-	return sim;
-}
-
-afterEach(async () => {
-	await Promise.all(sims.map((s) => s.close()));
-	sims = [];
-});
+/** A simulator for the test, closed after it. */
+export const start = simsPerTest();
 
 /** Opens a socket and sends `message` as the first message; resolves once ready or error arrives. */
 export async function authWith(sim: Sim, message: unknown): Promise<RealtimeClient> {
