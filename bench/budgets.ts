@@ -61,20 +61,22 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// block (src/client/text-children.ts): tts 87,172 -> 85,638, celebration 62,548 -> 61,016.
 	// Then one widget shell and debug panel for every widget (issue 21): celebration 61,016 ->
 	// 61,660, counters 65,216 -> 65,749, tip-goal 66,824 -> 65,675, media 48,164 -> 46,759.
-	// Then the shared URL parameter fields (widgets/shared/widget-params.ts, place-params.ts; the
-	// celebration page no longer loads the counters' parameters): celebration 61,660 -> 61,170,
-	// overlay 108,438 -> 108,216; the other pages within 12 bytes.
+	// Then (2026-11-25, the parameter values' schemas built by parseParams, event payloads' on
+	// first use, the TTS README rows' descriptions out of the pages): tts 85,638 -> 85,426,
+	// overlay 109,427 -> 108,279, preview 48,403 -> 48,285.
 	index: 11_000,
-	overlay: 108_500,
-	preview: 48_800,
-	'widget-celebration': 61_400,
+	overlay: 108_700,
+	preview: 48_700,
+	'widget-celebration': 61_900,
 	'widget-counters': 66_000,
-	// New in issue 18, measured 2026-11-25: leaderboard 36,604, recent 37,387.
-	'widget-leaderboard': 36_700,
+	// New in issue 18, measured 2026-11-25: leaderboard 36,604, recent 37,387. Then (main's
+	// skipped or removed items leaving the recent list, the leaderboard's shared read):
+	// leaderboard 36,674, recent 37,645.
+	'widget-leaderboard': 36_900,
 	'widget-media': 47_000,
-	'widget-recent': 37_500,
+	'widget-recent': 37_900,
 	'widget-tip-goal': 65_900,
-	'widget-tts': 85_900
+	'widget-tts': 85_700
 };
 
 /**
@@ -86,12 +88,13 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
  * counters 20.8, overlay 57.1; then (parameter descriptions out of the pages) tts 33,768 ->
  * 33,105 B, counters 20,821 -> 20,419, overlay 57,108 -> 55,360; then (lists of text without an
  * {#each} block) tts 33,105 -> 31,571; then (one widget shell, issue 21) counters 20,419 -> 20,982;
- * then (shared parameter fields, issue 21) overlay 54,371 -> 54,149.
+ * then (parameter schemas built by parseParams, event payloads on first use) tts 31,571 ->
+ * 31,359, counters 20,982 -> 20,958, overlay 55,360 -> 54,212.
  */
 export const OWN_WEIGHT_CEILINGS: Record<string, number> = {
 	'widget-tts': 31_900,
 	'widget-counters': 21_300,
-	overlay: 54_600
+	overlay: 54_700
 };
 
 /**

@@ -7,14 +7,18 @@ import { ApiErrorBody, describeIssues, type Route } from '../contract/index.ts';
 import { retryAfterMs } from '../core/backoff.ts';
 import { RateLimitedLog, type Warn } from './rate-limited-log.ts';
 
-/** POST /token 200 body, parsed leniently (the server emits it strictly). */
-export const MintedToken = z.looseObject({
-	token: z.string().check(z.minLength(1)),
-	// A URL that `new WebSocket` would reject must not get that far (it throws synchronously).
-	ws_url: z.url({ protocol: /^wss?$/, error: 'expected a ws:// or wss:// URL' }),
-	expires_at: z.string()
-});
-export type MintedToken = z.infer<typeof MintedToken>;
+/**
+ * POST /token 200 body, parsed leniently (the server emits it strictly). Built for each answer
+ * (once a connect) and garbage after it, rather than held for the page's life.
+ */
+const mintedToken = () =>
+	z.looseObject({
+		token: z.string().check(z.minLength(1)),
+		// A URL that `new WebSocket` would reject must not get that far (it throws synchronously).
+		ws_url: z.url({ protocol: /^wss?$/, error: 'expected a ws:// or wss:// URL' }),
+		expires_at: z.string()
+	});
+export type MintedToken = z.infer<ReturnType<typeof mintedToken>>;
 
 /** A route of the contract that the token endpoint forwards (`proxied: true`). */
 export type ProxiedRoute = Route & { proxied: true };
@@ -59,7 +63,7 @@ export type ApiResult<T> = { ok: true; status: number; body: T } | ApiFailure;
 
 export type TokenResult =
 	| ApiResult<MintedToken>
-	/** 401 bad_overlay_key: the ?key= of the page URL is wrong; retrying cannot help. */
+	/** 401 bad_overlay_key or overlay_key_replaced: the ?key= of the page URL no longer works. */
 	| { ok: false; kind: 'unauthorized'; status: 401; error: string };
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -112,13 +116,17 @@ export class ApiClient {
 	/** POST /token: a fresh single-use handoff token and the ws_url to use it on. */
 	async mintToken(): Promise<TokenResult> {
 		const res = await this.send('token', 'POST', '/token');
-		if (res.ok) return this.parseBody('token', res.status, res.body, MintedToken);
-		if (res.kind === 'http' && res.status === 401 && res.code === 'bad_overlay_key')
+		if (res.ok) return this.parseBody('token', res.status, res.body, mintedToken());
+		// A wrong key, or (hosted mode) one the streamer replaced (the server says so): no retry helps.
+		if (res.kind === 'http' && res.status === 401 && /overlay_key/.test(res.code!))
 			return {
 				ok: false,
 				kind: 'unauthorized',
 				status: 401,
-				error: 'the overlay key was refused'
+				error:
+					res.code === 'bad_overlay_key'
+						? 'the overlay key was refused'
+						: String((res.body as { error: unknown }).error)
 			};
 		return res;
 	}

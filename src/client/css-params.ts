@@ -3,30 +3,35 @@
 // CSSOM would at worst be an invalid value, but strict allowlists keep the theme predictable and
 // rule out requests to other hosts (url(), image-set()) from a pasted URL.
 import { z } from 'zod/mini';
+import type { ParamSchema } from './params.ts';
 
-/** The CSS named colours (CSS Color 4), plus `transparent`. */
-export const CSS_NAMED_COLORS: ReadonlySet<string> = new Set(
-	(
-		'aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue ' +
-		'blueviolet brown burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk ' +
-		'crimson cyan darkblue darkcyan darkgoldenrod darkgray darkgreen darkgrey darkkhaki ' +
-		'darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen ' +
-		'darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue ' +
-		'dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite ' +
-		'gold goldenrod gray green greenyellow grey honeydew hotpink indianred indigo ivory khaki ' +
-		'lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan ' +
-		'lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen ' +
-		'lightskyblue lightslategray lightslategrey lightsteelblue lightyellow lime limegreen linen ' +
-		'magenta maroon mediumaquamarine mediumblue mediumorchid mediumpurple mediumseagreen ' +
-		'mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream ' +
-		'mistyrose moccasin navajowhite navy oldlace olive olivedrab orange orangered orchid ' +
-		'palegoldenrod palegreen paleturquoise palevioletred papayawhip peachpuff peru pink plum ' +
-		'powderblue purple rebeccapurple red rosybrown royalblue saddlebrown salmon sandybrown ' +
-		'seagreen seashell sienna silver skyblue slateblue slategray slategrey snow springgreen ' +
-		'steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow ' +
-		'yellowgreen transparent'
-	).split(' ')
-);
+/**
+ * The CSS named colours (CSS Color 4), plus `transparent`. Built by the schema that needs it, so
+ * that the set is garbage once a page has parsed its URL.
+ */
+const namedColors = (): ReadonlySet<string> =>
+	new Set(
+		(
+			'aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue ' +
+			'blueviolet brown burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk ' +
+			'crimson cyan darkblue darkcyan darkgoldenrod darkgray darkgreen darkgrey darkkhaki ' +
+			'darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen ' +
+			'darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue ' +
+			'dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite ' +
+			'gold goldenrod gray green greenyellow grey honeydew hotpink indianred indigo ivory khaki ' +
+			'lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan ' +
+			'lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen ' +
+			'lightskyblue lightslategray lightslategrey lightsteelblue lightyellow lime limegreen linen ' +
+			'magenta maroon mediumaquamarine mediumblue mediumorchid mediumpurple mediumseagreen ' +
+			'mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream ' +
+			'mistyrose moccasin navajowhite navy oldlace olive olivedrab orange orangered orchid ' +
+			'palegoldenrod palegreen paleturquoise palevioletred papayawhip peachpuff peru pink plum ' +
+			'powderblue purple rebeccapurple red rosybrown royalblue saddlebrown salmon sandybrown ' +
+			'seagreen seashell sienna silver skyblue slateblue slategray slategrey snow springgreen ' +
+			'steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow ' +
+			'yellowgreen transparent'
+		).split(' ')
+	);
 
 const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 
@@ -35,18 +40,21 @@ const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
  * be left out: typed raw into a URL it starts the fragment, so `color=#ff0000` arrives empty and
  * `%23ff0000` is awkward to write. Normalised to lower case with a leading `#`.
  */
-export const cssColor: z.ZodMiniType<string, string> = z.pipe(
-	z
-		.pipe(
-			z.string().check(z.trim()),
-			z.transform((s) => s.toLowerCase())
-		)
-		.check(z.refine((s) => HEX.test(s) || CSS_NAMED_COLORS.has(s))),
-	z.transform((s) => (CSS_NAMED_COLORS.has(s) ? s : '#' + s.replace(/^#/, '')))
-);
+export const cssColor: ParamSchema<string> = () => {
+	const named = namedColors();
+	return z.pipe(
+		z
+			.pipe(
+				z.string().check(z.trim()),
+				z.transform((s) => s.toLowerCase())
+			)
+			.check(z.refine((s) => HEX.test(s) || named.has(s))),
+		z.transform((s) => (named.has(s) ? s : '#' + s.replace(/^#/, '')))
+	);
+};
 
 /** Generic families are keywords in CSS and must not be quoted. */
-const GENERIC_FAMILIES = new Set([
+const GENERIC_FAMILIES = [
 	'serif',
 	'sans-serif',
 	'monospace',
@@ -59,7 +67,7 @@ const GENERIC_FAMILIES = new Set([
 	'ui-sans-serif',
 	'ui-monospace',
 	'ui-rounded'
-]);
+];
 
 // Letters of any script (font names are localised), digits, spaces, `-` and `_`: no quotes,
 // backslashes, semicolons, braces or parentheses can reach the CSS.
@@ -70,29 +78,30 @@ const MAX_FAMILIES = 5;
  * A comma-separated list of up to 5 font family names, e.g. `Comic Neue, sans-serif`. Emitted as
  * a CSS `font-family` value with each non-generic name quoted.
  */
-export const fontFamilies: z.ZodMiniType<string, string> = z.pipe(
-	z
-		.pipe(
-			z.string(),
-			z.transform((s) =>
-				s
-					.split(',')
-					.map((name) => name.trim().replace(/\s+/g, ' '))
-					.filter((name) => name !== '')
+export const fontFamilies: ParamSchema<string> = () =>
+	z.pipe(
+		z
+			.pipe(
+				z.string(),
+				z.transform((s) =>
+					s
+						.split(',')
+						.map((name) => name.trim().replace(/\s+/g, ' '))
+						.filter((name) => name !== '')
+				)
 			)
+			.check(
+				z.refine(
+					(names) =>
+						names.length >= 1 && names.length <= MAX_FAMILIES && names.every((n) => FAMILY.test(n))
+				)
+			),
+		z.transform((names) =>
+			names
+				.map((n) => (GENERIC_FAMILIES.includes(n.toLowerCase()) ? n.toLowerCase() : `"${n}"`))
+				.join(', ')
 		)
-		.check(
-			z.refine(
-				(names) =>
-					names.length >= 1 && names.length <= MAX_FAMILIES && names.every((n) => FAMILY.test(n))
-			)
-		),
-	z.transform((names) =>
-		names
-			.map((n) => (GENERIC_FAMILIES.has(n.toLowerCase()) ? n.toLowerCase() : `"${n}"`))
-			.join(', ')
-	)
-);
+	);
 
 /** What `fontFamilies` accepts, for error messages and the README. */
 export const FONT_FAMILIES_EXPECTS =

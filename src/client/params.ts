@@ -6,10 +6,23 @@
 import { z } from 'zod/mini';
 import '../core/zod-messages.ts';
 
+/**
+ * How a field parses its raw string: a zod schema, or a function that builds one. The value
+ * helpers below (numberIn, oneOf, flag, ...) are functions, so a page's tables hold no schema:
+ * parseParams builds the schemas of the parameters the URL sets, and they are garbage once it
+ * returns (a page parses its URL once; tens of kB of resident heap on every widget page).
+ */
+export type ParamSchema<T> = z.ZodMiniType<T, string> | (() => z.ZodMiniType<T, string>);
+
+/** The schema of a field (built now if the field holds a function). */
+export function schemaOf<T>(schema: ParamSchema<T>): z.ZodMiniType<T, string> {
+	return typeof schema === 'function' ? schema() : schema;
+}
+
 /** One URL parameter: how to parse a present value, what it expects, and its default. */
 export interface ParamField<T = unknown> {
 	/** Parses the raw (non-empty) string value. */
-	readonly schema: z.ZodMiniType<T, string>;
+	readonly schema: ParamSchema<T>;
 	/** What a good value looks like, e.g. `a number from 0 to 1`; used in errors and docs. */
 	readonly expects: string;
 	readonly required: boolean;
@@ -47,26 +60,23 @@ interface FieldOptions {
 }
 
 /** A parameter the page cannot work without. */
-export function requiredParam<T>(
-	schema: z.ZodMiniType<T, string>,
-	opts: FieldOptions
-): ParamField<T> {
+export function requiredParam<T>(schema: ParamSchema<T>, opts: FieldOptions): ParamField<T> {
 	return { schema, ...opts, required: true, default: undefined, defaultText: 'required' };
 }
 
 /** An optional parameter with a default value. */
 export function param<T>(
-	schema: z.ZodMiniType<T, string>,
+	schema: ParamSchema<T>,
 	// NoInfer: T comes from the schema, so `default: 'top'` cannot widen an enum to string.
 	opts: FieldOptions & { default: NoInfer<T>; defaultText?: string }
 ): ParamField<T>;
 /** An optional parameter without a default: absent means undefined. */
 export function param<T>(
-	schema: z.ZodMiniType<T, string>,
+	schema: ParamSchema<T>,
 	opts: FieldOptions & { defaultText?: string }
 ): ParamField<T | undefined>;
 export function param<T>(
-	schema: z.ZodMiniType<T, string>,
+	schema: ParamSchema<T>,
 	opts: FieldOptions & { default?: T; defaultText?: string }
 ): ParamField<T | undefined> {
 	const { default: def, defaultText, ...rest } = opts;
@@ -79,23 +89,6 @@ export function param<T>(
 	};
 }
 
-/** The zod object schema of a field table; its input is the raw string record of the URL. */
-export function paramsSchema<F extends ParamFields>(fields: F) {
-	const shape: Record<string, z.ZodMiniType> = {};
-	for (const [name, field] of Object.entries(fields)) {
-		shape[name] = field.required
-			? field.schema
-			: field.default === undefined
-				? z.optional(field.schema)
-				: // `_default` short-circuits on undefined, so the default never passes the parser.
-					z.pipe(
-						z.optional(field.schema),
-						z.transform((v: unknown) => (v === undefined ? field.default : v))
-					);
-	}
-	return z.object(shape) as unknown as z.ZodMiniType<ParamValues<F>, Record<string, string>>;
-}
-
 /**
  * Parses URL parameters (a query string such as `location.search`, or URLSearchParams).
  * An empty value (`&color=`) counts as absent, so a cleared field falls back to its default.
@@ -106,27 +99,29 @@ export function parseParams<F extends ParamFields>(
 	search: string | URLSearchParams
 ): ParamResult<ParamValues<F>> {
 	const params = typeof search === 'string' ? new URLSearchParams(search) : search;
-	const raw: Record<string, string> = {};
 	const ignored: string[] = [];
-	for (const name of new Set(params.keys())) {
+	for (const name of new Set(params.keys()))
 		// Object.hasOwn is ES2022, outside the ES2021 lib this project compiles against.
-		if (!Object.prototype.hasOwnProperty.call(fields, name)) {
-			ignored.push(name);
+		if (!Object.prototype.hasOwnProperty.call(fields, name)) ignored.push(name);
+
+	// Field by field, in the order of the table: only the schemas of the parameters the URL sets
+	// are built, and each bad parameter gets one sentence however many issues zod found.
+	const value: Record<string, unknown> = {};
+	const errors: string[] = [];
+	for (const [name, field] of Object.entries(fields)) {
+		const raw = params.get(name) ?? '';
+		if (raw.trim() === '') {
+			if (field.required) errors.push(describeProblem(name, field, undefined));
+			else if (field.default !== undefined) value[name] = field.default;
 			continue;
 		}
-		const value = params.get(name) ?? '';
-		if (value.trim() !== '') raw[name] = value;
+		const result = schemaOf(field.schema).safeParse(raw);
+		if (result.success) value[name] = result.data;
+		else errors.push(describeProblem(name, field, raw));
 	}
-
-	const result = paramsSchema(fields).safeParse(raw);
-	if (result.success) return { ok: true, value: result.data, ignored };
-
-	// One sentence per parameter, in the order of the field table, however many issues zod found.
-	const bad = new Set(result.error.issues.map((issue) => String(issue.path[0])));
-	const errors = Object.keys(fields)
-		.filter((name) => bad.has(name))
-		.map((name) => describeProblem(name, fields[name], raw[name]));
-	return { ok: false, errors };
+	return errors.length
+		? { ok: false, errors }
+		: { ok: true, value: value as ParamValues<F>, ignored };
 }
 
 function describeProblem(name: string, field: ParamField, value: string | undefined): string {
@@ -170,55 +165,60 @@ export function paramDocsMarkdown(docs: readonly ParamDoc[]): string {
 	].join('\n');
 }
 
-// --- Value schemas shared by widgets. Each takes the raw string and refuses anything else. ---
+// --- Value schemas shared by widgets. Each takes the raw string and refuses anything else; each
+// is a function that builds its schema when parseParams needs it (ParamSchema). ---
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /** A decimal number in [min, max] (no exponents, no hex, no `Infinity`). */
-export function numberIn(min: number, max: number): z.ZodMiniType<number, string> {
-	return z.pipe(
-		z.pipe(z.string().check(z.trim(), z.regex(DECIMAL)), z.transform(Number)),
-		z.number().check(z.gte(min), z.lte(max))
-	);
+export function numberIn(min: number, max: number): ParamSchema<number> {
+	return () =>
+		z.pipe(
+			z.pipe(z.string().check(z.trim(), z.regex(DECIMAL)), z.transform(Number)),
+			z.number().check(z.gte(min), z.lte(max))
+		);
 }
 
 /** A whole number in [min, max]. */
-export function integerIn(min: number, max: number): z.ZodMiniType<number, string> {
-	return z.pipe(
-		z.pipe(z.string().check(z.trim(), z.regex(/^[+-]?\d+$/)), z.transform(Number)),
-		z.int().check(z.gte(min), z.lte(max))
-	);
+export function integerIn(min: number, max: number): ParamSchema<number> {
+	return () =>
+		z.pipe(
+			z.pipe(z.string().check(z.trim(), z.regex(/^[+-]?\d+$/)), z.transform(Number)),
+			z.int().check(z.gte(min), z.lte(max))
+		);
 }
 
 /** One of a fixed list of words, case-insensitive. */
 export function oneOf<const T extends readonly [string, ...string[]]>(
 	values: T
-): z.ZodMiniType<T[number], string> {
-	return z.pipe(
+): ParamSchema<T[number]> {
+	return () =>
 		z.pipe(
-			z.string().check(z.trim()),
-			z.transform((s) => s.toLowerCase())
-		),
-		z.enum(values)
-	);
+			z.pipe(
+				z.string().check(z.trim()),
+				z.transform((s) => s.toLowerCase())
+			),
+			z.enum(values)
+		);
 }
 
 const TRUE_WORDS = ['1', 'true', 'on', 'yes'];
 const FALSE_WORDS = ['0', 'false', 'off', 'no'];
 
 /** A switch: 1/true/on/yes or 0/false/off/no. */
-export const flag: z.ZodMiniType<boolean, string> = z.pipe(
+export const flag: ParamSchema<boolean> = () =>
 	z.pipe(
 		z.pipe(
-			z.string().check(z.trim()),
-			z.transform((s) => s.toLowerCase())
+			z.pipe(
+				z.string().check(z.trim()),
+				z.transform((s) => s.toLowerCase())
+			),
+			z.enum([...TRUE_WORDS, ...FALSE_WORDS] as [string, ...string[]])
 		),
-		z.enum([...TRUE_WORDS, ...FALSE_WORDS] as [string, ...string[]])
-	),
-	z.transform((s) => TRUE_WORDS.includes(s))
-);
+		z.transform((s) => TRUE_WORDS.includes(s))
+	);
 
 /** A short identifier: letters, digits, `_` and `-`. */
-export function identifier(maxLength: number): z.ZodMiniType<string, string> {
-	return z.string().check(z.trim(), z.regex(new RegExp(`^[A-Za-z0-9_-]{1,${maxLength}}$`)));
+export function identifier(maxLength: number): ParamSchema<string> {
+	return () => z.string().check(z.trim(), z.regex(new RegExp(`^[A-Za-z0-9_-]{1,${maxLength}}$`)));
 }

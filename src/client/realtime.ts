@@ -139,7 +139,7 @@ export class RealtimeConnection {
 				return minted.body.ws_url;
 			}
 			if (minted.kind === 'unauthorized') {
-				this.stop('unauthorized', 'cannot connect: the overlay key was refused');
+				this.stop('unauthorized', `cannot connect: ${minted.error}`);
 				return ABANDONED_URL;
 			}
 			this.failed(describeMintFailure(minted), minted.kind === 'http' ? minted.retryAfterMs : 0);

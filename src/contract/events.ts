@@ -23,93 +23,116 @@ import {
 	TipGoal
 } from './resources.ts';
 
-const OrderOnly = z.looseObject({ order_id: OrderId });
-const Paused = z.looseObject({ is_paused: z.boolean() });
-const Empty = z.looseObject({});
+const orderOnly = () => z.looseObject({ order_id: OrderId });
+const paused = () => z.looseObject({ is_paused: z.boolean() });
+const empty = () => z.looseObject({});
 
-/** One event type: the scope a credential needs to receive it (null: any) and its payload. */
+/**
+ * One event type: the scope a credential needs to receive it (null: any) and its payload, as a
+ * function that builds the payload's schema: parseEventWith builds it the first time an event of
+ * that type arrives (eventData), so an idle page holds no schema of an event it has not seen.
+ */
 export interface EventSpec {
 	scope: Scope | null;
-	data: z.ZodMiniType<Record<string, unknown>>;
+	data: () => z.ZodMiniType<Record<string, unknown>>;
 }
 export type EventTable = Record<string, EventSpec>;
 
+const built = new WeakMap<EventSpec, z.ZodMiniType<Record<string, unknown>>>();
+
+/** The payload schema of an event type, built on first use and kept. */
+export function eventData(spec: EventSpec): z.ZodMiniType<Record<string, unknown>> {
+	let schema = built.get(spec);
+	if (!schema) built.set(spec, (schema = spec.data()));
+	return schema;
+}
+
 // The catalog in groups, so that a page passes the realtime client only the events its widgets
-// read and bundles and builds only their schemas (an event of another type is ignored unparsed).
+// read and bundles only their schemas (an event of another type is ignored unparsed).
 /** Tips and the TTS queue. */
 export const TTS_EVENTS = {
-	'tip.created': { scope: 'tts:read', data: z.looseObject({ tip: QueueTip }) },
-	'tip.tts_ready': { scope: 'tts:read', data: z.looseObject({ order_id: OrderId, tts_url: Url }) },
+	'tip.created': { scope: 'tts:read', data: () => z.looseObject({ tip: QueueTip }) },
+	'tip.tts_ready': {
+		scope: 'tts:read',
+		data: () => z.looseObject({ order_id: OrderId, tts_url: Url })
+	},
 	'queue.tts.started': {
 		scope: 'tts:read',
-		data: z.looseObject({ order_id: OrderId, tip: QueueTip })
+		data: () => z.looseObject({ order_id: OrderId, tip: QueueTip })
 	},
 	'queue.tts.finished': {
 		scope: 'tts:read',
-		data: z.looseObject({ order_id: OrderId, tip: HistoryTip })
+		data: () => z.looseObject({ order_id: OrderId, tip: HistoryTip })
 	},
-	'queue.tts.released': { scope: 'tts:read', data: OrderOnly },
-	'queue.tts.skipped': { scope: 'tts:read', data: OrderOnly },
-	'queue.tts.removed': { scope: 'tts:read', data: OrderOnly },
-	'queue.tts.replayed': { scope: 'tts:read', data: z.looseObject({ tip: QueueTip }) },
-	'queue.tts.paused': { scope: 'tts:read', data: Paused },
-	'queue.tts.resumed': { scope: 'tts:read', data: Paused },
-	'queue.tts.cleared': { scope: 'tts:read', data: Empty }
+	'queue.tts.released': { scope: 'tts:read', data: orderOnly },
+	'queue.tts.skipped': { scope: 'tts:read', data: orderOnly },
+	'queue.tts.removed': { scope: 'tts:read', data: orderOnly },
+	'queue.tts.replayed': { scope: 'tts:read', data: () => z.looseObject({ tip: QueueTip }) },
+	'queue.tts.paused': { scope: 'tts:read', data: paused },
+	'queue.tts.resumed': { scope: 'tts:read', data: paused },
+	'queue.tts.cleared': { scope: 'tts:read', data: empty }
 } as const satisfies EventTable;
 
 /** The media queue. */
 export const MEDIA_EVENTS = {
-	'queue.media.added': { scope: 'media:read', data: z.looseObject({ media: QueueMediaItem }) },
+	'queue.media.added': {
+		scope: 'media:read',
+		data: () => z.looseObject({ media: QueueMediaItem })
+	},
 	'queue.media.started': {
 		scope: 'media:read',
-		data: z.looseObject({ order_id: OrderId, media: QueueMediaItem })
+		data: () => z.looseObject({ order_id: OrderId, media: QueueMediaItem })
 	},
 	'queue.media.finished': {
 		scope: 'media:read',
-		data: z.looseObject({ order_id: OrderId, media: HistoryMediaItem })
+		data: () => z.looseObject({ order_id: OrderId, media: HistoryMediaItem })
 	},
-	'queue.media.released': { scope: 'media:read', data: OrderOnly },
-	'queue.media.skipped': { scope: 'media:read', data: OrderOnly },
-	'queue.media.removed': { scope: 'media:read', data: OrderOnly },
-	'queue.media.paused': { scope: 'media:read', data: Paused },
-	'queue.media.resumed': { scope: 'media:read', data: Paused },
-	'queue.media.visibility': { scope: 'media:read', data: z.looseObject({ visible: z.boolean() }) }
+	'queue.media.released': { scope: 'media:read', data: orderOnly },
+	'queue.media.skipped': { scope: 'media:read', data: orderOnly },
+	'queue.media.removed': { scope: 'media:read', data: orderOnly },
+	'queue.media.paused': { scope: 'media:read', data: paused },
+	'queue.media.resumed': { scope: 'media:read', data: paused },
+	'queue.media.visibility': {
+		scope: 'media:read',
+		data: () => z.looseObject({ visible: z.boolean() })
+	}
 } as const satisfies EventTable;
 
 /** Counters. */
 export const COUNTER_EVENTS = {
 	'counter.updated': {
 		scope: 'counters:manage',
-		data: z.looseObject({ counter: Counter, previous: z.nullable(z.int()) })
+		data: () => z.looseObject({ counter: Counter, previous: z.nullable(z.int()) })
 	},
-	'counter.deleted': { scope: 'counters:manage', data: z.looseObject({ name: CounterName }) }
+	'counter.deleted': { scope: 'counters:manage', data: () => z.looseObject({ name: CounterName }) }
 } as const satisfies EventTable;
 
 /** Overlays: celebration, reload, tip goal. */
 export const OVERLAY_EVENTS = {
 	'overlay.celebration': {
 		scope: 'overlays:manage',
-		data: z.looseObject({ overlay_id: z.nullable(OverlayId), widget_id: z.nullable(z.string()) })
+		data: () =>
+			z.looseObject({ overlay_id: z.nullable(OverlayId), widget_id: z.nullable(z.string()) })
 	},
 	'overlay.reload': {
 		scope: 'overlays:manage',
-		data: z.looseObject({ overlay_id: z.nullable(OverlayId) })
+		data: () => z.looseObject({ overlay_id: z.nullable(OverlayId) })
 	},
 	'overlay.tip_goal.updated': {
 		scope: 'overlays:manage',
-		data: z.looseObject({ overlay_id: OverlayId, tip_goal: TipGoal })
+		data: () => z.looseObject({ overlay_id: OverlayId, tip_goal: TipGoal })
 	}
 } as const satisfies EventTable;
 
 /** Tipping, chat commands, channel points: no widget reads them. */
 export const OTHER_EVENTS = {
-	'tipping.opened': { scope: null, data: Empty },
-	'tipping.closed': { scope: null, data: Empty },
+	'tipping.opened': { scope: null, data: empty },
+	'tipping.closed': { scope: null, data: empty },
 	// Named by service-api.md; the overlay ignores them, the payload is not shown.
-	'chat.command': { scope: 'commands:manage', data: z.looseObject({}) },
+	'chat.command': { scope: 'commands:manage', data: () => z.looseObject({}) },
 	'twitch.channel_point_redemption': {
 		scope: 'channel_points:manage',
-		data: z.looseObject({ is_managed: z.optional(z.boolean()) })
+		data: () => z.looseObject({ is_managed: z.optional(z.boolean()) })
 	}
 } as const satisfies EventTable;
 
@@ -167,7 +190,7 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
 		'A channel point reward was redeemed; is_managed tells whether it is resolvable.'
 };
 export const EVENT_TYPES = /*@__PURE__*/ Object.keys(EVENT_CATALOG) as EventType[];
-export type EventData<T extends EventType> = z.infer<(typeof EVENT_CATALOG)[T]['data']>;
+export type EventData<T extends EventType> = z.infer<ReturnType<(typeof EVENT_CATALOG)[T]['data']>>;
 
 export function isKnownEventType(type: string): type is EventType {
 	return Object.prototype.hasOwnProperty.call(EVENT_CATALOG, type);
@@ -227,7 +250,7 @@ export function parseEventWith(table: EventTable, input: unknown): ParsedEvent {
 	const type = envelope.data.type;
 	if (!Object.prototype.hasOwnProperty.call(table, type))
 		return { ok: true, known: false, event: envelope.data };
-	const data = table[type].data.safeParse(envelope.data.data);
+	const data = eventData(table[type]).safeParse(envelope.data.data);
 	if (!data.success)
 		return { ok: false, error: `${type}: ${describeIssues(data.error, ['data'])}` };
 	return {

@@ -6,10 +6,22 @@
 // - `connected` with a new refresh token stores it (sealed) and clears the mark;
 // - `revoked` (the upstream refused the token, or the mark was found at start) drops the tokens and
 //   shows the streamer Reconnect in their dashboard.
-// One client per streamer, made when first needed; forget() drops it (sign-in again, Disconnect).
+// Several instances share each row (docs/hosted.md): a refresh runs under the streamer's lock
+// (locks.ts) and first reads the row again, so it uses another instance's fresh access token
+// instead of refreshing twice, and takes a mark it finds there for what it is: a dead holder's.
+// One client per streamer, made when first needed; forget() drops it (sign-in again, Disconnect),
+// and one whose authorization ended is made again on its next use (another instance may have
+// signed the streamer in again).
 import { OAuthConnection } from '../server/oauth-client.ts';
-import { StoreError, type GrantStore, type StoredGrant } from '../server/oauth-store.ts';
+import type { AccessToken } from '../server/oauth-grant.ts';
+import {
+	StoreError,
+	type GrantStore,
+	type SharedGrant,
+	type StoredGrant
+} from '../server/oauth-store.ts';
 import { UpstreamClient, type Fetch } from '../server/upstream.ts';
+import type { HostedMetrics } from './metrics.ts';
 import type { HostedStore } from './store.ts';
 
 export interface UpstreamSettings {
@@ -31,17 +43,52 @@ export class DbGrantStore implements GrantStore {
 	/** The row's generation when last read or written: a write for an older one lost a race. */
 	private generation = -1;
 	private refreshToken: string | null = null;
+	private stored: AccessToken | null = null;
+	/** The store to use: the lock's connection while a refresh holds the lock. */
+	private active: HostedStore;
+	/** The last read or write said the authorization ended (or there is none). */
+	ended = false;
+	readonly shared: SharedGrant = {
+		exclusive: (fn) =>
+			this.store.refreshLock(this.streamerId, async (locked) => {
+				this.active = locked;
+				const generation = this.generation;
+				let sent = false;
+				this.sent = () => (sent = true);
+				try {
+					const result = await fn();
+					// Nothing sent and nothing changed here: another instance's result was used.
+					if (!sent && !this.ended && generation !== this.generation)
+						this.metrics?.refreshed('adopted');
+					return result;
+				} finally {
+					this.active = this.store;
+					this.sent = () => {};
+				}
+			}),
+		access: () => this.stored
+	};
+	private sent = () => {};
 
 	constructor(
 		private readonly store: HostedStore,
 		private readonly streamerId: string,
-		private readonly app: { issuer: string; clientId: string }
-	) {}
+		private readonly app: { issuer: string; clientId: string },
+		private readonly metrics?: HostedMetrics
+	) {
+		this.active = store;
+	}
 
 	async read(): Promise<StoredGrant | null> {
+		const grant = await this.readGrant();
+		this.ended = !grant || grant.status === 'revoked';
+		return grant;
+	}
+
+	private async readGrant(): Promise<StoredGrant | null> {
 		const [streamer, grant] = await Promise.all([
-			this.store.streamer(this.streamerId),
-			this.store.grant(this.streamerId)
+			this.active.streamer(this.streamerId),
+			this.active.grant(this.streamerId)
 		]);
 		if (!streamer) return null;
 		const base = {
@@ -64,6 +111,13 @@ export class DbGrantStore implements GrantStore {
 				: null;
 		this.generation = grant.generation;
 		this.refreshToken = grant.refreshToken;
+		this.stored = grant.accessToken
+			? {
+					token: grant.accessToken,
+					refreshAt: (grant.refreshAt ?? grant.expiresAt).getTime(),
+					expiresAt: grant.expiresAt.getTime()
+				}
+			: null;
 		return {
 			...base,
 			status: grant.refreshingSince ? 'refreshing' : 'connected',
@@ -72,47 +126,67 @@ export class DbGrantStore implements GrantStore {
 		};
 	}
 
-	async write(grant: StoredGrant): Promise<void> {
+	async write(grant: StoredGrant, access?: AccessToken): Promise<void> {
 		if (grant.status === 'revoked') {
-			await this.store.needsReconnect(this.streamerId);
+			await this.active.needsReconnect(this.streamerId);
+			this.ended = true;
+			this.stored = null;
+			this.metrics?.refreshed('ended');
 			return;
 		}
 		if (grant.status === 'refreshing') {
-			if (!(await this.store.markRefreshing(this.streamerId, this.generation)))
+			if (!(await this.active.markRefreshing(this.streamerId, this.generation)))
 				throw new StoreError('another refresh of this streamer is under way');
+			this.sent();
 			return;
 		}
 		if (!grant.refresh_token) return;
-		if (grant.refresh_token === this.refreshToken) {
+		if (grant.refresh_token === this.refreshToken && !access) {
 			// Not rotated (the upstream could not be reached): the same token, the mark cleared.
-			await this.store.clearRefreshing(this.streamerId, this.generation);
+			await this.active.clearRefreshing(this.streamerId, this.generation);
+			this.metrics?.refreshed('not_rotated');
 			return;
 		}
-		await this.store.storeRefreshed(this.streamerId, this.generation, {
+		// Rotated (or, if the upstream kept it, the same token with a new access token).
+		const stored = await this.active.storeRefreshed(this.streamerId, this.generation, {
 			refreshToken: grant.refresh_token,
-			accessToken: '',
-			expiresAt: new Date(0),
+			accessToken: access?.token ?? '',
+			expiresAt: new Date(access?.expiresAt ?? 0),
+			refreshAt: new Date(access?.refreshAt ?? 0),
 			scopes: grant.scope
 		});
+		// Not stored, so never used: the streamer reconnects (the row says why).
+		if (!stored) throw new StoreError('the authorization changed during the refresh');
 		this.generation += 1;
 		this.refreshToken = grant.refresh_token;
+		this.stored = access ?? null;
+		this.metrics?.refreshed('rotated');
 	}
 
-	/** Disconnect is the hosted app's (store.disconnect): nothing to do here. */
-	async clear(): Promise<void> {}
+	/** Disconnect: tokens deleted, overlay key turned off (before the upstream is told). */
+	async clear(): Promise<void> {
+		await this.active.disconnect(this.streamerId);
+		this.ended = true;
+	}
 }
 
 export class HostedConnections {
 	private readonly clients = new Map<
 		string,
-		{ connection: OAuthConnection; upstream: UpstreamClient }
+		{ connection: OAuthConnection; upstream: UpstreamClient; grants: DbGrantStore }
 	>();
 
 	constructor(
 		private readonly store: HostedStore,
 		private readonly settings: UpstreamSettings,
-		private readonly upstreamFetch: Fetch = fetch
+		private readonly upstreamFetch: Fetch = fetch,
+		private readonly metrics?: HostedMetrics
 	) {}
+
+	/** Streamers this instance has a client for. */
+	get active(): number {
+		return this.clients.size;
+	}
 
 	/** The streamer's upstream client: their authorization only, never an API key. */
 	upstream(streamerId: string): UpstreamClient {
@@ -123,22 +197,35 @@ export class HostedConnections {
 		return this.client(streamerId).connection;
 	}
 
-	/** Drops the cached client (a new sign-in replaced the grant, or Disconnect). */
+	/**
+	 * Disconnect, under the streamer's refresh lock with the grant read afresh (no refresh of any
+	 * instance can rotate it meanwhile): forgotten here, then revoked upstream (best effort).
+	 */
+	async disconnect(streamerId: string): Promise<void> {
+		this.forget(streamerId);
+		const { connection, grants } = this.client(streamerId);
+		await grants.shared.exclusive(() => connection.disconnect());
+		this.forget(streamerId);
+	}
+
+	/** Drops the cached client (a new sign-in replaced the grant). */
 	forget(streamerId: string): void {
 		this.clients.delete(streamerId);
 	}
 
 	private client(streamerId: string) {
 		let c = this.clients.get(streamerId);
-		if (!c) {
+		// Ended here, maybe signed in again on another instance: read again from the database.
+		if (!c || c.grants.ended) {
 			const s = this.settings;
+			const grants = new DbGrantStore(this.store, streamerId, s, this.metrics);
 			const connection = new OAuthConnection({
 				issuer: s.issuer,
 				clientId: s.clientId,
 				clientSecret: s.clientSecret,
 				redirectUri: () => s.redirectUri,
 				baseUrl: s.baseUrl,
-				store: new DbGrantStore(this.store, streamerId, s),
+				store: grants,
 				fetch: s.fetch
 			});
 			const upstream = new UpstreamClient(
@@ -147,7 +234,7 @@ export class HostedConnections {
 				10_000,
 				connection
 			);
-			c = { connection, upstream };
+			c = { connection, upstream, grants };
 			this.clients.set(streamerId, c);
 		}
 		return c;

@@ -24,6 +24,8 @@ export interface GrantsTable {
 	refresh_token: string;
 	access_token: string | null;
 	access_expires_at: Timestamp | null;
+	/** When the access token is to be refreshed (ahead of its expiry). */
+	access_refresh_at: Timestamp | null;
 	scopes: string;
 	/** Bumped by every rotation: a writer that read an older generation lost a race. */
 	generation: Generated<number>;
@@ -68,6 +70,11 @@ export interface Database {
 
 export type Db = Kysely<Database>;
 
+const onPGlite = new WeakSet<Db>();
+
+/** PGlite: one process, one connection (refresh locks are in memory, locks.ts). */
+export const embedded = (db: Db): boolean => onPGlite.has(db);
+
 /** A PostgreSQL server (`postgres://...`) or, without one, PGlite in `dataDir` (null: in memory). */
 export async function openDatabase(opts: {
 	databaseUrl?: string;
@@ -83,5 +90,7 @@ export async function openDatabase(opts: {
 	const { PGlite } = await import('@electric-sql/pglite');
 	const lite = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
 	await lite.waitReady;
-	return new Kysely<Database>({ dialect: new PGliteDialect(lite) });
+	const db = new Kysely<Database>({ dialect: new PGliteDialect(lite) });
+	onPGlite.add(db);
+	return db;
 }

@@ -64,6 +64,15 @@ const MIGRATIONS: Record<string, Migration> = {
 			for (const t of ['sign_in_attempts', 'sessions', 'overlay_keys', 'grants', 'streamers'])
 				await db.schema.dropTable(t).execute();
 		}
+	},
+	// Instances share the access token of the last refresh (with when to refresh it).
+	'002-access-refresh-at': {
+		async up(db: Kysely<unknown>) {
+			await db.schema.alterTable('grants').addColumn('access_refresh_at', 'timestamptz').execute();
+		},
+		async down(db: Kysely<unknown>) {
+			await db.schema.alterTable('grants').dropColumn('access_refresh_at').execute();
+		}
 	}
 };
 

@@ -136,7 +136,7 @@ ${signOut()}`
 			'Dashboard',
 			`${header(me)}
 <p><a class="button" href="${esc(url('/preview'))}">Open the control room</a>
-(your overlays live, queues, last events, test tips)</p>
+<span class="note">Your overlays live, queues, last events, test tips.</span></p>
 <h2>Overlays</h2>
 ${
 	overlays === null
@@ -146,17 +146,17 @@ ${
 			: `<ul>${overlays
 					.map(
 						(ov) =>
-							`<li><strong>${esc(ov.name)}</strong> (${ov.width} × ${ov.height})<br><input readonly value="${esc(url(`/overlay/${ov.id}`))}" aria-label="OBS URL of ${esc(ov.name)}" data-overlay-url></li>`
+							`<li><strong>${esc(ov.name)}</strong> (${ov.width} × ${ov.height})${urlBox(url(`/overlay/${ov.id}`), `OBS URL of ${ov.name}`, 'data-overlay-url')}</li>`
 					)
 					.join('')}</ul>`
 }
 <h2>Widgets one by one</h2>
 <ul>${WIDGETS.map(
 				([w, label]) =>
-					`<li>${label}<br><input readonly value="${esc(url(`/widget/${w}`))}" aria-label="OBS URL: ${label}" data-widget-url></li>`
+					`<li>${label}${urlBox(url(`/widget/${w}`), `OBS URL: ${label}`, 'data-widget-url')}</li>`
 			).join('')}</ul>
-<p class="note">Add each URL in OBS as a browser source (1920x1080, “Control audio via OBS” ticked).
-The URLs carry your overlay key: keep them to yourself.</p>
+<p class="note">A click selects a whole URL. Add each in OBS as a browser source (1920x1080,
+“Control audio via OBS” ticked). The URLs carry your overlay key: keep them to yourself.</p>
 <h2>Your account</h2>
 <form method="post" action="/account/new-key"><button>New overlay key</button>
 <span class="note">The old URLs stop at once; OBS sources still using them show that they were replaced.</span></form>
@@ -178,13 +178,8 @@ ${signOut()}`
 		if (!sameOrigin(c)) return refuse(c);
 		const me = await sessionOf(c);
 		if (!me) return c.redirect('/', 303);
-		// Revoked at the upstream first (best effort), then forgotten here whatever it answered.
-		await o.connections
-			.connection(me.id)
-			.disconnect()
-			.catch(() => null);
-		await o.store.disconnect(me.id);
-		o.connections.forget(me.id);
+		// Forgotten here, then revoked at the upstream (best effort: whatever it answers).
+		await o.connections.disconnect(me.id);
 		return c.redirect('/dashboard', 303);
 	});
 
@@ -226,6 +221,11 @@ async function listOverlays(connections: HostedConnections, streamerId: string) 
 	}
 }
 
+/** A URL to copy: wraps on narrow screens, and one click selects all of it (no script needed). */
+function urlBox(value: string, label: string, attr: string): string {
+	return `<code class="url" tabindex="0" aria-label="${esc(label)}" ${attr}>${esc(value)}</code>`;
+}
+
 function header(me: Streamer): string {
 	return `<h1>${esc(me.name)}</h1><p class="note">Tip page currency: ${esc(me.currency)}</p>`;
 }
@@ -248,9 +248,9 @@ function layout(title: string, body: string): string {
 <style>
 body{margin:0 auto;max-width:46rem;padding:2rem 1rem;font:16px/1.5 system-ui,sans-serif;background:#111114;color:#e4e4e7}
 a{color:#facc15}h1{margin-top:0}.note{color:#a1a1aa;font-size:.9rem}.warn{color:#fca5a5}
-input{width:100%;box-sizing:border-box;padding:.4rem;font:13px ui-monospace,monospace;background:#09090b;color:#e4e4e7;border:1px solid #52525b;border-radius:.4rem}
-li{margin:.6rem 0}form{margin:.8rem 0}
+.url{display:block;margin-top:.3rem;padding:.4rem .5rem;font:13px/1.4 ui-monospace,monospace;background:#09090b;color:#e4e4e7;border:1px solid #52525b;border-radius:.4rem;word-break:break-all;user-select:all;-webkit-user-select:all;cursor:copy}
+li{margin:.7rem 0}ul{padding-left:1.2rem}form{margin:1rem 0}form .note,p>.note{display:block;margin-top:.3rem}
 button,.button{display:inline-block;padding:.45rem .9rem;border:1px solid #52525b;border-radius:.5rem;background:#27272a;color:inherit;font:inherit;cursor:pointer;text-decoration:none}
-button:focus-visible,.button:focus-visible,input:focus-visible{outline:3px solid #facc15;outline-offset:2px}
+button:focus-visible,.button:focus-visible,.url:focus-visible{outline:3px solid #facc15;outline-offset:2px}
 </style></head><body><main>${body}</main></body></html>`;
 }

@@ -1,15 +1,18 @@
 // Hosted mode on Node (HOSTED=1): the database (migrated at start), the sign-in, each streamer's
 // upstream client, and the single-streamer app with the overlay key naming the streamer. The
-// embedded simulator stands in for the upstream in the hosted demo.
+// embedded simulator stands in for the upstream in the hosted demo. Instances share nothing but
+// the database (docs/hosted.md); each serves /metrics and drains on close() (SIGTERM).
+import { Hono } from 'hono';
 import { sql } from 'kysely';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { createApp } from '../server/app.ts';
 import { listen, nodeAppOptions } from '../server/serve.ts';
 import { keepAliveFetch, UpstreamClient } from '../server/upstream.ts';
 import type { HostedConfig } from './config.ts';
 import { HostedConnections, type UpstreamSettings } from './connections.ts';
 import { SecretBox } from './crypto.ts';
-import { openDatabase } from './db.ts';
+import { openDatabase, type Db } from './db.ts';
+import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
 import { hostedRoutes } from './routes.ts';
 import { HostedSignIn } from './signin.ts';
@@ -28,8 +31,15 @@ export interface HostedApp {
 	server: Server;
 	origin: string;
 	store: HostedStore;
+	/**
+	 * Drains: stops accepting, lets requests in flight finish (at most DRAIN_MS), waits for token
+	 * refreshes holding a lock, then closes the upstream connections and the database pool.
+	 */
 	close(): Promise<void>;
 }
+
+/** How long close() lets requests in flight run before cutting their connections. */
+const DRAIN_MS = 10_000;
 
 export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	const { config } = o;
@@ -43,9 +53,35 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		...o.upstream,
 		redirectUri: `${config.publicUrl}/auth/callback`
 	};
+	const metrics = new HostedMetrics();
 	const transport = keepAliveFetch();
-	const connections = new HostedConnections(store, settings, transport);
+	settings.fetch = metrics.counting('oauth', settings.fetch ?? fetch);
+	const connections = new HostedConnections(
+		store,
+		settings,
+		metrics.counting('api', transport),
+		metrics
+	);
 	const signIn = new HostedSignIn(store, settings);
+	let draining = false;
+	const routes = new Hono();
+	routes.get('/metrics', async (c) =>
+		c.text(metrics.render(await streamerCounts(db), connections.active), 200, {
+			'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',
+			'Cache-Control': 'no-store'
+		})
+	);
+	routes.route(
+		'/',
+		hostedRoutes({
+			store,
+			signIn,
+			connections,
+			publicUrl: config.publicUrl,
+			oauthOrigin: new URL(settings.issuer).origin,
+			demo: config.mode === 'demo'
+		})
+	);
 	const { host } = config;
 	// Never used for a streamer's request (resolveKey names the streamer); it has no credential.
 	const nobody = new UpstreamClient(
@@ -63,20 +99,20 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 				return { upstream: connections.upstream(found.streamerId) };
 			return found;
 		},
-		routes: hostedRoutes({
-			store,
-			signIn,
-			connections,
-			publicUrl: config.publicUrl,
-			oauthOrigin: new URL(settings.issuer).origin,
-			demo: config.mode === 'demo'
-		}),
+		routes,
+		// Not ok (503) while draining or without the database: a load balancer sends no one here.
 		health: async () => {
 			const database = await sql`select 1 as ok`
 				.execute(db)
 				.then(() => true)
 				.catch(() => false);
-			return { ok: database, mode: 'hosted', database: { reachable: database } };
+			return {
+				ok: database && !draining,
+				mode: 'hosted',
+				...(draining ? { draining: true } : {}),
+				database: { reachable: database },
+				upstream: { rate_limited: metrics.rateLimited, rate_limit: metrics.rateLimit }
+			};
 		},
 		allowedHosts: [
 			host.toLowerCase(),
@@ -86,15 +122,51 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		simulatorOrigin: o.simulatorOrigin,
 		...nodeAppOptions(o.dist)
 	});
-	const { server, origin, close } = await listen(app.fetch, host, config.port);
-	return {
-		server,
-		origin,
-		store,
-		close: async () => {
-			await close();
-			transport.close();
-			await db.destroy();
-		}
+	const { server, origin } = await listen(
+		async (req: Request, env?: unknown) => {
+			const started = performance.now();
+			const res = await app.fetch(req, env);
+			if (req.method === 'POST' && new URL(req.url).pathname === '/token')
+				metrics.minted((performance.now() - started) / 1000);
+			return res;
+		},
+		host,
+		config.port
+	);
+	// Requests in flight, until their answer is written out.
+	let inFlight = 0;
+	let idle: (() => void) | null = null;
+	server.on('request', (_req, res: ServerResponse) => {
+		inFlight += 1;
+		res.once('close', () => {
+			if (--inFlight === 0) idle?.();
+		});
+	});
+	let closing: Promise<void> | null = null;
+	const drain = async () => {
+		draining = true;
+		const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+		if (inFlight > 0)
+			await new Promise<void>((resolve) => {
+				idle = resolve;
+				setTimeout(resolve, DRAIN_MS).unref();
+			});
+		// Idle keep-alive connections, and whatever outlived the deadline.
+		server.closeAllConnections();
+		await closed;
+		await store.settled();
+		transport.close();
+		await db.destroy();
 	};
+	return { server, origin, store, close: () => (closing ??= drain()) };
+}
+
+/** Streamers by status, deployment-wide (for /metrics). */
+async function streamerCounts(db: Db): Promise<Record<string, number>> {
+	const rows = await db
+		.selectFrom('streamers')
+		.select(['status', (eb) => eb.fn.countAll<string>().as('n')])
+		.groupBy('status')
+		.execute();
+	return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }

@@ -5,6 +5,7 @@
 import * as oauth from 'oauth4webapi';
 import { Me } from '../contract/index.ts';
 import { OAUTH_SCOPES } from '../server/oauth-client.ts';
+import { accessFrom } from '../server/oauth-grant.ts';
 import { AuthorizationFlow } from '../server/oauth-authorize.ts';
 import { OAuthProblem } from '../server/oauth-errors.ts';
 import { discover, REQUEST_TIMEOUT_MS } from '../server/oauth-http.ts';
@@ -54,6 +55,7 @@ export class HostedSignIn {
 				'token_exchange_failed',
 				'signed in, but the upstream did not say which tip page this is (GET /me): try again'
 			);
+		const access = accessFrom(tokens, startedAt);
 		const { streamer } = await this.store.signedIn(
 			{
 				tenantId: me.data.tenant.id,
@@ -62,8 +64,9 @@ export class HostedSignIn {
 			},
 			{
 				refreshToken: tokens.refresh_token!,
-				accessToken: tokens.access_token,
-				expiresAt: new Date(startedAt + (tokens.expires_in ?? 3600) * 1000),
+				accessToken: access.token,
+				expiresAt: new Date(access.expiresAt),
+				refreshAt: new Date(access.refreshAt),
 				scopes: tokens.scope ?? OAUTH_SCOPES.join(' ')
 			}
 		);

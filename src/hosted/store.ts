@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { OVERLAY_KEY } from '../server/config.ts';
 import type { Db } from './db.ts';
 import { randomToken, sameSecret, type SecretBox } from './crypto.ts';
+import { refreshLocks } from './locks.ts';
 
 export interface Streamer {
 	id: string;
@@ -21,6 +22,8 @@ export interface GrantInput {
 	accessToken: string;
 	/** When the access token expires. */
 	expiresAt: Date;
+	/** When to refresh it (ahead of expiry); absent: at expiry. */
+	refreshAt?: Date;
 	scopes: string;
 }
 
@@ -39,6 +42,21 @@ export class HostedStore {
 		private readonly box: SecretBox,
 		private readonly now: () => Date = () => new Date()
 	) {}
+
+	/**
+	 * Runs `fn` holding the streamer's refresh lock, deployment-wide (locks.ts), with the store to
+	 * use meanwhile (on the lock's connection).
+	 */
+	refreshLock<T>(streamerId: string, fn: (store: HostedStore) => Promise<T>): Promise<T> {
+		return refreshLocks(this.db).run(`refresh:${streamerId}`, (db) =>
+			fn(db === this.db ? this : new HostedStore(db, this.box, this.now))
+		);
+	}
+
+	/** Resolves once no refresh of this process holds or waits for a lock. */
+	settled(): Promise<void> {
+		return refreshLocks(this.db).settled();
+	}
 
 	/**
 	 * A streamer signed in (authorization code exchanged, GET /me read): creates or updates them by
@@ -252,6 +270,7 @@ export class HostedStore {
 			refreshToken: this.box.open(row.refresh_token, `${ctx}:refresh`),
 			accessToken: row.access_token ? this.box.open(row.access_token, `${ctx}:access`) : '',
 			expiresAt: row.access_expires_at ? new Date(row.access_expires_at) : new Date(0),
+			refreshAt: row.access_refresh_at ? new Date(row.access_refresh_at) : undefined,
 			scopes: row.scopes,
 			generation: row.generation,
 			refreshingSince: row.refreshing_since ? new Date(row.refreshing_since) : null
@@ -280,9 +299,16 @@ export class HostedStore {
 			.execute();
 	}
 
-	/** Stores the rotated tokens (before anyone uses them) and clears the refresh mark. */
-	async storeRefreshed(streamerId: string, generation: number, grant: GrantInput): Promise<void> {
-		await this.db
+	/**
+	 * Stores the rotated tokens (before anyone uses them) and clears the refresh mark; false if the
+	 * row moved on meanwhile (its lock lost with its connection, or the streamer disconnected).
+	 */
+	async storeRefreshed(
+		streamerId: string,
+		generation: number,
+		grant: GrantInput
+	): Promise<boolean> {
+		const r = await this.db
 			.updateTable('grants')
 			.set((eb) => ({
 				...this.sealGrant(streamerId, grant),
@@ -292,7 +318,8 @@ export class HostedStore {
 			}))
 			.where('streamer_id', '=', streamerId)
 			.where('generation', '=', generation)
-			.execute();
+			.executeTakeFirst();
+		return Number(r.numUpdatedRows) === 1;
 	}
 
 	/**
@@ -335,6 +362,7 @@ export class HostedStore {
 			refresh_token: this.box.seal(g.refreshToken, `${ctx}:refresh`),
 			access_token: this.box.seal(g.accessToken, `${ctx}:access`),
 			access_expires_at: g.expiresAt,
+			access_refresh_at: g.refreshAt ?? g.expiresAt,
 			scopes: g.scopes
 		};
 	}

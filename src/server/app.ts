@@ -160,7 +160,10 @@ export function createApp(opts: AppOptions): Hono {
 
 	let health: { at: number; reachable: boolean } | null = null;
 	app.get('/healthz', async (c) => {
-		if (opts.health) return c.json(await opts.health(), 200, { 'Cache-Control': 'no-store' });
+		if (opts.health) {
+			const body = await opts.health();
+			return c.json(body, body.ok === false ? 503 : 200, { 'Cache-Control': 'no-store' });
+		}
 		if (!health || Date.now() - health.at > 15_000) {
 			let reachable = false;
 			try {
@@ -265,7 +268,8 @@ export function createApp(opts: AppOptions): Hono {
 				mode: opts.mode,
 				simulatorOrigin: opts.simulatorOrigin,
 				upstream: upstreamOf(c),
-				n: demoCount++
+				n: demoCount++,
+				perStreamer: opts.resolveKey !== undefined
 			});
 		} catch (err) {
 			if (err instanceof UpstreamUnavailable) return unreachable(c);

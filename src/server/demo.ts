@@ -90,9 +90,40 @@ function planOne(action: Exclude<DemoAction, 'tiers'>, n: number, simOrigin: str
 	}
 }
 
+/** Actions on the whole simulator: the hosted demo's streamers share it, so they are refused there. */
+const SHARED_FAULTS: readonly DemoAction[] = ['drop', 'delay-audio', 'break-audio', 'clear-faults'];
+
+/**
+ * The hosted demo (several streamers on one simulator): a tip goes to the signed-in streamer's own
+ * account (named by GET /me with their authorization) and the goal is their own Main scene's.
+ */
+async function forStreamer(calls: Call[], upstream: UpstreamClient): Promise<Call[] | Response> {
+	const read = async (path: string) => {
+		const res = await upstream.call('GET', path);
+		return res.ok ? ((await res.json()) as Record<string, unknown>) : null;
+	};
+	if (calls.some((c) => c.via === 'sim')) {
+		const tenant = ((await read('/me'))?.tenant as { id?: string } | undefined)?.id;
+		if (!tenant) return Response.json({ error: 'GET /me failed' }, { status: 502 });
+		return calls.map((c) => ({ ...c, body: { ...(c.body as object), tenant } }));
+	}
+	const goal = calls.find((c) => c.path.includes('/tip-goal/'));
+	if (!goal) return calls;
+	const overlays = ((await read('/overlays'))?.overlays ?? []) as { id: string }[];
+	if (!overlays[0]) return Response.json({ error: 'no overlay' }, { status: 404 });
+	return [{ ...goal, path: `/overlays/${overlays[0].id}/tip-goal/add` }];
+}
+
 export async function runDemoAction(
 	action: DemoAction,
-	opts: { mode: 'live' | 'demo'; simulatorOrigin?: string; upstream: UpstreamClient; n: number }
+	opts: {
+		mode: 'live' | 'demo';
+		simulatorOrigin?: string;
+		upstream: UpstreamClient;
+		n: number;
+		/** Hosted demo: the simulator is shared by several streamers. */
+		perStreamer?: boolean;
+	}
 ): Promise<Response> {
 	if (opts.mode === 'live') {
 		if (action !== 'tip')
@@ -115,9 +146,20 @@ export async function runDemoAction(
 	}
 	const sim = opts.simulatorOrigin;
 	if (!sim) return Response.json({ error: 'no simulator' }, { status: 404 });
+	let calls = plan(action, opts.n, sim);
+	if (opts.perStreamer) {
+		if (SHARED_FAULTS.includes(action))
+			return Response.json(
+				{ error: 'faults are not available in the hosted demo: every streamer shares its service' },
+				{ status: 404 }
+			);
+		const mine = await forStreamer(calls, opts.upstream);
+		if (mine instanceof Response) return mine;
+		calls = mine;
+	}
 	// Every plan has at least one call; the first failing one answers.
 	let res!: Response;
-	for (const call of plan(action, opts.n, sim)) {
+	for (const call of calls) {
 		const body = call.body === undefined ? undefined : JSON.stringify(call.body);
 		res =
 			call.via === 'sim'

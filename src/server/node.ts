@@ -168,8 +168,9 @@ async function startHosted(): Promise<void> {
 	let simulatorOrigin: string | undefined;
 	if (config.oauth) upstream = config.oauth;
 	else {
-		const { startSimulator } = await import('../sim/index.ts');
-		const sim = await startSimulator({ quiet: true });
+		const { startSimulator, DEMO_TENANTS } = await import('../sim/index.ts');
+		// Three demo streamers: the consent page asks which one is signing in.
+		const sim = await startSimulator({ quiet: true, tenants: DEMO_TENANTS });
 		const { app } = sim.control.oauth.registerApp({
 			secret: null,
 			redirectUris: [`${config.publicUrl}/auth/callback`]
@@ -196,7 +197,12 @@ async function startHosted(): Promise<void> {
 			`  Database: ${config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : `embedded, in ${config.dataDir}`}`
 		].join('\n')
 	);
+	// Drains (hosted.close: requests and refreshes in flight finish); a second signal stops at once.
+	let stopping = false;
 	const stop = () => {
+		if (stopping) process.exit(1);
+		stopping = true;
+		console.log('Stopping: finishing the requests in flight…');
 		void hosted
 			.close()
 			.then(() => closeSim?.())

@@ -47,6 +47,16 @@ export interface OAuthSettings {
 	now?: () => number;
 }
 
+/** Why a connection whose refresh was cut short ends: its token may already be used up. */
+const CUT_SHORT =
+	'the token endpoint stopped in the middle of a token refresh, so the saved token may already be used up: reconnect';
+
+const ended = (reason: string | null) =>
+	new OAuthProblem(
+		'oauth_revoked',
+		`the OAuth connection ended: ${reason ?? 'it was revoked'} (press Reconnect in the preview)`
+	);
+
 export type ConnectionState = 'disconnected' | 'connected' | 'revoked';
 
 export interface ConnectionStatus {
@@ -71,6 +81,8 @@ export class OAuthConnection {
 	private retryAt = 0;
 	private failedRefreshes = 0;
 	private refreshing: Promise<string> | null = null;
+	/** The access token the upstream last refused (401): never taken back from a shared store. */
+	private refused: string | null = null;
 	private lastError: ConnectionStatus['last_error'] = null;
 	private loaded: Promise<void> | null = null;
 	private readonly client: oauth.Client;
@@ -109,13 +121,10 @@ export class OAuthConnection {
 				return;
 			}
 			if (grant && !ownedBy(grant, this.s)) grant = null;
-			if (grant?.status === 'refreshing') {
-				grant = revokedGrant(
-					grant,
-					this.s,
-					'the token endpoint stopped in the middle of a token refresh, so the saved token may already be used up: reconnect',
-					this.now
-				);
+			// Shared: the mark may be another live process's refresh; it is judged under the lock.
+			if (grant && this.s.store.shared) this.access = this.s.store.shared.access();
+			else if (grant?.status === 'refreshing') {
+				grant = revokedGrant(grant, this.s, CUT_SHORT, this.now);
 				// Never sent again, even if the file cannot be rewritten (read-only, full disk).
 				await this.s.store.write(grant).catch((err: Error) => {
 					this.fail('store_unreadable', `cannot update ${this.s.store.where}: ${err.message}`);
@@ -170,7 +179,7 @@ export class OAuthConnection {
 		// Stored before it is used.
 		this.grant = connectedGrant(this.s, tokens, this.now);
 		await this.s.store.write(this.grant);
-		this.setAccess(tokens, startedAt);
+		this.access = accessFrom(tokens, startedAt);
 		this.lastError = null;
 		this.retryAt = 0;
 		this.failedRefreshes = 0;
@@ -188,13 +197,7 @@ export class OAuthConnection {
 					'not connected: open the preview and press Connect'
 				)
 			};
-		if (g.status === 'revoked')
-			return {
-				problem: new OAuthProblem(
-					'oauth_revoked',
-					`the OAuth connection ended: ${g.reason ?? 'it was revoked'} (press Reconnect in the preview)`
-				)
-			};
+		if (g.status === 'revoked') return { problem: ended(g.reason) };
 		if (this.access && this.now < this.access.refreshAt) return { token: this.access.token };
 		if (this.now < this.retryAt) return this.stillValid() ?? { problem: this.waiting() };
 		const fresh = await this.refreshed();
@@ -223,6 +226,7 @@ export class OAuthConnection {
 	 */
 	async rejected(token: string): Promise<Credential> {
 		if (this.access?.token === token) this.access = null;
+		this.refused = token;
 		// The upstream said this token is dead: waiting out a backoff would only fail more calls.
 		this.retryAt = 0;
 		return this.credential();
@@ -271,8 +275,31 @@ export class OAuthConnection {
 		);
 	}
 
-	/** The one refresh in flight. Never presents a refresh token that may have been used. */
+	/**
+	 * The one refresh in flight. Shared by several processes, it runs under their common lock and
+	 * first reads what the others did: a fresh access token another process stored is used as is
+	 * (no second refresh), and a `refreshing` mark left there is a dead holder's whose refresh may
+	 * have rotated the token: the connection ends (reconnect) instead of presenting it.
+	 */
 	private async refresh(): Promise<string> {
+		const shared = this.s.store.shared;
+		if (!shared) return this.rotate();
+		return shared.exclusive(async () => {
+			const stored = await this.s.store.read();
+			this.grant = stored && ownedBy(stored, this.s) ? stored : null;
+			if (this.grant?.status === 'refreshing') await this.revoke(CUT_SHORT);
+			if (this.grant?.status === 'revoked') throw ended(this.grant.reason);
+			const access = shared.access();
+			if (this.grant && access && access.token !== this.refused && this.now < access.refreshAt) {
+				this.access = access;
+				return access.token;
+			}
+			return this.rotate();
+		});
+	}
+
+	/** Sends the refresh: journaled first, the rotated token stored before it is used. */
+	private async rotate(): Promise<string> {
 		const g = this.grant;
 		if (!g || g.status !== 'connected' || !g.refresh_token)
 			throw new OAuthProblem('not_connected', 'not connected: press Connect in the preview');
@@ -307,11 +334,13 @@ export class OAuthConnection {
 		}
 		// Stored before anything uses the new access token: the window is this one write.
 		const next = rotatedGrant(g, tokens, this.now);
-		await this.s.store.write(next);
+		const access = accessFrom(tokens, startedAt);
+		await this.s.store.write(next, access);
 		this.grant = next;
 		this.failedRefreshes = 0;
 		this.retryAt = 0;
-		return this.setAccess(tokens, startedAt);
+		this.access = access;
+		return access.token;
 	}
 
 	/** The server answered (or was never reached) without rotating: the token stays, retried later. */
@@ -319,11 +348,6 @@ export class OAuthConnection {
 		await this.s.store.write(g);
 		this.lastError = problem.toJSON(this.now);
 		this.retryAt = this.now + backoffDelay(this.failedRefreshes++, { baseMs: 1000, maxMs: 60_000 });
-	}
-
-	private setAccess(tokens: oauth.TokenEndpointResponse, startedAt: number): string {
-		this.access = accessFrom(tokens, startedAt);
-		return this.access.token;
 	}
 
 	private async revoke(reason: string): Promise<void> {

@@ -10,6 +10,7 @@ import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { acquireFileLock, LockHeldError, type HeldLock } from './file-lock.ts';
+import type { AccessToken } from './oauth-grant.ts';
 
 export const StoredGrant = z.object({
 	version: z.literal(1),
@@ -30,11 +31,25 @@ export type StoredGrant = z.infer<typeof StoredGrant>;
 
 export interface GrantStore {
 	read(): Promise<StoredGrant | null>;
-	/** Resolves once the grant is durably on disk. */
-	write(grant: StoredGrant): Promise<void>;
+	/** Resolves once the grant is durably stored; `access`: the access token that came with it. */
+	write(grant: StoredGrant, access?: AccessToken): Promise<void>;
 	clear(): Promise<void>;
 	/** Where it lives, for messages ('memory' for the demo). */
 	readonly where: string;
+	/** Several processes share this grant (hosted mode): absent, this process owns it (lock()). */
+	readonly shared?: SharedGrant;
+}
+
+/**
+ * A grant that several processes use (hosted mode's instances on one database). A refresh runs
+ * holding the deployment-wide lock of the grant; under it, read() sees whatever another process
+ * stored, and a `refreshing` mark can only be a dead holder's (its outcome unknown).
+ */
+export interface SharedGrant {
+	/** Runs `fn` holding the grant's refresh lock (waiting for another holder to finish). */
+	exclusive<T>(fn: () => Promise<T>): Promise<T>;
+	/** The access token stored with the grant the last read() returned, if any. */
+	access(): AccessToken | null;
 }
 
 export class StoreError extends Error {}

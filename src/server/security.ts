@@ -40,6 +40,17 @@ export class FailureLimiter {
 	}
 }
 
+/**
+ * Who a request is from, for the failed-key limit. Behind a reverse proxy on this machine (the
+ * README's TLS setup for hosted mode) every request comes from loopback: the client is then the
+ * address the proxy appended to X-Forwarded-For (the last; a client can only prepend others).
+ * From any other peer the header is ignored.
+ */
+export function forwardedClient(peer: string, forwardedFor: string | undefined): string {
+	const last = forwardedFor?.split(',').pop()?.trim();
+	return /^(127\.|::1$|::ffff:127\.)/.test(peer) && last ? last : peer;
+}
+
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
 /**

@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
+import { forwardedClient } from './security.ts';
 import type { Upstream } from './config.ts';
 import type { OAuthConnection } from './oauth-client.ts';
 import { keepAliveFetch, UpstreamClient } from './upstream.ts';
@@ -41,11 +42,13 @@ export function nodeAppOptions(dist: string) {
 		readPage: async (name: string) => readFile(`${dist}/${name}.html`, 'utf8').catch(() => null),
 		staticFiles: serveStatic({ root: dist }),
 		clientAddress: (c: Context) => {
+			let peer = 'unknown';
 			try {
-				return getConnInfo(c).remote.address ?? 'unknown';
+				peer = getConnInfo(c).remote.address ?? peer;
 			} catch {
-				return 'unknown';
+				// app.request() in tests has no socket
 			}
+			return forwardedClient(peer, c.req.header('x-forwarded-for'));
 		},
 		rawTarget: (c: Context) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url
 	};

@@ -104,7 +104,14 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 	let rate = core.ipLimiter.hit(clientIp(c));
 	let key: ApiKey | undefined;
 	const answer = (status: number, body: unknown, code?: string): Response => {
-		core.log.request({ method, path, status, ...(code ? { code } : {}), key: key?.id });
+		core.log.request({
+			method,
+			path,
+			status,
+			...(code ? { code } : {}),
+			key: key?.id,
+			...(key && core.models.size > 1 ? { tenant: core.modelOf(key).tenant.id } : {})
+		});
 		return c.json(body, status as 200, rateHeaders(rate));
 	};
 	try {
@@ -132,7 +139,13 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 		const actor: Actor = key.oauth
 			? oauthActor(key.oauth)
 			: { type: 'api_key', id: key.id, name: key.name };
-		const result = HANDLERS[match.name](core, { params: match.params, query, body, key, actor });
+		const result = HANDLERS[match.name](core.asTenant(key), {
+			params: match.params,
+			query,
+			body,
+			key,
+			actor
+		});
 		// Emit strictly: every answer is checked against the same schema the clients parse with.
 		return answer(match.route.status, match.route.response.parse(result));
 	} catch (err) {

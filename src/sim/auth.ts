@@ -14,6 +14,8 @@ export interface ApiKey {
 	scopes: Scope[];
 	/** Present when the credential is an OAuth access token (its id is the authorization id). */
 	oauth?: { clientId: string; appName: string; authorizationId: string };
+	/** The account the credential belongs to; absent: the first (the demo streamer). */
+	tenantId?: string;
 }
 
 /** Resolves OAuth credentials (src/sim/oauth.ts) for the bearer check and the realtime socket. */

@@ -45,8 +45,17 @@ export class SimControl {
 		if (key) this.hub?.closeForKey(key.id);
 	}
 
-	createTip(input: TipInput): ReturnType<SimCore['model']['createTip']> {
-		return this.core.model.createTip(input);
+	/** A tip for the first account, or for the named one (the hosted demo has several). */
+	createTip(input: TipInput, tenantId?: string): ReturnType<SimCore['model']['createTip']> {
+		return this.tenant(tenantId).createTip(input);
+	}
+
+	/** An account's model by tenant id (absent: the first); unknown ids are refused. */
+	tenant(tenantId?: string): SimCore['model'] {
+		if (tenantId === undefined) return this.core.model;
+		const model = this.core.models.get(tenantId);
+		if (!model) throw new SimError(400, 'bad_request', `no account ${tenantId} in this simulator`);
+		return model;
 	}
 
 	/** Every socket dies without a close frame; reconnects are refused for `refuseMs`. */
@@ -177,7 +186,9 @@ const TipBody = z.object({
 	amount: z.number().min(0).nullable().default(5),
 	message: z.string().max(1000).nullable().default('This is a test tip from the simulator.'),
 	paid: z.boolean().default(true),
-	media_url: z.url().optional()
+	media_url: z.url().optional(),
+	/** The account to tip (the hosted demo's streamers); absent: the first. */
+	tenant: z.string().max(100).optional()
 });
 const HttpFaultBody = z.object({
 	status: z.union([z.literal(429), z.literal(502)]),
@@ -221,16 +232,19 @@ export function controlApp(control: SimControl): Hono {
 	app.get('/log', (c) => c.json({ entries: core.log.since(Number(c.req.query('since') ?? 0)) }));
 	app.post('/tips', async (c) => {
 		const b = await parse(TipBody, c.req.raw);
-		const tip = control.createTip({
-			name: b.name,
-			amount: b.amount,
-			message: b.message,
-			paid: b.paid,
-			source: 'test',
-			media: b.media_url
-				? { url: b.media_url, ...core.videoInfo(b.media_url), requested_via: 'tip' }
-				: undefined
-		});
+		const tip = control.createTip(
+			{
+				name: b.name,
+				amount: b.amount,
+				message: b.message,
+				paid: b.paid,
+				source: 'test',
+				media: b.media_url
+					? { url: b.media_url, ...core.videoInfo(b.media_url), requested_via: 'tip' }
+					: undefined
+			},
+			b.tenant
+		);
 		return c.json({ tip }, 201);
 	});
 	app.post('/faults/http', async (c) => {

@@ -8,6 +8,7 @@ import { demoVideos } from './demo-videos.ts';
 import { Faults } from './faults.ts';
 import { SimLog } from './log.ts';
 import { SimModel } from './model/model.ts';
+import { DEMO_TENANTS, type DemoTenant } from './model/overlays.ts';
 import { OAuthServer } from './oauth.ts';
 
 export interface SimOptions {
@@ -29,6 +30,11 @@ export interface SimOptions {
 	handoffTtlS?: number;
 	/** Print nothing (tests). */
 	quiet?: boolean;
+	/**
+	 * The accounts this service holds (the hosted demo: several streamers, each with their own
+	 * queues and events; the consent page asks which one signs in). Absent: the demo streamer.
+	 */
+	tenants?: readonly DemoTenant[];
 }
 
 export class SimCore {
@@ -39,13 +45,16 @@ export class SimCore {
 	readonly faults: Faults;
 	readonly log = new SimLog();
 	readonly audio: AudioStore;
+	/** The first account's model: API keys and the control API act on it. */
 	readonly model: SimModel;
+	/** Every account's model by tenant id (the first is `model`). */
+	readonly models = new Map<string, SimModel>();
 	/** The OAuth 2.0 authorization server (oauth.ts); its access tokens pass the bearer check. */
 	readonly oauth: OAuthServer;
 	/** Set once the server listens: `http://127.0.0.1:port`. */
 	origin = '';
-	/** The realtime hub registers itself here. */
-	broadcast: (event: EventEnvelope) => void = () => {};
+	/** The realtime hub registers itself here; an event goes to its own account's sockets. */
+	broadcast: (event: EventEnvelope, tenantId: string) => void = () => {};
 	private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 	private closed = false;
 
@@ -61,36 +70,54 @@ export class SimCore {
 		this.ipLimiter = new RateLimiter(options.perIpPerMinute ?? 240, options.rateWindowMs);
 		this.faults = new Faults(options.audioDelayMs ?? 300);
 		this.audio = new AudioStore(64, options.audioClipMs);
-		this.model = new SimModel({
-			audioUrl: (orderId) => `${this.origin}/audio/${orderId}.wav`,
-			sink: (event) => {
-				const data = event.data as {
-					order_id?: unknown;
-					tip?: { order_id?: unknown };
-					media?: { order_id?: unknown };
-				};
-				const orderId = data.order_id ?? data.tip?.order_id ?? data.media?.order_id;
-				this.log.event({
-					id: event.id,
-					type: event.type,
-					...(typeof orderId === 'string' ? { order_id: orderId } : {})
-				});
-				this.broadcast(event);
-			},
-			requestAudio: (tip) => this.renderAudio(tip)
-		});
+		const tenants = options.tenants ?? DEMO_TENANTS.slice(0, 1);
+		for (const tenant of tenants) {
+			const model: SimModel = new SimModel({
+				tenant,
+				audioUrl: (orderId) => `${this.origin}/audio/${orderId}.wav`,
+				sink: (event) => {
+					const data = event.data as {
+						order_id?: unknown;
+						tip?: { order_id?: unknown };
+						media?: { order_id?: unknown };
+					};
+					const orderId = data.order_id ?? data.tip?.order_id ?? data.media?.order_id;
+					this.log.event({
+						id: event.id,
+						type: event.type,
+						...(typeof orderId === 'string' ? { order_id: orderId } : {}),
+						...(tenants.length > 1 ? { tenant: tenant.id } : {})
+					});
+					this.broadcast(event, tenant.id);
+				},
+				requestAudio: (tip) => this.renderAudio(model, tip)
+			});
+			this.models.set(tenant.id, model);
+		}
+		this.model = this.models.values().next().value!;
+	}
+
+	/** The account a credential belongs to (keys without one: the first). */
+	modelOf(key: { tenantId?: string }): SimModel {
+		return (key.tenantId && this.models.get(key.tenantId)) || this.model;
+	}
+
+	/** This core as the given account sees it (the API's handlers read `model`). */
+	asTenant(key: { tenantId?: string }): SimCore {
+		const model = this.modelOf(key);
+		return model === this.model ? this : Object.create(this, { model: { value: model } });
 	}
 
 	/** Render the tip's audio, then (after the configured delay) mark it ready. */
-	private renderAudio(tip: QueueTip): void {
+	private renderAudio(model: SimModel, tip: QueueTip): void {
 		const started = Date.now();
-		const text = this.model.spokenText(tip);
+		const text = model.spokenText(tip);
 		void this.audio.render(tip.order_id, text).then(
 			() => {
 				const wait = Math.max(0, this.faults.audioDelayMs - (Date.now() - started));
 				this.later(wait, () => {
 					this.faults.takeAudioBreak(tip.order_id);
-					this.model.audioReady(tip.order_id);
+					model.audioReady(tip.order_id);
 				});
 			},
 			(err: unknown) => {

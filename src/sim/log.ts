@@ -11,6 +11,8 @@ export interface RequestEntry {
 	status: number;
 	code?: string;
 	key?: string;
+	/** The account the credential belongs to, when the simulator holds several. */
+	tenant?: string;
 }
 
 export interface EventEntry {
@@ -20,6 +22,8 @@ export interface EventEntry {
 	id: string;
 	type: string;
 	order_id?: string;
+	/** The account the event belongs to, when the simulator holds several. */
+	tenant?: string;
 }
 
 /** An OAuth grant, refresh, rejection or revocation (src/sim/oauth.ts); tests count refreshes. */

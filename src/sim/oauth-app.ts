@@ -75,7 +75,15 @@ export function oauthApp(core: SimCore): Hono {
 				{ error: 'invalid_request', error_description: describeIssues(form.error) },
 				400
 			);
-		return answer(c, oauth.decide(form.data.request_id, form.data.decision === 'approve'), core);
+		// With several accounts the consent page asks which streamer is signing in.
+		const tenant = form.data.tenant ?? [...core.models.keys()][0];
+		if (!core.models.has(tenant))
+			return c.json({ error: 'invalid_request', error_description: 'no such demo streamer' }, 400);
+		return answer(
+			c,
+			oauth.decide(form.data.request_id, form.data.decision === 'approve', tenant),
+			core
+		);
 	});
 
 	app.post('/oauth/token', async (c) => {
@@ -198,16 +206,17 @@ function answer(c: Context, outcome: AuthorizeOutcome, core: SimCore): Response 
 <title>Authorize ${esc(r.app.name)}</title>
 <style>body{font:16px system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#111}
 .app{font-size:1.3rem;font-weight:600}button{font:inherit;padding:.5rem 1.4rem;margin-right:.8rem;cursor:pointer}
-.approve{background:#1d4ed8;color:#fff;border:0;border-radius:4px}.deny{border-radius:4px}</style></head>
+.approve{background:#1d4ed8;color:#fff;border:0;border-radius:4px}.deny{border-radius:4px}
+fieldset{margin:0 0 1.2rem;border:1px solid #d4d4d8;border-radius:4px}label{display:block;padding:.3rem 0;cursor:pointer}</style></head>
 <body><main>
-<p>Signed in as <strong>${esc(core.model.tenant.name)}</strong> (account owner) on the tip service simulator.</p>
+${core.models.size > 1 ? '' : `<p>Signed in as <strong>${esc(core.model.tenant.name)}</strong> (account owner) on the tip service simulator.</p>`}
 <h1><span class="app">${esc(r.app.name)}</span> wants to connect to your account</h1>
 <p>${esc(r.app.description)}</p>
 <p>It will be able to:</p><ul>${scopes}</ul>
 <p>After you decide you go back to <code>${esc(r.redirectUri)}</code>.</p>
 <form method="post" action="/oauth/authorize">
 <input type="hidden" name="request_id" value="${esc(r.id)}">
-<button class="approve" type="submit" name="decision" value="approve">Approve</button>
+${core.models.size > 1 ? whoSignsIn(core) : ''}<button class="approve" type="submit" name="decision" value="approve">Approve</button>
 <button class="deny" type="submit" name="decision" value="deny">Deny</button>
 </form></main></body></html>`,
 		200,
@@ -218,6 +227,17 @@ function answer(c: Context, outcome: AuthorizeOutcome, core: SimCore): Response 
 			'Content-Security-Policy': `${PAGE_HEADERS['Content-Security-Policy']}; form-action 'self' ${formTarget(r.redirectUri)}`
 		}
 	);
+}
+
+/** The hosted demo's accounts: which demo streamer is signing in (the first is preselected). */
+function whoSignsIn(core: SimCore): string {
+	const choices = [...core.models.values()]
+		.map(
+			({ tenant }, i) =>
+				`<label><input type="radio" name="tenant" value="${esc(tenant.id)}"${i === 0 ? ' checked' : ''}> ${esc(tenant.name)} <small>(${esc(tenant.currency)})</small></label>`
+		)
+		.join('');
+	return `<fieldset><legend>Which demo streamer is signing in?</legend>${choices}</fieldset>`;
 }
 
 function formTarget(redirectUri: string): string {

@@ -22,7 +22,9 @@ export type AuthorizeQuery = z.infer<typeof AuthorizeQuery>;
 /** The consent page's form: which pending request, and which button was pressed. */
 export const DecisionForm = z.object({
 	request_id: z.string().min(1).max(200),
-	decision: z.enum(['approve', 'deny'])
+	decision: z.enum(['approve', 'deny']),
+	/** The demo streamer signing in (a simulator with several accounts asks). */
+	tenant: z.string().max(100).optional()
 });
 
 /** Client authentication in the body (client_secret_post), or a public client's id. */

@@ -32,6 +32,8 @@ export interface Authorization {
 	/** `oa_` prefix. */
 	id: string;
 	appId: string;
+	/** The streamer who approved it (the hosted demo has several); absent: the demo streamer. */
+	tenantId?: string;
 	scopes: Scope[];
 	createdAt: number;
 	revoked: null | { at: number; reason: string };
@@ -59,13 +61,18 @@ export class TokenLedger {
 	) {}
 
 	/** A new authorization of an app; one live session per app per streamer replaces the previous. */
-	create(appId: string, scopes: Scope[]): { authorization: Authorization; tokens: TokenResponse } {
+	create(
+		appId: string,
+		scopes: Scope[],
+		tenantId?: string
+	): { authorization: Authorization; tokens: TokenResponse } {
 		for (const a of this.authorizations.values())
-			if (a.appId === appId && !a.revoked)
+			if (a.appId === appId && a.tenantId === tenantId && !a.revoked)
 				this.revokeAuthorization(a.id, 'replaced by a new authorization');
 		const authorization: Authorization = {
 			id: `oa_${randomHex(16)}`,
 			appId,
+			tenantId,
 			scopes,
 			createdAt: this.now(),
 			revoked: null,
@@ -112,7 +119,8 @@ export class TokenLedger {
 			name,
 			value: '',
 			scopes: a.scopes,
-			oauth: { clientId: a.appId, appName: name, authorizationId: a.id }
+			oauth: { clientId: a.appId, appName: name, authorizationId: a.id },
+			...(a.tenantId ? { tenantId: a.tenantId } : {})
 		};
 	}
 

@@ -56,6 +56,8 @@ interface CodeRecord {
 	used: boolean;
 	/** The authorization this code produced, ended if the code is presented again. */
 	authorizationId?: string;
+	/** The streamer who approved (the consent page asks when there are several). */
+	tenantId?: string;
 }
 
 /** What a decision on the consent page, or a rejected authorize request, leads to. */
@@ -248,7 +250,7 @@ export class OAuthServer {
 	}
 
 	/** The consent page's buttons. A request id works once and for 10 minutes. */
-	decide(requestId: string, approve: boolean): AuthorizeOutcome {
+	decide(requestId: string, approve: boolean, tenantId?: string): AuthorizeOutcome {
 		const request = this.pending.get(requestId);
 		this.pending.delete(requestId);
 		if (!request || request.expiresAt < this.now())
@@ -274,7 +276,8 @@ export class OAuthServer {
 			scopes: request.scopes,
 			challenge: request.challenge,
 			expiresAt: this.now() + CODE_TTL_MS,
-			used: false
+			used: false,
+			tenantId
 		});
 		return {
 			kind: 'redirect',
@@ -354,7 +357,7 @@ export class OAuthServer {
 				throw fail('PKCE verification failed: code_verifier does not match code_challenge');
 		} else if (body.code_verifier !== undefined)
 			throw fail('PKCE verification failed: no code_challenge was sent with the authorization');
-		const { authorization, tokens } = this.tokens.create(app.id, record.scopes);
+		const { authorization, tokens } = this.tokens.create(app.id, record.scopes, record.tenantId);
 		record.authorizationId = authorization.id;
 		return tokens;
 	}

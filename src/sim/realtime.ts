@@ -46,11 +46,11 @@ export class RealtimeHub {
 	private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 	private readonly clients = new Set<Client>();
 	/** An event held back by the reorder fault until the next one goes out. */
-	private held: EventEnvelope | null = null;
+	private held: [EventEnvelope, string] | null = null;
 	private heldTimer: ReturnType<typeof setTimeout> | null = null;
 
 	constructor(private readonly core: SimCore) {
-		core.broadcast = (event) => this.publish(event);
+		core.broadcast = (event, tenantId) => this.publish(event, tenantId);
 	}
 
 	get heartbeatS(): number {
@@ -130,15 +130,15 @@ export class RealtimeHub {
 		return client.ws.readyState === client.ws.OPEN && !(Date.now() < (client.silentUntil ?? 0));
 	}
 
-	private publish(event: EventEnvelope): void {
+	private publish(event: EventEnvelope, tenantId: string): void {
 		const fault = this.core.faults.takeEvent();
 		const deliver = (e: EventEnvelope) => {
-			this.deliver(e);
-			if (fault.duplicate) this.core.later(5, () => this.deliver(e));
+			this.deliver(e, tenantId);
+			if (fault.duplicate) this.core.later(5, () => this.deliver(e, tenantId));
 		};
 		const go = () => {
 			if (fault.reorder && this.held === null) {
-				this.held = event;
+				this.held = [event, tenantId];
 				// Never hold it forever: flush after a while even if nothing follows.
 				this.heldTimer = setTimeout(() => this.flushHeld(), 500);
 				return;
@@ -155,12 +155,20 @@ export class RealtimeHub {
 		this.heldTimer = null;
 		const held = this.held;
 		this.held = null;
-		if (held) this.deliver(held);
+		if (held) this.deliver(...held);
 	}
 
-	private deliver(event: EventEnvelope): void {
+	/** To the sockets of the event's own account that subscribe to its type. */
+	private deliver(event: EventEnvelope, tenantId: string): void {
 		const text = JSON.stringify(event);
-		for (const c of this.clients) if (c.types?.has(event.type) && this.writable(c)) c.ws.send(text);
+		for (const c of this.clients)
+			if (
+				c.key &&
+				c.types?.has(event.type) &&
+				this.core.modelOf(c.key).tenant.id === tenantId &&
+				this.writable(c)
+			)
+				c.ws.send(text);
 	}
 
 	/**

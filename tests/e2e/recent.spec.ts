@@ -1,5 +1,6 @@
 // The recent-events widget in real Chromium engines against the simulator: a new tip and a video
-// request show at once, a reload shows the same list, a bad parameter shows a card, no idle frames.
+// request show at once, a removed tip leaves at once, a reload shows the same list, a bad parameter
+// shows a card, no idle frames.
 import type { Page } from '@playwright/test';
 import { attrOf, expect, REACT_MS, test, textOf } from './fixtures.ts';
 
@@ -40,6 +41,35 @@ test('a new tip shows at the top at once, and a reload shows the same list', asy
 	await page.reload();
 	await ready(page);
 	await expect.poll(() => rows(page), { timeout: REACT_MS }).toEqual(before);
+});
+
+test('a tip the streamer removes leaves the list at once, and a reload agrees', async ({
+	page,
+	stack
+}) => {
+	await page.goto(stack.url('/widget/recent', { limit: 5 }));
+	await ready(page);
+	const keep = stack.sim.control.createTip({ name: 'Keeper', amount: 3, message: 'stays' });
+	const drop = stack.sim.control.createTip({
+		name: 'Rude',
+		amount: 4,
+		message: 'not on my stream'
+	});
+	await expect
+		.poll(async () => (await rows(page)).slice(0, 2).join(' | '), { timeout: REACT_MS })
+		.toMatch(/^Rude .*\| Keeper /);
+
+	stack.sim.control.model.remove('tts', drop.order_id);
+	await expect
+		.poll(async () => (await rows(page)).join(' | '), { timeout: REACT_MS })
+		.not.toContain('Rude');
+	const after = await rows(page);
+	expect(after[0]).toContain('Keeper');
+	expect(keep.order_id).not.toBe(drop.order_id);
+
+	await page.reload();
+	await ready(page);
+	await expect.poll(() => rows(page), { timeout: REACT_MS }).toEqual(after);
 });
 
 test('a bad limit shows the card naming it', async ({ page, stack }) => {

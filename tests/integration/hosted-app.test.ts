@@ -2,9 +2,9 @@
 // PKCE through the simulator's consent page), the session cookie, the dashboard with the
 // streamer's own overlay URLs, their key working at /token and /api, New overlay key (the old URL
 // stops at once), Disconnect (revoked upstream, URLs off), Sign out, and cross-site POSTs refused.
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveHosted, type HostedApp } from '../../src/hosted/serve.ts';
+import type { HostedApp } from '../../src/hosted/serve.ts';
+import { Browser, keyIn, startHosted } from '../fixtures/hosted.ts';
 import { decide } from '../fixtures/oauth.ts';
 import { simsPerTest } from '../fixtures/sim.ts';
 
@@ -15,49 +15,15 @@ afterEach(async () => {
 	hosted = null;
 });
 
-const freePort = () =>
-	new Promise<number>((resolve) => {
-		const s = createServer().listen(0, '127.0.0.1', () => {
-			const { port } = s.address() as { port: number };
-			s.close(() => resolve(port));
-		});
-	});
-
 describe('hosted mode over HTTP', { timeout: 150_000 }, () => {
 	it('signs a streamer in and gives them their own overlay URLs, which they can replace or turn off', async () => {
 		const sim = await start();
-		const port = await freePort();
-		const publicUrl = `http://127.0.0.1:${port}`;
-		const { app } = sim.control.oauth.registerApp({
-			secret: null,
-			redirectUris: [`${publicUrl}/auth/callback`]
-		});
-		hosted = await serveHosted({
-			config: {
-				mode: 'demo',
-				host: '127.0.0.1',
-				port,
-				databaseUrl: null,
-				dataDir: '',
-				publicUrl,
-				secretKey: 'hosted-app-test-secret-0123456789abcdef',
-				oauth: null
-			},
-			upstream: { issuer: sim.oauthUrl, clientId: app.id, baseUrl: sim.baseUrl, wsUrl: sim.wsUrl },
-			dist: '/nonexistent'
-		});
-		let cookie = '';
-		const go = async (method: string, path: string, headers: Record<string, string> = {}) => {
-			const res = await fetch(publicUrl + path, {
-				method,
-				redirect: 'manual',
-				headers: { ...(cookie ? { cookie } : {}), ...headers }
-			});
-			const set = res.headers.get('set-cookie');
-			if (set) cookie = set.split(';')[0];
-			return res;
-		};
-		const post = (path: string) => go('POST', path, { origin: publicUrl });
+		const h = await startHosted(sim);
+		hosted = h;
+		const { publicUrl } = h;
+		const browser = new Browser(publicUrl);
+		const go = browser.go.bind(browser);
+		const post = browser.post.bind(browser);
 
 		const landing = await go('GET', '/');
 		expect(await landing.text()).toContain('Connect your tip page');
@@ -76,8 +42,7 @@ describe('hosted mode over HTTP', { timeout: 150_000 }, () => {
 		expect(setCookie).toMatch(/HttpOnly/i);
 		expect(setCookie).toMatch(/SameSite=Lax/i);
 
-		const dashboard = async () => (await go('GET', '/dashboard')).text();
-		const keyIn = (html: string) => /\/overlay\/o_1a2b3c4d\?key=([A-Za-z0-9_-]+)/.exec(html)?.[1];
+		const dashboard = () => browser.dashboard();
 		const html = await dashboard();
 		expect(html).toContain(sim.control.model.tenant.name);
 		const key = keyIn(html)!;
@@ -115,5 +80,61 @@ describe('hosted mode over HTTP', { timeout: 150_000 }, () => {
 		const after = await go('GET', '/dashboard');
 		expect(after.status).toBe(303);
 		expect(after.headers.get('location')).toBe('/');
+	});
+});
+
+describe('hosted mode behind an https reverse proxy', { timeout: 150_000 }, () => {
+	it('uses a Secure __Host- cookie, checks Origin against PUBLIC_URL, and limits wrong keys per forwarded client', async () => {
+		const sim = await start();
+		const publicUrl = 'https://overlays.example';
+		const h = await startHosted(sim, { publicUrl });
+		hosted = h;
+		// The proxy forwards to the listening address; the pages' Origin is PUBLIC_URL.
+		const browser = new Browser(publicUrl, h.origin);
+		expect((await browser.signIn(sim)).headers.get('location')).toBe('/dashboard');
+		const session = browser.setCookies.find((c) => c.startsWith('__Host-session='))!;
+		expect(session).toMatch(/; HttpOnly/i);
+		expect(session).toMatch(/; Secure/i);
+		expect(session).toMatch(/; SameSite=Lax/i);
+		expect(session).toMatch(/; Path=\//i);
+		expect(session).not.toMatch(/Domain=/i);
+		const key = keyIn(await browser.dashboard())!;
+		expect(new RegExp(`${publicUrl}/widget/tts\\?key=${key}`).test(await browser.dashboard())).toBe(
+			true
+		);
+
+		// State-changing calls: refused without PUBLIC_URL's Origin (none, the listening address, another
+		// site), and nothing changes.
+		for (const origin of [undefined, h.origin, 'https://overlays.example.evil.test'])
+			for (const path of ['/account/new-key', '/account/disconnect', '/auth/signout'])
+				expect(
+					(await browser.go('POST', path, origin ? { origin } : {})).status,
+					`${path} from ${origin}`
+				).toBe(403);
+		expect(keyIn(await browser.dashboard())).toBe(key);
+		expect(sim.control.log.oauthEntries('revoke')).toEqual([]);
+
+		// Wrong keys are limited per client, the client being the one the proxy names: ten wrong
+		// keys from one address block it (even with a right key) and never reach the upstream; another
+		// streamer's OBS behind the same proxy is not affected.
+		const call = (k: string, client: string) =>
+			fetch(`${h.origin}/token`, {
+				method: 'POST',
+				headers: { 'x-overlay-key': k, 'x-forwarded-for': client }
+			});
+		const before = sim.control.log.requests().length;
+		for (let i = 0; i < 10; i++)
+			expect((await call(`wrong-key-${i}-${'x'.repeat(30)}`, '203.0.113.7')).status).toBe(401);
+		const blocked = await call(key, '203.0.113.7');
+		expect(blocked.status).toBe(429);
+		expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+		expect(sim.control.log.requests().length).toBe(before);
+		expect((await call(key, '198.51.100.2')).status).toBe(200);
+
+		// Sign out: the cookie is cleared with the same attributes.
+		expect((await browser.post('/auth/signout')).status).toBe(303);
+		const cleared = browser.setCookies.at(-1)!;
+		expect(cleared).toMatch(/^__Host-session=;/);
+		expect(cleared).toMatch(/; Secure/i);
 	});
 });

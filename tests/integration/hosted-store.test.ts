@@ -53,7 +53,7 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 
 	beforeAll(async () => {
 		({ db, close } = await open());
-		expect(await migrate(db)).toEqual(['001-streamers-keys-sessions']);
+		expect(await migrate(db)).toEqual(['001-streamers-keys-sessions', '002-access-refresh-at']);
 		// Applying again is a no-op (every instance migrates at start).
 		expect(await migrate(db)).toEqual([]);
 		store = new HostedStore(db, new SecretBox(SECRET));
@@ -144,13 +144,50 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 		// A second writer (another request, another instance) does not send a second refresh.
 		expect(await store.markRefreshing(streamer.id, g.generation)).toBe(false);
 		expect((await store.grant(streamer.id))?.refreshingSince).toBeInstanceOf(Date);
-		await store.storeRefreshed(streamer.id, g.generation, grant(8));
+		expect(await store.storeRefreshed(streamer.id, g.generation, grant(8))).toBe(true);
 		const after = (await store.grant(streamer.id))!;
 		expect(after).toMatchObject({
 			refreshToken: 'rt_secret_8',
+			accessToken: 'at_secret_8',
 			generation: g.generation + 1,
 			refreshingSince: null
 		});
+		// A writer that read the older generation stores nothing.
+		expect(await store.storeRefreshed(streamer.id, g.generation, grant(9))).toBe(false);
+		expect((await store.grant(streamer.id))?.refreshToken).toBe('rt_secret_8');
+	});
+
+	it('a streamer’s refresh lock has one holder at a time; other streamers’ locks are free', async () => {
+		const { streamer } = await store.signedIn(me(9), grant(11));
+		const other = (await store.signedIn(me(10), grant(12))).streamer;
+		const order: string[] = [];
+		let release!: () => void;
+		let entered!: () => void;
+		const gate = new Promise<void>((r) => (release = r));
+		const aIn = new Promise<void>((r) => (entered = r));
+		const hold = (name: string, id: string, wait: Promise<void> | null) =>
+			store.refreshLock(id, async (locked) => {
+				order.push(`${name} in`);
+				if (name === 'a') entered();
+				// The holder's store works while it holds the lock (on the lock's own connection).
+				expect((await locked.grant(id))?.generation).toBe(0);
+				await wait;
+				order.push(`${name} out`);
+			});
+		const a = hold('a', streamer.id, gate);
+		const b = hold('b', streamer.id, null);
+		const c = hold('c', streamer.id, null);
+		// While a holds it, b and c wait; another streamer's refresh does not.
+		await aIn;
+		await hold('other', other.id, null);
+		expect(order).toEqual(['a in', 'other in', 'other out']);
+		release();
+		await Promise.all([a, b, c]);
+		const held = order.filter((e) => !e.startsWith('other'));
+		expect(held).toHaveLength(6);
+		for (let i = 0; i < held.length; i += 2)
+			expect(held[i + 1]).toBe(held[i].replace(' in', ' out'));
+		await store.settled();
 	});
 
 	it('Disconnect drops the tokens and turns the key off for that streamer only', async () => {

@@ -103,4 +103,35 @@ describe('the leaderboard re-read', () => {
 		expect(board.view.currency?.code).toBe('EUR');
 		board.destroy();
 	});
+
+	it('reads within TIP_DEBOUNCE_MS of a tip even while tips keep coming', async () => {
+		vi.useFakeTimers();
+		const calls: string[] = [];
+		const api = {
+			request: vi.fn(async ({ name }: { name: string }) => {
+				calls.push(name);
+				if (name === 'me')
+					return {
+						ok: true,
+						status: 200,
+						body: { tenant: { currency: 'EUR', currency_symbol: '€' } }
+					};
+				return { ok: true, status: 200, body: { supporters: [] } };
+			})
+		};
+		const events = new EventHub();
+		const board = new LeaderboardState({ api: api as never, events, limit: 5 }).start();
+		await vi.runAllTimersAsync();
+		const reads = () => calls.filter((c) => c === 'leaderboard').length;
+		expect(reads()).toBe(1);
+		const e = { type: 'tip.created', data: { tip: tip('tip_9', 9) } } as unknown as KnownEvent;
+		// A tip every third of the debounce: a timer reset by each tip would never fire.
+		const step = Math.floor(TIP_DEBOUNCE_MS / 3);
+		for (let i = 0; i < 9; i++) {
+			events.emit(e);
+			await vi.advanceTimersByTimeAsync(step);
+		}
+		expect(reads()).toBe(1 + 3);
+		board.destroy();
+	});
 });

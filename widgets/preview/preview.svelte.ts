@@ -38,7 +38,8 @@ function summarize(e: KnownEvent): string {
 }
 
 export class PreviewState {
-	mode = $state<'live' | 'demo' | null>(null);
+	/** hosted: one streamer's control room in hosted mode (a test tip only; no simulator faults). */
+	mode = $state<'live' | 'demo' | 'hosted' | null>(null);
 	me = $state<Me | null>(null);
 	overlays = $state<Overlay[]>([]);
 	widgetPages = $state<string[]>([]);

@@ -1,15 +1,36 @@
 // The recent-events list: the last `limit` tips and video requests, newest first. Read from the
 // played histories and the pending queues (service-api.md, TTS queue and Media queue) on start and
-// after every (re)connect; in between, tip.created and queue.media.added add rows at once.
+// after every (re)connect; in between, tip.created and queue.media.added add rows at once, and a
+// tip or video the streamer skips or removes leaves the list at once (it never reaches the played
+// history, so a reload would not show it either), the next older one read in its place.
 // A credential without media:read still lists tips (the media reads then count as empty).
 import type { KnownEvent } from '../../src/contract/index.ts';
 import * as routes from '../../src/contract/routes.ts';
 import { ListReader, type ListDeps, type ListRead } from '../shared/list-reads.svelte.ts';
 import { mergeRecent, tipRow, videoRow, type RecentRow } from './recent-list.ts';
 
+/** After a row leaves, the list reads again this soon to show the next older one in its place. */
+const REFILL_MS = 300;
+
+/** The row a skip or a removal takes off the list, or null. */
+function removedKey(e: KnownEvent): string | null {
+	switch (e.type) {
+		case 'queue.tts.skipped':
+		case 'queue.tts.removed':
+			return 'tip:' + e.data.order_id;
+		case 'queue.media.skipped':
+		case 'queue.media.removed':
+			return 'video:' + e.data.order_id;
+		default:
+			return null;
+	}
+}
+
 export class RecentState extends ListReader<RecentRow> {
 	/** Rows from events since the running read began: the read may predate them. */
 	private live: RecentRow[] = [];
+	/** Rows skipped or removed since the running read began: the read may still list them. */
+	private gone = new Set<string>();
 
 	constructor(deps: ListDeps) {
 		super(deps, 'the tips');
@@ -17,6 +38,15 @@ export class RecentState extends ListReader<RecentRow> {
 
 	/** Replays are not new events: they are left out, as in the reads. */
 	apply(e: KnownEvent): void {
+		const goneKey = removedKey(e);
+		if (goneKey) {
+			if (!this.view.rows.some((r) => r.key === goneKey)) return;
+			if (this.reading) this.gone.add(goneKey);
+			this.live = this.live.filter((r) => r.key !== goneKey);
+			this.view.rows = this.view.rows.filter((r) => r.key !== goneKey);
+			this.scheduleWithin(REFILL_MS);
+			return;
+		}
 		let row: RecentRow | null = null;
 		if (e.type === 'tip.created' && !e.data.tip.is_replay) row = tipRow(e.data.tip);
 		else if (e.type === 'queue.media.added' && !e.data.media.is_replay)
@@ -28,6 +58,7 @@ export class RecentState extends ListReader<RecentRow> {
 
 	protected async fetch(): Promise<ListRead<RecentRow>> {
 		this.live = [];
+		this.gone.clear();
 		const { api, limit } = this.deps;
 		const query = { query: { limit } };
 		const [tipsPlayed, tipsQueued, mediaPlayed, mediaQueued] = await Promise.all([
@@ -48,8 +79,10 @@ export class RecentState extends ListReader<RecentRow> {
 
 	/** The read's rows with those that came by event while it ran (an event's copy wins). */
 	protected override landed(rows: RecentRow[]): RecentRow[] {
-		const merged = mergeRecent([rows, this.live], this.deps.limit);
+		const kept = this.gone.size ? rows.filter((r) => !this.gone.has(r.key)) : rows;
+		const merged = mergeRecent([kept, this.live], this.deps.limit);
 		this.live = [];
+		this.gone.clear();
 		return merged;
 	}
 }

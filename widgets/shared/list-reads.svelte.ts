@@ -64,6 +64,8 @@ export abstract class ListReader<Row> {
 	private wantsMe = true;
 	/** The one timer: a re-read the list asked for, or the retry after a failure. */
 	private timer: ReturnType<typeof setTimeout> | null = null;
+	/** When that timer fires (ms since epoch). */
+	private timerDue = 0;
 	private unsubscribe: (() => void) | null = null;
 	private destroyed = false;
 
@@ -149,10 +151,20 @@ export abstract class ListReader<Row> {
 		if (this.timer !== null) clearTimeout(this.timer);
 		this.timer = null;
 		if (ms === null || this.destroyed) return;
+		this.timerDue = Date.now() + ms;
 		this.timer = setTimeout(() => {
 			this.timer = null;
 			void this.read();
 		}, ms);
+	}
+
+	/**
+	 * Reads again within `ms`: a read already scheduled sooner stands, so a steady stream of events
+	 * (each asking for this) still reads every `ms`, never later.
+	 */
+	protected scheduleWithin(ms: number): void {
+		if (this.timer !== null && this.timerDue <= Date.now() + ms) return;
+		this.schedule(ms);
 	}
 
 	private refresh(): void {

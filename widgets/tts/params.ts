@@ -77,29 +77,37 @@ export function parseTtsParams(search: string | URLSearchParams): ParamResult<Tt
 	return { ...parsed, value: { ...value, alertTiers: tiers.tiers } };
 }
 
-/** One row per parameter for the README: name, what it expects, default, description. */
-export const TTS_PARAM_DOCS = /*@__PURE__*/ paramDocs(
-	{ ...ttsParamFields, ...baseTierFields },
-	/*@__PURE__*/ withThemeDocs(
-		{
-			key: KEY_DESCRIPTION,
-			volume: 'loudness of the speech (OBS can also mix the source)',
-			min_display: 'the alert stays on screen at least this long, even for short audio',
-			gap: 'pause between one alert leaving and the next one starting',
-			claim:
-				'when this copy takes alerts: visible (shown anywhere in OBS), active (on air in Program), always; never: only shows what another copy reads (the preview)',
-			audio_failures: 'audio attempts for one alert before the text fallback',
-			text_fallback:
-				'on: after repeated audio failures show the message as text for a readable time, then finish it',
-			debug: '1 shows a diagnostics panel (connection, last event, claim, OBS state)',
-			sample:
-				'1 shows a sample alert and nothing else (no connection, no claims, no sound): for placing and theming the widget',
-			sample_amount: "with sample=1: the sample tip's amount, to see a tier's look",
-			sample_kind: 'with sample=1: a sample sub reward or replay, to see their tier',
-			instance: 'tells two copies of this widget apart (e.g. two scenes with their own source)',
-			...baseTierDescriptions
-		},
-		'the alert',
-		'colour of the amount, the badges and the spoken-word highlight'
-	)
-);
+/**
+ * One row per parameter for the README: name, what it expects, default, description. Built by a
+ * function: the spreads in paramDocs' arguments would otherwise stay in a page that drops the call
+ * (a bundler keeps an object spread, which may run getters), and with them the descriptions.
+ */
+export const TTS_PARAM_DOCS = /*@__PURE__*/ ttsParamDocs();
+
+function ttsParamDocs() {
+	return paramDocs(
+		{ ...ttsParamFields, ...baseTierFields },
+		withThemeDocs(
+			{
+				key: KEY_DESCRIPTION,
+				volume: 'loudness of the speech (OBS can also mix the source)',
+				min_display: 'the alert stays on screen at least this long, even for short audio',
+				gap: 'pause between one alert leaving and the next one starting',
+				claim:
+					'when this copy takes alerts: visible (shown anywhere in OBS), active (on air in Program), always; never: only shows what another copy reads (the preview)',
+				audio_failures: 'audio attempts for one alert before the text fallback',
+				text_fallback:
+					'on: after repeated audio failures show the message as text for a readable time, then finish it',
+				debug: '1 shows a diagnostics panel (connection, last event, claim, OBS state)',
+				sample:
+					'1 shows a sample alert and nothing else (no connection, no claims, no sound): for placing and theming the widget',
+				sample_amount: "with sample=1: the sample tip's amount, to see a tier's look",
+				sample_kind: 'with sample=1: a sample sub reward or replay, to see their tier',
+				instance: 'tells two copies of this widget apart (e.g. two scenes with their own source)',
+				...baseTierDescriptions
+			},
+			'the alert',
+			'colour of the amount, the badges and the spoken-word highlight'
+		)
+	);
+}

@@ -10,7 +10,14 @@
 // the upstream sends them.
 import { z } from 'zod/mini';
 import { CSS_COLOR_EXPECTS, cssColor } from '../../src/client/css-params.ts';
-import { flag, numberIn, oneOf, param, type ParamField } from '../../src/client/params.ts';
+import {
+	flag,
+	numberIn,
+	oneOf,
+	param,
+	type ParamField,
+	type ParamSchema
+} from '../../src/client/params.ts';
 
 /** The card's preset looks (AlertCard.svelte styles each). */
 export const LOOKS = ['classic', 'gold', 'neon', 'ember', 'frost'] as const;
@@ -30,27 +37,29 @@ export const TIER_PREFIXES = [
 const isHttpUrl = (s: string) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(s) && s.length <= 2048;
 
 /** A shipped sound's name, `none`, or an http(s) URL of a sound file. */
-const soundValue: z.ZodMiniType<string, string> = z.pipe(
-	z.string().check(
-		z.trim(),
-		z.refine(
-			(s) =>
-				(SOUND_NAMES as readonly string[]).includes(s.toLowerCase()) ||
-				s.toLowerCase() === 'none' ||
-				isHttpUrl(s)
-		)
-	),
-	z.transform((s) => (isHttpUrl(s) ? s : s.toLowerCase()))
-);
+const soundValue: ParamSchema<string> = () =>
+	z.pipe(
+		z.string().check(
+			z.trim(),
+			z.refine(
+				(s) =>
+					(SOUND_NAMES as readonly string[]).includes(s.toLowerCase()) ||
+					s.toLowerCase() === 'none' ||
+					isHttpUrl(s)
+			)
+		),
+		z.transform((s) => (isHttpUrl(s) ? s : s.toLowerCase()))
+	);
 
 /** An http(s) URL of an image or GIF, or `none`. */
-const imageValue: z.ZodMiniType<string, string> = z.pipe(
-	z.string().check(
-		z.trim(),
-		z.refine((s) => s.toLowerCase() === 'none' || isHttpUrl(s))
-	),
-	z.transform((s) => (isHttpUrl(s) ? s : 'none'))
-);
+const imageValue: ParamSchema<string> = () =>
+	z.pipe(
+		z.string().check(
+			z.trim(),
+			z.refine((s) => s.toLowerCase() === 'none' || isHttpUrl(s))
+		),
+		z.transform((s) => (isHttpUrl(s) ? s : 'none'))
+	);
 
 const SOUND_EXPECTS = `${SOUND_NAMES.join(', ')}, none, or an http(s) URL of a sound`;
 
@@ -97,7 +106,7 @@ export const baseTierDescriptions: { readonly [K in keyof typeof baseTierFields]
 		'default: the built-in tiers apply unless the URL sets its own (tier1_from ...); off: one look for every tip'
 };
 
-/** What a tier may set, one field each, shared by every prefix (built once: tiers cost no heap). */
+/** What a tier may set, one field each, shared by every prefix (parseParams builds the schemas). */
 const TIER_FIELD: Record<string, ParamField<unknown>> = {
 	from: param(numberIn(0, 1_000_000), {
 		expects: 'an amount from 0'

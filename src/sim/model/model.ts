@@ -21,7 +21,13 @@ import { IdSource } from './ids.ts';
 import { leaderboardOf, mediaItem, type MediaInput } from './records.ts';
 
 export type { MediaInput } from './records.ts';
-import { demoOverlays, tipGoalOf, type OverlayState } from './overlays.ts';
+import {
+	DEMO_TENANTS,
+	demoOverlays,
+	tipGoalOf,
+	type DemoTenant,
+	type OverlayState
+} from './overlays.ts';
 
 export const MAX_COUNTERS = 100;
 
@@ -33,6 +39,8 @@ export interface ModelOptions {
 	audioUrl: (orderId: string) => string;
 	/** Asked to render a tip's audio; calls back `audioReady` when done. */
 	requestAudio?: (tip: QueueTip) => void;
+	/** Whose account this is (GET /me); absent: the demo streamer. */
+	tenant?: DemoTenant;
 }
 
 /** A tip as the outside world submits it (POST /tips, demo traffic, tests). */
@@ -64,12 +72,7 @@ const ITEM_KEY = { tts: 'tip', media: 'media' } as const;
 const FILTERED = /\b(badword|slur|scam)\b/gi;
 
 export class SimModel {
-	readonly tenant: Tenant = {
-		id: 'tn_demo',
-		name: 'Demo Streamer',
-		currency: 'USD',
-		currency_symbol: '$'
-	};
+	readonly tenant: Tenant;
 	readonly tts = new ClaimQueue<QueueTip, HistoryTip>('TTS item', (t) => ({
 		...t,
 		played_at: this.iso()
@@ -89,7 +92,9 @@ export class SimModel {
 
 	constructor(private readonly opts: ModelOptions) {
 		this.now = opts.now ?? (() => new Date());
-		for (const o of demoOverlays(this.now())) this.overlays.set(o.overlay.id, o);
+		const { overlayIds, ...tenant } = opts.tenant ?? DEMO_TENANTS[0];
+		this.tenant = tenant;
+		for (const o of demoOverlays(this.now(), overlayIds)) this.overlays.set(o.overlay.id, o);
 		for (const [name, value] of [
 			['deaths', 3],
 			['wins', 1],

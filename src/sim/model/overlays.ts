@@ -1,6 +1,6 @@
 // Overlays and their tip goals (CONTRACT.md, Records and Overlays). A goal's `current` is computed
 // from the tip ledger each time it is read, so it is always the truth.
-import type { Overlay, QueueTip, TipGoal } from '../../contract/index.ts';
+import type { Overlay, QueueTip, Tenant, TipGoal } from '../../contract/index.ts';
 
 export interface GoalSettings {
 	enabled: boolean;
@@ -36,8 +36,48 @@ export function tipGoalOf(state: OverlayState, ledger: readonly QueueTip[]): Tip
 	return { ...fields, current: goalCurrent(state.goal, ledger) };
 }
 
-/** The demo overlays: different resolutions and widget sets. */
-export function demoOverlays(now: Date): OverlayState[] {
+/** A demo account: the tenant GET /me names, and the ids of its three demo overlays. */
+export interface DemoTenant extends Tenant {
+	overlayIds: readonly [string, string, string];
+}
+
+/**
+ * The demo streamers. A simulator has the first; the hosted demo has all three (its consent page
+ * asks which one is signing in), each with their own queues, events and overlay ids.
+ */
+export const DEMO_TENANTS: readonly DemoTenant[] = [
+	{
+		id: 'tn_demo',
+		name: 'Demo Streamer',
+		currency: 'USD',
+		currency_symbol: '$',
+		overlayIds: ['o_1a2b3c4d', 'o_5e6f7a8b', 'o_9c0d1e2f']
+	},
+	{
+		id: 'tn_nova',
+		name: 'Nova Plays',
+		currency: 'EUR',
+		currency_symbol: '€',
+		overlayIds: ['o_2b3c4d5e', 'o_6f7a8b9c', 'o_0d1e2f3a']
+	},
+	{
+		id: 'tn_kai',
+		name: 'Kai Speedruns',
+		currency: 'GBP',
+		currency_symbol: '£',
+		overlayIds: ['o_3c4d5e6f', 'o_7a8b9c0d', 'o_1e2f3a4b']
+	}
+];
+
+/** The demo overlays: different resolutions and widget sets, with the account's overlay ids. */
+export function demoOverlays(
+	now: Date,
+	ids: readonly string[] = DEMO_TENANTS[0].overlayIds
+): OverlayState[] {
+	return demoOverlayStates(now).map((o, i) => ({ ...o, overlay: { ...o.overlay, id: ids[i] } }));
+}
+
+function demoOverlayStates(now: Date): OverlayState[] {
 	const dayStart = new Date(now);
 	dayStart.setUTCHours(0, 0, 0, 0);
 	return [

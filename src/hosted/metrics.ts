@@ -1,0 +1,117 @@
+// What one hosted instance counts, for GET /metrics (the Prometheus text format, version 0.0.4) and
+// /healthz: its upstream requests by outcome (429s among them) and the last RateLimit-* headers
+// seen, its token refreshes by outcome, and how long POST /token takes to mint a handoff token.
+// Counts since the instance started; nothing in them names a streamer.
+import type { Fetch } from '../server/upstream.ts';
+
+/** How a refresh of one instance ended: sent and rotated, sent and not rotated, the connection
+ * ended (refused, or a dead holder's mark found), or another instance's fresh result used. */
+export type RefreshOutcome = 'rotated' | 'not_rotated' | 'ended' | 'adopted';
+
+/** Seconds: from a cached credential (about a millisecond) to a refresh under a lock. */
+const MINT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface RateLimitSeen {
+	limit: number;
+	remaining: number;
+	/** When the upstream said the window resets. */
+	resetAt: string;
+}
+
+export class HostedMetrics {
+	private readonly requests = new Map<string, number>();
+	private readonly refreshes = new Map<RefreshOutcome, number>();
+	private readonly mintBuckets = MINT_BUCKETS.map(() => 0);
+	private mintCount = 0;
+	private mintSum = 0;
+	rateLimit: RateLimitSeen | null = null;
+
+	constructor(private readonly now: () => number = Date.now) {}
+
+	/** `fetch`, counting each request to the upstream by outcome (`kind`: api or oauth). */
+	counting(kind: 'api' | 'oauth', fetch: Fetch): Fetch {
+		return async (input, init) => {
+			let res: Response;
+			try {
+				res = await fetch(input, init);
+			} catch (err) {
+				this.count(kind, 'unreachable');
+				throw err;
+			}
+			this.count(kind, res.status === 429 ? '429' : `${Math.floor(res.status / 100)}xx`);
+			const limit = Number(res.headers.get('ratelimit-limit'));
+			const remaining = Number(res.headers.get('ratelimit-remaining'));
+			const reset = Number(res.headers.get('ratelimit-reset'));
+			if (res.headers.has('ratelimit-remaining') && [limit, remaining, reset].every(isFinite))
+				this.rateLimit = {
+					limit,
+					remaining,
+					resetAt: new Date(this.now() + reset * 1000).toISOString()
+				};
+			return res;
+		};
+	}
+
+	refreshed(outcome: RefreshOutcome): void {
+		this.refreshes.set(outcome, (this.refreshes.get(outcome) ?? 0) + 1);
+	}
+
+	/** A POST /token answered after `seconds`. */
+	minted(seconds: number): void {
+		this.mintCount += 1;
+		this.mintSum += seconds;
+		MINT_BUCKETS.forEach((le, i) => {
+			if (seconds <= le) this.mintBuckets[i] += 1;
+		});
+	}
+
+	/** Upstream requests that answered 429 since the start. */
+	get rateLimited(): number {
+		let n = 0;
+		for (const [key, v] of this.requests) if (key.endsWith(',429')) n += v;
+		return n;
+	}
+
+	/** The exposition; `streamers`: by status in the database; `active`: clients in this instance. */
+	render(streamers: Record<string, number>, active: number): string {
+		const out: string[] = [];
+		const family = (name: string, type: string, help: string) =>
+			out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+		family('tip_upstream_requests_total', 'counter', 'Requests to the upstream, by outcome.');
+		for (const [key, v] of [...this.requests].sort()) {
+			const [kind, outcome] = key.split(',');
+			out.push(`tip_upstream_requests_total{kind="${kind}",outcome="${outcome}"} ${v}`);
+		}
+		family('tip_upstream_rate_limited_total', 'counter', 'Upstream answers 429.');
+		out.push(`tip_upstream_rate_limited_total ${this.rateLimited}`);
+		if (this.rateLimit) {
+			family('tip_upstream_ratelimit_remaining', 'gauge', 'RateLimit-Remaining last seen.');
+			out.push(`tip_upstream_ratelimit_remaining ${this.rateLimit.remaining}`);
+		}
+		family('tip_oauth_refreshes_total', 'counter', 'Token refreshes, by outcome.');
+		for (const outcome of ['rotated', 'not_rotated', 'ended', 'adopted'] as const)
+			out.push(
+				`tip_oauth_refreshes_total{outcome="${outcome}"} ${this.refreshes.get(outcome) ?? 0}`
+			);
+		family('tip_streamers', 'gauge', 'Streamers in the database, by status.');
+		for (const status of ['connected', 'reconnect', 'disconnected'])
+			out.push(`tip_streamers{status="${status}"} ${streamers[status] ?? 0}`);
+		family('tip_streamers_active', 'gauge', 'Streamers this instance has served since it started.');
+		out.push(`tip_streamers_active ${active}`);
+		family('tip_token_mint_seconds', 'histogram', 'Time to answer POST /token.');
+		MINT_BUCKETS.forEach((le, i) =>
+			out.push(`tip_token_mint_seconds_bucket{le="${le}"} ${this.mintBuckets[i]}`)
+		);
+		out.push(
+			`tip_token_mint_seconds_bucket{le="+Inf"} ${this.mintCount}`,
+			`tip_token_mint_seconds_sum ${this.mintSum}`,
+			`tip_token_mint_seconds_count ${this.mintCount}`
+		);
+		return out.join('\n') + '\n';
+	}
+
+	private count(kind: string, outcome: string): void {
+		const key = `${kind},${outcome}`;
+		this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+	}
+}
