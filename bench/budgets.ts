@@ -63,11 +63,14 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// 61,660, counters 65,216 -> 65,749, tip-goal 66,824 -> 65,675, media 48,164 -> 46,759.
 	// Then (2026-11-25, the parameter values' schemas built by parseParams, event payloads' on
 	// first use, the TTS README rows' descriptions out of the pages): tts 85,638 -> 85,426,
-	// overlay 109,427 -> 108,279, preview 48,403 -> 48,285.
+	// overlay 109,427 -> 108,279, preview 48,403 -> 48,285. Then the shared URL parameter fields
+	// (widgets/shared/widget-params.ts, place-params.ts; the celebration page no longer loads the
+	// counters' parameters), measured against main: celebration 61,690 -> 60,177, overlay 108,287
+	// -> 108,057; the other pages within 22 bytes.
 	index: 11_000,
-	overlay: 108_700,
+	overlay: 108_400,
 	preview: 48_700,
-	'widget-celebration': 61_900,
+	'widget-celebration': 60_500,
 	'widget-counters': 66_000,
 	// New in issue 18, measured 2026-11-25: leaderboard 36,604, recent 37,387. Then (main's
 	// skipped or removed items leaving the recent list, the leaderboard's shared read):
@@ -89,12 +92,13 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
  * 33,105 B, counters 20,821 -> 20,419, overlay 57,108 -> 55,360; then (lists of text without an
  * {#each} block) tts 33,105 -> 31,571; then (one widget shell, issue 21) counters 20,419 -> 20,982;
  * then (parameter schemas built by parseParams, event payloads on first use) tts 31,571 ->
- * 31,359, counters 20,982 -> 20,958, overlay 55,360 -> 54,212.
+ * 31,359, counters 20,982 -> 20,958, overlay 55,360 -> 54,212; then (shared parameter fields)
+ * overlay 54,220 -> 53,990.
  */
 export const OWN_WEIGHT_CEILINGS: Record<string, number> = {
 	'widget-tts': 31_900,
 	'widget-counters': 21_300,
-	overlay: 54_700
+	overlay: 54_300
 };
 
 /**

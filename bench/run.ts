@@ -14,7 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { args, only, quick, SETTINGS } from './args.ts';
 import { BUDGETS } from './budgets.ts';
 import { launch } from './browser.ts';
 import { endpointRun, type EndpointRun } from './endpoint.ts';
@@ -33,50 +33,6 @@ import {
 	type SoakRun
 } from './scenarios.ts';
 import { DIST } from './stack.ts';
-
-const PARTS = ['weight', 'floor', 'play', 'idle', 'soak', 'recovery', 'endpoint'] as const;
-type Part = (typeof PARTS)[number];
-
-const { values: args } = parseArgs({
-	options: {
-		quick: { type: 'boolean', default: false },
-		only: { type: 'string' },
-		'no-build': { type: 'boolean', default: false },
-		out: { type: 'string' },
-		publish: { type: 'boolean', default: false }
-	}
-});
-const only = new Set<Part>(
-	args.only ? (args.only.split(',').map((s) => s.trim()) as Part[]) : [...PARTS]
-);
-for (const p of only)
-	if (!PARTS.includes(p)) {
-		console.error(`bench: unknown part "${p}" in --only (one of ${PARTS.join(', ')})`);
-		process.exit(2);
-	}
-const quick = args.quick;
-
-const SETTINGS = quick
-	? {
-			repeats: 1,
-			play: { single: 10, burst: 8, clipMs: 300, reconnects: 1 },
-			// One 30 s window (the ping period) after the same settling time as a full run: a shorter
-			// settle would measure start-up work (see idleRun).
-			idle: { seconds: 30, windows: 1, settleS: 120 },
-			floorLoads: 1,
-			soak: { tips: 300, checkAt: 100, clipMs: 20, queued: 5 },
-			recovery: { drops: 10, clipMs: 150 },
-			endpoint: { pairs: 500, rpsSeconds: 2 }
-		}
-	: {
-			repeats: 3,
-			play: { single: 20, burst: 15, clipMs: 300, reconnects: 2 },
-			idle: { seconds: 30, windows: 3, settleS: 120 },
-			floorLoads: 3,
-			soak: { tips: 2000, checkAt: 100, clipMs: 20, queued: 5 },
-			recovery: { drops: 34, clipMs: 150 },
-			endpoint: { pairs: 1000, rpsSeconds: 3 }
-		};
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const began = Date.now();

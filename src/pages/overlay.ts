@@ -17,12 +17,13 @@ import OverlayApp from '../../widgets/overlay/OverlayApp.svelte';
 import { widgetBox } from '../../widgets/overlay/layout.ts';
 import type { Placed } from '../../widgets/overlay/placed.ts';
 import { CelebrationState } from '../../widgets/celebration/celebration.svelte.ts';
-import { celebrationParamsForOverlay } from '../../widgets/celebration/params.ts';
+import { parseCelebrationParams } from '../../widgets/celebration/params.ts';
 import { CountersState } from '../../widgets/counters/counters.svelte.ts';
-import { countersParamsForOverlay, withPlace } from '../../widgets/counters/params.ts';
-import { parseTipGoalParams, tipGoalTheme } from '../../widgets/tip-goal/params.ts';
+import { parseCountersParams } from '../../widgets/counters/params.ts';
+import { withPlace } from '../../widgets/shared/place-params.ts';
+import { parseTipGoalParams } from '../../widgets/tip-goal/params.ts';
 import { TipGoalTracker } from '../../widgets/tip-goal/tip-goal.svelte.ts';
-import { parseTtsParams, ttsTheme } from '../../widgets/tts/params.ts';
+import { parseTtsParams } from '../../widgets/tts/params.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
 import * as routes from '../contract/routes.ts';
 import { COUNTER_EVENTS, MEDIA_EVENTS, OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
@@ -103,9 +104,9 @@ async function main(): Promise<void> {
 				// celebration source of this OBS.
 				celebrate: (reason) => (celebrateHere(reason) ? undefined : announceCelebration(reason))
 			});
-			placed.push({ id, box, kind: 'tts', player, theme: ttsTheme(params) });
+			placed.push({ id, box, kind: 'tts', player, theme: params });
 		} else if (widget.type === 'counter') {
-			const p = countersParamsForOverlay(location.search, overlay.id, widget.id);
+			const p = parseCountersParams(withPlace(location.search, overlay.id, widget.id));
 			if (!p.ok) problems.push(...p.errors);
 			else {
 				const state = new CountersState({
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
 				placed.push({ id, box, kind: 'counter', state });
 			}
 		} else if (widget.type === 'celebration') {
-			const p = celebrationParamsForOverlay(location.search, overlay.id, widget.id);
+			const p = parseCelebrationParams(withPlace(location.search, overlay.id, widget.id));
 			if (!p.ok) problems.push(...p.errors);
 			else
 				placed.push({
@@ -139,7 +140,7 @@ async function main(): Promise<void> {
 					// Reaching the goal fires this overlay's celebration widgets.
 					onReached: () => void celebrateHere('tip goal reached')
 				});
-				placed.push({ id, box, kind: 'tip_goal', tracker, theme: tipGoalTheme(p.value) });
+				placed.push({ id, box, kind: 'tip_goal', tracker, theme: p.value });
 			}
 		} else if (widget.type === 'media') {
 			// Loaded only for overlays that have a media widget.

@@ -2,12 +2,11 @@
 // (transparent page). Reaching the goal dispatches `tok:celebrate` on window; the overlay page
 // wires the same callback to its celebration widget.
 import { mount } from 'svelte';
-import { ApiClient } from '../client/api.ts';
-import { EventHub } from '../client/event-hub.ts';
+import { startPage } from './start-page.ts';
 import { connectWidgets } from '../client/widget-page.ts';
 import type { TipGoal as TipGoalRecord } from '../contract/index.ts';
 import TipGoal from '../../widgets/tip-goal/TipGoal.svelte';
-import { parseTipGoalParams, tipGoalTheme } from '../../widgets/tip-goal/params.ts';
+import { parseTipGoalParams } from '../../widgets/tip-goal/params.ts';
 import { TipGoalTracker } from '../../widgets/tip-goal/tip-goal.svelte.ts';
 import { OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
@@ -18,39 +17,30 @@ export interface CelebrateDetail {
 	goal: TipGoalRecord;
 }
 
-const target = document.getElementById('app')!;
-const parsed = parseTipGoalParams(location.search);
-
-if (!parsed.ok) {
-	mount(TipGoal, {
-		target,
-		props: {
-			view: {
-				status: 'connecting',
-				goal: null,
-				currency: null,
-				debug: null,
-				paramErrors: parsed.errors
+startPage(
+	parseTipGoalParams,
+	(target, paramErrors) =>
+		mount(TipGoal, {
+			target,
+			props: {
+				view: { status: 'connecting', goal: null, currency: null, debug: null, paramErrors }
 			}
-		}
-	});
-} else {
-	const params = parsed.value;
-	const api = new ApiClient({ overlayKey: params.key });
-	const events = new EventHub();
-	const goal = new TipGoalTracker({
-		api,
-		events,
-		overlayId: params.overlay,
-		widgetId: params.widget,
-		debug: params.debug,
-		onReached: (g) =>
-			dispatchEvent(
-				new CustomEvent<CelebrateDetail>('tok:celebrate', {
-					detail: { overlayId: params.overlay, widgetId: params.widget ?? null, goal: g }
-				})
-			)
-	}).start();
-	connectWidgets(api, events, [goal], { ...TTS_EVENTS, ...OVERLAY_EVENTS }, { goal });
-	mount(TipGoal, { target, props: { view: goal.view, theme: tipGoalTheme(params) } });
-}
+		}),
+	(params, api, events, target) => {
+		const goal = new TipGoalTracker({
+			api,
+			events,
+			overlayId: params.overlay,
+			widgetId: params.widget,
+			debug: params.debug,
+			onReached: (g) =>
+				dispatchEvent(
+					new CustomEvent<CelebrateDetail>('tok:celebrate', {
+						detail: { overlayId: params.overlay, widgetId: params.widget ?? null, goal: g }
+					})
+				)
+		}).start();
+		connectWidgets(api, events, [goal], { ...TTS_EVENTS, ...OVERLAY_EVENTS }, { goal });
+		mount(TipGoal, { target, props: { view: goal.view, theme: params } });
+	}
+);

@@ -8,7 +8,7 @@ import { createObsBridge } from '../client/obs.ts';
 import { announceCelebration, createSpeechAnnouncer } from '../client/sound-bus.ts';
 import { connectWidgets } from '../client/widget-page.ts';
 import TtsApp from '../../widgets/tts/TtsApp.svelte';
-import { parseTtsParams, ttsTheme, type TtsParams } from '../../widgets/tts/params.ts';
+import { parseTtsParams, type TtsParams } from '../../widgets/tts/params.ts';
 import { alertStyle } from '../../widgets/tts/tiers.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
 import type { TtsViewModel } from '../../widgets/tts/view.ts';
@@ -36,7 +36,7 @@ if (!parsed.ok) {
 	// A still alert for placing and theming (the preview's gallery): nothing connects or plays.
 	mount(TtsApp, {
 		target,
-		props: { staticView: sampleView(parsed.value), theme: ttsTheme(parsed.value) }
+		props: { staticView: sampleView(parsed.value), theme: parsed.value }
 	});
 } else {
 	const params = parsed.value;
@@ -64,7 +64,7 @@ if (!parsed.ok) {
 	connectWidgets(api, events, [player], { ...TTS_EVENTS, ...OVERLAY_EVENTS }, { player });
 	mount(TtsApp, {
 		target,
-		props: { player, theme: ttsTheme(params), onUnlockAudio: () => void audio.unlock() }
+		props: { player, theme: params, onUnlockAudio: () => void audio.unlock() }
 	});
 }
 

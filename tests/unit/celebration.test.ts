@@ -1,10 +1,8 @@
 // The celebration widget's pure parts: which events fire it, its URL parameters, and the
 // particles (bounded in number, all gone when the celebration ends).
 import { describe, expect, it } from 'vitest';
-import {
-	celebrationParamsForOverlay,
-	parseCelebrationParams
-} from '../../widgets/celebration/params.ts';
+import { parseCelebrationParams } from '../../widgets/celebration/params.ts';
+import { withPlace } from '../../widgets/shared/place-params.ts';
 import {
 	MAX_PARTICLES,
 	createParticles,
@@ -72,10 +70,12 @@ describe('celebration parameters', () => {
 	});
 
 	it("inside an overlay page the widget's place overrides the page's parameters", () => {
-		const r = celebrationParamsForOverlay(
-			`?key=${KEY}&style=fireworks&overlay=o_00000000&min_display=0`,
-			'o_1a2b3c4d',
-			'w_main_party'
+		const r = parseCelebrationParams(
+			withPlace(
+				`?key=${KEY}&style=fireworks&overlay=o_00000000&min_display=0`,
+				'o_1a2b3c4d',
+				'w_main_party'
+			)
 		);
 		expect(r.ok && r.value).toMatchObject({
 			overlay: 'o_1a2b3c4d',

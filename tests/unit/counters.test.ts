@@ -10,11 +10,8 @@ import {
 	upsertCounter
 } from '../../widgets/counters/counter-list.ts';
 import { formatCount } from '../../widgets/counters/format.ts';
-import {
-	countersParamsForOverlay,
-	countersTheme,
-	parseCountersParams
-} from '../../widgets/counters/params.ts';
+import { parseCountersParams } from '../../widgets/counters/params.ts';
+import { withPlace } from '../../widgets/shared/place-params.ts';
 import type { CounterView } from '../../widgets/counters/view.ts';
 
 const KEY = 'abcdefghijklmnop1234';
@@ -51,15 +48,12 @@ describe('counters widget parameters', () => {
 			format: 'compact',
 			overlay: 'o_5e6f7a8b',
 			widget: 'w_chat_deaths',
-			debug: true
-		});
-		expect(countersTheme(r.value)).toEqual({
-			font: undefined,
+			debug: true,
 			color: '#ff0000',
-			accent: undefined,
 			scale: 1,
 			position: 'bottom-right'
 		});
+		expect([r.value.font, r.value.accent]).toEqual([undefined, undefined]);
 	});
 
 	it('names every bad parameter in one sentence each', () => {
@@ -79,7 +73,9 @@ describe('counters widget parameters', () => {
 	});
 
 	it("inside an overlay page the widget's place is set and the page's theme kept", () => {
-		const r = countersParamsForOverlay(`?key=${KEY}&format=plain`, 'o_5e6f7a8b', 'w_chat_deaths');
+		const r = parseCountersParams(
+			withPlace(`?key=${KEY}&format=plain`, 'o_5e6f7a8b', 'w_chat_deaths')
+		);
 		expect(r.ok && r.value).toMatchObject({
 			overlay: 'o_5e6f7a8b',
 			widget: 'w_chat_deaths',

@@ -6,7 +6,6 @@ import {
 	TTS_PARAM_DOCS,
 	parseTtsParams,
 	ttsParamFields,
-	ttsTheme,
 	type TtsParams
 } from '../../widgets/tts/params.ts';
 import { DEFAULT_LADDER, baseTierFields } from '../../widgets/tts/tiers.ts';
@@ -107,7 +106,7 @@ describe('TTS widget parameters', () => {
 				amount: []
 			}
 		});
-		expect(ttsTheme(value)).toEqual({
+		expect(value).toMatchObject({
 			font: '"Comic Neue", sans-serif',
 			color: '#ffcc00',
 			accent: 'teal',

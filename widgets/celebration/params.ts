@@ -1,29 +1,22 @@
 // URL parameters of the celebration widget: the one place they are declared. The page parses them
 // with parseCelebrationParams(location.search); README's table comes from CELEBRATION_PARAM_DOCS.
 import {
-	flag,
-	identifier,
 	numberIn,
 	oneOf,
 	param,
 	paramDocs,
 	parseParams,
-	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
-import { overlayIdParam, withPlace } from '../counters/params.ts';
 import { KEY_DESCRIPTION, keyField } from '../shared/theme-params.ts';
+import { offFlag } from '../shared/widget-params.ts';
+import { placeFields } from '../shared/place-params.ts';
 import { CELEBRATION_STYLES } from './particles.ts';
 
 export const celebrationParamFields = {
 	// The same key format as every widget (src/server/config.ts).
 	key: keyField,
-	overlay: param(overlayIdParam, {
-		expects: 'an overlay id (o_ and 8 hex digits)'
-	}),
-	widget: param(identifier(64), {
-		expects: 'a widget id such as w_main_party'
-	}),
+	...placeFields('w_main_party'),
 	style: param(oneOf(CELEBRATION_STYLES), {
 		default: 'confetti',
 		expects: 'confetti or fireworks'
@@ -36,33 +29,14 @@ export const celebrationParamFields = {
 		default: 4,
 		expects: 'seconds from 1 to 15'
 	}),
-	debug: param(flag, {
-		default: false,
-		defaultText: '0',
-		expects: '1 or 0'
-	})
+	debug: offFlag
 };
 
 export type CelebrationParams = ParamValues<typeof celebrationParamFields>;
 
 /** Parses the celebration widget's URL parameters (e.g. `location.search`). */
-export function parseCelebrationParams(
-	search: string | URLSearchParams
-): ParamResult<CelebrationParams> {
-	return parseParams(celebrationParamFields, search);
-}
-
-/**
- * The parameters of a celebration widget inside an overlay page: the page's own URL parameters
- * (key, style, intensity...) with `overlay` and `widget` set to the widget's place.
- */
-export function celebrationParamsForOverlay(
-	search: string | URLSearchParams,
-	overlayId: string,
-	widgetId: string
-): ParamResult<CelebrationParams> {
-	return parseCelebrationParams(withPlace(search, overlayId, widgetId));
-}
+export const parseCelebrationParams = (search: string | URLSearchParams) =>
+	parseParams(celebrationParamFields, search);
 
 /** One row per parameter for the README. */
 export const CELEBRATION_PARAM_DOCS = /*@__PURE__*/ paramDocs(celebrationParamFields, {

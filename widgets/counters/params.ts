@@ -1,20 +1,12 @@
 // URL parameters of the counters widget: the one place they are declared. The page parses them with
 // parseCountersParams(location.search); README's table comes from COUNTERS_PARAM_DOCS.
 import { KEY_DESCRIPTION, keyField, themeFields } from '../shared/theme-params.ts';
+import { offFlag } from '../shared/widget-params.ts';
+import { placeFields } from '../shared/place-params.ts';
 import { z } from 'zod/mini';
-import { COUNTER_NAME, OVERLAY_ID } from '../../src/contract/index.ts';
-import {
-	flag,
-	identifier,
-	oneOf,
-	param,
-	paramDocs,
-	parseParams,
-	type ParamResult,
-	type ParamValues
-} from '../../src/client/params.ts';
+import { COUNTER_NAME } from '../../src/contract/index.ts';
+import { oneOf, param, paramDocs, parseParams, type ParamValues } from '../../src/client/params.ts';
 import { COUNT_FORMATS } from './format.ts';
-import type { CountersTheme } from './view.ts';
 
 /** A counter slug (CONTRACT.md, Counter); lower-cased so `Deaths` finds `deaths`. */
 const counterName: z.ZodMiniType<string, string> = z.pipe(
@@ -31,10 +23,6 @@ export const labelText: z.ZodMiniType<string, string> = z.string().check(
 	z.refine((s) => Array.from(s).length <= 64 && !/\p{Cc}/u.test(s))
 );
 
-export const overlayIdParam: z.ZodMiniType<string, string> = z
-	.string()
-	.check(z.trim(), z.regex(OVERLAY_ID));
-
 export const countersParamFields = {
 	// The same key format as every widget (src/server/config.ts).
 	key: keyField,
@@ -50,50 +38,16 @@ export const countersParamFields = {
 		default: 'grouped',
 		expects: 'plain, grouped or compact'
 	}),
-	overlay: param(overlayIdParam, {
-		expects: 'an overlay id (o_ and 8 hex digits)'
-	}),
-	widget: param(identifier(64), {
-		expects: 'a widget id such as w_main_counters'
-	}),
-	debug: param(flag, {
-		default: false,
-		defaultText: '0',
-		expects: '1 or 0'
-	}),
+	...placeFields('w_main_counters'),
+	debug: offFlag,
 	...themeFields('top-left')
 };
 
 export type CountersParams = ParamValues<typeof countersParamFields>;
 
 /** Parses the counters widget's URL parameters (e.g. `location.search`). */
-export function parseCountersParams(search: string | URLSearchParams): ParamResult<CountersParams> {
-	return parseParams(countersParamFields, search);
-}
-
-/**
- * The parameters of a counter widget inside an overlay page: the page's own URL parameters (key,
- * theme, format...) with `overlay` and `widget` set to the widget's place.
- */
-export function countersParamsForOverlay(
-	search: string | URLSearchParams,
-	overlayId: string,
-	widgetId: string
-): ParamResult<CountersParams> {
-	return parseCountersParams(withPlace(search, overlayId, widgetId));
-}
-
-/** A copy of the query with `overlay` and `widget` set. */
-export function withPlace(
-	search: string | URLSearchParams,
-	overlayId: string,
-	widgetId: string
-): URLSearchParams {
-	const q = new URLSearchParams(search);
-	q.set('overlay', overlayId);
-	q.set('widget', widgetId);
-	return q;
-}
+export const parseCountersParams = (search: string | URLSearchParams) =>
+	parseParams(countersParamFields, search);
 
 /** One row per parameter for the README. */
 export const COUNTERS_PARAM_DOCS = /*@__PURE__*/ paramDocs(countersParamFields, {
@@ -110,8 +64,3 @@ export const COUNTERS_PARAM_DOCS = /*@__PURE__*/ paramDocs(countersParamFields, 
 	scale: 'size of the counters relative to the page width',
 	position: 'where the counters sit on the page (or in their box of an overlay)'
 });
-
-/** The theme part of the parameters, as the markup consumes it. */
-export function countersTheme(p: CountersParams): CountersTheme {
-	return { font: p.font, color: p.color, accent: p.accent, scale: p.scale, position: p.position };
-}

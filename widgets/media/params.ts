@@ -1,8 +1,6 @@
 // URL parameters of the media widget: the one place they are declared. The page parses them with
 // parseMediaParams(location.search); README's table comes from MEDIA_PARAM_DOCS.
 import {
-	flag,
-	identifier,
 	numberIn,
 	oneOf,
 	param,
@@ -12,6 +10,7 @@ import {
 	type ParamValues
 } from '../../src/client/params.ts';
 import { KEY_DESCRIPTION, keyField, themeFields } from '../shared/theme-params.ts';
+import { claimField, instanceField, offFlag, onOff, share } from '../shared/widget-params.ts';
 import type { MediaTheme } from './view.ts';
 
 export const WITH_TTS = ['duck', 'hold', 'ignore'] as const;
@@ -19,47 +18,28 @@ export type WithTts = (typeof WITH_TTS)[number];
 
 export const mediaParamFields = {
 	key: keyField,
-	volume: param(numberIn(0, 1), {
-		default: 1,
-		expects: 'a number from 0 to 1'
-	}),
+	volume: share(1),
 	with_tts: param(oneOf(WITH_TTS), {
 		default: 'duck',
 		expects: 'duck, hold or ignore'
 	}),
-	duck_volume: param(numberIn(0, 1), {
-		default: 0.25,
-		expects: 'a number from 0 to 1'
-	}),
+	duck_volume: share(0.25),
 	size: param(numberIn(0.1, 1), {
 		default: 1,
 		expects: 'a number from 0.1 to 1'
 	}),
-	info: param(oneOf(['on', 'off'] as const), {
-		default: 'on',
-		expects: 'on or off'
-	}),
-	claim: param(oneOf(['visible', 'active', 'always', 'never'] as const), {
-		default: 'visible',
-		expects: 'visible, active, always or never'
-	}),
-	debug: param(flag, {
-		default: false,
-		defaultText: '0',
-		expects: '1 or 0'
-	}),
-	instance: param(identifier(64), {
-		defaultText: 'derived from the page',
-		expects: 'up to 64 characters of A-Z a-z 0-9 _ -'
-	}),
+	info: onOff,
+	claim: claimField,
+	debug: offFlag,
+	instance: instanceField,
 	...themeFields('center')
 };
 
 export type MediaParams = ParamValues<typeof mediaParamFields>;
 
-export function parseMediaParams(search: string | URLSearchParams): ParamResult<MediaParams> {
-	return parseParams(mediaParamFields, search);
-}
+/** Parses the URL parameters (e.g. `location.search`). */
+export const parseMediaParams = (search: string | URLSearchParams) =>
+	parseParams(mediaParamFields, search);
 
 /**
  * The media widget's parameters inside an overlay page, whose URL it shares with the TTS widget:
@@ -96,13 +76,5 @@ export const MEDIA_PARAM_DOCS = /*@__PURE__*/ paramDocs(mediaParamFields, {
 });
 
 export function mediaTheme(p: MediaParams): MediaTheme {
-	return {
-		font: p.font,
-		color: p.color,
-		accent: p.accent,
-		scale: p.scale,
-		position: p.position,
-		size: p.size,
-		info: p.info === 'on'
-	};
+	return { ...p, info: p.info === 'on' };
 }

@@ -9,6 +9,7 @@ import { backoffDelay } from '../../src/core/backoff.ts';
 import type { KnownEvent } from '../../src/contract/index.ts';
 import * as routes from '../../src/contract/routes.ts';
 import type { CurrencyInfo } from '../tts/format.ts';
+import type { WidgetTheme } from './theme-params.ts';
 
 export type ListStatus = 'connecting' | 'ready' | 'unauthorized' | 'failing';
 
@@ -23,6 +24,18 @@ export interface ListViewModel<Row> {
 	currency: CurrencyInfo | null;
 }
 
+/** A list before its first read (and on a page that shows only its URL errors). */
+export function unreadList(): ListViewModel<never> {
+	return { status: 'connecting', statusDetail: '', rows: [], loaded: false, currency: null };
+}
+
+/** The props of a list widget (Leaderboard.svelte, Recent.svelte). */
+export interface ListWidgetProps<Row> {
+	view: ListViewModel<Row>;
+	theme?: WidgetTheme;
+	paramErrors?: string[] | null;
+}
+
 export interface ListDeps {
 	api: Pick<ApiClient, 'request'>;
 	events: EventHub;
@@ -35,13 +48,7 @@ export type ListRead<Row> = { ok: true; rows: Row[] } | ApiFailure;
 const RETRY = { baseMs: 1000, maxMs: 30_000 };
 
 export abstract class ListReader<Row> {
-	view: ListViewModel<Row> = $state({
-		status: 'connecting',
-		statusDetail: '',
-		rows: [],
-		loaded: false,
-		currency: null
-	});
+	view: ListViewModel<Row> = $state(unreadList());
 
 	protected readonly deps: ListDeps;
 	/** What is read, for the error sentence: `the leaderboard`. */

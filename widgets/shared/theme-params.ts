@@ -28,6 +28,26 @@ export const keyField = requiredParam(overlayKey, {
 /** `key` in every widget's README table. */
 export const KEY_DESCRIPTION = 'the overlay key that `npm start` prints in every overlay URL';
 
+/**
+ * A widget's README lines with those of its theme parameters, for a widget that is one thing on
+ * its page (`the board`); `accent` says what the accent colour paints. Call it marked pure, as
+ * paramDocs, so that pages drop the text.
+ */
+export function withThemeDocs<D extends Record<string, string>>(
+	own: D,
+	what: string,
+	accent: string
+) {
+	return {
+		...own,
+		font: `font of ${what}, installed on the streaming PC (e.g. \`Comic Neue, sans-serif\`)`,
+		color: `text colour of ${what}`,
+		accent,
+		scale: `size of ${what} relative to the page width`,
+		position: `where ${what} sits on the page`
+	};
+}
+
 /** Where a widget sits on its page (or in its box on an overlay). */
 export const POSITIONS = [
 	'top-left',
@@ -52,11 +72,6 @@ export interface WidgetTheme {
 
 /** Rows of a widget's debug=1 panel (label, value), shown as text. */
 export type DebugRows = ReadonlyArray<readonly [label: string, value: string]>;
-
-/** The theme part of parsed parameters. */
-export function themeOf(p: WidgetTheme): WidgetTheme {
-	return { font: p.font, color: p.color, accent: p.accent, scale: p.scale, position: p.position };
-}
 
 export function themeFields(position: Position) {
 	return {

@@ -1,17 +1,20 @@
 // URL parameters of the TTS widget: the one place they are declared. The shell parses them with
 // parseTtsParams(location.search); README's table comes from TTS_PARAM_DOCS.
-import { POSITIONS, KEY_DESCRIPTION, keyField, themeFields } from '../shared/theme-params.ts';
-import { z } from 'zod/mini';
 import {
-	flag,
-	identifier,
+	POSITIONS,
+	KEY_DESCRIPTION,
+	keyField,
+	themeFields,
+	withThemeDocs
+} from '../shared/theme-params.ts';
+import { claimField, instanceField, offFlag, onOff } from '../shared/widget-params.ts';
+import {
 	integerIn,
 	numberIn,
 	oneOf,
 	param,
 	paramDocs,
 	parseParams,
-	requiredParam,
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
@@ -22,20 +25,13 @@ import {
 	tierFields,
 	type AlertTiers
 } from './tiers.ts';
-import type { TtsTheme } from './view.ts';
-
-export const CLAIM_RULES = ['visible', 'active', 'always', 'never'] as const;
-export type ClaimRule = (typeof CLAIM_RULES)[number];
 
 export const TTS_POSITIONS = POSITIONS;
 export type TtsPosition = (typeof TTS_POSITIONS)[number];
 
 export const ttsParamFields = {
 	key: keyField,
-	volume: param(numberIn(0, 1), {
-		default: 1,
-		expects: 'a number from 0 to 1'
-	}),
+	volume: param(numberIn(0, 1), { default: 1, expects: 'a number from 0 to 1' }),
 	min_display: param(numberIn(0, 60), {
 		default: 4,
 		expects: 'seconds from 0 to 60'
@@ -44,28 +40,14 @@ export const ttsParamFields = {
 		default: 0.5,
 		expects: 'seconds from 0 to 30'
 	}),
-	claim: param(oneOf(CLAIM_RULES), {
-		default: 'visible',
-		expects: 'visible, active, always or never'
-	}),
+	claim: claimField,
 	audio_failures: param(integerIn(1, 10), {
 		default: 3,
 		expects: 'a whole number from 1 to 10'
 	}),
-	text_fallback: param(oneOf(['on', 'off'] as const), {
-		default: 'on',
-		expects: 'on or off'
-	}),
-	debug: param(flag, {
-		default: false,
-		defaultText: '0',
-		expects: '1 or 0'
-	}),
-	sample: param(flag, {
-		default: false,
-		defaultText: '0',
-		expects: '1 or 0'
-	}),
+	text_fallback: onOff,
+	debug: offFlag,
+	sample: offFlag,
 	sample_amount: param(numberIn(0, 1_000_000), {
 		default: 5,
 		expects: 'an amount from 0'
@@ -74,10 +56,7 @@ export const ttsParamFields = {
 		default: 'tip',
 		expects: 'tip, sub or replay'
 	}),
-	instance: param(identifier(64), {
-		defaultText: 'derived from the page',
-		expects: 'up to 64 characters of A-Z a-z 0-9 _ -'
-	}),
+	instance: instanceField,
 	...themeFields('top')
 };
 
@@ -108,33 +87,27 @@ export const TTS_PARAM_DOCS = /*@__PURE__*/ ttsParamDocs();
 function ttsParamDocs() {
 	return paramDocs(
 		{ ...ttsParamFields, ...baseTierFields },
-		{
-			key: KEY_DESCRIPTION,
-			volume: 'loudness of the speech (OBS can also mix the source)',
-			min_display: 'the alert stays on screen at least this long, even for short audio',
-			gap: 'pause between one alert leaving and the next one starting',
-			claim:
-				'when this copy takes alerts: visible (shown anywhere in OBS), active (on air in Program), always; never: only shows what another copy reads (the preview)',
-			audio_failures: 'audio attempts for one alert before the text fallback',
-			text_fallback:
-				'on: after repeated audio failures show the message as text for a readable time, then finish it',
-			debug: '1 shows a diagnostics panel (connection, last event, claim, OBS state)',
-			sample:
-				'1 shows a sample alert and nothing else (no connection, no claims, no sound): for placing and theming the widget',
-			sample_amount: "with sample=1: the sample tip's amount, to see a tier's look",
-			sample_kind: 'with sample=1: a sample sub reward or replay, to see their tier',
-			instance: 'tells two copies of this widget apart (e.g. two scenes with their own source)',
-			font: 'font of the alert, installed on the streaming PC (e.g. `Comic Neue, sans-serif`)',
-			color: 'text colour of the alert',
-			accent: 'colour of the amount, the badges and the spoken-word highlight',
-			scale: 'size of the alert relative to the page width',
-			position: 'where the alert sits on the page',
-			...baseTierDescriptions
-		}
+		withThemeDocs(
+			{
+				key: KEY_DESCRIPTION,
+				volume: 'loudness of the speech (OBS can also mix the source)',
+				min_display: 'the alert stays on screen at least this long, even for short audio',
+				gap: 'pause between one alert leaving and the next one starting',
+				claim:
+					'when this copy takes alerts: visible (shown anywhere in OBS), active (on air in Program), always; never: only shows what another copy reads (the preview)',
+				audio_failures: 'audio attempts for one alert before the text fallback',
+				text_fallback:
+					'on: after repeated audio failures show the message as text for a readable time, then finish it',
+				debug: '1 shows a diagnostics panel (connection, last event, claim, OBS state)',
+				sample:
+					'1 shows a sample alert and nothing else (no connection, no claims, no sound): for placing and theming the widget',
+				sample_amount: "with sample=1: the sample tip's amount, to see a tier's look",
+				sample_kind: 'with sample=1: a sample sub reward or replay, to see their tier',
+				instance: 'tells two copies of this widget apart (e.g. two scenes with their own source)',
+				...baseTierDescriptions
+			},
+			'the alert',
+			'colour of the amount, the badges and the spoken-word highlight'
+		)
 	);
-}
-
-/** The theme part of the parameters, as the widget's markup consumes it. */
-export function ttsTheme(p: TtsParams): TtsTheme {
-	return { font: p.font, color: p.color, accent: p.accent, scale: p.scale, position: p.position };
 }
