@@ -19,8 +19,7 @@ let child: ChildProcess | null = null;
 
 beforeAll(() => {
 	const missing = BUILT.filter((f) => !existsSync(join(root, f)));
-	if (missing.length)
-		throw new Error(`run \`npm run build\` first: ${missing.join(', ')} missing`);
+	if (missing.length) throw new Error(`run \`npm run build\` first: ${missing.join(', ')} missing`);
 	copy = mkdtempSync(join(tmpdir(), 'overlay-kit-prod-'));
 	// The files a clone has (tracked, as they are in the working tree), then the build output.
 	const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
