@@ -96,6 +96,11 @@ export class ApiClient {
 	private readonly calls = new Map<string, number>();
 	/** Consecutive 429s per route: the exponent of the wait when no header says how long. */
 	private readonly limited = new Map<string, number>();
+	/**
+	 * Called when any call is refused for the page's key (a wrong key, or one the streamer replaced
+	 * in hosted mode): the page stops and says so at once, not at its next connect.
+	 */
+	onKeyRefused: ((error: string) => void) | null = null;
 
 	constructor(options: ApiClientOptions) {
 		this.overlayKey = options.overlayKey;
@@ -118,16 +123,8 @@ export class ApiClient {
 		const res = await this.send('token', 'POST', '/token');
 		if (res.ok) return this.parseBody('token', res.status, res.body, mintedToken());
 		// A wrong key, or (hosted mode) one the streamer replaced (the server says so): no retry helps.
-		if (res.kind === 'http' && res.status === 401 && /overlay_key/.test(res.code!))
-			return {
-				ok: false,
-				kind: 'unauthorized',
-				status: 401,
-				error:
-					res.code === 'bad_overlay_key'
-						? 'the overlay key was refused'
-						: String((res.body as { error: unknown }).error)
-			};
+		const refused = keyRefusal(res);
+		if (refused !== null) return { ok: false, kind: 'unauthorized', status: 401, error: refused };
 		return res;
 	}
 
@@ -229,8 +226,18 @@ export class ApiClient {
 			this.limited.set(name, attempt + 1);
 			failure.retryAfterMs = retryAfterMs(res.headers, attempt, this.random);
 		} else this.limited.delete(name);
+		const refused = keyRefusal(failure);
+		if (refused !== null) this.onKeyRefused?.(refused);
 		return failure;
 	}
+}
+
+/** A 401 for the page's key, in a sentence (the server's own for a replaced key); else null. */
+function keyRefusal(res: ApiFailure): string | null {
+	if (res.kind !== 'http' || res.status !== 401 || !/overlay_key/.test(res.code ?? '')) return null;
+	return res.code === 'bad_overlay_key'
+		? 'the overlay key was refused'
+		: String((res.body as { error: unknown }).error);
 }
 
 /** `/tts/:orderId/start` with each param checked by its schema, then URL-encoded. */

@@ -283,6 +283,11 @@ export class RealtimeConnection {
 		});
 	}
 
+	/** The page's key was refused on another call: stop now, as a refused mint would. */
+	refuse(error: string): void {
+		if (!this.stopped) this.stop('unauthorized', `cannot connect: ${error}`);
+	}
+
 	private stop(state: 'closed' | 'unauthorized', detail: string): void {
 		this.stopped = true;
 		this.clearWatchdog();

@@ -29,6 +29,7 @@ export function connectWidgets(
 			for (const w of widgets) w.setConnection(state, detail);
 		}
 	}).start();
+	api.onKeyRefused = (error) => realtime.refuse(error);
 	(window as unknown as { __tok?: unknown }).__tok = { ...expose, realtime, api };
 	addEventListener('pagehide', () => {
 		realtime.close();

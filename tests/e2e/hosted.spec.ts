@@ -131,13 +131,23 @@ test('two streamers signed in at once: each dashboard is theirs, each tip plays 
 		).toBe(true);
 	}
 
-	// The first streamer presses "New overlay key": their source, once it reloads (as OBS does when
-	// the scene is shown again), says that its URL was replaced; the other streamer's plays on.
+	// The first streamer presses "New overlay key": their source, still connected, plays nothing
+	// more and says that its URL was replaced as soon as a tip comes (its claim is refused); after
+	// a reload (as OBS does when the scene is shown again) it still says so; the other streamer's
+	// plays on.
 	const reloaded = dashboards[0].waitForNavigation();
 	await press(dashboards[0], 'form[action="/account/new-key"] button');
 	await reloaded;
 	const fresh = new URL((await urls(dashboards[0], 'data-widget-url'))[0]).searchParams.get('key');
 	expect(fresh).not.toBe(seen[0].key);
+	const orphan = sim.control.createTip(
+		{ name: 'After the new key', amount: 3, message: 'Nobody reads me', paid: true },
+		streamers[0].id
+	).order_id;
+	await expect
+		.poll(() => textOf(sources[0], '[data-testid=tts-widget]'), { timeout: 20_000 })
+		.toContain('this overlay URL was replaced by a newer one');
+	expect(ok('start', orphan)).toEqual([]);
 	await sources[0].reload();
 	await expect
 		.poll(() => textOf(sources[0], '[data-testid=tts-widget]'), { timeout: 20_000 })
@@ -150,7 +160,7 @@ test('two streamers signed in at once: each dashboard is theirs, each tip plays 
 	await press(room, '[data-action=tip]');
 	await eventually(() => ledger(1).length === 2);
 	const next = ledger(1)[1].order_id;
-	expect(ledger(0).map((t) => t.order_id)).toEqual([tips[0]]);
+	expect(ledger(0).map((t) => t.order_id)).toEqual([tips[0], orphan]);
 	await eventually(() => ok('finish', next).length === 1, 60_000);
 	expect(ok('start', next).map((r) => r.tenant)).toEqual([streamers[1].id]);
 	for (const page of [...dashboards, ...sources, room])
