@@ -92,6 +92,30 @@ test('each overlay frame loads the overlay page itself', async ({ page, stack })
 	}
 });
 
+test('the recent-events and top-supporters widgets show live in the preview', async ({
+	page,
+	stack
+}) => {
+	await page.goto(stack.url('/preview'));
+	const inFrame = (name: string) =>
+		page.evaluate((n) => {
+			const frame = document.querySelector<HTMLIFrameElement>(`[data-testid=preview-live-${n}]`);
+			const doc = frame?.contentDocument;
+			const widget = doc?.querySelector(`[data-testid=${n}-widget]`);
+			return widget ? `${widget.getAttribute('data-status')} ${widget.textContent ?? ''}` : '';
+		}, name);
+	await expect.poll(() => inFrame('recent'), { timeout: 20_000 }).toMatch(/^ready /);
+	await expect.poll(() => inFrame('leaderboard'), { timeout: 20_000 }).toMatch(/^ready /);
+	stack.sim.control.createTip({
+		name: 'Previewed Fan',
+		amount: 4242,
+		message: 'hello',
+		paid: true
+	});
+	await expect.poll(() => inFrame('recent'), { timeout: 10_000 }).toContain('Previewed Fan');
+	await expect.poll(() => inFrame('leaderboard'), { timeout: 10_000 }).toContain('Previewed Fan');
+});
+
 // Headless engines never block audio here (Playwright gives pages user activation), so these tests
 // cover the switch from silent frames to readers; the browser's block itself is not reproducible.
 test.describe('sound in the preview', () => {
