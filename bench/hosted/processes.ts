@@ -4,7 +4,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export { freePort } from '../../tests/integration/postgres-server.ts';
+export { freePort } from '../../tests/fixtures/ports.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

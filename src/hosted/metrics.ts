@@ -2,6 +2,7 @@
 // /healthz: its upstream requests by outcome (429s among them) and the last RateLimit-* headers
 // seen, its token refreshes by outcome, and how long POST /token takes to mint a handoff token.
 // Counts since the instance started; nothing in them names a streamer.
+import { readRateLimitHeaders } from '../core/rate-budget.ts';
 import type { Fetch } from '../server/upstream.ts';
 
 /** How a refresh of one instance ended: sent and rotated, sent and not rotated, the connection
@@ -39,14 +40,12 @@ export class HostedMetrics {
 				throw err;
 			}
 			this.count(kind, res.status === 429 ? '429' : `${Math.floor(res.status / 100)}xx`);
-			const limit = Number(res.headers.get('ratelimit-limit'));
-			const remaining = Number(res.headers.get('ratelimit-remaining'));
-			const reset = Number(res.headers.get('ratelimit-reset'));
-			if (res.headers.has('ratelimit-remaining') && [limit, remaining, reset].every(isFinite))
+			const seen = readRateLimitHeaders(res.headers);
+			if (seen)
 				this.rateLimit = {
-					limit,
-					remaining,
-					resetAt: new Date(this.now() + reset * 1000).toISOString()
+					limit: seen.limit,
+					remaining: seen.remaining,
+					resetAt: new Date(this.now() + seen.resetS * 1000).toISOString()
 				};
 			return res;
 		};

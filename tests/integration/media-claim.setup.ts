@@ -1,6 +1,5 @@
 // A simulator and a realtime client per test, and the media calls the media-claim tests
 // (media-claim.test.ts, media-claim.queue.test.ts) make.
-import { afterEach, beforeEach } from 'vitest';
 import {
 	MediaFinishBody,
 	MediaHistoryBody,
@@ -11,20 +10,15 @@ import {
 	type QueueMediaItem
 } from '../../src/contract/index.ts';
 import { expectBody } from '../fixtures/contract-checks.ts';
-import { api, RealtimeClient, withSim, type Sim } from '../fixtures/sim.ts';
+import { api, simAndRealtimePerTest, type RealtimeClient, type Sim } from '../fixtures/sim.ts';
 
 export let sim: Sim;
 
 export let rt: RealtimeClient;
 
-beforeEach(async () => {
-	sim = await withSim();
-	rt = await RealtimeClient.connect(sim);
-});
-
-afterEach(async () => {
-	rt.close();
-	await sim.close();
+simAndRealtimePerTest((s, r) => {
+	sim = s;
+	rt = r;
 });
 
 export const demoVideo = (file = 'countdown') => `${sim.origin}/demo/${file}.webm`;

@@ -4,9 +4,9 @@
 // cluster belongs to the `postgres` user. Without the package a test skips locally and fails in CI.
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../fixtures/ports.ts';
 
 export interface PostgresServer {
 	url: string;
@@ -20,18 +20,6 @@ function binDir(): string | null {
 		.filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
 		.sort((a, b) => Number(b) - Number(a));
 	return versions.length ? join(root, versions[0], 'bin') : null;
-}
-
-/** A port nothing listens on now (the bench's instances use it too). */
-export function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const s = createServer();
-		s.once('error', reject);
-		s.listen(0, '127.0.0.1', () => {
-			const port = (s.address() as { port: number }).port;
-			s.close(() => resolve(port));
-		});
-	});
 }
 
 /** Why PostgreSQL cannot run here, or null when it can. */

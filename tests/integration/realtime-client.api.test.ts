@@ -6,7 +6,8 @@ import { ApiClient, type FetchLike } from '../../src/client/api.ts';
 import { api, readyTip } from '../fixtures/sim.ts';
 import { OVERLAY_KEY } from '../fixtures/token-endpoint.ts';
 import * as routes from '../../src/contract/routes.ts';
-import { rig, closedPort } from './realtime-client.setup.ts';
+import { rig } from './realtime-client.setup.ts';
+import { freePort } from '../fixtures/ports.ts';
 
 describe('ApiClient through the token endpoint', () => {
 	it('starts and finishes a TTS item through the proxy', async () => {
@@ -124,7 +125,7 @@ describe('ApiClient through the token endpoint', () => {
 	});
 
 	it('a token endpoint that does not answer is a network failure', async () => {
-		const port = await closedPort();
+		const port = await freePort();
 		const client = new ApiClient({ overlayKey: OVERLAY_KEY, baseUrl: `http://127.0.0.1:${port}` });
 		expect(await client.request(routes.ttsQueue)).toMatchObject({ ok: false, kind: 'network' });
 		expect(await client.mintToken()).toMatchObject({ ok: false, kind: 'network' });

@@ -19,9 +19,9 @@ import {
 	connect,
 	tokenCalls,
 	postTip,
-	sleep,
-	closedPort
+	sleep
 } from './realtime-client.setup.ts';
+import { freePort } from '../fixtures/ports.ts';
 
 describe('RealtimeConnection', () => {
 	it('a wrong overlay key is a permanent unauthorized state with no retry loop', async () => {
@@ -83,7 +83,7 @@ describe('RealtimeConnection', () => {
 	it('an unreachable upstream ends in failing with a readable reason and slow retries', async () => {
 		const sim = await withSim();
 		cleanups.push(() => sim.close());
-		const port = await closedPort();
+		const port = await freePort();
 		const endpoint = await serveTokenEndpoint({
 			baseUrl: `http://127.0.0.1:${port}/v1`,
 			wsUrl: `ws://127.0.0.1:${port}/realtime`,

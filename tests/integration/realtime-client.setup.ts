@@ -1,7 +1,5 @@
 // The rig of the browser-side client tests (realtime-client*.test.ts): a real simulator and the
 // real token endpoint on loopback ports, with `ws` as the WebSocket, and their helpers.
-import { createServer } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { afterEach, expect } from 'vitest';
 import WebSocket from 'ws';
 import { ApiClient } from '../../src/client/api.ts';
@@ -91,11 +89,3 @@ export async function postTip(sim: Sim, name = 'Viewer'): Promise<string> {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}

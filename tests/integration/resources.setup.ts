@@ -1,22 +1,16 @@
 // A simulator and a realtime client per test, and the helpers the resource tests
 // (resources.test.ts, resources.tipping.test.ts) share.
-import { afterEach, beforeEach } from 'vitest';
 import { CreateTipBody, TipGoalBody, type QueueTip } from '../../src/contract/index.ts';
 import { expectBody } from '../fixtures/contract-checks.ts';
-import { api, RealtimeClient, withSim, type Sim } from '../fixtures/sim.ts';
+import { api, simAndRealtimePerTest, type RealtimeClient, type Sim } from '../fixtures/sim.ts';
 
 export let sim: Sim;
 
 export let rt: RealtimeClient;
 
-beforeEach(async () => {
-	sim = await withSim();
-	rt = await RealtimeClient.connect(sim);
-});
-
-afterEach(async () => {
-	rt.close();
-	await sim.close();
+simAndRealtimePerTest((s, r) => {
+	sim = s;
+	rt = r;
 });
 
 export const MAIN = 'o_1a2b3c4d';

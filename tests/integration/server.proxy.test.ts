@@ -12,7 +12,8 @@ import {
 } from '../../src/contract/index.ts';
 import { api, readyTip, withSim } from '../fixtures/sim.ts';
 import { headersOf, send, simUpstream, tokenEndpoint } from '../fixtures/token-endpoint.ts';
-import { sim, fresh, closedPort, openRealtime, RATE_LIMIT } from './server.setup.ts';
+import { sim, fresh, openRealtime, RATE_LIMIT } from './server.setup.ts';
+import { freePort } from '../fixtures/ports.ts';
 
 describe('the claim calls through the proxy', () => {
 	it('starts and finishes a TTS tip, and the realtime stream opened with /token sees both', async () => {
@@ -154,7 +155,7 @@ describe('upstream failures', () => {
 	});
 
 	it('answers 502 with a clear body when the upstream cannot be reached', async () => {
-		const port = await closedPort();
+		const port = await freePort();
 		const { app, calls } = tokenEndpoint({
 			baseUrl: `http://127.0.0.1:${port}/v1`,
 			wsUrl: `ws://127.0.0.1:${port}/realtime`,

@@ -1,7 +1,5 @@
 // The simulator and token endpoint that server.test.ts and server.proxy.test.ts run against (one
 // per file), and their shared helpers.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import WebSocket from 'ws';
 import { until, withSim, type Sim } from '../fixtures/sim.ts';
@@ -26,15 +24,6 @@ afterEach(() => sim.control.clearFaults());
 export function fresh(options: Parameters<typeof tokenEndpoint>[1] = {}): Endpoint {
 	endpoint = tokenEndpoint(simUpstream(sim), options);
 	return endpoint;
-}
-
-/** A loopback port with nothing listening on it. */
-export async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
 }
 
 /** A realtime connection opened the way a widget does it: ws_url and token from POST /token. */

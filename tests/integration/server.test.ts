@@ -14,7 +14,8 @@ import {
 	simUpstream,
 	tokenEndpoint
 } from '../fixtures/token-endpoint.ts';
-import { sim, overlayId, fresh, closedPort, openRealtime, RATE_LIMIT } from './server.setup.ts';
+import { sim, overlayId, fresh, openRealtime, RATE_LIMIT } from './server.setup.ts';
+import { freePort } from '../fixtures/ports.ts';
 
 describe('the allowlist', () => {
 	it('forwards exactly the calls the widgets need', () => {
@@ -165,7 +166,7 @@ describe('GET /healthz', () => {
 	});
 
 	it('says the upstream is unreachable when it is down or refuses the key', async () => {
-		const port = await closedPort();
+		const port = await freePort();
 		const down = tokenEndpoint({
 			baseUrl: `http://127.0.0.1:${port}/v1`,
 			wsUrl: 'ws://unused',

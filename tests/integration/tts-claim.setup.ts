@@ -1,6 +1,5 @@
 // A simulator and a realtime client per test, and the TTS calls the tts-claim tests
 // (tts-claim.test.ts, tts-claim.queue.test.ts) make.
-import { afterEach, beforeEach } from 'vitest';
 import {
 	CreateTipBody,
 	TtsFinishBody,
@@ -9,20 +8,15 @@ import {
 	type QueueTip
 } from '../../src/contract/index.ts';
 import { expectBody } from '../fixtures/contract-checks.ts';
-import { api, RealtimeClient, withSim, type Sim } from '../fixtures/sim.ts';
+import { api, simAndRealtimePerTest, type RealtimeClient, type Sim } from '../fixtures/sim.ts';
 
 export let sim: Sim;
 
 export let rt: RealtimeClient;
 
-beforeEach(async () => {
-	sim = await withSim();
-	rt = await RealtimeClient.connect(sim);
-});
-
-afterEach(async () => {
-	rt.close();
-	await sim.close();
+simAndRealtimePerTest((s, r) => {
+	sim = s;
+	rt = r;
 });
 
 export async function tip(message = 'hello stream'): Promise<QueueTip> {

@@ -74,37 +74,8 @@ describe('URL parameters', () => {
 describe('the leaderboard re-read', () => {
 	afterEach(() => vi.useRealTimers());
 
-	it('a burst of tips is one read after the debounce, and nothing runs afterwards', async () => {
-		vi.useFakeTimers();
-		const calls: string[] = [];
-		const api = {
-			request: vi.fn(async ({ name }: { name: string }) => {
-				calls.push(name);
-				if (name === 'me')
-					return {
-						ok: true,
-						status: 200,
-						body: { tenant: { currency: 'EUR', currency_symbol: '€' } }
-					};
-				return { ok: true, status: 200, body: { supporters: [] } };
-			})
-		};
-		const events = new EventHub();
-		const board = new LeaderboardState({ api: api as never, events, limit: 5 }).start();
-		await vi.runAllTimersAsync();
-		expect(calls.filter((c) => c === 'leaderboard')).toHaveLength(1);
-		const e = { type: 'tip.created', data: { tip: tip('tip_9', 9) } } as unknown as KnownEvent;
-		for (let i = 0; i < 5; i++) events.emit(e);
-		await vi.advanceTimersByTimeAsync(TIP_DEBOUNCE_MS - 1);
-		expect(calls.filter((c) => c === 'leaderboard')).toHaveLength(1);
-		await vi.advanceTimersByTimeAsync(1);
-		expect(calls.filter((c) => c === 'leaderboard')).toHaveLength(2);
-		expect(vi.getTimerCount()).toBe(0);
-		expect(board.view.currency?.code).toBe('EUR');
-		board.destroy();
-	});
-
-	it('reads within TIP_DEBOUNCE_MS of a tip even while tips keep coming', async () => {
+	/** A board on a fake API (fake timers), after its first read; `reads()` counts the board reads. */
+	async function startedBoard() {
 		vi.useFakeTimers();
 		const calls: string[] = [];
 		const api = {
@@ -123,12 +94,30 @@ describe('the leaderboard re-read', () => {
 		const board = new LeaderboardState({ api: api as never, events, limit: 5 }).start();
 		await vi.runAllTimersAsync();
 		const reads = () => calls.filter((c) => c === 'leaderboard').length;
+		const tipped = { type: 'tip.created', data: { tip: tip('tip_9', 9) } } as unknown as KnownEvent;
+		return { board, reads, sendTip: () => events.emit(tipped) };
+	}
+
+	it('a burst of tips is one read after the debounce, and nothing runs afterwards', async () => {
+		const { board, reads, sendTip } = await startedBoard();
 		expect(reads()).toBe(1);
-		const e = { type: 'tip.created', data: { tip: tip('tip_9', 9) } } as unknown as KnownEvent;
+		for (let i = 0; i < 5; i++) sendTip();
+		await vi.advanceTimersByTimeAsync(TIP_DEBOUNCE_MS - 1);
+		expect(reads()).toBe(1);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(reads()).toBe(2);
+		expect(vi.getTimerCount()).toBe(0);
+		expect(board.view.currency?.code).toBe('EUR');
+		board.destroy();
+	});
+
+	it('reads within TIP_DEBOUNCE_MS of a tip even while tips keep coming', async () => {
+		const { board, reads, sendTip } = await startedBoard();
+		expect(reads()).toBe(1);
 		// A tip every third of the debounce: a timer reset by each tip would never fire.
 		const step = Math.floor(TIP_DEBOUNCE_MS / 3);
 		for (let i = 0; i < 9; i++) {
-			events.emit(e);
+			sendTip();
 			await vi.advanceTimersByTimeAsync(step);
 		}
 		expect(reads()).toBe(1 + 3);

@@ -40,9 +40,10 @@ export class RecentState extends ListReader<RecentRow> {
 	apply(e: KnownEvent): void {
 		const goneKey = removedKey(e);
 		if (goneKey) {
-			if (!this.view.rows.some((r) => r.key === goneKey)) return;
+			// A running read may list it even when the screen does not show it yet.
 			if (this.reading) this.gone.add(goneKey);
 			this.live = this.live.filter((r) => r.key !== goneKey);
+			if (!this.view.rows.some((r) => r.key === goneKey)) return;
 			this.view.rows = this.view.rows.filter((r) => r.key !== goneKey);
 			this.scheduleWithin(REFILL_MS);
 			return;
