@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 export { freePort } from '../../tests/fixtures/ports.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const SVELTE_MODULES = new URL('./svelte-modules.mjs', import.meta.url).href;
 
 /** The simulator's bench streamers: tn_bench_0, tn_bench_1, ... */
 export const tenantOf = (i: number) => `tn_bench_${i}`;
@@ -17,7 +18,8 @@ export class Worker {
 
 	static async start<R>(file: string, env: Record<string, string>): Promise<[Worker, R]> {
 		const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
-			execArgv: ['--import', 'tsx'],
+			// tsx for TypeScript; svelte-modules.mjs for the widgets' rune modules (sources.ts).
+			execArgv: ['--import', 'tsx', '--import', SVELTE_MODULES],
 			env: { ...process.env, ...env },
 			stdio: ['ignore', 'inherit', 'inherit', 'ipc']
 		});

@@ -9,13 +9,14 @@
 //                                                 5-minute refresh storm and chaos
 //   npm run bench:hosted -- --quick               1 run, 15 s window, 1-minute storm and chaos
 //   npm run bench:hosted -- --streamers=1000 --minutes=2 --only=connect,refresh
+//   npm run bench:hosted -- --only=capacity --streamers=800 --from=200 --step=50
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { postgresMissing, startPostgres } from '../../tests/integration/postgres-server.ts';
 import { machine, quantile, row, table, type Row } from '../lib.ts';
-import type { ConnectResult, ReadsResult } from './client.ts';
+import type { CallsResult, ConnectResult, ReadsResult, SourcesResult } from './client.ts';
 import { freePort, Instance, tenantOf, Worker } from './processes.ts';
-import type { SimReady, SimStats } from './sim.ts';
+import type { SimReady, SimStats, StepStats } from './sim.ts';
 
 const PARTS = ['connect', 'refresh', 'chaos', 'capacity'] as const;
 const { values: args } = parseArgs({
@@ -26,6 +27,12 @@ const { values: args } = parseArgs({
 		window: { type: 'string' },
 		quick: { type: 'boolean', default: false },
 		only: { type: 'string' },
+		// The capacity ramp: streamers from `from` up to --streamers by `step`, each step `periods`
+		// tip periods long, on a clock `scale` times faster than the documented one.
+		from: { type: 'string' },
+		step: { type: 'string' },
+		periods: { type: 'string' },
+		scale: { type: 'string' },
 		publish: { type: 'boolean', default: false }
 	}
 });
@@ -39,7 +46,13 @@ const SOURCES = 5;
 const INSTANCES = 3;
 /** service-api.md, Limits. */
 const PER_IP = 240;
+const PER_KEY = 120;
 const TIP_EVERY_MIN = 5;
+// The ramp's clock: a 15 s window and a tip every 75 s (4x), 6 s and 30 s with --quick (10x).
+const scale = Number(args.scale ?? (quick ? 10 : 4));
+const rampStep = Number(args.step ?? (quick ? 100 : 50));
+const rampFrom = Number(args.from ?? rampStep);
+const rampPeriods = Number(args.periods ?? (quick ? 1 : 2));
 
 if (postgresMissing()) {
 	console.error(`bench:hosted: ${postgresMissing()}`);
@@ -82,6 +95,8 @@ const [client] = await Worker.start<void>('./client.ts', {});
 const stats = () => sim.ask<SimStats>({ type: 'stats' });
 
 const figures: Record<string, number[]> = {};
+/** Lines printed under the table (what a number cannot say: the first 429's call and budget). */
+const notes: string[] = [];
 const add = (name: string, v: number) => (figures[name] ??= []).push(v);
 
 try {
@@ -125,7 +140,7 @@ try {
 		if (only.has('capacity')) await capacity();
 	}
 } finally {
-	await client.ask({ type: 'claimers', on: false }).catch(() => {});
+	await client.ask({ type: 'sources', on: false }).catch(() => {});
 	client.stop();
 	await Promise.all(instances.map((i) => i.stop()));
 	sim.stop();
@@ -135,7 +150,8 @@ try {
 /** Tips to every streamer while one instance after another is SIGKILLed and restarted. */
 async function chaos(): Promise<void> {
 	const before = await stats();
-	await client.ask({ type: 'claimers', on: true });
+	// Two of each streamer's five sources on air: their claims race for every tip.
+	await client.ask({ type: 'sources', on: true, sources: SOURCES, shown: 2 });
 	const end = Date.now() + minutes * 60_000;
 	let tips = 0;
 	let victim = 0;
@@ -157,7 +173,7 @@ async function chaos(): Promise<void> {
 	// Let the last tips play.
 	for (let waited = 0; waited < 60_000 && (await stats()).pending > 0; waited += 1000)
 		await sleep(1000);
-	await client.ask({ type: 'claimers', on: false });
+	await client.ask({ type: 'sources', on: false });
 	const after = await stats();
 	let played = 0;
 	let doubled = 0;
@@ -173,21 +189,101 @@ async function chaos(): Promise<void> {
 	log(`chaos: ${tips} tips, ${played} played, ${after.pending} still queued`);
 }
 
-/** Upstream calls per tip per streamer, and so the streamers one egress address carries. */
+/** What one step of the capacity ramp saw. */
+interface Step {
+	streamers: number;
+	sim: StepStats;
+	calls: CallsResult;
+}
+
+/**
+ * Streamers per egress address: every streamer's five TTS sources connected (one on air), all
+ * calls through one instance (one address, 127.0.0.2) under the documented limits, and ever more
+ * streamers getting a tip per period until the first 429 reaches a call, from the upstream or
+ * from the instance's own budget. The clock runs `scale` times faster: the simulator's rate window
+ * and the tip period both shrink by it, so a step sees the calls a real one would in a minute.
+ */
 async function capacity(): Promise<void> {
-	await client.ask({ type: 'claimers', on: true });
-	await sleep(3000);
-	const before = await stats();
-	await sim.ask({ type: 'tips', tenants: Array.from({ length: N }, (_, i) => tenantOf(i)) });
+	const windowMs = 60_000 / scale;
+	const periodMs = (TIP_EVERY_MIN * 60_000) / scale;
+	// Connecting is the connect storm's figure: here it runs through every instance, unlimited.
+	await sim.ask({ type: 'limits', perIp: 1_000_000, perKey: PER_KEY, windowMs: 60_000 });
+	const open = await client.ask<SourcesResult>({
+		type: 'sources',
+		on: true,
+		sources: SOURCES,
+		shown: 1
+	});
+	log(`capacity: ${open.sources} sources, ${open.notOpen} not open`);
+	// Their first snapshots read, the sources are idle: nothing is called until a tip comes.
+	await sleep(5000);
+	await client.ask({ type: 'route', instances: [origins[0]] });
+	await sim.ask({ type: 'limits', perIp: PER_IP, perKey: PER_KEY, windowMs });
+	let clean: Step | null = null;
+	let limited: Step | null = null;
+	for (let n = Math.min(rampFrom, N); n <= N && !limited; n += rampStep) {
+		await sim.ask({ type: 'mark' });
+		await client.ask({ type: 'calls' });
+		await sim.ask({ type: 'schedule', streamers: n, periodMs });
+		await sleep(rampPeriods * periodMs);
+		const step: Step = {
+			streamers: n,
+			sim: await sim.ask<StepStats>({ type: 'step' }),
+			calls: await client.ask<CallsResult>({ type: 'calls' })
+		};
+		log(`capacity: ${describe(step)}`);
+		if (step.sim.limited.length || step.calls.limited.length) limited = step;
+		else clean = step;
+	}
+	await sim.ask({ type: 'schedule', streamers: 0, periodMs });
 	for (let waited = 0; waited < 60_000 && (await stats()).pending > 0; waited += 500)
 		await sleep(500);
-	const after = await stats();
-	await client.ask({ type: 'claimers', on: false });
-	const perTip = (after.requests - before.requests) / N;
-	add('capacity: upstream calls per tip', perTip);
-	add(
-		'capacity: streamers per egress IP (computed)',
-		Math.floor(PER_IP / (perTip / TIP_EVERY_MIN))
+	await client.ask({ type: 'sources', on: false });
+	await client.ask({ type: 'route', instances: origins });
+	await sim.ask({ type: 'limits', perIp: 1_000_000, perKey: PER_KEY, windowMs: 60_000 });
+	if (clean) {
+		add('capacity: streamers per egress IP, no 429', clean.streamers);
+		add('capacity: upstream calls per tip', clean.sim.requests / clean.sim.tipsCreated);
+		add('capacity: peak calls in one window (of 240)', clean.sim.peakPerIpWindow);
+		add('capacity: claim call p99', slowest(clean.calls, /\/(start|finish|release)$/, 'p99Ms'));
+		add('capacity: slowest claim call', slowest(clean.calls, /\/(start|finish|release)$/));
+		const reads = slowest(clean.calls, /^GET \/api\//);
+		if (reads > 0) add('capacity: slowest read', reads);
+		add('capacity: tip queued to played p99', quantile(clean.sim.tipMs, 0.99));
+	}
+	if (limited) {
+		add('capacity: streamers at the first 429', limited.streamers);
+		notes.push(`capacity, first 429 (run ${notes.length + 1}): ${first429(limited)}`);
+	} else notes.push(`capacity: no 429 up to ${N} streamers (the most this run signed in)`);
+}
+
+/** The longest call of these kinds in a step (ms), or the worst kind's p99: how late calls got. */
+function slowest(calls: CallsResult, kinds: RegExp, of: 'maxMs' | 'p99Ms' = 'maxMs'): number {
+	const max = Object.entries(calls.kinds)
+		.filter(([kind]) => kinds.test(kind))
+		.map(([, k]) => k[of]);
+	return max.length ? Math.max(...max) : 0;
+}
+
+function first429(step: Step): string {
+	const up = step.sim.limited[0];
+	const here = step.calls.limited[0];
+	const budget = (b: string) => (b === 'ip' ? 'the per-IP budget' : `the per-${b} budget`);
+	return up && (!here || up.t <= here.at)
+		? `at ${step.streamers} streamers, the upstream refused ${up.call} (${budget(up.budget)})`
+		: `at ${step.streamers} streamers, the instance's own budget refused ${here.call} (${budget(here.budget)}) before sending it`;
+}
+
+function describe(step: Step): string {
+	const { sim: s, calls } = step;
+	const claims = slowest(calls, /\/(start|finish|release)$/);
+	return (
+		`${step.streamers} streamers: ${s.tipsCreated} tips, ${s.tipsPlayed} played, ` +
+		`${s.requests} upstream calls (${(s.requests / Math.max(1, s.tipsCreated)).toFixed(2)} a tip; ` +
+		`${JSON.stringify(s.byKind)}), peak ${s.peakPerIpWindow} in a window, ` +
+		`429s ${s.limited.length} upstream / ${calls.limited.length} at the client, ` +
+		`slowest claim ${claims.toFixed(0)} ms, slowest read ${slowest(calls, /^GET \/api\//).toFixed(0)} ms, ` +
+		`tip p50 ${quantile(s.tipMs, 0.5).toFixed(0)} ms p99 ${quantile(s.tipMs, 0.99).toFixed(0)} ms`
 	);
 }
 
@@ -204,17 +300,22 @@ const BUDGETS: Record<string, { max?: number; exactly?: number }> = {
 };
 const UNITS: Record<string, string> = {
 	'connect: token mint p99': 'ms',
-	'connect: token mint p50': 'ms'
+	'connect: token mint p50': 'ms',
+	'capacity: claim call p99': 'ms',
+	'capacity: slowest claim call': 'ms',
+	'capacity: slowest read': 'ms',
+	'capacity: tip queued to played p99': 'ms'
 };
 const rows: Row[] = Object.entries(figures).map(([name, values]) =>
 	row(name, UNITS[name] ?? 'count', values, BUDGETS[name])
 );
 const m = machine('none (Node clients)');
-const setup = `${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s), connect window ${windowS} s, refresh storm and chaos ${minutes} min`;
+const setup = `${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s), connect window ${windowS} s, refresh storm and chaos ${minutes} min, capacity ramp from ${rampFrom} by ${rampStep}, ${rampPeriods} tip period(s) a step, clock x${scale}`;
 const md = [
 	`Hosted bench (${setup}) on ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, load average ${m.loadAverage.join(' ')} at the end, ${m.date}`,
 	'',
-	table(rows)
+	table(rows),
+	...(notes.length ? ['', ...notes.map((n) => `- ${n}`)] : [])
 ].join('\n');
 console.log('\n' + md);
 mkdirSync('bench-results', { recursive: true });
