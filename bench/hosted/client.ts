@@ -20,7 +20,7 @@ export type ClientMessage =
 	| { type: 'reads'; ms: number; everyMs: number }
 	/** Each streamer's `sources` TTS sources, `shown` of them on air; none: all closed. */
 	| { type: 'sources'; on: false }
-	| { type: 'sources'; on: true; sources: number; shown: number }
+	| { type: 'sources'; on: true; sources: number; shown: number; spreadMs: number }
 	/** From now on the sources reach only these instances. */
 	| { type: 'route'; instances: string[] }
 	/** The calls to the instances since the last `calls`. */
@@ -236,14 +236,17 @@ async function reads(ms: number, everyMs: number): Promise<ReadsResult> {
 
 let sources: TtsSource[] = [];
 
-/** Every streamer's TTS sources, started spread over a few seconds; resolves when they are open. */
-async function startSources(perStreamer: number, shown: number): Promise<SourcesResult> {
+/** Every streamer's TTS sources, started spread over `spreadMs`; resolves when they are open. */
+async function startSources(
+	perStreamer: number,
+	shown: number,
+	spreadMs: number
+): Promise<SourcesResult> {
+	const t0 = Date.now();
 	for (let i = 0; i < keys.length; i++) {
-		for (let j = 0; j < perStreamer; j++) {
-			const s = new TtsSource(keys[i], balanced, j < shown, warn);
-			sources.push(s);
-		}
-		if (i % 20 === 19) await sleep(100);
+		await sleep(t0 + (spreadMs * i) / keys.length - Date.now());
+		for (let j = 0; j < perStreamer; j++)
+			sources.push(new TtsSource(keys[i], balanced, j < shown, warn));
 	}
 	// The widget says `ready` once its connection is open (and its audio unlocked: always, here).
 	const open = (s: TtsSource) => s.player.view.status === 'ready';
@@ -266,7 +269,7 @@ process.on('message', async (m: ClientMessage) => {
 		else if (m.type === 'sources') {
 			for (const s of sources) s.close();
 			sources = [];
-			const result = m.on ? await startSources(m.sources, m.shown) : null;
+			const result = m.on ? await startSources(m.sources, m.shown, m.spreadMs) : null;
 			process.send!({ type: 'done', result });
 		} else if (m.type === 'route') {
 			instances = m.instances;

@@ -27,6 +27,7 @@ const { values: args } = parseArgs({
 		window: { type: 'string' },
 		quick: { type: 'boolean', default: false },
 		only: { type: 'string' },
+		sources: { type: 'string', default: '5' },
 		// The capacity ramp: streamers from `from` up to --streamers by `step`, each step `periods`
 		// tip periods long, on a clock `scale` times faster than the documented one.
 		from: { type: 'string' },
@@ -42,7 +43,8 @@ const minutes = Number(args.minutes ?? (quick ? 1 : 5));
 const runs = Number(args.runs ?? (quick ? 1 : 3));
 const windowS = Number(args.window ?? (quick ? 15 : 60));
 const only = new Set(args.only ? args.only.split(',') : PARTS);
-const SOURCES = 5;
+/** Browser sources per streamer (the connect storm's, and the TTS sources of chaos and capacity). */
+const SOURCES = Number(args.sources);
 const INSTANCES = 3;
 /** service-api.md, Limits. */
 const PER_IP = 240;
@@ -151,7 +153,13 @@ try {
 async function chaos(): Promise<void> {
 	const before = await stats();
 	// Two of each streamer's five sources on air: their claims race for every tip.
-	await client.ask({ type: 'sources', on: true, sources: SOURCES, shown: 2 });
+	await client.ask({
+		type: 'sources',
+		on: true,
+		sources: SOURCES,
+		shown: Math.min(2, SOURCES),
+		spreadMs: windowS * 1000
+	});
 	const end = Date.now() + minutes * 60_000;
 	let tips = 0;
 	let victim = 0;
@@ -212,7 +220,8 @@ async function capacity(): Promise<void> {
 		type: 'sources',
 		on: true,
 		sources: SOURCES,
-		shown: 1
+		shown: 1,
+		spreadMs: windowS * 1000
 	});
 	log(`capacity: ${open.sources} sources, ${open.notOpen} not open`);
 	// Their first snapshots read, the sources are idle: nothing is called until a tip comes.
@@ -253,7 +262,7 @@ async function capacity(): Promise<void> {
 	}
 	if (limited) {
 		add('capacity: streamers at the first 429', limited.streamers);
-		notes.push(`capacity, first 429 (run ${notes.length + 1}): ${first429(limited)}`);
+		notes.push(`capacity, first 429: ${first429(limited)}`);
 	} else notes.push(`capacity: no 429 up to ${N} streamers (the most this run signed in)`);
 }
 
@@ -265,13 +274,18 @@ function slowest(calls: CallsResult, kinds: RegExp, of: 'maxMs' | 'p99Ms' = 'max
 	return max.length ? Math.max(...max) : 0;
 }
 
+/** Where the first 429s came from: the upstream's first and the instance's own first. */
 function first429(step: Step): string {
+	const budget = (b: string) => (b === 'ip' ? 'per-IP budget' : `per-${b} budget`);
 	const up = step.sim.limited[0];
-	const here = step.calls.limited[0];
-	const budget = (b: string) => (b === 'ip' ? 'the per-IP budget' : `the per-${b} budget`);
-	return up && (!here || up.t <= here.at)
-		? `at ${step.streamers} streamers, the upstream refused ${up.call} (${budget(up.budget)})`
-		: `at ${step.streamers} streamers, the instance's own budget refused ${here.call} (${budget(here.budget)}) before sending it`;
+	const here = step.calls.limited.find((c) => !up || c.at < up.t) ?? null;
+	const parts = [
+		here &&
+			`the instance's own budget answered 429 to ${here.call} (its ${budget(here.budget)}) before sending it`,
+		up &&
+			`the upstream answered 429 to ${up.call} (its ${budget(up.budget)}; ${step.sim.limited.length} in the step)`
+	].filter(Boolean);
+	return `at ${step.streamers} streamers, first ${parts.join('; then ')}`;
 }
 
 function describe(step: Step): string {
