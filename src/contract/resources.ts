@@ -226,8 +226,8 @@ export const OverlayWidget = z.looseObject({
 	id: z.string(),
 	/** tts, media, tip_goal, counter, celebration; an unknown type parses and is left out. */
 	type: z.string(),
-	/** Free-form per type; `counter` widgets may name `{ name }`. */
-	settings: z.record(z.string(), z.unknown())
+	/** Free-form per type; `counter` widgets may name `{ name }`. Any JSON object (see EventEnvelope's data). */
+	settings: z.looseObject({})
 });
 export type OverlayWidget = z.infer<typeof OverlayWidget>;
 
