@@ -1,7 +1,6 @@
 // URL parameters of the media widget: the one place they are declared. The page parses them with
 // parseMediaParams(location.search); README's table comes from MEDIA_PARAM_DOCS.
 import {
-	numberIn,
 	oneOf,
 	param,
 	paramDocs,
@@ -10,7 +9,14 @@ import {
 	type ParamValues
 } from '../../src/client/params.ts';
 import { KEY_DESCRIPTION, keyField, themeFields } from '../shared/theme-params.ts';
-import { claimField, instanceField, offFlag, onOff, share } from '../shared/widget-params.ts';
+import {
+	claimField,
+	instanceField,
+	numberField,
+	offFlag,
+	onOff,
+	share
+} from '../shared/widget-params.ts';
 import type { MediaTheme } from './view.ts';
 
 export const WITH_TTS = ['duck', 'hold', 'ignore'] as const;
@@ -24,10 +30,7 @@ export const mediaParamFields = {
 		expects: 'duck, hold or ignore'
 	}),
 	duck_volume: share(0.25),
-	size: param(numberIn(0.1, 1), {
-		default: 1,
-		expects: 'a number from 0.1 to 1'
-	}),
+	size: numberField(0.1, 1, 1),
 	info: onOff,
 	claim: claimField,
 	debug: offFlag,

@@ -7,13 +7,8 @@ import {
 	cssColor,
 	fontFamilies
 } from '../../src/client/css-params.ts';
-import {
-	numberIn,
-	oneOf,
-	param,
-	requiredParam,
-	type ParamSchema
-} from '../../src/client/params.ts';
+import { oneOf, param, requiredParam, type ParamSchema } from '../../src/client/params.ts';
+import { numberField } from './widget-params.ts';
 import { z } from 'zod/mini';
 
 // The token endpoint's overlay key format (src/server/config.ts); a malformed key is reported here
@@ -87,10 +82,7 @@ export function themeFields(position: Position) {
 			defaultText: 'gold',
 			expects: CSS_COLOR_EXPECTS
 		}),
-		scale: param(numberIn(0.25, 4), {
-			default: 1,
-			expects: 'a number from 0.25 to 4'
-		}),
+		scale: numberField(0.25, 4, 1),
 		position: param(oneOf(POSITIONS), {
 			default: position,
 			expects: `one of ${POSITIONS.join(', ')}`

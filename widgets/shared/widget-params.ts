@@ -5,6 +5,7 @@
 import {
 	flag,
 	identifier,
+	integerIn,
 	numberIn,
 	oneOf,
 	param,
@@ -24,9 +25,32 @@ export const onOff = /*@__PURE__*/ param(/*@__PURE__*/ oneOf(['on', 'off'] as co
 	expects: 'on or off'
 });
 
+/** A number from `min` to `max`, said as `unit` (`a number`, `seconds`) in errors and the README. */
+export function numberField(
+	min: number,
+	max: number,
+	dflt: number,
+	unit = 'a number'
+): ParamField<number> {
+	return param(numberIn(min, max), { default: dflt, expects: `${unit} from ${min} to ${max}` });
+}
+
 /** A share from 0 to 1 (volumes). */
 export function share(dflt: number): ParamField<number> {
-	return param(numberIn(0, 1), { default: dflt, expects: 'a number from 0 to 1' });
+	return numberField(0, 1, dflt);
+}
+
+/** A duration in seconds from `min` to `max`. */
+export function seconds(min: number, max: number, dflt: number): ParamField<number> {
+	return numberField(min, max, dflt, 'seconds');
+}
+
+/** A whole number from `min` to `max` (a list's length, a count of attempts). */
+export function wholeNumber(min: number, max: number, dflt: number): ParamField<number> {
+	return param(integerIn(min, max), {
+		default: dflt,
+		expects: `a whole number from ${min} to ${max}`
+	});
 }
 
 /** When a copy of a queue widget (TTS, media) takes items (src/core/claim-protocol.ts). */

@@ -10,6 +10,7 @@
 // the upstream sends them.
 import { z } from 'zod/mini';
 import { CSS_COLOR_EXPECTS, cssColor } from '../../src/client/css-params.ts';
+import { share } from '../shared/widget-params.ts';
 import {
 	flag,
 	numberIn,
@@ -84,10 +85,7 @@ export const baseTierFields = {
 		defaultText: '0',
 		expects: '1 or 0'
 	}),
-	sound_volume: param(numberIn(0, 1), {
-		default: 0.8,
-		expects: 'a number from 0 to 1'
-	}),
+	sound_volume: share(0.8),
 	tiers: param(oneOf(['default', 'off'] as const), {
 		default: 'default',
 		expects: 'default or off'

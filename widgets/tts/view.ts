@@ -1,6 +1,6 @@
 // The TTS widget's view model: everything the markup shows, computed by the shell
 // (tts-player.svelte.ts). The components hold no state of their own beyond animations.
-import type { TtsPosition } from './params.ts';
+import type { Position } from '../shared/theme-params.ts';
 import type { AlertStyle } from './tiers.ts';
 
 /** The alert on screen: a tip from the TTS queue, already picked apart for display. */
@@ -65,5 +65,5 @@ export interface TtsTheme {
 	color?: string;
 	accent?: string;
 	scale: number;
-	position: TtsPosition;
+	position: Position;
 }
