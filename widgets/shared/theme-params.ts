@@ -65,6 +65,16 @@ export interface WidgetTheme {
 	position: Position;
 }
 
+/**
+ * What a widget's shell and debug panel show of its state: the status (`ready`, `unauthorized` …),
+ * why in a sentence, and the URL's parameter errors (then nothing connects).
+ */
+export interface ShellView {
+	status: string;
+	statusDetail?: string;
+	paramErrors?: readonly string[] | null;
+}
+
 /** Rows of a widget's debug=1 panel (label, value), shown as text. */
 export type DebugRows = ReadonlyArray<readonly [label: string, value: string]>;
 

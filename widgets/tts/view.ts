@@ -1,5 +1,6 @@
 // The TTS widget's view model: everything the markup shows, computed by the shell
 // (tts-player.svelte.ts). The components hold no state of their own beyond animations.
+import type { QueueStatus } from '../shared/queue-status.ts';
 import type { Position } from '../shared/theme-params.ts';
 import type { AlertStyle } from './tiers.ts';
 
@@ -24,7 +25,7 @@ export interface AlertView {
 	style?: Pick<AlertStyle, 'tier' | 'look' | 'color' | 'accent' | 'scale' | 'image'>;
 }
 
-export type TtsStatus = 'connecting' | 'ready' | 'needs-audio-unlock' | 'unauthorized' | 'failing';
+export type TtsStatus = QueueStatus;
 
 /** The debug panel (`debug=1`); values are shown as text, so the shell may pass any summary. */
 export interface DiagnosticsView {
