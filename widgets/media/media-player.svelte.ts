@@ -317,10 +317,12 @@ export class MediaPlayer {
 
 	private diagnostics(): MediaViewModel['debug'] {
 		const s = this.runner.snapshot;
+		// A hidden player is never eligible (updateEligibility).
 		const claim = claimText(
 			s,
-			'not claiming (OBS hides it, audio locked, or holding for a tip)',
-			this.visible ? undefined : 'player hidden'
+			this.visible
+				? 'not claiming (OBS hides it, audio locked, or holding for a tip)'
+				: 'player hidden'
 		);
 		const failed = this.view.failed.map(
 			(f) => [`failed ${f.orderId}`, `${f.reason}${f.givenUp ? ' (given up)' : ''}`] as const

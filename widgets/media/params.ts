@@ -1,8 +1,6 @@
 // URL parameters of the media widget: the one place they are declared. The page parses them with
 // parseMediaParams(location.search); README's table comes from MEDIA_PARAM_DOCS.
 import {
-	oneOf,
-	param,
 	paramDocs,
 	parseParams,
 	type ParamResult,
@@ -10,6 +8,7 @@ import {
 } from '../../src/client/params.ts';
 import { KEY_DESCRIPTION, keyField, themeFields } from '../shared/theme-params.ts';
 import {
+	choice,
 	claimField,
 	instanceField,
 	numberField,
@@ -25,10 +24,7 @@ export type WithTts = (typeof WITH_TTS)[number];
 export const mediaParamFields = {
 	key: keyField,
 	volume: share(1),
-	with_tts: param(oneOf(WITH_TTS), {
-		default: 'duck',
-		expects: 'duck, hold or ignore'
-	}),
+	with_tts: choice(WITH_TTS, 'duck'),
 	duck_volume: share(0.25),
 	size: numberField(0.1, 1, 1),
 	info: onOff,

@@ -47,20 +47,17 @@ export function callsText(calls: Record<string, number>): string {
 }
 
 /**
- * The debug panel's `claim` row: what this copy holds, or why it takes nothing. `hidden`, when
- * given, is said instead of idle or not claiming (the media player while it is hidden);
- * `notClaiming` names the widget's own reasons for not being eligible.
+ * The debug panel's `claim` row: what this copy holds, or why it takes nothing; `notClaiming`
+ * names the widget's own reasons for not being eligible.
  */
-export function claimText(
-	s: Readonly<ClaimState<unknown>>,
-	notClaiming: string,
-	hidden?: string
-): string {
+export function claimText(s: Readonly<ClaimState<unknown>>, notClaiming: string): string {
 	return s.mine
 		? `${s.mine.stage} ${s.mine.orderId}`
 		: s.current
 			? `waiting: ${s.current} is claimed elsewhere`
 			: s.paused
 				? 'queue paused'
-				: (hidden ?? (s.eligible ? `idle, ${s.items.length} queued` : notClaiming));
+				: s.eligible
+					? `idle, ${s.items.length} queued`
+					: notClaiming;
 }

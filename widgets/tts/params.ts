@@ -2,6 +2,7 @@
 // parseTtsParams(location.search); README's table comes from TTS_PARAM_DOCS.
 import { KEY_DESCRIPTION, keyField, themeFields, withThemeDocs } from '../shared/theme-params.ts';
 import {
+	choice,
 	claimField,
 	instanceField,
 	offFlag,
@@ -12,7 +13,6 @@ import {
 } from '../shared/widget-params.ts';
 import {
 	numberIn,
-	oneOf,
 	param,
 	paramDocs,
 	parseParams,
@@ -41,10 +41,7 @@ export const ttsParamFields = {
 		default: 5,
 		expects: 'an amount from 0'
 	}),
-	sample_kind: param(oneOf(['tip', 'sub', 'replay'] as const), {
-		default: 'tip',
-		expects: 'tip, sub or replay'
-	}),
+	sample_kind: choice(['tip', 'sub', 'replay'], 'tip'),
 	instance: instanceField,
 	...themeFields('top')
 };

@@ -10,7 +10,7 @@
 // the upstream sends them.
 import { z } from 'zod/mini';
 import { CSS_COLOR_EXPECTS, cssColor } from '../../src/client/css-params.ts';
-import { share } from '../shared/widget-params.ts';
+import { choice, share } from '../shared/widget-params.ts';
 import {
 	flag,
 	numberIn,
@@ -86,10 +86,7 @@ export const baseTierFields = {
 		expects: '1 or 0'
 	}),
 	sound_volume: share(0.8),
-	tiers: param(oneOf(['default', 'off'] as const), {
-		default: 'default',
-		expects: 'default or off'
-	})
+	tiers: choice(['default', 'off'], 'default')
 };
 
 /** The base fields' lines in the README table (TTS_PARAM_DOCS; not bundled in a page). */

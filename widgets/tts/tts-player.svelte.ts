@@ -4,7 +4,7 @@
 import type { KnownEvent, QueueTip } from '../../src/contract/index.ts';
 import type { ApiClient } from '../../src/client/api.ts';
 import { AudioError, type AudioPort, type PlayHandle } from '../../src/client/audio.ts';
-import type { ClaimMemory } from '../../src/client/claim-memory.ts';
+import { openClaimMemory, type ClaimMemory } from '../../src/client/claim-memory.ts';
 import { ClaimRunner, type PlayerPort } from '../../src/client/claim-runner.ts';
 import type { EventHub } from '../../src/client/event-hub.ts';
 import { mayClaim, type ObsBridge, type ObsState } from '../../src/client/obs.ts';
@@ -63,6 +63,11 @@ export class TtsPlayer {
 		debug: null,
 		paramErrors: null
 	});
+
+	/** A player with the claim memory of its instance (that of the page before a reload). */
+	static async open(deps: Omit<TtsPlayerDeps, 'memory'>): Promise<TtsPlayer> {
+		return new TtsPlayer({ ...deps, memory: await openClaimMemory('tts', deps.instance) });
+	}
 
 	private readonly runner: ClaimRunner<QueueTip>;
 	private readonly disposers: (() => void)[] = [];
