@@ -246,7 +246,7 @@ async function startSources(
 	for (let i = 0; i < keys.length; i++) {
 		await sleep(t0 + (spreadMs * i) / keys.length - Date.now());
 		for (let j = 0; j < perStreamer; j++)
-			sources.push(new TtsSource(keys[i], balanced, j < shown, warn));
+			sources.push(await TtsSource.open(keys[i], balanced, j < shown, warn));
 	}
 	// The widget says `ready` once its connection is open (and its audio unlocked: always, here).
 	const open = (s: TtsSource) => s.player.view.status === 'ready';

@@ -3,11 +3,11 @@
 // svelte-modules.mjs, with its claim runner; the realtime wiring of src/client/widget-page.ts on
 // `ws`). What a browser has and Node has not is stood in for: the sound card by TimedAudioPort (it
 // fetches the tip's WAV, or a tier's sound from the page's origin, and lasts its length), the OBS
-// bridge by a fixed state (shown or not), the claim memory by a volatile one (no page reloads).
+// bridge by a fixed state (shown or not); the claim memory is the volatile one the page itself
+// falls back to without localStorage (nothing reloads here).
 import WebSocket from 'ws';
 import { ApiClient, type FetchLike } from '../../src/client/api.ts';
 import { TimedAudioPort } from '../../src/client/audio-timed.ts';
-import { VolatileClaimMemory } from '../../src/client/claim-memory.ts';
 import { EventHub } from '../../src/client/event-hub.ts';
 import type { ObsBridge, ObsState } from '../../src/client/obs.ts';
 import type { RealtimeConnection } from '../../src/client/realtime.ts';
@@ -34,19 +34,28 @@ function obsState(shown: boolean): ObsBridge {
 }
 
 export class TtsSource {
-	readonly player: TtsPlayer;
-	readonly realtime: RealtimeConnection;
+	private constructor(
+		readonly player: TtsPlayer,
+		readonly realtime: RealtimeConnection
+	) {}
 
 	/**
 	 * `key`: the streamer's overlay key; `fetch`: how the page reaches the instances; `shown`: an
 	 * on-air source claims tips (claim=visible, the default), a hidden one only listens.
 	 */
-	constructor(key: string, fetch: FetchLike, shown: boolean, warn: (m: string) => void) {
+	static async open(
+		key: string,
+		fetch: FetchLike,
+		shown: boolean,
+		warn: (m: string) => void
+	): Promise<TtsSource> {
 		const parsed = parseTtsParams(new URLSearchParams({ key }));
 		if (!parsed.ok) throw new Error(`TTS params refused: ${JSON.stringify(parsed.errors)}`);
+		const params = parsed.value;
 		const api = new ApiClient({ overlayKey: key, fetch, warn });
 		const events = new EventHub();
-		this.player = new TtsPlayer({
+		// The page's own opening: its claim memory is a volatile one where there is no localStorage.
+		const player = await TtsPlayer.open({
 			api,
 			events,
 			// The tip's audio comes from the upstream; a tier's sound (/sounds/...) from the page's
@@ -56,18 +65,18 @@ export class TtsSource {
 					String(url).startsWith('/') ? fetch(String(url), init) : globalThis.fetch(url, init)
 			}),
 			obs: obsState(shown),
-			memory: new VolatileClaimMemory(),
-			params: parsed.value,
-			instance: 'widget-tts'
+			params,
+			instance: params.instance ?? 'widget-tts'
 		});
-		this.player.start();
-		this.realtime = openWidgetConnection(
+		player.start();
+		const realtime = openWidgetConnection(
 			api,
 			events,
-			[this.player],
+			[player],
 			{ ...TTS_EVENTS, ...OVERLAY_EVENTS },
 			{ WebSocket: WebSocket as never, warn }
 		);
+		return new TtsSource(player, realtime);
 	}
 
 	close(): void {

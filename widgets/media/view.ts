@@ -1,5 +1,6 @@
 // The media widget's view model: everything the markup shows, computed by the player
 // (media-player.svelte.ts). The video itself lives in the host element the markup lends the player.
+import type { QueueStatus } from '../shared/queue-status.ts';
 import type { DebugRows, Position } from '../shared/theme-params.ts';
 
 /** The video request on screen. Viewer text (title, requester) is always rendered as text. */
@@ -22,8 +23,7 @@ export interface NowPlaying {
 	mirrored: boolean;
 }
 
-export type MediaStatus =
-	'connecting' | 'ready' | 'needs-audio-unlock' | 'unauthorized' | 'failing';
+export type MediaStatus = QueueStatus;
 
 /** A video this copy released because it could not play it, and why (diagnostics, preview). */
 export interface FailedVideo {
