@@ -21,6 +21,7 @@ export function openWidgetConnection(
 	api: ApiClient,
 	events: EventHub,
 	widgets: readonly PageWidget[],
+	/** The events these widgets read: the contract's groups (TTS_EVENTS, ...). */
 	table: EventTable,
 	extra: Pick<Partial<RealtimeOptions>, 'WebSocket' | 'warn'> = {}
 ): RealtimeConnection {
