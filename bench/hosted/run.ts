@@ -14,7 +14,8 @@ import { parseArgs } from 'node:util';
 import { postgresMissing, startPostgres } from '../../tests/integration/postgres-server.ts';
 import { machine, quantile, row, table, type Row } from '../lib.ts';
 import type { ConnectResult, ReadsResult } from './client.ts';
-import { freePort, Instance, tenantOf, Worker } from './processes.ts';
+import { cpuMeter, postgresPids } from './cpu.ts';
+import { freePort, histogramQuantile, Instance, tenantOf, Worker } from './processes.ts';
 import type { SimReady, SimStats } from './sim.ts';
 
 const PARTS = ['connect', 'refresh', 'chaos', 'capacity'] as const;
@@ -95,15 +96,31 @@ try {
 	for (let run = 1; run <= runs; run++) {
 		log(`run ${run} of ${runs}`);
 		if (only.has('connect')) {
+			const before = await Promise.all(instances.map((i) => i.mintBuckets()));
+			const cpu = cpuMeter({
+				client: () => [client.child.pid!],
+				sim: () => [sim.child.pid!],
+				...Object.fromEntries(instances.map((i, k) => [`instance ${k + 1}`, () => [i.pid!]])),
+				postgres: () => postgresPids(new URL(pg.url).port)
+			});
 			const r = await client.ask<ConnectResult>({
 				type: 'connect',
 				windowMs: windowS * 1000,
 				sources: SOURCES
 			});
+			const shares = cpu();
+			const after = await Promise.all(instances.map((i) => i.mintBuckets()));
 			add('connect: token mint p99', quantile(r.mintMs, 0.99));
 			add('connect: token mint p50', quantile(r.mintMs, 0.5));
 			add('connect: failures', r.mintFailures + r.notOpen);
-			log(`connect: ${r.mintMs.length} mints, p99 ${quantile(r.mintMs, 0.99).toFixed(1)} ms`);
+			add('connect: mint p99 at the instances', histogramQuantile(before, after, 0.99));
+			add('connect: client event-loop delay p99', r.loopDelayMs.p99);
+			log(
+				`connect: ${r.mintMs.length} mints, p50 ${quantile(r.mintMs, 0.5).toFixed(1)} ms, p99 ${quantile(r.mintMs, 0.99).toFixed(1)} ms, ` +
+					`${r.mintFailures} refused ${JSON.stringify(r.mintFailureKinds)}, ${r.notOpen} not open; at the instances p50 ${histogramQuantile(before, after, 0.5).toFixed(1)} ms, ` +
+					`p99 ${histogramQuantile(before, after, 0.99).toFixed(1)} ms; client event loop delay p50 ${r.loopDelayMs.p50.toFixed(1)} ms, ` +
+					`p99 ${r.loopDelayMs.p99.toFixed(1)} ms, max ${r.loopDelayMs.max.toFixed(0)} ms; CPU (cores) ${JSON.stringify(shares)}`
+			);
 		}
 		if (only.has('refresh')) {
 			const before = await stats();
@@ -204,7 +221,9 @@ const BUDGETS: Record<string, { max?: number; exactly?: number }> = {
 };
 const UNITS: Record<string, string> = {
 	'connect: token mint p99': 'ms',
-	'connect: token mint p50': 'ms'
+	'connect: token mint p50': 'ms',
+	'connect: mint p99 at the instances': 'ms',
+	'connect: client event-loop delay p99': 'ms'
 };
 const rows: Row[] = Object.entries(figures).map(([name, values]) =>
 	row(name, UNITS[name] ?? 'count', values, BUDGETS[name])
