@@ -50,20 +50,27 @@ function sample(processes: Processes): Map<string, Map<number, number>> {
 	return out;
 }
 
-/** Starts measuring; the returned function gives each process's share of one core since. */
-export function cpuMeter(processes: Processes): () => Record<string, number> {
+/**
+ * Starts measuring; the returned function gives each process's share of one core since, and its
+ * CPU time in all.
+ */
+export function cpuMeter(
+	processes: Processes
+): () => { share: Record<string, number>; seconds: Record<string, number> } {
 	const t0 = performance.now();
 	const before = sample(processes);
 	return () => {
 		const s = (performance.now() - t0) / 1000;
 		const after = sample(processes);
 		const share: Record<string, number> = {};
+		const seconds: Record<string, number> = {};
 		for (const [name, pids] of after) {
 			let used = 0;
 			for (const [pid, cpu] of pids) used += cpu - (before.get(name)?.get(pid) ?? 0);
 			share[name] = Math.round((used / s) * 100) / 100;
+			seconds[name] = used;
 		}
-		return share;
+		return { share, seconds };
 	};
 }
 

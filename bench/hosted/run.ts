@@ -108,7 +108,15 @@ try {
 				windowMs: windowS * 1000,
 				sources: SOURCES
 			});
-			const shares = cpu();
+			const used = cpu();
+			// CPU per source connected (its mint and its socket), per process: what the load costs,
+			// whatever else the machine runs.
+			const perSource = Object.fromEntries(
+				Object.entries(used.seconds).map(([k, v]) => [
+					k,
+					+((v * 1000) / r.mintMs.length).toFixed(2)
+				])
+			);
 			const after = await Promise.all(instances.map((i) => i.mintBuckets()));
 			add('connect: token mint p99', quantile(r.mintMs, 0.99));
 			add('connect: token mint p50', quantile(r.mintMs, 0.5));
@@ -119,7 +127,7 @@ try {
 				`connect: ${r.mintMs.length} mints, p50 ${quantile(r.mintMs, 0.5).toFixed(1)} ms, p99 ${quantile(r.mintMs, 0.99).toFixed(1)} ms, ` +
 					`${r.mintFailures} refused ${JSON.stringify(r.mintFailureKinds)}, ${r.notOpen} not open; at the instances p50 ${histogramQuantile(before, after, 0.5).toFixed(1)} ms, ` +
 					`p99 ${histogramQuantile(before, after, 0.99).toFixed(1)} ms; client event loop delay p50 ${r.loopDelayMs.p50.toFixed(1)} ms, ` +
-					`p99 ${r.loopDelayMs.p99.toFixed(1)} ms, max ${r.loopDelayMs.max.toFixed(0)} ms; CPU (cores) ${JSON.stringify(shares)}`
+					`p99 ${r.loopDelayMs.p99.toFixed(1)} ms, max ${r.loopDelayMs.max.toFixed(0)} ms; CPU (cores) ${JSON.stringify(used.share)}, CPU ms per mint ${JSON.stringify(perSource)}`
 			);
 		}
 		if (only.has('refresh')) {

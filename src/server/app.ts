@@ -183,7 +183,7 @@ export function createApp(opts: AppOptions): Hono {
 	});
 
 	app.post('/token', requireKey, async (c) => {
-		if ((await c.req.text()) !== '') return unexpectedBody(c);
+		if (await hasBody(c)) return unexpectedBody(c);
 		let res: Response;
 		try {
 			res = await upstreamOf(c).call('POST', ROUTES.realtimeToken.path);
@@ -249,7 +249,7 @@ export function createApp(opts: AppOptions): Hono {
 			const parsed = match.route.request.safeParse(safeJson(text));
 			if (!parsed.success) return error(c, 400, 'bad_request', 'invalid request body');
 			body = JSON.stringify(parsed.data);
-		} else if (!hasNoBody(c) && (await c.req.text()) !== '') return unexpectedBody(c);
+		} else if (await hasBody(c)) return unexpectedBody(c);
 		try {
 			return await passThrough(c, await upstreamOf(c).call(match.route.method, path + query, body));
 		} catch (err) {
@@ -334,6 +334,18 @@ function safeJson(text: string): unknown {
 /** GET and HEAD requests reach the app without a body (a Request cannot carry one). */
 function hasNoBody(c: Context): boolean {
 	return c.req.method === 'GET' || c.req.method === 'HEAD';
+}
+
+/**
+ * Whether a request carries a body. `Content-Length: 0` (what browsers send with a bodyless POST)
+ * is decided from the headers: reading the body would make the Node adapter build a whole Request
+ * (streams, an AbortController) for every POST /token.
+ */
+async function hasBody(c: Context): Promise<boolean> {
+	if (hasNoBody(c)) return false;
+	if (c.req.header('content-length') === '0' && c.req.header('transfer-encoding') === undefined)
+		return false;
+	return (await c.req.text()) !== '';
 }
 
 /** None of the calls the pages make has a body: one that comes is refused, not dropped. */
