@@ -58,6 +58,7 @@ export interface AppOptions {
 	oauth?: { connection: OAuthConnection; hasApiKey: boolean };
 }
 
+const utf8 = new TextDecoder();
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
 const MAX_BODY = 16 * 1024;
 
@@ -199,7 +200,12 @@ export function createApp(opts: AppOptions): Hono {
 				throw err;
 			}
 		}
-		const minted = HandoffToken.safeParse(await res.json().catch(() => null));
+		// The bytes keepAliveFetch holds (Response.json() would stream them through undici again).
+		const minted = HandoffToken.safeParse(
+			await bodyBytes(res)
+				.then((b) => JSON.parse(utf8.decode(b)) as unknown)
+				.catch(() => null)
+		);
 		if (!minted.success)
 			return error(c, 502, 'bad_upstream_answer', 'the upstream answered with no handoff token');
 		return c.json(
