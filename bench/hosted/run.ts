@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { postgresMissing, startPostgres } from '../../tests/integration/postgres-server.ts';
 import { machine, quantile, row, table, type Row } from '../lib.ts';
+import { publishReadme, replacing, RESULTS } from '../readme.ts';
 import type { ConnectResult, ReadsResult } from './client.ts';
 import { freePort, Instance, tenantOf, Worker } from './processes.ts';
 import type { SimReady, SimStats } from './sim.ts';
@@ -235,6 +236,9 @@ if (args.publish) {
 			? text.replace(new RegExp(`${start}[\\s\\S]*${end}`), block)
 			: `${text.trimEnd()}\n\n${block}\n`
 	);
-	console.log(`published into ${doc}`);
+	const kept = replacing('./', 'hosted', { machine: m, setup, rows });
+	writeFileSync(RESULTS.hosted, JSON.stringify(kept, null, '\t') + '\n');
+	publishReadme('./');
+	console.log(`published into ${doc}, ${RESULTS.hosted} and README.md`);
 }
 process.exit(rows.every((r) => r.met !== false) ? 0 : 1);
