@@ -188,7 +188,10 @@ export function integerIn(min: number, max: number): ParamSchema<number> {
 		);
 }
 
-/** One of a fixed list of words, case-insensitive. */
+/**
+ * One of a fixed list of words, case-insensitive. `z.literal` with a list checks what `z.enum`
+ * would (the same issue, the same message) without zod's enum schema on every page (0.2 kB gzipped).
+ */
 export function oneOf<const T extends readonly [string, ...string[]]>(
 	values: T
 ): ParamSchema<T[number]> {
@@ -198,7 +201,7 @@ export function oneOf<const T extends readonly [string, ...string[]]>(
 				z.string().check(z.trim()),
 				z.transform((s) => s.toLowerCase())
 			),
-			z.enum(values)
+			z.literal(values)
 		);
 }
 
@@ -213,7 +216,7 @@ export const flag: ParamSchema<boolean> = () =>
 				z.string().check(z.trim()),
 				z.transform((s) => s.toLowerCase())
 			),
-			z.enum([...TRUE_WORDS, ...FALSE_WORDS] as [string, ...string[]])
+			z.literal([...TRUE_WORDS, ...FALSE_WORDS] as [string, ...string[]])
 		),
 		z.transform((s) => TRUE_WORDS.includes(s))
 	);

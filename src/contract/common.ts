@@ -34,7 +34,7 @@ export const CounterName = /*@__PURE__*/ z
 	.string()
 	.check(z.regex(COUNTER_NAME, 'counter names are 1 to 64 of a-z 0-9 _ -'));
 
-export const Platform = z.enum(['twitch', 'kick']);
+export const Platform = z.literal(['twitch', 'kick']);
 export type Platform = z.infer<typeof Platform>;
 
 /** Every scope of service-api.md, Scopes. */

@@ -39,7 +39,7 @@ export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 
 export const UnauthorizedBody = z.looseObject({
 	error: z.string(),
-	code: z.enum(['missing_api_key', 'invalid_api_key', 'invalid_token'])
+	code: z.literal(['missing_api_key', 'invalid_api_key', 'invalid_token'])
 });
 
 export const MissingScopeBody = z.looseObject({

@@ -187,6 +187,11 @@ describe('every record CONTRACT.md fixes parses from an example built from the d
 			expectParses(OverlayWidget, { id: 'w_x', type, settings: {} });
 	});
 
+	it('a widget whose settings are not an object fails naming settings', () => {
+		for (const settings of [null, 'name=deaths', ['deaths'], 3])
+			expectFailsAt(OverlayWidget, { id: 'w_x', type: 'counter', settings }, 'settings');
+	});
+
 	it('overlay ids are o_ followed by 8 lowercase hex characters', () => {
 		for (const id of ['o_1A2B3C4D', 'o_1a2b3c4', 'o_1a2b3c4d5', 'x_1a2b3c4d', 'o_ghijklmn'])
 			expectFailsAt(Overlay, { ...ex.overlay(), id }, 'id');
