@@ -4,12 +4,14 @@
 // Node: src/client/api.ts (POST /token, /api/...) and src/client/realtime.ts with `ws` for the
 // connect storm and the reads, the TTS widget itself (sources.ts) for tips. A source reaches the
 // instances as through a load balancer: round robin, the next one when one is down.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { ApiClient, type FetchLike } from '../../src/client/api.ts';
 import { RealtimeConnection } from '../../src/client/realtime.ts';
 import { EVENT_CATALOG } from '../../src/contract/index.ts';
 import { ttsQueue } from '../../src/contract/routes.ts';
 import { readRateLimitHeaders } from '../../src/core/rate-budget.ts';
+import { keepAliveFetch } from '../../src/server/upstream.ts';
 import { quantile } from '../lib.ts';
 import type { SimReady } from './sim.ts';
 import { TtsSource } from './sources.ts';
@@ -29,8 +31,17 @@ export type ClientMessage =
 export interface ConnectResult {
 	mintMs: number[];
 	mintFailures: number;
+	/** The refused mints by kind and status (`http 429`, `network`, ...). */
+	mintFailureKinds: Record<string, number>;
 	/** Sources that never reached `open`. */
 	notOpen: number;
+	/**
+	 * This process's event-loop delay during the storm (ms): a mint measured here includes it, so a
+	 * saturated client inflates the figures it reports.
+	 */
+	loopDelayMs: { p50: number; p99: number; max: number };
+	/** CPU this process used during the storm, as a share of one core. */
+	cpuShare: number;
 }
 
 export interface ReadsResult {
@@ -91,6 +102,13 @@ function record(method: string, path: string, ms: number, res: Response | null):
 	}
 }
 
+/**
+ * The sources' HTTP: node:http on keep-alive agents (the instances' own upstream transport), not
+ * Node's global fetch, whose per-call cost (undici's Request, streams and abort signals, about a
+ * sixth of this process's CPU in a 1,000-streamer storm) would be the client's, not the instances'.
+ */
+const transport = keepAliveFetch();
+
 /** A load balancer in front of the instances: round robin, skipping one that refuses. */
 const balanced: FetchLike = async (input, init) => {
 	let lastError: unknown;
@@ -99,7 +117,7 @@ const balanced: FetchLike = async (input, init) => {
 		const origin = instances[next++ % instances.length];
 		const t0 = performance.now();
 		try {
-			const res = await fetch(origin + input, init);
+			const res = await transport(origin + input, init);
 			record(method, String(input), performance.now() - t0, res);
 			return res;
 		} catch (err) {
@@ -170,14 +188,26 @@ async function inParallel<T>(n: number, width: number, job: (i: number) => Promi
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Counts a failed call by kind and status (`http 429`, `network`, ...). */
+function tally(counts: Record<string, number>, r: { kind: string; status?: number }): void {
+	const why = `${r.kind}${r.status !== undefined ? ` ${r.status}` : ''}`;
+	counts[why] = (counts[why] ?? 0) + 1;
+}
+const LOOP_RESOLUTION_MS = 10;
+
 /** N streamers x `sources` connecting, spread evenly over `windowMs`; all closed afterwards. */
 async function connectStorm(windowMs: number, sources: number): Promise<ConnectResult> {
 	const mintMs: number[] = [];
 	let mintFailures = 0;
+	const mintFailureKinds: Record<string, number> = {};
 	const total = keys.length * sources;
 	const conns: RealtimeConnection[] = [];
 	const opened = new Set<RealtimeConnection>();
 	const make = source();
+	const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+	loop.enable();
+	const cpu0 = process.cpuUsage();
+	const t0 = performance.now();
 	await Promise.all(
 		Array.from({ length: total }, async (_, n) => {
 			await sleep((windowMs * n) / total);
@@ -187,7 +217,10 @@ async function connectStorm(windowMs: number, sources: number): Promise<ConnectR
 					const t0 = performance.now();
 					const r = await api.mintToken();
 					mintMs.push(performance.now() - t0);
-					if (!r.ok) mintFailures += 1;
+					if (!r.ok) {
+						mintFailures += 1;
+						tally(mintFailureKinds, r);
+					}
 					return r;
 				}
 			};
@@ -206,8 +239,20 @@ async function connectStorm(windowMs: number, sources: number): Promise<ConnectR
 	);
 	for (let waited = 0; opened.size < total && waited < 20_000; waited += 250) await sleep(250);
 	const notOpen = total - opened.size;
+	loop.disable();
+	const cpu = process.cpuUsage(cpu0);
+	const cpuShare = (cpu.user + cpu.system) / 1000 / (performance.now() - t0);
 	for (const c of conns) c.close();
-	return { mintMs, mintFailures, notOpen };
+	// The histogram counts from the timer's due time plus its own interval: the delay is the rest.
+	const ms = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
+	return {
+		mintMs,
+		mintFailures,
+		mintFailureKinds,
+		notOpen,
+		loopDelayMs: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
+		cpuShare
+	};
 }
 
 /** Each streamer's source reads its queue every `everyMs` for `ms` (spread out). */
@@ -224,8 +269,7 @@ async function reads(ms: number, everyMs: number): Promise<ReadsResult> {
 				result.calls += 1;
 				if (!r.ok) {
 					result.failed += 1;
-					const why = `${r.kind}${'status' in r ? ` ${r.status}` : ''}`;
-					result.failures[why] = (result.failures[why] ?? 0) + 1;
+					tally(result.failures, r);
 				}
 				await sleep(everyMs);
 			}
@@ -279,4 +323,6 @@ process.on('message', async (m: ClientMessage) => {
 		process.send!({ type: 'error', error: err instanceof Error ? err.stack : String(err) });
 	}
 });
+// Stopped by the bench: exit normally (a --cpu-prof profile is written on exit).
+process.on('SIGTERM', () => process.exit(0));
 process.send!({ type: 'ready' });

@@ -16,7 +16,8 @@ import { postgresMissing, startPostgres } from '../../tests/integration/postgres
 import { machine, quantile, row, table, type Row } from '../lib.ts';
 import { publishReadme, replacing, RESULTS } from '../readme.ts';
 import type { CallsResult, ConnectResult, ReadsResult, SourcesResult } from './client.ts';
-import { freePort, Instance, tenantOf, Worker } from './processes.ts';
+import { cpuMeter, postgresPids } from './cpu.ts';
+import { freePort, histogramQuantile, Instance, tenantOf, Worker } from './processes.ts';
 import type { SimReady, SimStats, StepStats } from './sim.ts';
 
 const PARTS = ['connect', 'refresh', 'chaos', 'capacity'] as const;
@@ -113,15 +114,39 @@ try {
 	for (let run = 1; run <= runs; run++) {
 		log(`run ${run} of ${runs}`);
 		if (only.has('connect')) {
+			const before = await Promise.all(instances.map((i) => i.mintBuckets()));
+			const cpu = cpuMeter({
+				client: () => [client.child.pid!],
+				sim: () => [sim.child.pid!],
+				...Object.fromEntries(instances.map((i, k) => [`instance ${k + 1}`, () => [i.pid!]])),
+				postgres: () => postgresPids(new URL(pg.url).port)
+			});
 			const r = await client.ask<ConnectResult>({
 				type: 'connect',
 				windowMs: windowS * 1000,
 				sources: SOURCES
 			});
+			const used = cpu();
+			// CPU per source connected (its mint and its socket), per process: what the load costs,
+			// whatever else the machine runs.
+			const perSource = Object.fromEntries(
+				Object.entries(used.seconds).map(([k, v]) => [
+					k,
+					+((v * 1000) / r.mintMs.length).toFixed(2)
+				])
+			);
+			const after = await Promise.all(instances.map((i) => i.mintBuckets()));
 			add('connect: token mint p99', quantile(r.mintMs, 0.99));
 			add('connect: token mint p50', quantile(r.mintMs, 0.5));
 			add('connect: failures', r.mintFailures + r.notOpen);
-			log(`connect: ${r.mintMs.length} mints, p99 ${quantile(r.mintMs, 0.99).toFixed(1)} ms`);
+			add('connect: mint p99 at the instances', histogramQuantile(before, after, 0.99));
+			add('connect: client event-loop delay p99', r.loopDelayMs.p99);
+			log(
+				`connect: ${r.mintMs.length} mints, p50 ${quantile(r.mintMs, 0.5).toFixed(1)} ms, p99 ${quantile(r.mintMs, 0.99).toFixed(1)} ms, ` +
+					`${r.mintFailures} refused ${JSON.stringify(r.mintFailureKinds)}, ${r.notOpen} not open; at the instances p50 ${histogramQuantile(before, after, 0.5).toFixed(1)} ms, ` +
+					`p99 ${histogramQuantile(before, after, 0.99).toFixed(1)} ms; client event loop delay p50 ${r.loopDelayMs.p50.toFixed(1)} ms, ` +
+					`p99 ${r.loopDelayMs.p99.toFixed(1)} ms, max ${r.loopDelayMs.max.toFixed(0)} ms; CPU (cores) ${JSON.stringify(used.share)}, CPU ms per mint ${JSON.stringify(perSource)}`
+			);
 		}
 		if (only.has('refresh')) {
 			const before = await stats();
@@ -316,6 +341,8 @@ const BUDGETS: Record<string, { max?: number; exactly?: number }> = {
 const UNITS: Record<string, string> = {
 	'connect: token mint p99': 'ms',
 	'connect: token mint p50': 'ms',
+	'connect: mint p99 at the instances': 'ms',
+	'connect: client event-loop delay p99': 'ms',
 	'capacity: claim call p99': 'ms',
 	'capacity: slowest claim call': 'ms',
 	'capacity: slowest read': 'ms',

@@ -9,25 +9,13 @@ import { connectWidgets } from '../client/widget-page.ts';
 import MediaWidget from '../../widgets/media/MediaWidget.svelte';
 import { MediaPlayer } from '../../widgets/media/media-player.svelte.ts';
 import { mediaTheme, parseMediaParams } from '../../widgets/media/params.ts';
+import { initialMediaView } from '../../widgets/media/view.ts';
 import { MEDIA_EVENTS, OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
 startPage(
 	parseMediaParams,
 	(target, paramErrors) =>
-		mount(MediaWidget, {
-			target,
-			props: {
-				view: {
-					status: 'connecting',
-					visible: true,
-					now: null,
-					ducked: false,
-					failed: [],
-					debug: null,
-					paramErrors
-				}
-			}
-		}),
+		mount(MediaWidget, { target, props: { view: initialMediaView(paramErrors) } }),
 	async (params, api, events, target) => {
 		const instance = params.instance ?? 'widget-media';
 		const gate = new AutoplayGate();

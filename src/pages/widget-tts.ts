@@ -9,26 +9,13 @@ import TtsApp from '../../widgets/tts/TtsApp.svelte';
 import { parseTtsParams, type TtsParams } from '../../widgets/tts/params.ts';
 import { alertStyle } from '../../widgets/tts/tiers.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
-import type { TtsViewModel } from '../../widgets/tts/view.ts';
+import { initialTtsView, type TtsViewModel } from '../../widgets/tts/view.ts';
 import { OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
 startPage(
 	parseTtsParams,
 	(target, paramErrors) =>
-		mount(TtsApp, {
-			target,
-			props: {
-				staticView: {
-					status: 'connecting',
-					alert: null,
-					alertVisible: false,
-					captionDurationS: null,
-					captionStartedAt: null,
-					debug: null,
-					paramErrors
-				}
-			}
-		}),
+		mount(TtsApp, { target, props: { staticView: initialTtsView(paramErrors) } }),
 	async (params, api, events, target) => {
 		// A still alert for placing and theming (the preview's gallery): nothing connects or plays.
 		if (params.sample)
@@ -64,6 +51,7 @@ function sampleView(params: TtsParams): TtsViewModel {
 	};
 	const style = alertStyle(params.alertTiers, tip, params.min_display);
 	return {
+		...initialTtsView(),
 		status: 'ready',
 		alert: {
 			id: 'sample',
@@ -75,10 +63,6 @@ function sampleView(params: TtsParams): TtsViewModel {
 			isReplay: tip.is_replay,
 			style
 		},
-		alertVisible: true,
-		captionDurationS: null,
-		captionStartedAt: null,
-		debug: null,
-		paramErrors: null
+		alertVisible: true
 	};
 }

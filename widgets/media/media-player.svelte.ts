@@ -29,7 +29,12 @@ import { adapterFor } from './adapters/index.ts';
 import { withVolumeFade } from './adapters/fade.ts';
 import { MediaPlayError, type MediaSession } from './adapters/types.ts';
 import type { MediaParams } from './params.ts';
-import type { FailedVideo, MediaViewModel, NowPlaying } from './view.ts';
+import {
+	initialMediaView,
+	type FailedVideo,
+	type MediaViewModel,
+	type NowPlaying
+} from './view.ts';
 
 export interface MediaPlayerDeps {
 	api: ApiClient;
@@ -50,15 +55,7 @@ const ATTEMPTS = 2;
 const FAILED_SHOWN = 10;
 
 export class MediaPlayer {
-	view: MediaViewModel = $state({
-		status: 'connecting',
-		visible: true,
-		now: null,
-		ducked: false,
-		failed: [],
-		debug: null,
-		paramErrors: null
-	});
+	view: MediaViewModel = $state(initialMediaView());
 
 	private readonly runner: ClaimRunner<QueueMediaItem>;
 	private readonly disposers: (() => void)[] = [];

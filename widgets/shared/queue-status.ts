@@ -7,6 +7,14 @@ import type { ClaimState } from '../../src/core/claim-protocol.ts';
 export type QueueStatus =
 	'connecting' | 'ready' | 'needs-audio-unlock' | 'unauthorized' | 'failing';
 
+/**
+ * A queue widget's view before anything connects: its own idle fields (`own`), connecting, no
+ * debug rows yet; with `paramErrors`, that of a page that will not connect.
+ */
+export function queueView<V extends object>(own: V, paramErrors: string[] | null) {
+	return { ...own, status: 'connecting' as QueueStatus, debug: null, paramErrors };
+}
+
 /** The debug panel's `connection` row: `reconnecting: …`, or the state alone. */
 export function connectionText(state: RealtimeState, detail: string): string {
 	return detail ? `${state}: ${detail}` : state;

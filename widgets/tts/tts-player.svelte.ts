@@ -16,7 +16,7 @@ import { callsText, claimText, connectionText, showQueueStatus } from '../shared
 import { textFallbackSeconds } from './format.ts';
 import type { TtsParams } from './params.ts';
 import { alertStyle, type AlertStyle } from './tiers.ts';
-import type { AlertView, TtsViewModel } from './view.ts';
+import { initialTtsView, type AlertView, type TtsViewModel } from './view.ts';
 import * as routes from '../../src/contract/routes.ts';
 
 export interface TtsPlayerDeps {
@@ -54,15 +54,7 @@ function sleep(ms: number): { done: Promise<boolean>; cancel: () => void } {
 }
 
 export class TtsPlayer {
-	view: TtsViewModel = $state({
-		status: 'connecting',
-		alert: null,
-		alertVisible: false,
-		captionDurationS: null,
-		captionStartedAt: null,
-		debug: null,
-		paramErrors: null
-	});
+	view: TtsViewModel = $state(initialTtsView());
 
 	/** A player with the claim memory of its instance (that of the page before a reload). */
 	static async open(deps: Omit<TtsPlayerDeps, 'memory'>): Promise<TtsPlayer> {

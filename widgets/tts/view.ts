@@ -1,6 +1,6 @@
 // The TTS widget's view model: everything the markup shows, computed by the shell
 // (tts-player.svelte.ts). The components hold no state of their own beyond animations.
-import type { QueueStatus } from '../shared/queue-status.ts';
+import { queueView, type QueueStatus } from '../shared/queue-status.ts';
 import type { Position } from '../shared/theme-params.ts';
 import type { AlertStyle } from './tiers.ts';
 
@@ -68,3 +68,10 @@ export interface TtsTheme {
 	scale: number;
 	position: Position;
 }
+
+/** The view before anything connects; with `paramErrors`, that of a page that will not connect. */
+export const initialTtsView = (paramErrors: string[] | null = null): TtsViewModel =>
+	queueView(
+		{ alert: null, alertVisible: false, captionDurationS: null, captionStartedAt: null },
+		paramErrors
+	);
