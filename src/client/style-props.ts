@@ -6,6 +6,8 @@
 // a value it reads changes; a style value that is null, undefined or '' removes its property, as a
 // `style:` directive does. A class set this way is invisible to Svelte's CSS scoping: its rules
 // name it inside `:global(...)` (`.spoken:global(.running)`), still scoped by the other class.
+// Likewise a widget holds an element it animates with `{@attach (el) => { x = el; ... }}` rather
+// than `bind:this={x}`, whose binding runtime (0.13 kB gzipped) nothing else on a page needs.
 import type { Attachment } from 'svelte/attachments';
 
 export type StyleProps = Record<string, string | number | null | undefined>;
