@@ -66,7 +66,10 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// overlay 109,427 -> 108,279, preview 48,403 -> 48,285. Then the shared URL parameter fields
 	// (widgets/shared/widget-params.ts, place-params.ts; the celebration page no longer loads the
 	// counters' parameters), measured against main: celebration 61,690 -> 60,177, overlay 108,287
-	// -> 108,057; the other pages within 22 bytes. Then (2026-11-25, issue 16's budgets: zod's
+	// -> 108,057; the other pages within 22 bytes.
+	// Then (issue 21: the TTS widget on the shared shell, one unlock card, one queue status): overlay
+	// 108,151 -> 107,311, tip-goal 65,777 -> 65,761; tts 85,480 -> 85,563, media 46,910 -> 46,978.
+	// Then (2026-11-25, issue 16's budgets: zod's
 	// extend, record and enum schemas out of the pages, styles, classes and element references set
 	// by attachments instead of Svelte's directives and bind:this, the counters' and the overlay's
 	// keyed lists without {#each}, one stylesheet a page, the players' and the realtime client's

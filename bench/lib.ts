@@ -99,7 +99,7 @@ export function row(
 	return { figure, unit, value, budget: text, met, ...(note ? { note } : {}) };
 }
 
-function fmt(n: number): string {
+export function fmt(n: number): string {
 	if (Number.isNaN(n)) return '–';
 	const a = Math.abs(n);
 	if (a === 0) return '0';

@@ -20,6 +20,7 @@ import { launch } from './browser.ts';
 import { endpointRun, type EndpointRun } from './endpoint.ts';
 import { floorName, floorRun, floorWeights, type FloorPage, type Library } from './floor.ts';
 import { machine, quantile, row, table, type Row } from './lib.ts';
+import { publishReadme, replacing } from './readme.ts';
 import { LIBRARIES, pageShares, type PageShares } from './shares.ts';
 import {
 	idleRun,
@@ -370,7 +371,8 @@ const result = {
 };
 const out = args.out ?? `${root}${args.publish ? 'bench/results' : 'bench-results'}/latest.json`;
 mkdirSync(new URL('.', `file://${out}`).pathname, { recursive: true });
-writeFileSync(out, JSON.stringify(result, null, '\t') + '\n');
+const kept = args.publish ? replacing(root, 'widgets', result) : result;
+writeFileSync(out, JSON.stringify(kept, null, '\t') + '\n');
 
 const machineLine =
 	`Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB; load average ${m.loadAverage.join(' ')}; ` +
@@ -381,5 +383,9 @@ writeFileSync(out.replace(/\.json$/, '.md'), `${machineLine}\n\n${table(rows)}\n
 console.log(`\n${machineLine}\n`);
 console.log(table(rows));
 console.log(`\nWritten: ${out}`);
+if (args.publish) {
+	publishReadme(root);
+	console.log('Published into README.md (Performance)');
+}
 const missed = rows.filter((r) => r.met === false);
 if (missed.length) console.log(`Budgets missed: ${missed.length} (see docs/performance.md)`);

@@ -1,26 +1,47 @@
 // The hosted bench's load client, as its own process: N streamers sign in through the instances
 // (the real sign-in: the instance's /auth/start, the simulator's consent page, the callback, the
 // dashboard's overlay URL), then play their browser sources with the widgets' own client code in
-// Node: src/client/api.ts (POST /token, /api/...) and src/client/realtime.ts with `ws`. A source
-// reaches the instances as through a load balancer: round robin, the next one when one is down.
+// Node: src/client/api.ts (POST /token, /api/...) and src/client/realtime.ts with `ws` for the
+// connect storm and the reads, the TTS widget itself (sources.ts) for tips. A source reaches the
+// instances as through a load balancer: round robin, the next one when one is down.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { ApiClient, type FetchLike } from '../../src/client/api.ts';
 import { RealtimeConnection } from '../../src/client/realtime.ts';
 import { EVENT_CATALOG } from '../../src/contract/index.ts';
-import { ttsFinish, ttsQueue, ttsStart } from '../../src/contract/routes.ts';
+import { ttsQueue } from '../../src/contract/routes.ts';
+import { readRateLimitHeaders } from '../../src/core/rate-budget.ts';
+import { keepAliveFetch } from '../../src/server/upstream.ts';
+import { quantile } from '../lib.ts';
 import type { SimReady } from './sim.ts';
+import { TtsSource } from './sources.ts';
 
 export type ClientMessage =
 	| { type: 'signin'; instances: string[]; sim: SimReady; streamers: number; tenants: string[] }
 	| { type: 'connect'; windowMs: number; sources: number }
 	| { type: 'reads'; ms: number; everyMs: number }
-	| { type: 'claimers'; on: boolean };
+	/** Each streamer's `sources` TTS sources, `shown` of them on air; none: all closed. */
+	| { type: 'sources'; on: false }
+	| { type: 'sources'; on: true; sources: number; shown: number; spreadMs: number }
+	/** From now on the sources reach only these instances. */
+	| { type: 'route'; instances: string[] }
+	/** The calls to the instances since the last `calls`. */
+	| { type: 'calls' };
 
 export interface ConnectResult {
 	mintMs: number[];
 	mintFailures: number;
+	/** The refused mints by kind and status (`http 429`, `network`, ...). */
+	mintFailureKinds: Record<string, number>;
 	/** Sources that never reached `open`. */
 	notOpen: number;
+	/**
+	 * This process's event-loop delay during the storm (ms): a mint measured here includes it, so a
+	 * saturated client inflates the figures it reports.
+	 */
+	loopDelayMs: { p50: number; p99: number; max: number };
+	/** CPU this process used during the storm, as a share of one core. */
+	cpuShare: number;
 }
 
 export interface ReadsResult {
@@ -29,26 +50,100 @@ export interface ReadsResult {
 	failures: Record<string, number>;
 }
 
+export interface SourcesResult {
+	sources: number;
+	/** Sources whose realtime connection was not open 30 s after they started. */
+	notOpen: number;
+}
+
+/** One kind of call (`POST /api/tts/{id}/start`, ...): how many and how long they took. */
+export interface CallKind {
+	count: number;
+	p50Ms: number;
+	p99Ms: number;
+	maxMs: number;
+	statuses: Record<string, number>;
+}
+
+export interface CallsResult {
+	kinds: Record<string, CallKind>;
+	/** The first 429s the sources received, oldest first. */
+	limited: { at: number; call: string; budget: 'ip' | 'authorization' | 'unknown' }[];
+}
+
 let instances: string[] = [];
+// The widgets' notes (`[tts] alert sound skipped ...`) are for a streamer's console, not the bench's.
+console.info = () => {};
 /** The client modules' warnings (a source that cannot connect while an instance is down). */
 let warnings = 0;
 const warn = () => void (warnings += 1);
 let keys: string[] = [];
 let next = 0;
 
+/** Calls since the last `calls` message, by kind. */
+let timings = new Map<string, { ms: number[]; statuses: Record<string, number> }>();
+let limited: CallsResult['limited'] = [];
+
+/** `POST /api/tts/t_1/start` as `POST /api/tts/{id}/start`. */
+const callKind = (method: string, path: string) =>
+	`${method} ${path.split('?')[0].replace(/\/(tts|media)\/[^/]+\/(start|finish|release)$/, '/$1/{id}/$2')}`;
+
+function record(method: string, path: string, ms: number, res: Response | null): void {
+	const kind = callKind(method, path);
+	const t = timings.get(kind) ?? { ms: [], statuses: {} };
+	timings.set(kind, t);
+	t.ms.push(ms);
+	const status = res ? String(res.status) : 'unreachable';
+	t.statuses[status] = (t.statuses[status] ?? 0) + 1;
+	if (res?.status === 429 && limited.length < 20) {
+		const limit = readRateLimitHeaders(res.headers)?.limit;
+		const budget = limit === 240 ? 'ip' : limit === 120 ? 'authorization' : 'unknown';
+		limited.push({ at: Date.now(), call: kind, budget });
+	}
+}
+
+/**
+ * The sources' HTTP: node:http on keep-alive agents (the instances' own upstream transport), not
+ * Node's global fetch, whose per-call cost (undici's Request, streams and abort signals, about a
+ * sixth of this process's CPU in a 1,000-streamer storm) would be the client's, not the instances'.
+ */
+const transport = keepAliveFetch();
+
 /** A load balancer in front of the instances: round robin, skipping one that refuses. */
 const balanced: FetchLike = async (input, init) => {
 	let lastError: unknown;
+	const method = init?.method ?? 'GET';
 	for (let tries = 0; tries < instances.length; tries++) {
 		const origin = instances[next++ % instances.length];
+		const t0 = performance.now();
 		try {
-			return await fetch(origin + input, init);
+			const res = await transport(origin + input, init);
+			record(method, String(input), performance.now() - t0, res);
+			return res;
 		} catch (err) {
 			lastError = err;
 		}
 	}
+	record(method, String(input), 0, null);
 	throw lastError;
 };
+
+function takeCalls(): CallsResult {
+	const kinds: Record<string, CallKind> = {};
+	for (const [kind, t] of timings) {
+		kinds[kind] = {
+			count: t.ms.length,
+			p50Ms: quantile(t.ms, 0.5),
+			p99Ms: quantile(t.ms, 0.99),
+			maxMs: Math.max(...t.ms),
+			statuses: t.statuses
+		};
+	}
+	const result = { kinds, limited };
+	timings = new Map();
+	limited = [];
+	return result;
+}
 
 const source = () => (i: number) => new ApiClient({ overlayKey: keys[i], fetch: balanced, warn });
 
@@ -93,14 +188,26 @@ async function inParallel<T>(n: number, width: number, job: (i: number) => Promi
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Counts a failed call by kind and status (`http 429`, `network`, ...). */
+function tally(counts: Record<string, number>, r: { kind: string; status?: number }): void {
+	const why = `${r.kind}${r.status !== undefined ? ` ${r.status}` : ''}`;
+	counts[why] = (counts[why] ?? 0) + 1;
+}
+const LOOP_RESOLUTION_MS = 10;
+
 /** N streamers x `sources` connecting, spread evenly over `windowMs`; all closed afterwards. */
 async function connectStorm(windowMs: number, sources: number): Promise<ConnectResult> {
 	const mintMs: number[] = [];
 	let mintFailures = 0;
+	const mintFailureKinds: Record<string, number> = {};
 	const total = keys.length * sources;
 	const conns: RealtimeConnection[] = [];
 	const opened = new Set<RealtimeConnection>();
 	const make = source();
+	const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+	loop.enable();
+	const cpu0 = process.cpuUsage();
+	const t0 = performance.now();
 	await Promise.all(
 		Array.from({ length: total }, async (_, n) => {
 			await sleep((windowMs * n) / total);
@@ -110,7 +217,10 @@ async function connectStorm(windowMs: number, sources: number): Promise<ConnectR
 					const t0 = performance.now();
 					const r = await api.mintToken();
 					mintMs.push(performance.now() - t0);
-					if (!r.ok) mintFailures += 1;
+					if (!r.ok) {
+						mintFailures += 1;
+						tally(mintFailureKinds, r);
+					}
 					return r;
 				}
 			};
@@ -129,8 +239,20 @@ async function connectStorm(windowMs: number, sources: number): Promise<ConnectR
 	);
 	for (let waited = 0; opened.size < total && waited < 20_000; waited += 250) await sleep(250);
 	const notOpen = total - opened.size;
+	loop.disable();
+	const cpu = process.cpuUsage(cpu0);
+	const cpuShare = (cpu.user + cpu.system) / 1000 / (performance.now() - t0);
 	for (const c of conns) c.close();
-	return { mintMs, mintFailures, notOpen };
+	// The histogram counts from the timer's due time plus its own interval: the delay is the rest.
+	const ms = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
+	return {
+		mintMs,
+		mintFailures,
+		mintFailureKinds,
+		notOpen,
+		loopDelayMs: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
+		cpuShare
+	};
 }
 
 /** Each streamer's source reads its queue every `everyMs` for `ms` (spread out). */
@@ -147,8 +269,7 @@ async function reads(ms: number, everyMs: number): Promise<ReadsResult> {
 				result.calls += 1;
 				if (!r.ok) {
 					result.failed += 1;
-					const why = `${r.kind}${'status' in r ? ` ${r.status}` : ''}`;
-					result.failures[why] = (result.failures[why] ?? 0) + 1;
+					tally(result.failures, r);
 				}
 				await sleep(everyMs);
 			}
@@ -157,82 +278,25 @@ async function reads(ms: number, everyMs: number): Promise<ReadsResult> {
 	return result;
 }
 
-/**
- * Each streamer's TTS source plays its tips: on a realtime event (and on every reconnect) it reads
- * the queue and claims, plays (200 ms) and finishes the head; a failed call is retried later.
- */
-class Claimer {
-	private conn: RealtimeConnection | null = null;
-	private busy = false;
-	private again = false;
-	private retry: ReturnType<typeof setTimeout> | null = null;
-	constructor(private readonly api: ApiClient) {}
+let sources: TtsSource[] = [];
 
-	start(): void {
-		this.conn = new RealtimeConnection({
-			api: this.api,
-			events: EVENT_CATALOG,
-			WebSocket: WebSocket as never,
-			warn,
-			onEvent: (e) => {
-				if (e.type === 'tip.tts_ready' || e.type === 'queue.tts.released') void this.play();
-			},
-			onResync: () => void this.play()
-		}).start();
+/** Every streamer's TTS sources, started spread over `spreadMs`; resolves when they are open. */
+async function startSources(
+	perStreamer: number,
+	shown: number,
+	spreadMs: number
+): Promise<SourcesResult> {
+	const t0 = Date.now();
+	for (let i = 0; i < keys.length; i++) {
+		await sleep(t0 + (spreadMs * i) / keys.length - Date.now());
+		for (let j = 0; j < perStreamer; j++)
+			sources.push(await TtsSource.open(keys[i], balanced, j < shown, warn));
 	}
-
-	stop(): void {
-		this.conn?.close();
-		if (this.retry) clearTimeout(this.retry);
-	}
-
-	/** A call failed (an instance died, a 429): look again a little later (no polling else). */
-	private later(ms = 2000): void {
-		if (this.retry || !this.conn) return;
-		this.retry = setTimeout(() => {
-			this.retry = null;
-			void this.play();
-		}, ms);
-	}
-
-	private async play(): Promise<void> {
-		if (this.busy) {
-			this.again = true;
-			return;
-		}
-		this.busy = true;
-		try {
-			do {
-				this.again = false;
-				const q = await this.api.request(ttsQueue);
-				if (!q.ok) {
-					this.later();
-					continue;
-				}
-				const head = q.body.items.find((t) => t.tts_url);
-				// Audio still rendering: its tip.tts_ready event comes.
-				if (!head) continue;
-				// Ours from before a failure (started, never finished): finish it; else claim it.
-				if (q.body.current_order_id !== head.order_id || !q.body.currently_playing) {
-					if (q.body.currently_playing) continue;
-					const started = await this.api.request(ttsStart, { orderId: head.order_id });
-					if (!started.ok) {
-						this.later();
-						continue;
-					}
-					await sleep(200);
-				}
-				const done = await this.api.request(ttsFinish, { orderId: head.order_id });
-				if (!done.ok) this.later();
-				else this.again = true;
-			} while (this.again);
-		} finally {
-			this.busy = false;
-		}
-	}
+	// The widget says `ready` once its connection is open (and its audio unlocked: always, here).
+	const open = (s: TtsSource) => s.player.view.status === 'ready';
+	for (let waited = 0; waited < 30_000 && !sources.every(open); waited += 250) await sleep(250);
+	return { sources: sources.length, notOpen: sources.filter((s) => !open(s)).length };
 }
-
-let claimers: Claimer[] = [];
 
 process.on('message', async (m: ClientMessage) => {
 	try {
@@ -246,18 +310,19 @@ process.on('message', async (m: ClientMessage) => {
 			process.send!({ type: 'done', result: await connectStorm(m.windowMs, m.sources) });
 		else if (m.type === 'reads')
 			process.send!({ type: 'done', result: await reads(m.ms, m.everyMs) });
-		else if (m.type === 'claimers') {
-			for (const c of claimers) c.stop();
-			claimers = [];
-			if (m.on) {
-				const make = source();
-				claimers = keys.map((_, i) => new Claimer(make(i)));
-				for (const c of claimers) c.start();
-			}
+		else if (m.type === 'sources') {
+			for (const s of sources) s.close();
+			sources = [];
+			const result = m.on ? await startSources(m.sources, m.shown, m.spreadMs) : null;
+			process.send!({ type: 'done', result });
+		} else if (m.type === 'route') {
+			instances = m.instances;
 			process.send!({ type: 'done', result: null });
-		}
+		} else if (m.type === 'calls') process.send!({ type: 'done', result: takeCalls() });
 	} catch (err) {
 		process.send!({ type: 'error', error: err instanceof Error ? err.stack : String(err) });
 	}
 });
+// Stopped by the bench: exit normally (a --cpu-prof profile is written on exit).
+process.on('SIGTERM', () => process.exit(0));
 process.send!({ type: 'ready' });

@@ -7,6 +7,15 @@ import { fileURLToPath } from 'node:url';
 export { freePort } from '../../tests/fixtures/ports.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const SVELTE_MODULES = new URL('./svelte-modules.mjs', import.meta.url).href;
+
+/**
+ * BENCH_CPU_PROF=<dir>: every process of the bench (simulator, client, instances) writes a V8 CPU
+ * profile there when it exits (open it in Chrome DevTools' Performance panel).
+ */
+const profile = process.env.BENCH_CPU_PROF
+	? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+	: [];
 
 /** The simulator's bench streamers: tn_bench_0, tn_bench_1, ... */
 export const tenantOf = (i: number) => `tn_bench_${i}`;
@@ -17,7 +26,8 @@ export class Worker {
 
 	static async start<R>(file: string, env: Record<string, string>): Promise<[Worker, R]> {
 		const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
-			execArgv: ['--import', 'tsx'],
+			// tsx for TypeScript; svelte-modules.mjs for the widgets' rune modules (sources.ts).
+			execArgv: ['--import', 'tsx', '--import', SVELTE_MODULES, ...profile],
 			env: { ...process.env, ...env },
 			stdio: ['ignore', 'inherit', 'inherit', 'ipc']
 		});
@@ -55,7 +65,7 @@ export class Instance {
 	}
 
 	async start(): Promise<void> {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/node.ts'], {
+		const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/node.ts'], {
 			cwd: root,
 			env: { ...process.env, ...this.env, HOST: '127.0.0.1', PORT: String(this.port) },
 			stdio: ['ignore', 'ignore', 'pipe']
@@ -73,6 +83,19 @@ export class Instance {
 			await new Promise((r) => setTimeout(r, 200));
 		}
 		throw new Error(`instance :${this.port} did not start in 60 s: ${stderr}`);
+	}
+
+	get pid(): number | undefined {
+		return this.child?.pid;
+	}
+
+	/** POST /token as timed by the instance itself: its histogram's cumulative buckets (s -> count). */
+	async mintBuckets(): Promise<Map<number, number>> {
+		const text = await (await fetch(`${this.origin}/metrics`)).text();
+		const out = new Map<number, number>();
+		for (const m of text.matchAll(/^tip_token_mint_seconds_bucket\{le="([^"]+)"\} (\d+)$/gm))
+			out.set(m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2]));
+		return out;
 	}
 
 	kill(): void {
@@ -96,4 +119,30 @@ export class Instance {
 			});
 		});
 	}
+}
+
+/**
+ * The quantile q of the mints counted between two readings of every instance's histogram, as
+ * Prometheus' histogram_quantile estimates it (linear within the bucket; ms).
+ */
+export function histogramQuantile(
+	before: Map<number, number>[],
+	after: Map<number, number>[],
+	q: number
+): number {
+	const bounds = [...(after[0]?.keys() ?? [])].sort((a, b) => a - b);
+	const counts = bounds.map((le) =>
+		after.reduce((n, a, i) => n + (a.get(le) ?? 0) - (before[i]?.get(le) ?? 0), 0)
+	);
+	const total = counts.at(-1) ?? 0;
+	if (!total) return NaN;
+	const rank = q * total;
+	for (let i = 0; i < bounds.length; i++) {
+		if (counts[i] < rank) continue;
+		if (bounds[i] === Infinity) return bounds[i - 1] * 1000;
+		const lo = i === 0 ? 0 : bounds[i - 1];
+		const below = i === 0 ? 0 : counts[i - 1];
+		return (lo + ((bounds[i] - lo) * (rank - below)) / (counts[i] - below)) * 1000;
+	}
+	return NaN;
 }

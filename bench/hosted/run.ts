@@ -9,13 +9,16 @@
 //                                                 5-minute refresh storm and chaos
 //   npm run bench:hosted -- --quick               1 run, 15 s window, 1-minute storm and chaos
 //   npm run bench:hosted -- --streamers=1000 --minutes=2 --only=connect,refresh
+//   npm run bench:hosted -- --only=capacity --streamers=800 --from=200 --step=50
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { postgresMissing, startPostgres } from '../../tests/integration/postgres-server.ts';
 import { machine, quantile, row, table, type Row } from '../lib.ts';
-import type { ConnectResult, ReadsResult } from './client.ts';
-import { freePort, Instance, tenantOf, Worker } from './processes.ts';
-import type { SimReady, SimStats } from './sim.ts';
+import { publishReadme, replacing, RESULTS } from '../readme.ts';
+import type { CallsResult, ConnectResult, ReadsResult, SourcesResult } from './client.ts';
+import { cpuMeter, postgresPids } from './cpu.ts';
+import { freePort, histogramQuantile, Instance, tenantOf, Worker } from './processes.ts';
+import type { SimReady, SimStats, StepStats } from './sim.ts';
 
 const PARTS = ['connect', 'refresh', 'chaos', 'capacity'] as const;
 const { values: args } = parseArgs({
@@ -26,6 +29,13 @@ const { values: args } = parseArgs({
 		window: { type: 'string' },
 		quick: { type: 'boolean', default: false },
 		only: { type: 'string' },
+		sources: { type: 'string', default: '5' },
+		// The capacity ramp: streamers from `from` up to --streamers by `step`, each step `periods`
+		// tip periods long, on a clock `scale` times faster than the documented one.
+		from: { type: 'string' },
+		step: { type: 'string' },
+		periods: { type: 'string' },
+		scale: { type: 'string' },
 		publish: { type: 'boolean', default: false }
 	}
 });
@@ -35,11 +45,18 @@ const minutes = Number(args.minutes ?? (quick ? 1 : 5));
 const runs = Number(args.runs ?? (quick ? 1 : 3));
 const windowS = Number(args.window ?? (quick ? 15 : 60));
 const only = new Set(args.only ? args.only.split(',') : PARTS);
-const SOURCES = 5;
+/** Browser sources per streamer (the connect storm's, and the TTS sources of chaos and capacity). */
+const SOURCES = Number(args.sources);
 const INSTANCES = 3;
 /** service-api.md, Limits. */
 const PER_IP = 240;
+const PER_KEY = 120;
 const TIP_EVERY_MIN = 5;
+// The ramp's clock: a 15 s window and a tip every 75 s (4x), 6 s and 30 s with --quick (10x).
+const scale = Number(args.scale ?? (quick ? 10 : 4));
+const rampStep = Number(args.step ?? (quick ? 100 : 50));
+const rampFrom = Number(args.from ?? rampStep);
+const rampPeriods = Number(args.periods ?? (quick ? 1 : 2));
 
 if (postgresMissing()) {
 	console.error(`bench:hosted: ${postgresMissing()}`);
@@ -82,6 +99,8 @@ const [client] = await Worker.start<void>('./client.ts', {});
 const stats = () => sim.ask<SimStats>({ type: 'stats' });
 
 const figures: Record<string, number[]> = {};
+/** Lines printed under the table (what a number cannot say: the first 429's call and budget). */
+const notes: string[] = [];
 const add = (name: string, v: number) => (figures[name] ??= []).push(v);
 
 try {
@@ -95,15 +114,39 @@ try {
 	for (let run = 1; run <= runs; run++) {
 		log(`run ${run} of ${runs}`);
 		if (only.has('connect')) {
+			const before = await Promise.all(instances.map((i) => i.mintBuckets()));
+			const cpu = cpuMeter({
+				client: () => [client.child.pid!],
+				sim: () => [sim.child.pid!],
+				...Object.fromEntries(instances.map((i, k) => [`instance ${k + 1}`, () => [i.pid!]])),
+				postgres: () => postgresPids(new URL(pg.url).port)
+			});
 			const r = await client.ask<ConnectResult>({
 				type: 'connect',
 				windowMs: windowS * 1000,
 				sources: SOURCES
 			});
+			const used = cpu();
+			// CPU per source connected (its mint and its socket), per process: what the load costs,
+			// whatever else the machine runs.
+			const perSource = Object.fromEntries(
+				Object.entries(used.seconds).map(([k, v]) => [
+					k,
+					+((v * 1000) / r.mintMs.length).toFixed(2)
+				])
+			);
+			const after = await Promise.all(instances.map((i) => i.mintBuckets()));
 			add('connect: token mint p99', quantile(r.mintMs, 0.99));
 			add('connect: token mint p50', quantile(r.mintMs, 0.5));
 			add('connect: failures', r.mintFailures + r.notOpen);
-			log(`connect: ${r.mintMs.length} mints, p99 ${quantile(r.mintMs, 0.99).toFixed(1)} ms`);
+			add('connect: mint p99 at the instances', histogramQuantile(before, after, 0.99));
+			add('connect: client event-loop delay p99', r.loopDelayMs.p99);
+			log(
+				`connect: ${r.mintMs.length} mints, p50 ${quantile(r.mintMs, 0.5).toFixed(1)} ms, p99 ${quantile(r.mintMs, 0.99).toFixed(1)} ms, ` +
+					`${r.mintFailures} refused ${JSON.stringify(r.mintFailureKinds)}, ${r.notOpen} not open; at the instances p50 ${histogramQuantile(before, after, 0.5).toFixed(1)} ms, ` +
+					`p99 ${histogramQuantile(before, after, 0.99).toFixed(1)} ms; client event loop delay p50 ${r.loopDelayMs.p50.toFixed(1)} ms, ` +
+					`p99 ${r.loopDelayMs.p99.toFixed(1)} ms, max ${r.loopDelayMs.max.toFixed(0)} ms; CPU (cores) ${JSON.stringify(used.share)}, CPU ms per mint ${JSON.stringify(perSource)}`
+			);
 		}
 		if (only.has('refresh')) {
 			const before = await stats();
@@ -125,7 +168,7 @@ try {
 		if (only.has('capacity')) await capacity();
 	}
 } finally {
-	await client.ask({ type: 'claimers', on: false }).catch(() => {});
+	await client.ask({ type: 'sources', on: false }).catch(() => {});
 	client.stop();
 	await Promise.all(instances.map((i) => i.stop()));
 	sim.stop();
@@ -135,7 +178,14 @@ try {
 /** Tips to every streamer while one instance after another is SIGKILLed and restarted. */
 async function chaos(): Promise<void> {
 	const before = await stats();
-	await client.ask({ type: 'claimers', on: true });
+	// Two of each streamer's five sources on air: their claims race for every tip.
+	await client.ask({
+		type: 'sources',
+		on: true,
+		sources: SOURCES,
+		shown: Math.min(2, SOURCES),
+		spreadMs: windowS * 1000
+	});
 	const end = Date.now() + minutes * 60_000;
 	let tips = 0;
 	let victim = 0;
@@ -157,7 +207,7 @@ async function chaos(): Promise<void> {
 	// Let the last tips play.
 	for (let waited = 0; waited < 60_000 && (await stats()).pending > 0; waited += 1000)
 		await sleep(1000);
-	await client.ask({ type: 'claimers', on: false });
+	await client.ask({ type: 'sources', on: false });
 	const after = await stats();
 	let played = 0;
 	let doubled = 0;
@@ -173,21 +223,107 @@ async function chaos(): Promise<void> {
 	log(`chaos: ${tips} tips, ${played} played, ${after.pending} still queued`);
 }
 
-/** Upstream calls per tip per streamer, and so the streamers one egress address carries. */
+/** What one step of the capacity ramp saw. */
+interface Step {
+	streamers: number;
+	sim: StepStats;
+	calls: CallsResult;
+}
+
+/**
+ * Streamers per egress address: every streamer's five TTS sources connected (one on air), all
+ * calls through one instance (one address, 127.0.0.2) under the documented limits, and ever more
+ * streamers getting a tip per period until the first 429 reaches a call, from the upstream or
+ * from the instance's own budget. The clock runs `scale` times faster: the simulator's rate window
+ * and the tip period both shrink by it, so a step sees the calls a real one would in a minute.
+ */
 async function capacity(): Promise<void> {
-	await client.ask({ type: 'claimers', on: true });
-	await sleep(3000);
-	const before = await stats();
-	await sim.ask({ type: 'tips', tenants: Array.from({ length: N }, (_, i) => tenantOf(i)) });
+	const windowMs = 60_000 / scale;
+	const periodMs = (TIP_EVERY_MIN * 60_000) / scale;
+	// Connecting is the connect storm's figure: here it runs through every instance, unlimited.
+	await sim.ask({ type: 'limits', perIp: 1_000_000, perKey: PER_KEY, windowMs: 60_000 });
+	const open = await client.ask<SourcesResult>({
+		type: 'sources',
+		on: true,
+		sources: SOURCES,
+		shown: 1,
+		spreadMs: windowS * 1000
+	});
+	log(`capacity: ${open.sources} sources, ${open.notOpen} not open`);
+	// Their first snapshots read, the sources are idle: nothing is called until a tip comes.
+	await sleep(5000);
+	await client.ask({ type: 'route', instances: [origins[0]] });
+	await sim.ask({ type: 'limits', perIp: PER_IP, perKey: PER_KEY, windowMs });
+	let clean: Step | null = null;
+	let limited: Step | null = null;
+	for (let n = Math.min(rampFrom, N); n <= N && !limited; n += rampStep) {
+		await sim.ask({ type: 'mark' });
+		await client.ask({ type: 'calls' });
+		await sim.ask({ type: 'schedule', streamers: n, periodMs });
+		await sleep(rampPeriods * periodMs);
+		const step: Step = {
+			streamers: n,
+			sim: await sim.ask<StepStats>({ type: 'step' }),
+			calls: await client.ask<CallsResult>({ type: 'calls' })
+		};
+		log(`capacity: ${describe(step)}`);
+		if (step.sim.limited.length || step.calls.limited.length) limited = step;
+		else clean = step;
+	}
+	await sim.ask({ type: 'schedule', streamers: 0, periodMs });
 	for (let waited = 0; waited < 60_000 && (await stats()).pending > 0; waited += 500)
 		await sleep(500);
-	const after = await stats();
-	await client.ask({ type: 'claimers', on: false });
-	const perTip = (after.requests - before.requests) / N;
-	add('capacity: upstream calls per tip', perTip);
-	add(
-		'capacity: streamers per egress IP (computed)',
-		Math.floor(PER_IP / (perTip / TIP_EVERY_MIN))
+	await client.ask({ type: 'sources', on: false });
+	await client.ask({ type: 'route', instances: origins });
+	await sim.ask({ type: 'limits', perIp: 1_000_000, perKey: PER_KEY, windowMs: 60_000 });
+	if (clean) {
+		add('capacity: streamers per egress IP, no 429', clean.streamers);
+		add('capacity: upstream calls per tip', clean.sim.requests / clean.sim.tipsCreated);
+		add('capacity: peak calls in one window (of 240)', clean.sim.peakPerIpWindow);
+		add('capacity: claim call p99', slowest(clean.calls, /\/(start|finish|release)$/, 'p99Ms'));
+		add('capacity: slowest claim call', slowest(clean.calls, /\/(start|finish|release)$/));
+		const reads = slowest(clean.calls, /^GET \/api\//);
+		if (reads > 0) add('capacity: slowest read', reads);
+		add('capacity: tip queued to played p99', quantile(clean.sim.tipMs, 0.99));
+	}
+	if (limited) {
+		add('capacity: streamers at the first 429', limited.streamers);
+		notes.push(`capacity, first 429: ${first429(limited)}`);
+	} else notes.push(`capacity: no 429 up to ${N} streamers (the most this run signed in)`);
+}
+
+/** The longest call of these kinds in a step (ms), or the worst kind's p99: how late calls got. */
+function slowest(calls: CallsResult, kinds: RegExp, of: 'maxMs' | 'p99Ms' = 'maxMs'): number {
+	const max = Object.entries(calls.kinds)
+		.filter(([kind]) => kinds.test(kind))
+		.map(([, k]) => k[of]);
+	return max.length ? Math.max(...max) : 0;
+}
+
+/** Where the first 429s came from: the upstream's first and the instance's own first. */
+function first429(step: Step): string {
+	const budget = (b: string) => (b === 'ip' ? 'per-IP budget' : `per-${b} budget`);
+	const up = step.sim.limited[0];
+	const here = step.calls.limited.find((c) => !up || c.at < up.t) ?? null;
+	const parts = [
+		here &&
+			`the instance's own budget answered 429 to ${here.call} (its ${budget(here.budget)}) before sending it`,
+		up &&
+			`the upstream answered 429 to ${up.call} (its ${budget(up.budget)}; ${step.sim.limited.length} in the step)`
+	].filter(Boolean);
+	return `at ${step.streamers} streamers, first ${parts.join('; then ')}`;
+}
+
+function describe(step: Step): string {
+	const { sim: s, calls } = step;
+	const claims = slowest(calls, /\/(start|finish|release)$/);
+	return (
+		`${step.streamers} streamers: ${s.tipsCreated} tips, ${s.tipsPlayed} played, ` +
+		`${s.requests} upstream calls (${(s.requests / Math.max(1, s.tipsCreated)).toFixed(2)} a tip; ` +
+		`${JSON.stringify(s.byKind)}), peak ${s.peakPerIpWindow} in a window, ` +
+		`429s ${s.limited.length} upstream / ${calls.limited.length} at the client, ` +
+		`slowest claim ${claims.toFixed(0)} ms, slowest read ${slowest(calls, /^GET \/api\//).toFixed(0)} ms, ` +
+		`tip p50 ${quantile(s.tipMs, 0.5).toFixed(0)} ms p99 ${quantile(s.tipMs, 0.99).toFixed(0)} ms`
 	);
 }
 
@@ -204,17 +340,24 @@ const BUDGETS: Record<string, { max?: number; exactly?: number }> = {
 };
 const UNITS: Record<string, string> = {
 	'connect: token mint p99': 'ms',
-	'connect: token mint p50': 'ms'
+	'connect: token mint p50': 'ms',
+	'connect: mint p99 at the instances': 'ms',
+	'connect: client event-loop delay p99': 'ms',
+	'capacity: claim call p99': 'ms',
+	'capacity: slowest claim call': 'ms',
+	'capacity: slowest read': 'ms',
+	'capacity: tip queued to played p99': 'ms'
 };
 const rows: Row[] = Object.entries(figures).map(([name, values]) =>
 	row(name, UNITS[name] ?? 'count', values, BUDGETS[name])
 );
 const m = machine('none (Node clients)');
-const setup = `${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s), connect window ${windowS} s, refresh storm and chaos ${minutes} min`;
+const setup = `${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s), connect window ${windowS} s, refresh storm and chaos ${minutes} min, capacity ramp from ${rampFrom} by ${rampStep}, ${rampPeriods} tip period(s) a step, clock x${scale}`;
 const md = [
 	`Hosted bench (${setup}) on ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, load average ${m.loadAverage.join(' ')} at the end, ${m.date}`,
 	'',
-	table(rows)
+	table(rows),
+	...(notes.length ? ['', ...notes.map((n) => `- ${n}`)] : [])
 ].join('\n');
 console.log('\n' + md);
 mkdirSync('bench-results', { recursive: true });
@@ -235,6 +378,9 @@ if (args.publish) {
 			? text.replace(new RegExp(`${start}[\\s\\S]*${end}`), block)
 			: `${text.trimEnd()}\n\n${block}\n`
 	);
-	console.log(`published into ${doc}`);
+	const kept = replacing('./', 'hosted', { machine: m, setup, rows });
+	writeFileSync(RESULTS.hosted, JSON.stringify(kept, null, '\t') + '\n');
+	publishReadme('./');
+	console.log(`published into ${doc}, ${RESULTS.hosted} and README.md`);
 }
 process.exit(rows.every((r) => r.met !== false) ? 0 : 1);

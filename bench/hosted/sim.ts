@@ -33,8 +33,31 @@ export interface SimStats {
 	pending: number;
 }
 
+/** What the upstream saw since the last `mark` (the capacity ramp's steps). */
+export interface StepStats {
+	/** API calls answered (any status), and by kind (`POST /tts/{id}/start`). */
+	requests: number;
+	byKind: Record<string, number>;
+	/** The most calls one address made in one rate window (the per-IP budget's peak). */
+	peakPerIpWindow: number;
+	/** 429s answered, oldest first: which call, which budget (no key known yet: the IP's). */
+	limited: { t: number; call: string; budget: 'ip' | 'authorization' }[];
+	tipsCreated: number;
+	/** Of those, played (finished) so far, and their time from queued to finished (ms). */
+	tipsPlayed: number;
+	tipMs: number[];
+}
+
 export type SimMessage =
-	{ type: 'stats' } | { type: 'access-ttl'; seconds: number } | { type: 'tips'; tenants: string[] };
+	| { type: 'stats' }
+	| { type: 'access-ttl'; seconds: number }
+	| { type: 'tips'; tenants: string[] }
+	/** The documented limits per `windowMs` (scaled with the capacity ramp's clock). */
+	| { type: 'limits'; perIp: number; perKey: number; windowMs: number }
+	/** A tip every `periodMs` for each of the first `streamers` streamers (each at its own phase). */
+	| { type: 'schedule'; streamers: number; periodMs: number }
+	| { type: 'mark' }
+	| { type: 'step' };
 
 const CLAIM_PATH = /^\/(tts|media)\/[^/]+\/(start|finish|release)$/;
 
@@ -64,8 +87,90 @@ const { app } = sim.control.oauth.registerApp({
 	redirectUris: settings.redirectUris
 });
 
+const log = sim.control.log;
+const core = sim.control.core;
+
+// Counted as they happen: the log keeps only its last 20,000 entries.
+let requestCount = 0;
+let step: StepStats = emptyStep();
+const created = new Map<string, { tenant: string }>();
+function emptyStep(): StepStats {
+	return {
+		requests: 0,
+		byKind: {},
+		peakPerIpWindow: 0,
+		limited: [],
+		tipsCreated: 0,
+		tipsPlayed: 0,
+		tipMs: []
+	};
+}
+const logRequest = log.request.bind(log);
+log.request = (e) => {
+	logRequest(e);
+	requestCount += 1;
+	step.requests += 1;
+	const kind = `${e.method} ${e.path.replace(/^\/(tts|media)\/[^/]+\/(start|finish|release)$/, '/$1/{id}/$2')}`;
+	step.byKind[kind] = (step.byKind[kind] ?? 0) + 1;
+	if (e.status === 429)
+		step.limited.push({ t: Date.now(), call: kind, budget: e.key ? 'authorization' : 'ip' });
+};
+const ipHit = core.ipLimiter.hit.bind(core.ipLimiter);
+core.ipLimiter.hit = (bucket) => {
+	const rate = ipHit(bucket);
+	step.peakPerIpWindow = Math.max(step.peakPerIpWindow, rate.limit - rate.remaining);
+	return rate;
+};
+
+function tip(tenant: string): void {
+	const t = sim.control.createTip(
+		{ name: 'Bench viewer', amount: 5, message: 'tip', paid: true },
+		tenant
+	);
+	step.tipsCreated += 1;
+	created.set(t.order_id, { tenant });
+}
+
+/** The tips of this step played so far, and how long each took from queued to finished. */
+function stepStats(): StepStats {
+	const result = { ...step, tipMs: [] as number[], tipsPlayed: 0 };
+	const tenants = new Set([...created.values()].map((c) => c.tenant));
+	for (const tenant of tenants)
+		for (const h of sim.control.tenant(tenant).tts.history) {
+			if (!created.has(h.order_id)) continue;
+			result.tipsPlayed += 1;
+			result.tipMs.push(Date.parse(h.played_at) - Date.parse(h.queued_at));
+		}
+	return result;
+}
+
+/** Due times per scheduled streamer; one timer ticks through them. */
+let schedule: { due: number[]; periodMs: number; timer: ReturnType<typeof setInterval> | null } = {
+	due: [],
+	periodMs: 0,
+	timer: null
+};
+function setSchedule(streamers: number, periodMs: number): void {
+	const now = Date.now();
+	// Streamers already scheduled keep their phase; new ones get a random one.
+	const due = Array.from(
+		{ length: streamers },
+		(_, i) => schedule.due[i] ?? now + Math.random() * periodMs
+	);
+	if (schedule.timer) clearInterval(schedule.timer);
+	schedule = { due, periodMs, timer: null };
+	if (!streamers) return;
+	schedule.timer = setInterval(() => {
+		const t = Date.now();
+		schedule.due.forEach((at, i) => {
+			if (at > t) return;
+			tip(tenantOf(i));
+			schedule.due[i] = at + periodMs;
+		});
+	}, 50);
+}
+
 function stats(): SimStats {
-	const log = sim.control.log;
 	const requests = log.requests();
 	const limited = requests.filter((r) => r.status === 429);
 	const claims = limited.filter((r) => CLAIM_PATH.test(r.path)).length;
@@ -77,7 +182,7 @@ function stats(): SimStats {
 		pending += model.tts.items.length;
 	}
 	return {
-		requests: requests.length,
+		requests: requestCount,
 		limited: { claims, others: limited.length - claims },
 		refreshes: log.oauthEntries('refresh_token').length,
 		reuseDetected: log.oauthEntries('reuse_detected').length,
@@ -94,13 +199,20 @@ process.on('message', (m: SimMessage) => {
 		sim.control.oauth.tokens.expireAccessWithin(m.seconds);
 		process.send!({ type: 'done' });
 	} else if (m.type === 'tips') {
-		for (const tenant of m.tenants)
-			sim.control.createTip(
-				{ name: 'Bench viewer', amount: 5, message: 'tip', paid: true },
-				tenant
-			);
+		for (const tenant of m.tenants) tip(tenant);
 		process.send!({ type: 'done' });
-	}
+	} else if (m.type === 'limits') {
+		core.ipLimiter.configure(m.perIp, m.windowMs);
+		core.keyLimiter.configure(m.perKey, m.windowMs);
+		process.send!({ type: 'done' });
+	} else if (m.type === 'schedule') {
+		setSchedule(m.streamers, m.periodMs);
+		process.send!({ type: 'done' });
+	} else if (m.type === 'mark') {
+		step = emptyStep();
+		created.clear();
+		process.send!({ type: 'done' });
+	} else if (m.type === 'step') process.send!({ type: 'done', result: stepStats() });
 });
 process.on('SIGTERM', () => void sim.close().then(() => process.exit(0)));
 process.send!({

@@ -5,10 +5,38 @@ import type { EventTable } from '../contract/index.ts';
 import type { ApiClient } from './api.ts';
 import type { EventHub } from './event-hub.ts';
 import { RealtimeConnection, type RealtimeState } from './realtime.ts';
+import type { RealtimeOptions } from './realtime-options.ts';
 
 export interface PageWidget {
 	setConnection(state: RealtimeState, detail: string): void;
 	destroy(): void;
+}
+
+/**
+ * The page's realtime connection, wired to its widgets: events and resyncs through the hub, the
+ * connection's state to each widget, a refused key stops it. No DOM: the hosted bench runs the same
+ * wiring in Node (with `ws` as `WebSocket`).
+ */
+export function openWidgetConnection(
+	api: ApiClient,
+	events: EventHub,
+	widgets: readonly PageWidget[],
+	/** The events these widgets read: the contract's groups (TTS_EVENTS, ...). */
+	table: EventTable,
+	extra: Pick<Partial<RealtimeOptions>, 'WebSocket' | 'warn'> = {}
+): RealtimeConnection {
+	const realtime = new RealtimeConnection({
+		api,
+		events: table,
+		onEvent: (e) => events.emit(e),
+		onResync: () => events.resync(),
+		onState: (state, detail) => {
+			for (const w of widgets) w.setConnection(state, detail);
+		},
+		...extra
+	}).start();
+	api.onKeyRefused = (error) => realtime.refuse(error);
+	return realtime;
 }
 
 export function connectWidgets(
@@ -20,16 +48,7 @@ export function connectWidgets(
 	/** Exposed as `window.__tok` (read-only views for tests and the preview's diagnostics). */
 	expose: Record<string, unknown> = {}
 ): RealtimeConnection {
-	const realtime = new RealtimeConnection({
-		api,
-		events: table,
-		onEvent: (e) => events.emit(e),
-		onResync: () => events.resync(),
-		onState: (state, detail) => {
-			for (const w of widgets) w.setConnection(state, detail);
-		}
-	}).start();
-	api.onKeyRefused = (error) => realtime.refuse(error);
+	const realtime = openWidgetConnection(api, events, widgets, table);
 	(window as unknown as { __tok?: unknown }).__tok = { ...expose, realtime, api };
 	addEventListener('pagehide', () => {
 		realtime.close();

@@ -87,10 +87,7 @@ export class DbGrantStore implements GrantStore {
 	}
 
 	private async readGrant(): Promise<StoredGrant | null> {
-		const [streamer, grant] = await Promise.all([
-			this.active.streamer(this.streamerId),
-			this.active.grant(this.streamerId)
-		]);
+		const { streamer, grant } = await this.active.streamerAndGrant(this.streamerId);
 		if (!streamer) return null;
 		const base = {
 			version: 1 as const,

@@ -127,7 +127,9 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 				mode: 'hosted',
 				...(draining ? { draining: true } : {}),
 				database: { reachable: database },
-				upstream: { rate_limited: metrics.rateLimited, rate_limit: metrics.rateLimit }
+				// The budgets as this instance keeps them (per IP, per authorization), not the last
+				// RateLimit-* headers seen, which name whichever budget one answer was closest on.
+				upstream: budget.budgetSnapshot()
 			};
 		},
 		allowedHosts: [

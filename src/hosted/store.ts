@@ -4,10 +4,11 @@
 // with an expiry) and sign-in attempts in flight (by hash of `state`, one use each). Every query
 // names the streamer it is for: nothing here lists or reaches across streamers.
 import { randomBytes } from 'node:crypto';
-import { OVERLAY_KEY } from '../server/config.ts';
-import type { Db } from './db.ts';
-import { randomToken, sameSecret, type SecretBox } from './crypto.ts';
+import type { Selectable } from 'kysely';
+import type { Db, GrantsTable, StreamersTable } from './db.ts';
+import { randomToken, type SecretBox } from './crypto.ts';
 import { refreshLocks } from './locks.ts';
+import { resolveOverlayKey, type KeyLookup } from './overlay-keys.ts';
 
 export interface Streamer {
 	id: string;
@@ -33,8 +34,7 @@ export interface Grant extends GrantInput {
 	refreshingSince: Date | null;
 }
 
-/** What an overlay key in a request resolves to. */
-export type KeyLookup = { streamerId: string } | { replaced: true } | null;
+export type { KeyLookup };
 
 export class HostedStore {
 	constructor(
@@ -132,15 +132,7 @@ export class HostedStore {
 			.selectAll()
 			.where('id', '=', id)
 			.executeTakeFirst();
-		return row
-			? {
-					id: row.id,
-					tenantId: row.tenant_id,
-					name: row.name,
-					currency: row.currency,
-					status: row.status
-				}
-			: null;
+		return row ? toStreamer(row) : null;
 	}
 
 	// --- Overlay keys ---
@@ -171,27 +163,11 @@ export class HostedStore {
 	}
 
 	/**
-	 * The streamer an overlay key belongs to: looked up by its keyed hash (under every secret, so a
-	 * rotation keeps old keys working), then compared in constant time.
+	 * The streamer an overlay key belongs to (overlay-keys.ts): one indexed query every time, so a
+	 * key replaced or turned off on any instance is refused at once.
 	 */
-	async resolveOverlayKey(key: string): Promise<KeyLookup> {
-		if (!OVERLAY_KEY.test(key)) return null;
-		const rows = await this.db
-			.selectFrom('overlay_keys')
-			.select(['streamer_id', 'sealed', 'replaced_at'])
-			.where('hash', 'in', this.box.lookupHashes(key))
-			.execute();
-		for (const row of rows) {
-			let plain: string;
-			try {
-				plain = this.box.open(row.sealed, `overlay_key:${row.streamer_id}`);
-			} catch {
-				continue;
-			}
-			if (!sameSecret(plain, key)) continue;
-			return row.replaced_at ? { replaced: true } : { streamerId: row.streamer_id };
-		}
-		return null;
+	resolveOverlayKey(key: string): Promise<KeyLookup> {
+		return resolveOverlayKey(this.db, this.box, key);
 	}
 
 	// --- Sessions ---
@@ -259,12 +235,45 @@ export class HostedStore {
 	// --- The authorization ---
 
 	async grant(streamerId: string): Promise<Grant | null> {
+		return (await this.streamerAndGrant(streamerId)).grant;
+	}
+
+	/** The streamer and their authorization in one query (what a streamer's client loads first). */
+	async streamerAndGrant(id: string): Promise<{ streamer: Streamer | null; grant: Grant | null }> {
 		const row = await this.db
-			.selectFrom('grants')
-			.selectAll()
-			.where('streamer_id', '=', streamerId)
+			.selectFrom('streamers as s')
+			.leftJoin('grants as g', 'g.streamer_id', 's.id')
+			.select([
+				's.id',
+				's.tenant_id',
+				's.name',
+				's.currency',
+				's.status',
+				'g.refresh_token',
+				'g.access_token',
+				'g.access_expires_at',
+				'g.access_refresh_at',
+				'g.scopes',
+				'g.generation',
+				'g.refreshing_since'
+			])
+			.where('s.id', '=', id)
 			.executeTakeFirst();
-		if (!row) return null;
+		if (!row) return { streamer: null, grant: null };
+		const { refresh_token, scopes, generation } = row;
+		return {
+			streamer: toStreamer(row),
+			grant:
+				refresh_token !== null && scopes !== null && generation !== null
+					? this.openGrant(id, { ...row, refresh_token, scopes, generation })
+					: null
+		};
+	}
+
+	private openGrant(
+		streamerId: string,
+		row: Omit<Selectable<GrantsTable>, 'streamer_id' | 'updated_at'>
+	): Grant {
 		const ctx = `grant:${streamerId}`;
 		return {
 			refreshToken: this.box.open(row.refresh_token, `${ctx}:refresh`),
@@ -379,4 +388,9 @@ export class HostedStore {
 			.execute();
 		return key;
 	}
+}
+
+function toStreamer(row: Omit<Selectable<StreamersTable>, 'created_at' | 'updated_at'>): Streamer {
+	const { id, tenant_id: tenantId, name, currency, status } = row;
+	return { id, tenantId, name, currency, status };
 }

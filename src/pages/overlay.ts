@@ -3,7 +3,6 @@
 import { mount } from 'svelte';
 import { ApiClient } from '../client/api.ts';
 import { createAudioPort } from '../client/audio.ts';
-import { openClaimMemory } from '../client/claim-memory.ts';
 import { EventHub } from '../client/event-hub.ts';
 import { createObsBridge } from '../client/obs.ts';
 import {
@@ -11,6 +10,7 @@ import {
 	createSpeechAnnouncer,
 	listenCelebrations
 } from '../client/sound-bus.ts';
+import type { ParamResult } from '../client/params.ts';
 import { connectWidgets } from '../client/widget-page.ts';
 import { OVERLAY_ID } from '../contract/index.ts';
 import OverlayApp from '../../widgets/overlay/OverlayApp.svelte';
@@ -85,20 +85,23 @@ async function main(): Promise<void> {
 			}
 		return fired;
 	};
+	/** A widget's own parameters: the page's, with its place in this overlay; null when wrong. */
+	const paramsFor = <P>(parse: (q: URLSearchParams) => ParamResult<P>, id: string): P | null => {
+		const p = parse(withPlace(location.search, overlay.id, id));
+		if (!p.ok) problems.push(...p.errors);
+		return p.ok ? p.value : null;
+	};
 	for (const widget of overlay.widgets) {
 		const box = widgetBox(overlay, widget);
 		const id = widget.id;
 		if (widget.type === 'tts') {
-			const instance = `${overlay.id}-${widget.id}`;
-			const memory = await openClaimMemory('tts', instance);
-			const player = new TtsPlayer({
+			const player = await TtsPlayer.open({
 				api,
 				events,
 				audio,
 				obs,
-				memory,
 				params,
-				instance,
+				instance: `${overlay.id}-${widget.id}`,
 				speech,
 				// A tier with celebrate=1: this overlay's celebration widgets, or, without one, every
 				// celebration source of this OBS.
@@ -106,41 +109,30 @@ async function main(): Promise<void> {
 			});
 			placed.push({ id, box, kind: 'tts', player, theme: params });
 		} else if (widget.type === 'counter') {
-			const p = parseCountersParams(withPlace(location.search, overlay.id, widget.id));
-			if (!p.ok) problems.push(...p.errors);
-			else {
-				const state = new CountersState({
-					api,
-					events,
-					params: p.value,
-					settings: widget.settings
-				});
+			const p = paramsFor(parseCountersParams, id);
+			if (p) {
+				const state = new CountersState({ api, events, params: p, settings: widget.settings });
 				placed.push({ id, box, kind: 'counter', state });
 			}
 		} else if (widget.type === 'celebration') {
-			const p = parseCelebrationParams(withPlace(location.search, overlay.id, widget.id));
-			if (!p.ok) problems.push(...p.errors);
-			else
-				placed.push({
-					id,
-					box,
-					kind: 'celebration',
-					state: new CelebrationState({ api, events, params: p.value })
-				});
+			const p = paramsFor(parseCelebrationParams, id);
+			if (p) {
+				const state = new CelebrationState({ api, events, params: p });
+				placed.push({ id, box, kind: 'celebration', state });
+			}
 		} else if (widget.type === 'tip_goal') {
-			const p = parseTipGoalParams(withPlace(location.search, overlay.id, widget.id));
-			if (!p.ok) problems.push(...p.errors);
-			else {
+			const p = paramsFor(parseTipGoalParams, id);
+			if (p) {
 				const tracker = new TipGoalTracker({
 					api,
 					events,
 					overlayId: overlay.id,
 					widgetId: widget.id,
-					debug: p.value.debug,
+					debug: p.debug,
 					// Reaching the goal fires this overlay's celebration widgets.
 					onReached: () => void celebrateHere('tip goal reached')
 				});
-				placed.push({ id, box, kind: 'tip_goal', tracker, theme: p.value });
+				placed.push({ id, box, kind: 'tip_goal', tracker, theme: p });
 			}
 		} else if (widget.type === 'media') {
 			// Loaded only for overlays that have a media widget.

@@ -1,9 +1,7 @@
 // /widget/tts?key=K: the TTS player as an OBS browser source (transparent page).
 import { mount } from 'svelte';
-import { ApiClient } from '../client/api.ts';
+import { startPage } from './start-page.ts';
 import { createAudioPort } from '../client/audio.ts';
-import { openClaimMemory } from '../client/claim-memory.ts';
-import { EventHub } from '../client/event-hub.ts';
 import { createObsBridge } from '../client/obs.ts';
 import { announceCelebration, createSpeechAnnouncer } from '../client/sound-bus.ts';
 import { connectWidgets } from '../client/widget-page.ts';
@@ -11,62 +9,38 @@ import TtsApp from '../../widgets/tts/TtsApp.svelte';
 import { parseTtsParams, type TtsParams } from '../../widgets/tts/params.ts';
 import { alertStyle } from '../../widgets/tts/tiers.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
-import type { TtsViewModel } from '../../widgets/tts/view.ts';
+import { initialTtsView, type TtsViewModel } from '../../widgets/tts/view.ts';
 import { OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
-const target = document.getElementById('app')!;
-const parsed = parseTtsParams(location.search);
-
-if (!parsed.ok) {
-	mount(TtsApp, {
-		target,
-		props: {
-			staticView: {
-				status: 'connecting',
-				alert: null,
-				alertVisible: false,
-				captionDurationS: null,
-				captionStartedAt: null,
-				debug: null,
-				paramErrors: parsed.errors
-			}
-		}
-	});
-} else if (parsed.value.sample) {
-	// A still alert for placing and theming (the preview's gallery): nothing connects or plays.
-	mount(TtsApp, {
-		target,
-		props: { staticView: sampleView(parsed.value), theme: parsed.value }
-	});
-} else {
-	const params = parsed.value;
-	const instance = params.instance ?? 'widget-tts';
-	const api = new ApiClient({ overlayKey: params.key });
-	const events = new EventHub();
-	const audio = createAudioPort();
-	const obs = createObsBridge();
-	const memory = await openClaimMemory('tts', instance);
-	// Media players of this origin (other OBS sources) duck or hold their videos while it speaks.
-	const speech = createSpeechAnnouncer();
-	const player = new TtsPlayer({
-		api,
-		events,
-		audio,
-		obs,
-		memory,
-		params,
-		instance,
-		speech,
-		// A tier with celebrate=1 fires the celebration sources of this OBS (same origin).
-		celebrate: announceCelebration
-	});
-	player.start();
-	connectWidgets(api, events, [player], { ...TTS_EVENTS, ...OVERLAY_EVENTS }, { player });
-	mount(TtsApp, {
-		target,
-		props: { player, theme: params, onUnlockAudio: () => void audio.unlock() }
-	});
-}
+startPage(
+	parseTtsParams,
+	(target, paramErrors) =>
+		mount(TtsApp, { target, props: { staticView: initialTtsView(paramErrors) } }),
+	async (params, api, events, target) => {
+		// A still alert for placing and theming (the preview's gallery): nothing connects or plays.
+		if (params.sample)
+			return mount(TtsApp, { target, props: { staticView: sampleView(params), theme: params } });
+		const audio = createAudioPort();
+		const player = await TtsPlayer.open({
+			api,
+			events,
+			audio,
+			obs: createObsBridge(),
+			params,
+			instance: params.instance ?? 'widget-tts',
+			// Media players of this origin (other OBS sources) duck or hold their videos while it speaks.
+			speech: createSpeechAnnouncer(),
+			// A tier with celebrate=1 fires the celebration sources of this OBS (same origin).
+			celebrate: announceCelebration
+		});
+		player.start();
+		connectWidgets(api, events, [player], { ...TTS_EVENTS, ...OVERLAY_EVENTS }, { player });
+		mount(TtsApp, {
+			target,
+			props: { player, theme: params, onUnlockAudio: () => void audio.unlock() }
+		});
+	}
+);
 
 /** The still sample alert, in the look of the tier its amount (or kind) falls in. */
 function sampleView(params: TtsParams): TtsViewModel {
@@ -77,6 +51,7 @@ function sampleView(params: TtsParams): TtsViewModel {
 	};
 	const style = alertStyle(params.alertTiers, tip, params.min_display);
 	return {
+		...initialTtsView(),
 		status: 'ready',
 		alert: {
 			id: 'sample',
@@ -88,10 +63,6 @@ function sampleView(params: TtsParams): TtsViewModel {
 			isReplay: tip.is_replay,
 			style
 		},
-		alertVisible: true,
-		captionDurationS: null,
-		captionStartedAt: null,
-		debug: null,
-		paramErrors: null
+		alertVisible: true
 	};
 }

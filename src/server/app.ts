@@ -58,6 +58,7 @@ export interface AppOptions {
 	oauth?: { connection: OAuthConnection; hasApiKey: boolean };
 }
 
+const utf8 = new TextDecoder();
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
 const MAX_BODY = 16 * 1024;
 
@@ -183,7 +184,7 @@ export function createApp(opts: AppOptions): Hono {
 	});
 
 	app.post('/token', requireKey, async (c) => {
-		if ((await c.req.text()) !== '') return unexpectedBody(c);
+		if (await hasBody(c)) return unexpectedBody(c);
 		let res: Response;
 		try {
 			res = await upstreamOf(c).call('POST', ROUTES.realtimeToken.path);
@@ -199,7 +200,12 @@ export function createApp(opts: AppOptions): Hono {
 				throw err;
 			}
 		}
-		const minted = HandoffToken.safeParse(await res.json().catch(() => null));
+		// The bytes keepAliveFetch holds (Response.json() would stream them through undici again).
+		const minted = HandoffToken.safeParse(
+			await bodyBytes(res)
+				.then((b) => JSON.parse(utf8.decode(b)) as unknown)
+				.catch(() => null)
+		);
 		if (!minted.success)
 			return error(c, 502, 'bad_upstream_answer', 'the upstream answered with no handoff token');
 		return c.json(
@@ -249,7 +255,7 @@ export function createApp(opts: AppOptions): Hono {
 			const parsed = match.route.request.safeParse(safeJson(text));
 			if (!parsed.success) return error(c, 400, 'bad_request', 'invalid request body');
 			body = JSON.stringify(parsed.data);
-		} else if (!hasNoBody(c) && (await c.req.text()) !== '') return unexpectedBody(c);
+		} else if (await hasBody(c)) return unexpectedBody(c);
 		try {
 			return await passThrough(c, await upstreamOf(c).call(match.route.method, path + query, body));
 		} catch (err) {
@@ -334,6 +340,18 @@ function safeJson(text: string): unknown {
 /** GET and HEAD requests reach the app without a body (a Request cannot carry one). */
 function hasNoBody(c: Context): boolean {
 	return c.req.method === 'GET' || c.req.method === 'HEAD';
+}
+
+/**
+ * Whether a request carries a body. `Content-Length: 0` (what browsers send with a bodyless POST)
+ * is decided from the headers: reading the body would make the Node adapter build a whole Request
+ * (streams, an AbortController) for every POST /token.
+ */
+async function hasBody(c: Context): Promise<boolean> {
+	if (hasNoBody(c)) return false;
+	if (c.req.header('content-length') === '0' && c.req.header('transfer-encoding') === undefined)
+		return false;
+	return (await c.req.text()) !== '';
 }
 
 /** None of the calls the pages make has a body: one that comes is refused, not dropped. */

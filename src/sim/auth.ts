@@ -135,10 +135,17 @@ export class RateLimiter {
 	private readonly windows = new Map<string, { start: number; count: number }>();
 
 	constructor(
-		readonly limit: number,
-		private readonly windowMs = 60_000,
+		public limit: number,
+		private windowMs = 60_000,
 		private readonly now: () => number = Date.now
 	) {}
+
+	/** New limit and window from now on (the hosted bench's capacity ramp); open windows end. */
+	configure(limit: number, windowMs = this.windowMs): void {
+		this.limit = limit;
+		this.windowMs = windowMs;
+		this.windows.clear();
+	}
 
 	hit(bucket: string): RateState {
 		const now = this.now();

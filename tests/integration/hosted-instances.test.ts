@@ -192,6 +192,34 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 		expect(after.headers.get('location')).toBe('/');
 	});
 
+	it('a key replaced on one instance is refused at once by another that has just served it', async () => {
+		const { sim, apps } = await deployment(2);
+		const [a, b] = apps;
+		const cookie = await signIn(sim, a, a);
+		const keyOf = async () =>
+			/\/widget\/tts\?key=([A-Za-z0-9_-]{43})/.exec(await dashboard(a, cookie))![1];
+		const old = await keyOf();
+		// B has served the key (and its streamer) a few times: whatever it keeps in memory is warm.
+		for (let i = 0; i < 3; i++) expect((await mint(b, old)).status).toBe(200);
+		const replaced = await fetch(`${a.origin}/account/new-key`, {
+			method: 'POST',
+			redirect: 'manual',
+			headers: { origin: PUBLIC, cookie }
+		});
+		expect(replaced.status).toBe(303);
+		const fresh = await keyOf();
+		expect(fresh).not.toBe(old);
+		for (const call of [
+			() => mint(b, old),
+			() => fetch(`${b.origin}/api/me`, { headers: { 'x-overlay-key': old } })
+		]) {
+			const refused = await call();
+			expect(refused.status).toBe(401);
+			expect(((await refused.json()) as { code: string }).code).toBe('overlay_key_replaced');
+		}
+		expect((await mint(b, fresh)).status).toBe(200);
+	});
+
 	it('a refresh race between three instances: one upstream refresh, everyone uses its result', async () => {
 		const gated = gatedRefresh();
 		const { sim, apps } = await deployment(3, (i) => (i === 0 ? gated.fetch : undefined));

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { serveHosted } from '../../src/hosted/serve.ts';
 import { BudgetedUpstreamClient, UpstreamBudget } from '../../src/server/upstream-budget.ts';
+import { Browser, keyIn, startHosted } from '../fixtures/hosted.ts';
 import { readyTip, simsPerTest, type Sim } from '../fixtures/sim.ts';
 
 const start = simsPerTest();
@@ -76,6 +77,51 @@ describe('an instance’s upstream budgets', { timeout: 60_000 }, () => {
 			refusedHere: 1,
 			authorizations: { spent: 1 }
 		});
+	});
+
+	it('/healthz reports the budgets the instance keeps: a streamer’s nearly spent authorization saturates it', async () => {
+		// 10 calls per authorization per minute; the instance keeps 1 of them for claims.
+		const sim = await start({ perKeyPerMinute: 10, perIpPerMinute: 1000 });
+		const hosted = await startHosted(sim, {
+			budget: { policy: { perIp: 1000, perAuthorization: 10, reserve: 0.1 }, maxWaitMs: 1000 }
+		});
+		try {
+			const browser = new Browser(hosted.publicUrl);
+			await browser.signIn(sim);
+			const key = keyIn(await browser.dashboard())!;
+			const health = async () =>
+				(await (await fetch(`${hosted.origin}/healthz`)).json()) as {
+					ok: boolean;
+					upstream: Record<string, unknown>;
+				};
+			const me = () => fetch(`${hosted.origin}/api/me`, { headers: { 'x-overlay-key': key } });
+			expect((await me()).status).toBe(200);
+			expect((await health()).upstream).toMatchObject({
+				authorizations: { known: 1, nearlySpent: 0, spent: 0 },
+				saturated: false
+			});
+			// Down to the reserve: reads of this streamer wait, and the instance says it is saturated.
+			let remaining = Infinity;
+			while (remaining > 1) {
+				const res = await me();
+				expect(res.status).toBe(200);
+				remaining = Number(res.headers.get('RateLimit-Remaining'));
+			}
+			const body = await health();
+			expect(body.ok).toBe(true);
+			expect(body.upstream).toMatchObject({
+				authorizations: { known: 1, nearlySpent: 1 },
+				saturated: true,
+				queued: { claims: 0, reads: 0 },
+				upstream429: 0
+			});
+			// What a call of this streamer would wait for, the instance answers itself.
+			expect((await me()).status).toBe(429);
+			expect((await health()).upstream).toMatchObject({ refusedHere: 1 });
+			expect(sim.control.log.requests().filter((r) => r.status === 429)).toEqual([]);
+		} finally {
+			await hosted.close();
+		}
 	});
 
 	it('an instance whose UPSTREAM_LOCAL_ADDRESS is not this machine’s does not start', async () => {

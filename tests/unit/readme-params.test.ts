@@ -40,29 +40,48 @@ const SHARED = ['key', 'font', 'color', 'accent', 'scale'];
 /** The first three cells (name, values, default) of a table row. */
 const head = (row: string) => row.split(' | ').slice(0, 3).join(' | ');
 
-function expectDocumented(heading: string, docs: Parameters<typeof paramDocsMarkdown>[0]): void {
+/**
+ * `position` is documented once too, its default per widget in its default cell
+ * ("per widget: TTS top, media center, ...").
+ */
+function expectPosition(widget: string, row: string, shared: string[]): void {
+	const [name, values, fallback] = row.split(' | ');
+	const documented = shared.find((r) => r.startsWith(`${name} | ${values} | `));
+	expect(documented, 'the shared table lists position with its values').toBeDefined();
+	expect(documented!.split(' | ')[2]).toMatch(new RegExp(`[:,] ${widget} ${fallback}(,|$)`));
+}
+
+function expectDocumented(
+	heading: string,
+	widget: string,
+	docs: Parameters<typeof paramDocsMarkdown>[0]
+): void {
 	const own = rows(section(heading));
-	const shared = rows(section('Parameters every widget takes')).map(head);
+	const shared = rows(section('Parameters every widget takes'));
 	expect(own.length).toBeGreaterThan(0);
 	for (const doc of docs) {
-		const [row] = rows(paramDocsMarkdown([doc]));
+		const row = rows(paramDocsMarkdown([doc])).at(-1)!;
 		// A shared parameter: same name, values and default in the shared table (its wording there
 		// is general); any other: the widget's own row, word for word.
-		if (SHARED.includes(doc.name)) expect(shared).toContain(head(row));
+		if (doc.name === 'position') expectPosition(widget, row, shared);
+		else if (SHARED.includes(doc.name)) expect(shared.map(head)).toContain(head(row));
 		else expect(own).toContain(row);
 	}
 }
 
 describe('README', () => {
 	it.each([
-		['The TTS widget', TTS_PARAM_DOCS],
-		['The media widget', MEDIA_PARAM_DOCS],
-		['The counters widget', COUNTERS_PARAM_DOCS],
-		['The celebration widget', CELEBRATION_PARAM_DOCS],
-		['The tip-goal widget', TIP_GOAL_PARAM_DOCS],
-		['The recent-events widget', RECENT_PARAM_DOCS],
-		['The top-supporters widget', LEADERBOARD_PARAM_DOCS]
-	] as const)('"%s" documents every URL parameter as the widget parses it', (heading, docs) => {
-		expectDocumented(heading, docs);
-	});
+		['The TTS widget', 'TTS', TTS_PARAM_DOCS],
+		['The media widget', 'media', MEDIA_PARAM_DOCS],
+		['The counters widget', 'counters', COUNTERS_PARAM_DOCS],
+		['The celebration widget', 'celebration', CELEBRATION_PARAM_DOCS],
+		['The tip-goal widget', 'tip goal', TIP_GOAL_PARAM_DOCS],
+		['The recent-events widget', 'recent events', RECENT_PARAM_DOCS],
+		['The top-supporters widget', 'top supporters', LEADERBOARD_PARAM_DOCS]
+	] as const)(
+		'"%s" documents every URL parameter as the widget parses it',
+		(heading, widget, docs) => {
+			expectDocumented(heading, widget, docs);
+		}
+	);
 });

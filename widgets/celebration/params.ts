@@ -1,15 +1,8 @@
 // URL parameters of the celebration widget: the one place they are declared. The page parses them
 // with parseCelebrationParams(location.search); README's table comes from CELEBRATION_PARAM_DOCS.
-import {
-	numberIn,
-	oneOf,
-	param,
-	paramDocs,
-	parseParams,
-	type ParamValues
-} from '../../src/client/params.ts';
+import { paramDocs, parseParams, type ParamValues } from '../../src/client/params.ts';
 import { KEY_DESCRIPTION, keyField } from '../shared/theme-params.ts';
-import { offFlag } from '../shared/widget-params.ts';
+import { choice, numberField, offFlag, seconds } from '../shared/widget-params.ts';
 import { placeFields } from '../shared/place-params.ts';
 import { CELEBRATION_STYLES } from './particles.ts';
 
@@ -17,18 +10,9 @@ export const celebrationParamFields = {
 	// The same key format as every widget (src/server/config.ts).
 	key: keyField,
 	...placeFields('w_main_party'),
-	style: param(oneOf(CELEBRATION_STYLES), {
-		default: 'confetti',
-		expects: 'confetti or fireworks'
-	}),
-	intensity: param(numberIn(0.1, 3), {
-		default: 1,
-		expects: 'a number from 0.1 to 3'
-	}),
-	duration: param(numberIn(1, 15), {
-		default: 4,
-		expects: 'seconds from 1 to 15'
-	}),
+	style: choice(CELEBRATION_STYLES, 'confetti'),
+	intensity: numberField(0.1, 3, 1),
+	duration: seconds(1, 15, 4),
 	debug: offFlag
 };
 

@@ -1,11 +1,11 @@
 // URL parameters of the counters widget: the one place they are declared. The page parses them with
 // parseCountersParams(location.search); README's table comes from COUNTERS_PARAM_DOCS.
 import { KEY_DESCRIPTION, keyField, themeFields } from '../shared/theme-params.ts';
-import { offFlag } from '../shared/widget-params.ts';
+import { choice, offFlag } from '../shared/widget-params.ts';
 import { placeFields } from '../shared/place-params.ts';
 import { z } from 'zod/mini';
 import { COUNTER_NAME } from '../../src/contract/index.ts';
-import { oneOf, param, paramDocs, parseParams, type ParamValues } from '../../src/client/params.ts';
+import { param, paramDocs, parseParams, type ParamValues } from '../../src/client/params.ts';
 import { COUNT_FORMATS } from './format.ts';
 
 /** A counter slug (CONTRACT.md, Counter); lower-cased so `Deaths` finds `deaths`. */
@@ -34,10 +34,7 @@ export const countersParamFields = {
 		defaultText: "the counter's name",
 		expects: 'text, up to 64 characters'
 	}),
-	format: param(oneOf(COUNT_FORMATS), {
-		default: 'grouped',
-		expects: 'plain, grouped or compact'
-	}),
+	format: choice(COUNT_FORMATS, 'grouped'),
 	...placeFields('w_main_counters'),
 	debug: offFlag,
 	...themeFields('top-left')

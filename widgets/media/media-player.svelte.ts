@@ -24,11 +24,17 @@ import type { RealtimeState } from '../../src/client/realtime.ts';
 import type { SpeechListener } from '../../src/client/sound-bus.ts';
 import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { classifyMedia, mediaTakeoverMs } from '../../src/core/media-source.ts';
+import { callsText, claimText, connectionText, showQueueStatus } from '../shared/queue-status.ts';
 import { adapterFor } from './adapters/index.ts';
 import { withVolumeFade } from './adapters/fade.ts';
 import { MediaPlayError, type MediaSession } from './adapters/types.ts';
 import type { MediaParams } from './params.ts';
-import type { FailedVideo, MediaViewModel, NowPlaying } from './view.ts';
+import {
+	initialMediaView,
+	type FailedVideo,
+	type MediaViewModel,
+	type NowPlaying
+} from './view.ts';
 
 export interface MediaPlayerDeps {
 	api: ApiClient;
@@ -52,15 +58,7 @@ const FAILED_SHOWN = 10;
 type Playing = { orderId: string; session?: MediaSession; cancel: () => void };
 
 export class MediaPlayer {
-	view: MediaViewModel = $state({
-		status: 'connecting',
-		visible: true,
-		now: null,
-		ducked: false,
-		failed: [],
-		debug: null,
-		paramErrors: null
-	});
+	view: MediaViewModel = $state(initialMediaView());
 
 	readonly #runner: ClaimRunner<QueueMediaItem>;
 	readonly #disposers: (() => void)[] = [];
@@ -316,54 +314,30 @@ export class MediaPlayer {
 	#refresh(): void {
 		const v = this.view;
 		const { gate, params } = this.#deps;
-		const status: MediaViewModel['status'] =
-			this.#connection === 'unauthorized'
-				? 'unauthorized'
-				: !gate.unlocked && params.claim !== 'never'
-					? 'needs-audio-unlock'
-					: this.#connection === 'failing'
-						? 'failing'
-						: this.#connection === 'open'
-							? 'ready'
-							: 'connecting';
-		if (v.status !== status) v.status = status;
-		const detail = status === 'unauthorized' || status === 'failing' ? this.#connectionDetail : '';
-		if ((v.statusDetail ?? '') !== detail) v.statusDetail = detail;
+		showQueueStatus(v, this.#connection, this.#connectionDetail, gate.unlocked, params.claim);
 		if (params.debug) v.debug = this.#diagnostics();
 	}
 
 	#diagnostics(): MediaViewModel['debug'] {
 		const s = this.#runner.snapshot;
-		const claim = s.mine
-			? `${s.mine.stage} ${s.mine.orderId}`
-			: s.current
-				? `waiting: ${s.current} is claimed elsewhere`
-				: s.paused
-					? 'queue paused'
-					: !this.#visible
-						? 'player hidden'
-						: s.eligible
-							? `idle, ${s.items.length} queued`
-							: 'not claiming (OBS hides it, audio locked, or holding for a tip)';
+		// A hidden player is never eligible (updateEligibility).
+		const claim = claimText(
+			s,
+			this.#visible
+				? 'not claiming (OBS hides it, audio locked, or holding for a tip)'
+				: 'player hidden'
+		);
 		const failed = this.view.failed.map(
 			(f) => [`failed ${f.orderId}`, `${f.reason}${f.givenUp ? ' (given up)' : ''}`] as const
 		);
-		const connection = this.#connectionDetail
-			? `${this.#connection}: ${this.#connectionDetail}`
-			: this.#connection;
 		return [
-			['connection', connection],
+			['connection', connectionText(this.#connection, this.#connectionDetail)],
 			['last event', this.#lastEventId ?? '–'],
 			['claim', claim],
 			['instance', this.#deps.instance],
 			['visible', this.#visible ? 'yes' : 'no (held in place)'],
 			['tip being read', this.#deps.speech?.speaking ? 'yes' : 'no'],
-			[
-				'calls',
-				Object.entries(this.#runner.calls)
-					.map(([k, n]) => `${k} ${n}`)
-					.join(', ')
-			],
+			['calls', callsText(this.#runner.calls)],
 			['last note', this.#lastNote || '–'],
 			...failed
 		];

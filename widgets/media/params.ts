@@ -1,16 +1,21 @@
 // URL parameters of the media widget: the one place they are declared. The page parses them with
 // parseMediaParams(location.search); README's table comes from MEDIA_PARAM_DOCS.
 import {
-	numberIn,
-	oneOf,
-	param,
 	paramDocs,
 	parseParams,
 	type ParamResult,
 	type ParamValues
 } from '../../src/client/params.ts';
 import { KEY_DESCRIPTION, keyField, themeFields } from '../shared/theme-params.ts';
-import { claimField, instanceField, offFlag, onOff, share } from '../shared/widget-params.ts';
+import {
+	choice,
+	claimField,
+	instanceField,
+	numberField,
+	offFlag,
+	onOff,
+	share
+} from '../shared/widget-params.ts';
 import type { MediaTheme } from './view.ts';
 
 export const WITH_TTS = ['duck', 'hold', 'ignore'] as const;
@@ -19,15 +24,9 @@ export type WithTts = (typeof WITH_TTS)[number];
 export const mediaParamFields = {
 	key: keyField,
 	volume: share(1),
-	with_tts: param(oneOf(WITH_TTS), {
-		default: 'duck',
-		expects: 'duck, hold or ignore'
-	}),
+	with_tts: choice(WITH_TTS, 'duck'),
 	duck_volume: share(0.25),
-	size: param(numberIn(0.1, 1), {
-		default: 1,
-		expects: 'a number from 0.1 to 1'
-	}),
+	size: numberField(0.1, 1, 1),
 	info: onOff,
 	claim: claimField,
 	debug: offFlag,

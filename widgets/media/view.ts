@@ -1,5 +1,6 @@
 // The media widget's view model: everything the markup shows, computed by the player
 // (media-player.svelte.ts). The video itself lives in the host element the markup lends the player.
+import { queueView, type QueueStatus } from '../shared/queue-status.ts';
 import type { DebugRows, Position } from '../shared/theme-params.ts';
 
 /** The video request on screen. Viewer text (title, requester) is always rendered as text. */
@@ -22,8 +23,7 @@ export interface NowPlaying {
 	mirrored: boolean;
 }
 
-export type MediaStatus =
-	'connecting' | 'ready' | 'needs-audio-unlock' | 'unauthorized' | 'failing';
+export type MediaStatus = QueueStatus;
 
 /** A video this copy released because it could not play it, and why (diagnostics, preview). */
 export interface FailedVideo {
@@ -59,3 +59,7 @@ export interface MediaTheme {
 	/** Title, thumbnail, requester and progress under the video. */
 	info: boolean;
 }
+
+/** The view before anything connects; with `paramErrors`, that of a page that will not connect. */
+export const initialMediaView = (paramErrors: string[] | null = null): MediaViewModel =>
+	queueView({ visible: true, now: null, ducked: false, failed: [] }, paramErrors);

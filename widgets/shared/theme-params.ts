@@ -7,13 +7,8 @@ import {
 	cssColor,
 	fontFamilies
 } from '../../src/client/css-params.ts';
-import {
-	numberIn,
-	oneOf,
-	param,
-	requiredParam,
-	type ParamSchema
-} from '../../src/client/params.ts';
+import { oneOf, param, requiredParam, type ParamSchema } from '../../src/client/params.ts';
+import { numberField } from './widget-params.ts';
 import { z } from 'zod/mini';
 
 // The token endpoint's overlay key format (src/server/config.ts); a malformed key is reported here
@@ -70,6 +65,16 @@ export interface WidgetTheme {
 	position: Position;
 }
 
+/**
+ * What a widget's shell and debug panel show of its state: the status (`ready`, `unauthorized` …),
+ * why in a sentence, and the URL's parameter errors (then nothing connects).
+ */
+export interface ShellView {
+	status: string;
+	statusDetail?: string;
+	paramErrors?: readonly string[] | null;
+}
+
 /** Rows of a widget's debug=1 panel (label, value), shown as text. */
 export type DebugRows = ReadonlyArray<readonly [label: string, value: string]>;
 
@@ -87,10 +92,7 @@ export function themeFields(position: Position) {
 			defaultText: 'gold',
 			expects: CSS_COLOR_EXPECTS
 		}),
-		scale: param(numberIn(0.25, 4), {
-			default: 1,
-			expects: 'a number from 0.25 to 4'
-		}),
+		scale: numberField(0.25, 4, 1),
 		position: param(oneOf(POSITIONS), {
 			default: position,
 			expects: `one of ${POSITIONS.join(', ')}`

@@ -1,12 +1,6 @@
 // URL parameters of the tip-goal widget: the one place they are declared. The page parses them
 // with parseTipGoalParams(location.search); README's table comes from TIP_GOAL_PARAM_DOCS.
-import {
-	POSITIONS,
-	KEY_DESCRIPTION,
-	keyField,
-	withThemeDocs,
-	themeFields
-} from '../shared/theme-params.ts';
+import { KEY_DESCRIPTION, keyField, withThemeDocs, themeFields } from '../shared/theme-params.ts';
 import { offFlag } from '../shared/widget-params.ts';
 import { overlayIdParam } from '../shared/place-params.ts';
 import {
@@ -17,10 +11,6 @@ import {
 	requiredParam,
 	type ParamValues
 } from '../../src/client/params.ts';
-
-/** Where the goal bar sits on its page (or in its box on an overlay). */
-export const GOAL_POSITIONS = POSITIONS;
-export type GoalPosition = (typeof GOAL_POSITIONS)[number];
 
 export const tipGoalParamFields = {
 	// The same overlay key as every widget page (one schema, so the pages cannot disagree).

@@ -1,17 +1,18 @@
 // URL parameters of the TTS widget: the one place they are declared. The shell parses them with
 // parseTtsParams(location.search); README's table comes from TTS_PARAM_DOCS.
+import { KEY_DESCRIPTION, keyField, themeFields, withThemeDocs } from '../shared/theme-params.ts';
 import {
-	POSITIONS,
-	KEY_DESCRIPTION,
-	keyField,
-	themeFields,
-	withThemeDocs
-} from '../shared/theme-params.ts';
-import { claimField, instanceField, offFlag, onOff } from '../shared/widget-params.ts';
+	choice,
+	claimField,
+	instanceField,
+	offFlag,
+	onOff,
+	seconds,
+	share,
+	wholeNumber
+} from '../shared/widget-params.ts';
 import {
-	integerIn,
 	numberIn,
-	oneOf,
 	param,
 	paramDocs,
 	parseParams,
@@ -26,25 +27,13 @@ import {
 	type AlertTiers
 } from './tiers.ts';
 
-export const TTS_POSITIONS = POSITIONS;
-export type TtsPosition = (typeof TTS_POSITIONS)[number];
-
 export const ttsParamFields = {
 	key: keyField,
-	volume: param(numberIn(0, 1), { default: 1, expects: 'a number from 0 to 1' }),
-	min_display: param(numberIn(0, 60), {
-		default: 4,
-		expects: 'seconds from 0 to 60'
-	}),
-	gap: param(numberIn(0, 30), {
-		default: 0.5,
-		expects: 'seconds from 0 to 30'
-	}),
+	volume: share(1),
+	min_display: seconds(0, 60, 4),
+	gap: seconds(0, 30, 0.5),
 	claim: claimField,
-	audio_failures: param(integerIn(1, 10), {
-		default: 3,
-		expects: 'a whole number from 1 to 10'
-	}),
+	audio_failures: wholeNumber(1, 10, 3),
 	text_fallback: onOff,
 	debug: offFlag,
 	sample: offFlag,
@@ -52,10 +41,7 @@ export const ttsParamFields = {
 		default: 5,
 		expects: 'an amount from 0'
 	}),
-	sample_kind: param(oneOf(['tip', 'sub', 'replay'] as const), {
-		default: 'tip',
-		expects: 'tip, sub or replay'
-	}),
+	sample_kind: choice(['tip', 'sub', 'replay'], 'tip'),
 	instance: instanceField,
 	...themeFields('top')
 };

@@ -10,6 +10,7 @@
 // the upstream sends them.
 import { z } from 'zod/mini';
 import { CSS_COLOR_EXPECTS, cssColor } from '../../src/client/css-params.ts';
+import { choice, share } from '../shared/widget-params.ts';
 import {
 	flag,
 	numberIn,
@@ -84,14 +85,8 @@ export const baseTierFields = {
 		defaultText: '0',
 		expects: '1 or 0'
 	}),
-	sound_volume: param(numberIn(0, 1), {
-		default: 0.8,
-		expects: 'a number from 0 to 1'
-	}),
-	tiers: param(oneOf(['default', 'off'] as const), {
-		default: 'default',
-		expects: 'default or off'
-	})
+	sound_volume: share(0.8),
+	tiers: choice(['default', 'off'], 'default')
 };
 
 /** The base fields' lines in the README table (TTS_PARAM_DOCS; not bundled in a page). */

@@ -4,7 +4,7 @@
 import type { KnownEvent, QueueTip } from '../../src/contract/index.ts';
 import type { ApiClient } from '../../src/client/api.ts';
 import { AudioError, type AudioPort, type PlayHandle } from '../../src/client/audio.ts';
-import type { ClaimMemory } from '../../src/client/claim-memory.ts';
+import { openClaimMemory, type ClaimMemory } from '../../src/client/claim-memory.ts';
 import { ClaimRunner, type PlayerPort } from '../../src/client/claim-runner.ts';
 import type { EventHub } from '../../src/client/event-hub.ts';
 import { mayClaim, type ObsBridge, type ObsState } from '../../src/client/obs.ts';
@@ -12,10 +12,11 @@ import type { RealtimeState } from '../../src/client/realtime.ts';
 import type { SpeechAnnouncer } from '../../src/client/sound-bus.ts';
 import { ttsInput, ttsQueuePort } from '../../src/client/tts-queue.ts';
 import type { ClaimState } from '../../src/core/claim-protocol.ts';
+import { callsText, claimText, connectionText, showQueueStatus } from '../shared/queue-status.ts';
 import { textFallbackSeconds } from './format.ts';
 import type { TtsParams } from './params.ts';
 import { alertStyle, type AlertStyle } from './tiers.ts';
-import type { AlertView, TtsViewModel } from './view.ts';
+import { initialTtsView, type AlertView, type TtsViewModel } from './view.ts';
 import * as routes from '../../src/contract/routes.ts';
 
 export interface TtsPlayerDeps {
@@ -53,15 +54,12 @@ function sleep(ms: number): { done: Promise<boolean>; cancel: () => void } {
 }
 
 export class TtsPlayer {
-	view: TtsViewModel = $state({
-		status: 'connecting',
-		alert: null,
-		alertVisible: false,
-		captionDurationS: null,
-		captionStartedAt: null,
-		debug: null,
-		paramErrors: null
-	});
+	view: TtsViewModel = $state(initialTtsView());
+
+	/** A player with the claim memory of its instance (that of the page before a reload). */
+	static async open(deps: Omit<TtsPlayerDeps, 'memory'>): Promise<TtsPlayer> {
+		return new TtsPlayer({ ...deps, memory: await openClaimMemory('tts', deps.instance) });
+	}
 
 	readonly #runner: ClaimRunner<QueueTip>;
 	readonly #disposers: (() => void)[] = [];
@@ -180,37 +178,16 @@ export class TtsPlayer {
 
 	#refresh(): void {
 		const v = this.view;
-		const status: TtsViewModel['status'] =
-			this.#connection === 'unauthorized'
-				? 'unauthorized'
-				: !this.#deps.audio.unlocked && this.#deps.params.claim !== 'never'
-					? 'needs-audio-unlock'
-					: this.#connection === 'failing'
-						? 'failing'
-						: this.#connection === 'open'
-							? 'ready'
-							: 'connecting';
-		if (v.status !== status) v.status = status;
-		const detail = status === 'unauthorized' || status === 'failing' ? this.#connectionDetail : '';
-		if ((v.statusDetail ?? '') !== detail) v.statusDetail = detail;
-		if (this.#deps.params.debug) v.debug = this.#diagnostics();
+		const { audio, params } = this.#deps;
+		showQueueStatus(v, this.#connection, this.#connectionDetail, audio.unlocked, params.claim);
+		if (params.debug) v.debug = this.#diagnostics();
 	}
 
 	#diagnostics(): TtsViewModel['debug'] {
 		const s = this.#runner.snapshot;
-		const claim = s.mine
-			? `${s.mine.stage} ${s.mine.orderId}`
-			: s.current
-				? `waiting: ${s.current} is claimed elsewhere`
-				: s.paused
-					? 'queue paused'
-					: s.eligible
-						? `idle, ${s.items.length} queued`
-						: 'not claiming (hidden or audio locked)';
+		const claim = claimText(s, 'not claiming (hidden or audio locked)');
 		return {
-			connection: this.#connectionDetail
-				? `${this.#connection}: ${this.#connectionDetail}`
-				: this.#connection,
+			connection: connectionText(this.#connection, this.#connectionDetail),
 			lastEventId: this.#lastEventId,
 			lastEventAt: this.#lastEventAt,
 			claim,
@@ -223,12 +200,7 @@ export class TtsPlayer {
 			audioUnlocked: this.#deps.audio.unlocked,
 			extra: [
 				['instance', this.#deps.instance],
-				[
-					'calls',
-					Object.entries(this.#runner.calls)
-						.map(([k, n]) => `${k} ${n}`)
-						.join(', ')
-				],
+				['calls', callsText(this.#runner.calls)],
 				['last note', this.#lastError || '–']
 			]
 		};

@@ -1,6 +1,7 @@
 // The TTS widget's view model: everything the markup shows, computed by the shell
 // (tts-player.svelte.ts). The components hold no state of their own beyond animations.
-import type { TtsPosition } from './params.ts';
+import { queueView, type QueueStatus } from '../shared/queue-status.ts';
+import type { Position } from '../shared/theme-params.ts';
 import type { AlertStyle } from './tiers.ts';
 
 /** The alert on screen: a tip from the TTS queue, already picked apart for display. */
@@ -24,7 +25,7 @@ export interface AlertView {
 	style?: Pick<AlertStyle, 'tier' | 'look' | 'color' | 'accent' | 'scale' | 'image'>;
 }
 
-export type TtsStatus = 'connecting' | 'ready' | 'needs-audio-unlock' | 'unauthorized' | 'failing';
+export type TtsStatus = QueueStatus;
 
 /** The debug panel (`debug=1`); values are shown as text, so the shell may pass any summary. */
 export interface DiagnosticsView {
@@ -65,5 +66,12 @@ export interface TtsTheme {
 	color?: string;
 	accent?: string;
 	scale: number;
-	position: TtsPosition;
+	position: Position;
 }
+
+/** The view before anything connects; with `paramErrors`, that of a page that will not connect. */
+export const initialTtsView = (paramErrors: string[] | null = null): TtsViewModel =>
+	queueView(
+		{ alert: null, alertVisible: false, captionDurationS: null, captionStartedAt: null },
+		paramErrors
+	);

@@ -1,0 +1,86 @@
+// One OBS browser source of the TTS widget, in Node: the page's own modules as
+// src/pages/widget-tts.ts wires them (widgets/tts/tts-player.svelte.ts, compiled by
+// svelte-modules.mjs, with its claim runner; the realtime wiring of src/client/widget-page.ts on
+// `ws`). What a browser has and Node has not is stood in for: the sound card by TimedAudioPort (it
+// fetches the tip's WAV, or a tier's sound from the page's origin, and lasts its length), the OBS
+// bridge by a fixed state (shown or not); the claim memory is the volatile one the page itself
+// falls back to without localStorage (nothing reloads here).
+import WebSocket from 'ws';
+import { ApiClient, type FetchLike } from '../../src/client/api.ts';
+import { TimedAudioPort } from '../../src/client/audio-timed.ts';
+import { EventHub } from '../../src/client/event-hub.ts';
+import type { ObsBridge, ObsState } from '../../src/client/obs.ts';
+import type { RealtimeConnection } from '../../src/client/realtime.ts';
+import { openWidgetConnection } from '../../src/client/widget-page.ts';
+import { OVERLAY_EVENTS, TTS_EVENTS } from '../../src/contract/events.ts';
+import { parseTtsParams } from '../../widgets/tts/params.ts';
+import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
+
+/** An OBS source that is on air (`shown`) or sits in a scene that is not showing. */
+function obsState(shown: boolean): ObsBridge {
+	const state: ObsState = {
+		inObs: true,
+		visible: shown,
+		active: shown,
+		activeKnown: true,
+		controlLevel: 1,
+		pluginVersion: 'bench'
+	};
+	return {
+		...state,
+		subscribe: (cb) => (cb(state), () => {}),
+		dispose: () => {}
+	};
+}
+
+export class TtsSource {
+	private constructor(
+		readonly player: TtsPlayer,
+		readonly realtime: RealtimeConnection
+	) {}
+
+	/**
+	 * `key`: the streamer's overlay key; `fetch`: how the page reaches the instances; `shown`: an
+	 * on-air source claims tips (claim=visible, the default), a hidden one only listens.
+	 */
+	static async open(
+		key: string,
+		fetch: FetchLike,
+		shown: boolean,
+		warn: (m: string) => void
+	): Promise<TtsSource> {
+		const parsed = parseTtsParams(new URLSearchParams({ key }));
+		if (!parsed.ok) throw new Error(`TTS params refused: ${JSON.stringify(parsed.errors)}`);
+		const params = parsed.value;
+		const api = new ApiClient({ overlayKey: key, fetch, warn });
+		const events = new EventHub();
+		// The page's own opening: its claim memory is a volatile one where there is no localStorage.
+		const player = await TtsPlayer.open({
+			api,
+			events,
+			// The tip's audio comes from the upstream; a tier's sound (/sounds/...) from the page's
+			// origin, the instances.
+			audio: new TimedAudioPort({
+				fetch: (url, init) =>
+					String(url).startsWith('/') ? fetch(String(url), init) : globalThis.fetch(url, init)
+			}),
+			obs: obsState(shown),
+			params,
+			instance: params.instance ?? 'widget-tts'
+		});
+		player.start();
+		const realtime = openWidgetConnection(
+			api,
+			events,
+			[player],
+			{ ...TTS_EVENTS, ...OVERLAY_EVENTS },
+			{ WebSocket: WebSocket as never, warn }
+		);
+		return new TtsSource(player, realtime);
+	}
+
+	close(): void {
+		this.realtime.close();
+		this.player.destroy();
+	}
+}
