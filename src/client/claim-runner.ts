@@ -61,30 +61,33 @@ export interface RunnerOptions<T> {
 }
 
 export class ClaimRunner<T> {
-	private state: ClaimState<T>;
-	private readonly now: () => number;
-	private lane: Promise<unknown> = Promise.resolve();
-	private timer: ReturnType<typeof setTimeout> | null = null;
-	private snapshotTimer: ReturnType<typeof setTimeout> | null = null;
-	private snapshotQueued = false;
-	private snapshotRetry = 0;
-	private closed = false;
+	#state: ClaimState<T>;
+	readonly #now: () => number;
+	#lane: Promise<unknown> = Promise.resolve();
+	#timer: ReturnType<typeof setTimeout> | null = null;
+	#snapshotTimer: ReturnType<typeof setTimeout> | null = null;
+	#snapshotQueued = false;
+	#snapshotRetry = 0;
+	#closed = false;
 	/**
 	 * Event inputs applied while a snapshot request is in flight. The snapshot may have been taken
 	 * before them, so they are applied again on top of it (each is idempotent).
 	 */
-	private sinceSnapshot: ClaimInput<T>[] | null = null;
-	private readonly listeners = new Set<(s: ClaimState<T>) => void>();
+	#sinceSnapshot: ClaimInput<T>[] | null = null;
+	readonly #listeners = new Set<(s: ClaimState<T>) => void>();
 	/** Calls made, per kind: for diagnostics and the bench's API economy. */
 	readonly calls = { snapshot: 0, start: 0, finish: 0, release: 0 };
 
-	constructor(private readonly opts: RunnerOptions<T>) {
-		this.state = initialClaimState<T>(opts.config);
-		this.now = opts.now ?? Date.now;
+	readonly #opts: RunnerOptions<T>;
+
+	constructor(opts: RunnerOptions<T>) {
+		this.#opts = opts;
+		this.#state = initialClaimState<T>(opts.config);
+		this.#now = opts.now ?? Date.now;
 	}
 
 	get snapshot(): Readonly<ClaimState<T>> {
-		return this.state;
+		return this.#state;
 	}
 
 	/**
@@ -92,51 +95,51 @@ export class ClaimRunner<T> {
 	 * ready (`requestSnapshot` on resync), so that no event between the two can be missed.
 	 */
 	start(): void {
-		const { memory } = this.opts;
+		const { memory } = this.#opts;
 		const orderId = memory.load();
 		this.dispatch({ kind: 'remembered', orderId, played: orderId !== null && memory.played() });
 	}
 
 	subscribe(cb: (s: ClaimState<T>) => void): () => void {
-		this.listeners.add(cb);
-		return () => this.listeners.delete(cb);
+		this.#listeners.add(cb);
+		return () => this.#listeners.delete(cb);
 	}
 
 	dispatch(input: ClaimInput<T>): void {
-		if (this.closed) return;
-		if (this.sinceSnapshot && EVENT_INPUTS.has(input.kind)) this.sinceSnapshot.push(input);
-		const { state, effects } = claimStep(this.state, input, this.now());
-		this.state = state;
-		for (const e of effects) this.run(e);
-		for (const cb of this.listeners) cb(this.state);
+		if (this.#closed) return;
+		if (this.#sinceSnapshot && EVENT_INPUTS.has(input.kind)) this.#sinceSnapshot.push(input);
+		const { state, effects } = claimStep(this.#state, input, this.#now());
+		this.#state = state;
+		for (const e of effects) this.#run(e);
+		for (const cb of this.#listeners) cb(this.#state);
 	}
 
 	/** After a (re)connect or a doubt: re-read the snapshot (debounced). */
-	requestSnapshot(delayMs = this.opts.snapshotDebounceMs ?? 150): void {
-		if (this.closed || this.snapshotTimer) return;
-		this.snapshotTimer = setTimeout(() => {
-			this.snapshotTimer = null;
-			this.enqueueSnapshot();
+	requestSnapshot(delayMs = this.#opts.snapshotDebounceMs ?? 150): void {
+		if (this.#closed || this.#snapshotTimer) return;
+		this.#snapshotTimer = setTimeout(() => {
+			this.#snapshotTimer = null;
+			this.#enqueueSnapshot();
 		}, delayMs);
 	}
 
 	close(): void {
-		this.closed = true;
-		if (this.timer) clearTimeout(this.timer);
-		if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
-		this.timer = this.snapshotTimer = null;
-		const mine = this.state.mine;
-		if (mine?.stage === 'playing') this.opts.player.stop(mine.orderId, 'the widget closed');
-		this.listeners.clear();
+		this.#closed = true;
+		if (this.#timer) clearTimeout(this.#timer);
+		if (this.#snapshotTimer) clearTimeout(this.#snapshotTimer);
+		this.#timer = this.#snapshotTimer = null;
+		const mine = this.#state.mine;
+		if (mine?.stage === 'playing') this.#opts.player.stop(mine.orderId, 'the widget closed');
+		this.#listeners.clear();
 	}
 
-	private run(e: ClaimEffect<T>): void {
-		const { player, memory } = this.opts;
+	#run(e: ClaimEffect<T>): void {
+		const { player, memory } = this.#opts;
 		switch (e.kind) {
 			case 'start':
 			case 'finish':
 			case 'release':
-				return this.call(e.kind, e.orderId);
+				return this.#call(e.kind, e.orderId);
 			case 'play':
 				player.play(e.orderId, e.data, e.mode, e.attempt).then(
 					() => this.dispatch({ kind: 'playEnded', orderId: e.orderId }),
@@ -159,31 +162,31 @@ export class ClaimRunner<T> {
 			case 'remember':
 				return memory.save(e.orderId, e.played === true);
 			case 'wakeAt':
-				if (this.timer) clearTimeout(this.timer);
-				this.timer = null;
+				if (this.#timer) clearTimeout(this.#timer);
+				this.#timer = null;
 				if (e.at !== null)
-					this.timer = setTimeout(
+					this.#timer = setTimeout(
 						() => {
-							this.timer = null;
+							this.#timer = null;
 							this.dispatch({ kind: 'wake' });
 						},
-						Math.max(0, e.at - this.now())
+						Math.max(0, e.at - this.#now())
 					);
 				return;
 			case 'log':
-				this.opts.log?.(e.message);
+				this.#opts.log?.(e.message);
 				return;
 		}
 	}
 
 	/** One call at a time, in order; its answer comes back as `startResult` and so on. */
-	private call(kind: 'start' | 'finish' | 'release', orderId: string): void {
-		this.lane = this.lane.then(async () => {
-			if (this.closed) return;
+	#call(kind: 'start' | 'finish' | 'release', orderId: string): void {
+		this.#lane = this.#lane.then(async () => {
+			if (this.#closed) return;
 			this.calls[kind] += 1;
 			let r: CallResult<T>;
 			try {
-				r = await this.opts.queue[kind](orderId);
+				r = await this.#opts.queue[kind](orderId);
 			} catch (err) {
 				r = { ok: false, status: 0, code: err instanceof Error ? err.message : 'error' };
 			}
@@ -191,19 +194,19 @@ export class ClaimRunner<T> {
 		});
 	}
 
-	private enqueueSnapshot(): void {
-		if (this.snapshotQueued) return;
-		this.snapshotQueued = true;
-		this.lane = this.lane.then(async () => {
-			this.snapshotQueued = false;
-			if (this.closed) return;
+	#enqueueSnapshot(): void {
+		if (this.#snapshotQueued) return;
+		this.#snapshotQueued = true;
+		this.#lane = this.#lane.then(async () => {
+			this.#snapshotQueued = false;
+			if (this.#closed) return;
 			this.calls.snapshot += 1;
-			this.sinceSnapshot = [];
-			const r = await this.opts.queue.snapshot().catch(() => ({ ok: false as const }));
-			const replay = this.sinceSnapshot;
-			this.sinceSnapshot = null;
+			this.#sinceSnapshot = [];
+			const r = await this.#opts.queue.snapshot().catch(() => ({ ok: false as const }));
+			const replay = this.#sinceSnapshot;
+			this.#sinceSnapshot = null;
 			if (r.ok) {
-				this.snapshotRetry = 0;
+				this.#snapshotRetry = 0;
 				this.dispatch({ kind: 'snapshot', ...r.value });
 				for (const input of replay) this.dispatch(input);
 				return;
@@ -211,8 +214,8 @@ export class ClaimRunner<T> {
 			// Without a snapshot nothing is claimed; try again with a capped backoff.
 			const wait =
 				('retryAfterMs' in r && r.retryAfterMs) ||
-				Math.min(30_000, 1000 * 2 ** Math.min(this.snapshotRetry, 5));
-			this.snapshotRetry += 1;
+				Math.min(30_000, 1000 * 2 ** Math.min(this.#snapshotRetry, 5));
+			this.#snapshotRetry += 1;
 			this.requestSnapshot(wait);
 		});
 	}

@@ -53,61 +53,61 @@ export class RealtimeConnection {
 	allowedEvents: readonly string[] = [];
 	heartbeatS: number | null = null;
 
-	private readonly opts: RealtimeOptions;
-	private readonly timers: Timers;
-	private readonly now: () => number;
-	private readonly random: () => number;
-	private readonly log: RateLimitedLog;
-	private readonly deduper: EventDeduper;
-	private rws: ReconnectingWebSocket | null = null;
-	private stopped = false;
+	readonly #opts: RealtimeOptions;
+	readonly #timers: Timers;
+	readonly #now: () => number;
+	readonly #random: () => number;
+	readonly #log: RateLimitedLog;
+	readonly #deduper: EventDeduper;
+	#rws: ReconnectingWebSocket | null = null;
+	#stopped = false;
 	/** The handoff token for the socket being opened; used once, on its open. */
-	private token: string | null = null;
-	private socketReady = false;
+	#token: string | null = null;
+	#socketReady = false;
 	/** The `error` message the server sent on the current socket before closing it. */
-	private serverError: string | null = null;
-	private watchdogReason: string | null = null;
-	private nextDelayMs = 0;
-	private watchdog: unknown = null;
-	private sleeping: { handle: unknown; wake: () => void } | null = null;
+	#serverError: string | null = null;
+	#watchdogReason: string | null = null;
+	#nextDelayMs = 0;
+	#watchdog: unknown = null;
+	#sleeping: { handle: unknown; wake: () => void } | null = null;
 
 	constructor(options: RealtimeOptions) {
-		this.opts = options;
-		this.timers = options.timers ?? {
+		this.#opts = options;
+		this.#timers = options.timers ?? {
 			setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
 			clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>)
 		};
-		this.now = options.now ?? Date.now;
-		this.random = options.random ?? Math.random;
-		this.log = new RateLimitedLog(options.warn, 60_000, this.now);
-		this.deduper = new EventDeduper(options.dedupeCapacity);
+		this.#now = options.now ?? Date.now;
+		this.#random = options.random ?? Math.random;
+		this.#log = new RateLimitedLog(options.warn, 60_000, this.#now);
+		this.#deduper = new EventDeduper(options.dedupeCapacity);
 	}
 
 	/** Open the connection (once); returns this for `new RealtimeConnection(o).start()`. */
 	start(): this {
-		if (this.rws || this.stopped) return this;
-		const WS = this.opts.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketConstructor);
-		this.rws = new ReconnectingWebSocket(this.nextUrl, undefined, {
+		if (this.#rws || this.#stopped) return this;
+		const WS = this.#opts.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketConstructor);
+		this.#rws = new ReconnectingWebSocket(this.#nextUrl, undefined, {
 			WebSocket: quietErrors(WS),
 			// The waits between attempts are ours (in nextUrl, where the token is minted); the
 			// library's own delay is zeroed so that the two never stack.
 			minReconnectionDelay: 0,
 			maxReconnectionDelay: 0,
-			connectionTimeout: this.opts.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
+			connectionTimeout: this.#opts.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
 			// Nothing may be queued for a later socket: it would go out before that socket's auth.
 			maxEnqueuedMessages: 0
 		});
-		this.rws.addEventListener('open', this.onOpen);
-		this.rws.addEventListener('message', this.onMessage);
-		this.rws.addEventListener('close', this.onClose);
-		this.setState('connecting', 'connecting');
+		this.#rws.addEventListener('open', this.#onOpen);
+		this.#rws.addEventListener('message', this.#onMessage);
+		this.#rws.addEventListener('close', this.#onClose);
+		this.#setState('connecting', 'connecting');
 		return this;
 	}
 
 	/** Tear down the socket and every timer; onState('closed') is the last callback. */
 	close(): void {
 		if (this.state === 'closed') return;
-		this.stop('closed', 'closed');
+		this.#stop('closed', 'closed');
 	}
 
 	/**
@@ -115,211 +115,217 @@ export class RealtimeConnection {
 	 * a fresh handoff token. A failed mint is retried here (never rejected: a rejection would leave
 	 * the library locked and the widget silently offline).
 	 */
-	private readonly nextUrl = async (): Promise<string> => {
+	readonly #nextUrl = async (): Promise<string> => {
 		for (;;) {
-			if (this.nextDelayMs > 0) await this.sleep(this.nextDelayMs);
-			if (this.stopped) return ABANDONED_URL;
+			if (this.#nextDelayMs > 0) await this.#sleep(this.#nextDelayMs);
+			if (this.#stopped) return ABANDONED_URL;
 			this.attempts += 1;
 			let minted: TokenResult;
 			try {
-				minted = await this.opts.api.mintToken();
+				minted = await this.#opts.api.mintToken();
 			} catch (err) {
 				minted = { ok: false, kind: 'network', error: String(err) };
 			}
-			if (this.stopped) return ABANDONED_URL;
+			if (this.#stopped) return ABANDONED_URL;
 			if (minted.ok && !/^wss?:\/\//i.test(minted.body.ws_url)) {
 				// Never dialled: a browser would refuse it (Chromium 103) or turn it into another URL.
-				this.failed('the token endpoint gave a realtime URL that is not ws(s)://', 0);
+				this.#failed('the token endpoint gave a realtime URL that is not ws(s)://', 0);
 				continue;
 			}
 			if (minted.ok) {
-				this.token = minted.body.token;
-				this.socketReady = false;
-				this.serverError = null;
+				this.#token = minted.body.token;
+				this.#socketReady = false;
+				this.#serverError = null;
 				return minted.body.ws_url;
 			}
 			if (minted.kind === 'unauthorized') {
-				this.stop('unauthorized', `cannot connect: ${minted.error}`);
+				this.#stop('unauthorized', `cannot connect: ${minted.error}`);
 				return ABANDONED_URL;
 			}
-			this.failed(describeMintFailure(minted), minted.kind === 'http' ? minted.retryAfterMs : 0);
+			this.#failed(describeMintFailure(minted), minted.kind === 'http' ? minted.retryAfterMs : 0);
 		}
 	};
 
-	private readonly onOpen = (): void => {
-		if (this.stopped) return;
-		const token = this.token;
-		this.token = null;
+	readonly #onOpen = (): void => {
+		if (this.#stopped) return;
+		const token = this.#token;
+		this.#token = null;
 		if (token === null) return; // cannot happen: every socket comes from nextUrl
-		this.rws?.send(JSON.stringify({ type: 'auth', data: { token } }));
-		this.armWatchdog(this.opts.readyTimeoutMs ?? DEFAULTS.readyTimeoutMs, 'no ready after auth');
+		this.#rws?.send(JSON.stringify({ type: 'auth', data: { token } }));
+		this.#armWatchdog(this.#opts.readyTimeoutMs ?? DEFAULTS.readyTimeoutMs, 'no ready after auth');
 	};
 
-	private readonly onMessage = (event: { data: unknown }): void => {
-		if (this.stopped) return;
+	readonly #onMessage = (event: { data: unknown }): void => {
+		if (this.#stopped) return;
 		// Any message at all proves the socket alive.
-		if (this.socketReady && this.heartbeatS !== null)
-			this.armWatchdog(this.heartbeatS * 2000, `no message for ${this.heartbeatS * 2} s`);
+		if (this.#socketReady && this.heartbeatS !== null)
+			this.#armWatchdog(this.heartbeatS * 2000, `no message for ${this.heartbeatS * 2} s`);
 		if (typeof event.data !== 'string') {
-			this.log.warn('frame', '[realtime] dropped a binary frame');
+			this.#log.warn('frame', '[realtime] dropped a binary frame');
 			return;
 		}
 		const frame = parseServerFrame(event.data);
 		if (!frame.ok) {
-			this.log.warn('frame', `[realtime] dropped a malformed frame: ${frame.error}`);
+			this.#log.warn('frame', `[realtime] dropped a malformed frame: ${frame.error}`);
 			return;
 		}
 		const m = frame.value;
 		switch (m.kind) {
 			case 'ready':
-				this.socketReady = true;
+				this.#socketReady = true;
 				this.failures = 0;
 				this.heartbeatS = m.message.data.heartbeat_s;
 				this.allowedEvents = m.message.data.events;
 				this.connects += 1;
-				this.armWatchdog(this.heartbeatS * 2000, `no message for ${this.heartbeatS * 2} s`);
-				this.setState('open', 'connected');
-				this.notify('onResync', () => this.opts.onResync?.());
+				this.#armWatchdog(this.heartbeatS * 2000, `no message for ${this.heartbeatS * 2} s`);
+				this.#setState('open', 'connected');
+				this.#notify('onResync', () => this.#opts.onResync?.());
 				return;
 			case 'error':
 				// The server closes right after (4401/4408); onClose reports it.
-				this.serverError = `${m.message.data.code}: ${m.message.data.error}`;
+				this.#serverError = `${m.message.data.code}: ${m.message.data.error}`;
 				return;
 			case 'ping':
-				if (this.opts.answerPings !== false && this.rws?.readyState === ReconnectingWebSocket.OPEN)
-					this.rws.send(JSON.stringify({ type: 'pong' }));
+				if (
+					this.#opts.answerPings !== false &&
+					this.#rws?.readyState === ReconnectingWebSocket.OPEN
+				)
+					this.#rws.send(JSON.stringify({ type: 'pong' }));
 				return;
 			case 'event':
-				return this.onEnvelope(m.message);
+				return this.#onEnvelope(m.message);
 			case 'other':
 				return;
 		}
 	};
 
-	private onEnvelope(raw: unknown): void {
-		const parsed = parseEventWith(this.opts.events, raw);
+	#onEnvelope(raw: unknown): void {
+		const parsed = parseEventWith(this.#opts.events, raw);
 		if (!parsed.ok) {
 			const type = (raw as { type?: unknown }).type;
 			const kind = `event:${typeof type === 'string' ? type : '?'}`;
-			this.log.warn(kind, `[realtime] dropped a malformed event: ${parsed.error}`);
+			this.#log.warn(kind, `[realtime] dropped a malformed event: ${parsed.error}`);
 			return;
 		}
 		if (!parsed.known) return; // chat.command and friends: not for an overlay (CONTRACT.md)
-		if (this.deduper.seen(parsed.event.id)) return;
+		if (this.#deduper.seen(parsed.event.id)) return;
 		this.lastEventId = parsed.event.id;
-		this.lastEventAt = this.now();
-		this.notify('onEvent', () => this.opts.onEvent?.(parsed.event));
+		this.lastEventAt = this.#now();
+		this.#notify('onEvent', () => this.#opts.onEvent?.(parsed.event));
 	}
 
-	private readonly onClose = (event: { code?: number; reason?: string }): void => {
-		this.clearWatchdog();
-		if (this.stopped) return;
-		const watchdog = this.watchdogReason;
-		this.watchdogReason = null;
-		if (this.socketReady) {
+	readonly #onClose = (event: { code?: number; reason?: string }): void => {
+		this.#clearWatchdog();
+		if (this.#stopped) return;
+		const watchdog = this.#watchdogReason;
+		this.#watchdogReason = null;
+		if (this.#socketReady) {
 			// A healthy connection ended: not a failed attempt; the first retry comes soon.
-			this.socketReady = false;
-			this.nextDelayMs = this.delayFor(0);
-			const why = watchdog ?? closeDescription(event.code, this.serverError);
-			this.setState('retrying', `connection lost (${why}); reconnecting`);
+			this.#socketReady = false;
+			this.#nextDelayMs = this.#delayFor(0);
+			const why = watchdog ?? closeDescription(event.code, this.#serverError);
+			this.#setState('retrying', `connection lost (${why}); reconnecting`);
 			return;
 		}
 		let why: string;
 		if (watchdog) why = watchdog;
 		else if (event.code === CLOSE_UNAUTHORIZED)
-			why = `the realtime service refused the token (${this.serverError ?? 'code 4401'})`;
+			why = `the realtime service refused the token (${this.#serverError ?? 'code 4401'})`;
 		else if (event.code === CLOSE_AUTH_TIMEOUT)
 			why = 'the realtime service timed out waiting for authentication';
 		else why = 'upstream unreachable: the realtime service did not answer';
-		this.failed(why);
+		this.#failed(why);
 	};
 
 	/** An attempt failed: count it, schedule the next one, say so. */
-	private failed(why: string, atLeastMs = 0): void {
+	#failed(why: string, atLeastMs = 0): void {
 		this.failures += 1;
 		// The first failure waits no longer than a lost connection does (an attempt that lands in a
 		// restart's last moments is retried within a second); each one after doubles the wait.
-		this.nextDelayMs = Math.max(this.delayFor(this.failures - 1), atLeastMs);
-		const failingAfter = this.opts.failingAfter ?? DEFAULTS.failingAfter;
-		this.log.warn('connect', `[realtime] cannot connect: ${why}`);
-		this.setState(this.failures >= failingAfter ? 'failing' : 'retrying', `cannot connect: ${why}`);
+		this.#nextDelayMs = Math.max(this.#delayFor(this.failures - 1), atLeastMs);
+		const failingAfter = this.#opts.failingAfter ?? DEFAULTS.failingAfter;
+		this.#log.warn('connect', `[realtime] cannot connect: ${why}`);
+		this.#setState(
+			this.failures >= failingAfter ? 'failing' : 'retrying',
+			`cannot connect: ${why}`
+		);
 	}
 
-	private delayFor(failures: number): number {
+	#delayFor(failures: number): number {
 		return backoffDelay(failures, {
-			...(this.opts.backoff ?? DEFAULTS.backoff),
+			...(this.#opts.backoff ?? DEFAULTS.backoff),
 			jitter: 'equal',
-			random: this.random
+			random: this.#random
 		});
 	}
 
 	/** The single timer that watches the socket: re-armed on every message, never an interval. */
-	private armWatchdog(ms: number, reason: string): void {
-		this.clearWatchdog();
+	#armWatchdog(ms: number, reason: string): void {
+		this.#clearWatchdog();
 		// Browsers fire a longer timeout at once; an absurd heartbeat_s must not mean a reconnect loop.
 		const delay = Math.min(ms, MAX_TIMEOUT_MS);
-		this.watchdog = this.timers.setTimeout(() => {
-			this.watchdog = null;
-			if (this.stopped) return;
-			this.watchdogReason = reason;
-			this.log.warn('watchdog', `[realtime] ${reason}; reconnecting`);
+		this.#watchdog = this.#timers.setTimeout(() => {
+			this.#watchdog = null;
+			if (this.#stopped) return;
+			this.#watchdogReason = reason;
+			this.#log.warn('watchdog', `[realtime] ${reason}; reconnecting`);
 			// Closes the socket (onClose runs synchronously with our code) and starts a new attempt.
-			this.rws?.reconnect(CLOSE_WATCHDOG, 'watchdog');
+			this.#rws?.reconnect(CLOSE_WATCHDOG, 'watchdog');
 		}, delay);
 	}
 
-	private clearWatchdog(): void {
-		if (this.watchdog !== null) this.timers.clearTimeout(this.watchdog);
-		this.watchdog = null;
+	#clearWatchdog(): void {
+		if (this.#watchdog !== null) this.#timers.clearTimeout(this.#watchdog);
+		this.#watchdog = null;
 	}
 
-	private sleep(ms: number): Promise<void> {
+	#sleep(ms: number): Promise<void> {
 		return new Promise((resolve) => {
 			const wake = () => {
-				this.sleeping = null;
+				this.#sleeping = null;
 				resolve();
 			};
-			this.sleeping = { handle: this.timers.setTimeout(wake, ms), wake };
+			this.#sleeping = { handle: this.#timers.setTimeout(wake, ms), wake };
 		});
 	}
 
 	/** The page's key was refused on another call: stop now, as a refused mint would. */
 	refuse(error: string): void {
-		if (!this.stopped) this.stop('unauthorized', `cannot connect: ${error}`);
+		if (!this.#stopped) this.#stop('unauthorized', `cannot connect: ${error}`);
 	}
 
-	private stop(state: 'closed' | 'unauthorized', detail: string): void {
-		this.stopped = true;
-		this.clearWatchdog();
-		if (this.sleeping) {
-			this.timers.clearTimeout(this.sleeping.handle);
-			this.sleeping.wake();
+	#stop(state: 'closed' | 'unauthorized', detail: string): void {
+		this.#stopped = true;
+		this.#clearWatchdog();
+		if (this.#sleeping) {
+			this.#timers.clearTimeout(this.#sleeping.handle);
+			this.#sleeping.wake();
 		}
 		// Before a socket exists this marks the library closed, so that the URL nextUrl returns is
 		// never dialled; with a socket it closes it and stops reconnecting.
-		this.rws?.close(1000, state);
-		this.setState(state, detail);
-		if (state === 'unauthorized') this.log.warn('connect', `[realtime] ${detail}`);
+		this.#rws?.close(1000, state);
+		this.#setState(state, detail);
+		if (state === 'unauthorized') this.#log.warn('connect', `[realtime] ${detail}`);
 	}
 
 	/**
 	 * A consumer's bug must not take the connection down: under Node's `ws` a throw inside a socket
 	 * listener would escape as an uncaught exception, and in a browser it would skip our bookkeeping.
 	 */
-	private notify(name: string, fn: () => void): void {
+	#notify(name: string, fn: () => void): void {
 		try {
 			fn();
 		} catch (err) {
 			const why = err instanceof Error ? err.message : String(err);
-			this.log.warn(`callback:${name}`, `[realtime] ${name} threw: ${why}`);
+			this.#log.warn(`callback:${name}`, `[realtime] ${name} threw: ${why}`);
 		}
 	}
 
-	private setState(state: RealtimeState, detail: string): void {
+	#setState(state: RealtimeState, detail: string): void {
 		if (state === this.state && detail === this.detail) return;
 		this.state = state;
 		this.detail = detail;
-		this.notify('onState', () => this.opts.onState?.(state, detail));
+		this.#notify('onState', () => this.#opts.onState?.(state, detail));
 	}
 }
 

@@ -4,10 +4,9 @@ import { z } from 'zod/mini';
 // `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
 // method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
 // the schemas it does not use.
-// A body that adds fields to another spreads the other's shape (a plain object) into its own
-// `z.looseObject`: the same schema as `z.extend`, without zod's extend machinery on every page (about
-// 0.2 kB gzipped), and a page that uses only the larger one no longer keeps the smaller.
-import { CounterName, DateTime, OrderId, OverlayId } from './common.ts';
+// A record that adds fields to another is `withFields(otherShape, { ... })` (common.ts), the
+// other's fields kept as a plain shape: the same schema as `z.extend`, lighter on every page.
+import { CounterName, DateTime, OrderId, OverlayId, withFields } from './common.ts';
 import {
 	Counter,
 	HistoryMediaItem,
@@ -41,23 +40,21 @@ const queueStateShape = {
 /** A page of history (see HistoryQuery); the rows are the route's own. */
 const historyPageShape = { has_more: z.boolean(), next_cursor: z.nullable(z.string()) };
 
-export const TtsQueueBody = z.looseObject({
-	...queueStateShape,
+export const TtsQueueBody = withFields(queueStateShape, {
 	/** Oldest first. */
 	items: z.array(QueueTip)
 });
 export type TtsQueueBody = z.infer<typeof TtsQueueBody>;
 
-export const TtsStartBody = z.looseObject({ ...successShape, tip: QueueTip });
-export const TtsFinishBody = z.looseObject({ ...successShape, tip: HistoryTip });
-export const TtsReleaseBody = z.looseObject({
-	...successShape,
+export const TtsStartBody = withFields(successShape, { tip: QueueTip });
+export const TtsFinishBody = withFields(successShape, { tip: HistoryTip });
+export const TtsReleaseBody = withFields(successShape, {
 	released: z.boolean(),
 	tip: z.nullable(QueueTip)
 });
-export const PausedBody = z.looseObject({ ...successShape, is_paused: z.boolean() });
-export const SkipBody = z.looseObject({ ...successShape, order_id: z.nullable(OrderId) });
-export const TtsReplayBody = z.looseObject({ ...successShape, tip: QueueTip });
+export const PausedBody = withFields(successShape, { is_paused: z.boolean() });
+export const SkipBody = withFields(successShape, { order_id: z.nullable(OrderId) });
+export const TtsReplayBody = withFields(successShape, { tip: QueueTip });
 
 /**
  * A cursor page, most recent first; `before` takes an order id from `next_cursor`. Any string is
@@ -68,7 +65,7 @@ export const HistoryQuery = z.looseObject({
 	limit: z.optional(/*@__PURE__*/ z.coerce.number().check(z.int(), z.gte(1), z.lte(100))),
 	before: z.optional(z.string())
 });
-export const TtsHistoryBody = z.looseObject({ ...historyPageShape, tips: z.array(HistoryTip) });
+export const TtsHistoryBody = withFields(historyPageShape, { tips: z.array(HistoryTip) });
 
 // --- Media ---
 
@@ -78,17 +75,13 @@ const mediaStatusBodyShape = {
 	visible: z.boolean()
 };
 export const MediaStatusBody = z.looseObject(mediaStatusBodyShape);
-export const MediaQueueBody = z.looseObject({
-	...mediaStatusBodyShape,
-	items: z.array(QueueMediaItem)
-});
+export const MediaQueueBody = withFields(mediaStatusBodyShape, { items: z.array(QueueMediaItem) });
 export type MediaQueueBody = z.infer<typeof MediaQueueBody>;
 
-export const MediaStartBody = z.looseObject({ ...successShape, media: QueueMediaItem });
-export const MediaFinishBody = z.looseObject({ ...successShape, media: HistoryMediaItem });
+export const MediaStartBody = withFields(successShape, { media: QueueMediaItem });
+export const MediaFinishBody = withFields(successShape, { media: HistoryMediaItem });
 /** `media` content when `released` is false is left open by service-api.md: lenient. */
-export const MediaReleaseBody = z.looseObject({
-	...successShape,
+export const MediaReleaseBody = withFields(successShape, {
 	released: z.boolean(),
 	media: z.optional(z.nullable(QueueMediaItem))
 });
@@ -96,21 +89,15 @@ export const MediaReleaseBody = z.looseObject({
  * service-api.md gives POST /media/resume a 200 of `success` only (unlike the TTS resume of
  * CONTRACT.md), so `is_paused` is optional here; the simulator sends it anyway.
  */
-export const MediaResumeBody = z.looseObject({
-	...successShape,
-	is_paused: z.optional(z.boolean())
-});
+export const MediaResumeBody = withFields(successShape, { is_paused: z.optional(z.boolean()) });
 export const MediaVisibilityRequest = z.looseObject({ visible: z.boolean() });
-export const MediaVisibilityBody = z.looseObject({ ...successShape, visible: z.boolean() });
+export const MediaVisibilityBody = withFields(successShape, { visible: z.boolean() });
 export const MediaQueueRequest = z.looseObject({
 	url: z.url(),
 	start_time: z.optional(/*@__PURE__*/ z.int().check(z.gte(0)))
 });
 export const MediaQueuedBody = z.looseObject({ media: QueueMediaItem });
-export const MediaHistoryBody = z.looseObject({
-	...historyPageShape,
-	media: z.array(HistoryMediaItem)
-});
+export const MediaHistoryBody = withFields(historyPageShape, { media: z.array(HistoryMediaItem) });
 
 // --- Counters ---
 
@@ -134,19 +121,18 @@ export const CelebrationRequest = z.looseObject({
 export const TipGoalBody = z.looseObject({ tip_goal: TipGoal });
 /** PATCH: any subset; null or empty string clears a date. */
 export const TipGoalPatchRequest = z.partial(
-	z.looseObject({
-		...tipGoalFieldsShape,
+	withFields(tipGoalFieldsShape, {
 		starts_at: z.nullable(z.union([DateTime, z.literal('')])),
 		ends_at: z.nullable(z.union([DateTime, z.literal('')]))
 	})
 );
 export const TipGoalAddRequest = z.looseObject({ amount: z.number() });
-export const TipGoalAddBody = z.looseObject({ ...successShape, tip_goal: TipGoal });
+export const TipGoalAddBody = withFields(successShape, { tip_goal: TipGoal });
 
 // --- Tipping ---
 
 export const TippingBody = z.looseObject({ accepting: z.boolean() });
-export const TippingChangeBody = z.looseObject({ ...successShape, accepting: z.boolean() });
+export const TippingChangeBody = withFields(successShape, { accepting: z.boolean() });
 export const LeaderboardBody = z.looseObject({ supporters: z.array(LeaderboardEntry) });
 export const LeaderboardQuery = z.looseObject({
 	limit: z.optional(/*@__PURE__*/ z.coerce.number().check(z.int(), z.gte(1), z.lte(100)))

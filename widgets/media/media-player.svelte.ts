@@ -54,28 +54,34 @@ export interface MediaPlayerDeps {
 const ATTEMPTS = 2;
 const FAILED_SHOWN = 10;
 
+/** The item being played, and how to stop it. */
+type Playing = { orderId: string; session?: MediaSession; cancel: () => void };
+
 export class MediaPlayer {
 	view: MediaViewModel = $state(initialMediaView());
 
-	private readonly runner: ClaimRunner<QueueMediaItem>;
-	private readonly disposers: (() => void)[] = [];
-	private connection: RealtimeState = 'connecting';
-	private connectionDetail = '';
-	private obsState: ObsState;
-	private visible = true;
-	private host: HTMLElement | null = null;
-	private hostWaiters: ((el: HTMLElement) => void)[] = [];
+	readonly #runner: ClaimRunner<QueueMediaItem>;
+	readonly #disposers: (() => void)[] = [];
+	#connection: RealtimeState = 'connecting';
+	#connectionDetail = '';
+	#obsState: ObsState;
+	#visible = true;
+	#host: HTMLElement | null = null;
+	#hostWaiters: ((el: HTMLElement) => void)[] = [];
 	/** The video playing here and how to end its play() early. */
-	private current: { orderId: string; session?: MediaSession; cancel: () => void } | null = null;
-	private readonly failures = new Map<string, FailedVideo>();
-	private lastEventId: string | null = null;
-	private lastNote = '';
+	#current: Playing | null = null;
+	readonly #failures = new Map<string, FailedVideo>();
+	#lastEventId: string | null = null;
+	#lastNote = '';
 
-	constructor(private readonly deps: MediaPlayerDeps) {
-		this.obsState = { ...deps.obs };
-		this.runner = new ClaimRunner<QueueMediaItem>({
-			queue: mediaQueuePort(deps.api, (visible) => this.setVisible(visible)),
-			player: this.playerPort(),
+	readonly #deps: MediaPlayerDeps;
+
+	constructor(deps: MediaPlayerDeps) {
+		this.#deps = deps;
+		this.#obsState = { ...deps.obs };
+		this.#runner = new ClaimRunner<QueueMediaItem>({
+			queue: mediaQueuePort(deps.api, (visible) => this.#setVisible(visible)),
+			player: this.#playerPort(),
 			memory: deps.memory,
 			now: deps.now,
 			config: {
@@ -87,78 +93,78 @@ export class MediaPlayer {
 				pauseStopsTakeoverClock: true
 			},
 			log: (m) => {
-				this.lastNote = m;
+				this.#lastNote = m;
 				console.info('[media]', m);
 			}
 		});
 	}
 
 	start(): void {
-		const { events, obs, gate, speech } = this.deps;
-		this.disposers.push(
+		const { events, obs, gate, speech } = this.#deps;
+		this.#disposers.push(
 			events.subscribe({
-				event: (e) => this.onEvent(e),
-				resync: () => this.runner.requestSnapshot(0)
+				event: (e) => this.#onEvent(e),
+				resync: () => this.#runner.requestSnapshot(0)
 			}),
 			obs.subscribe((s) => {
-				this.obsState = s;
-				this.updateEligibility();
+				this.#obsState = s;
+				this.#updateEligibility();
 			}),
-			gate.onUnlockChange(() => this.updateEligibility()),
-			this.runner.subscribe(() => {
-				this.applyHold();
-				this.refresh();
+			gate.onUnlockChange(() => this.#updateEligibility()),
+			this.#runner.subscribe(() => {
+				this.#applyHold();
+				this.#refresh();
 			})
 		);
-		if (speech) this.disposers.push(speech.subscribe(() => this.onSpeech()));
-		this.updateEligibility();
-		this.runner.start();
+		if (speech) this.#disposers.push(speech.subscribe(() => this.#onSpeech()));
+		this.#updateEligibility();
+		this.#runner.start();
 	}
 
 	/** The markup lends the element the video goes into; returns the detach function. */
 	attach(el: HTMLElement): () => void {
-		this.host = el;
-		for (const w of this.hostWaiters.splice(0)) w(el);
+		this.#host = el;
+		for (const w of this.#hostWaiters.splice(0)) w(el);
 		return () => {
-			if (this.host === el) this.host = null;
+			if (this.#host === el) this.#host = null;
 		};
 	}
 
 	setConnection(state: RealtimeState, detail: string): void {
-		this.connection = state;
-		this.connectionDetail = detail;
-		this.updateEligibility();
+		this.#connection = state;
+		this.#connectionDetail = detail;
+		this.#updateEligibility();
 	}
 
 	destroy(): void {
-		for (const d of this.disposers.splice(0)) d();
-		this.runner.close();
-		this.current?.session?.destroy();
+		for (const d of this.#disposers.splice(0)) d();
+		this.#runner.close();
+		this.#current?.session?.destroy();
 	}
 
 	get calls(): Readonly<Record<string, number>> {
-		return this.runner.calls;
+		return this.#runner.calls;
 	}
 
 	get claimState(): Readonly<ClaimState<QueueMediaItem>> {
-		return this.runner.snapshot;
+		return this.#runner.snapshot;
 	}
 
-	private onEvent(e: KnownEvent): void {
-		this.lastEventId = e.id;
+	#onEvent(e: KnownEvent): void {
+		this.#lastEventId = e.id;
 		const input = mediaInput(e);
 		if (input) {
-			if (!isSideInput(input)) this.runner.dispatch(input);
-			else if (input.kind === 'visible') this.setVisible(input.visible);
+			if (!isSideInput(input)) this.#runner.dispatch(input);
+			else if (input.kind === 'visible') this.#setVisible(input.visible);
 			// A TTS clear resets the media playback state too: the snapshot tells what is left.
-			else this.runner.requestSnapshot();
+			else this.#runner.requestSnapshot();
 		}
-		if (this.deps.params.claim === 'never') this.mirror(e);
-		this.refresh();
+		if (this.#deps.params.claim === 'never') this.#mirror(e);
+		this.#refresh();
 	}
 
 	/** Spectator (claim=never, the preview): show what another copy plays, without the video. */
-	private mirror(e: KnownEvent): void {
+	#mirror(e: KnownEvent): void {
 		if (e.type === 'queue.media.started') {
 			this.view.now = { ...nowPlaying(e.data.media), mirrored: true };
 		} else if (
@@ -171,37 +177,37 @@ export class MediaPlayer {
 		}
 	}
 
-	private setVisible(visible: boolean): void {
-		if (visible === this.visible) return;
-		this.visible = visible;
+	#setVisible(visible: boolean): void {
+		if (visible === this.#visible) return;
+		this.#visible = visible;
 		this.view.visible = visible;
-		this.updateEligibility();
-		this.applyHold();
+		this.#updateEligibility();
+		this.#applyHold();
 	}
 
-	private onSpeech(): void {
-		this.applyVolume();
-		this.updateEligibility();
+	#onSpeech(): void {
+		this.#applyVolume();
+		this.#updateEligibility();
 	}
 
-	private updateEligibility(): void {
-		const { params, gate, speech } = this.deps;
+	#updateEligibility(): void {
+		const { params, gate, speech } = this.#deps;
 		const holdForTts = params.with_tts === 'hold' && (speech?.speaking ?? false);
 		const eligible =
-			this.connection !== 'unauthorized' &&
+			this.#connection !== 'unauthorized' &&
 			gate.unlocked &&
-			this.visible &&
+			this.#visible &&
 			!holdForTts &&
-			mayClaim(params.claim, this.obsState);
-		if (eligible !== this.runner.snapshot.eligible)
-			this.runner.dispatch({ kind: 'eligible', eligible });
-		this.refresh();
+			mayClaim(params.claim, this.#obsState);
+		if (eligible !== this.#runner.snapshot.eligible)
+			this.#runner.dispatch({ kind: 'eligible', eligible });
+		this.#refresh();
 	}
 
 	/** The video holds still while the queue is paused or the player hidden. */
-	private applyHold(): void {
-		const held = !this.visible || this.runner.snapshot.paused;
-		const cur = this.current;
+	#applyHold(): void {
+		const held = !this.#visible || this.#runner.snapshot.paused;
+		const cur = this.#current;
 		if (cur?.session) {
 			if (held) cur.session.pause();
 			else cur.session.resume();
@@ -210,56 +216,56 @@ export class MediaPlayer {
 			this.view.now.held = held;
 	}
 
-	private volume(): number {
-		const { params, speech } = this.deps;
+	#volume(): number {
+		const { params, speech } = this.#deps;
 		const ducked = params.with_tts === 'duck' && (speech?.speaking ?? false);
 		if (this.view.ducked !== ducked) this.view.ducked = ducked;
 		return params.volume * (ducked ? params.duck_volume : 1);
 	}
 
-	private applyVolume(): void {
-		const v = this.volume();
-		this.current?.session?.setVolume(v);
+	#applyVolume(): void {
+		const v = this.#volume();
+		this.#current?.session?.setVolume(v);
 	}
 
-	private hostReady(): Promise<HTMLElement> {
-		if (this.host) return Promise.resolve(this.host);
-		return new Promise((resolve) => this.hostWaiters.push(resolve));
+	#hostReady(): Promise<HTMLElement> {
+		if (this.#host) return Promise.resolve(this.#host);
+		return new Promise((resolve) => this.#hostWaiters.push(resolve));
 	}
 
-	private noteFailure(media: QueueMediaItem, reason: string, permanent: boolean): void {
-		const prior = this.failures.get(media.order_id);
-		this.failures.delete(media.order_id);
-		this.failures.set(media.order_id, {
+	#noteFailure(media: QueueMediaItem, reason: string, permanent: boolean): void {
+		const prior = this.#failures.get(media.order_id);
+		this.#failures.delete(media.order_id);
+		this.#failures.set(media.order_id, {
 			orderId: media.order_id,
 			label: media.video_title ?? media.media_url,
 			reason,
 			givenUp: permanent || (prior !== undefined && !prior.givenUp) || ATTEMPTS <= 1
 		});
-		while (this.failures.size > FAILED_SHOWN)
-			this.failures.delete(this.failures.keys().next().value as string);
-		this.view.failed = [...this.failures.values()].reverse();
+		while (this.#failures.size > FAILED_SHOWN)
+			this.#failures.delete(this.#failures.keys().next().value as string);
+		this.view.failed = [...this.#failures.values()].reverse();
 	}
 
-	private playerPort(): PlayerPort<QueueMediaItem> {
+	#playerPort(): PlayerPort<QueueMediaItem> {
 		return {
 			play: async (orderId, media) => {
 				const source = classifyMedia(media.media_url, media.platform);
 				const adapter = adapterFor(source);
 				if (!adapter) {
 					const reason = source.kind === 'unsupported' ? source.reason : 'unsupported';
-					this.noteFailure(media, reason, true);
+					this.#noteFailure(media, reason, true);
 					throw new MediaPlayError(reason, { permanent: true });
 				}
 				let cancel = () => {};
 				const cancelled = new Promise<void>((resolve) => (cancel = resolve));
-				const cur: NonNullable<MediaPlayer['current']> = { orderId, cancel };
-				this.current = cur;
+				const cur: Playing = { orderId, cancel };
+				this.#current = cur;
 				this.view.now = { ...nowPlaying(media), mirrored: false };
 				try {
-					const host = await this.hostReady();
-					if (this.current !== cur) return; // stopped meanwhile
-					const volume = this.volume();
+					const host = await this.#hostReady();
+					if (this.#current !== cur) return; // stopped meanwhile
+					const volume = this.#volume();
 					const opened = adapter.open(host, {
 						startAt: media.media_start_time,
 						volume,
@@ -275,28 +281,28 @@ export class MediaPlayer {
 					});
 					const session = withVolumeFade(opened, volume);
 					cur.session = session;
-					this.applyHold();
+					this.#applyHold();
 					await Promise.race([session.done, cancelled]);
 				} catch (err) {
 					const e =
 						err instanceof MediaPlayError ? err : new MediaPlayError(String(err ?? 'error'));
 					// A page that may not autoplay: not the video's fault; wait for a click.
-					if (e.transient) this.deps.gate.locked?.();
-					else this.noteFailure(media, e.message, e.permanent);
+					if (e.transient) this.#deps.gate.locked?.();
+					else this.#noteFailure(media, e.message, e.permanent);
 					throw e;
 				} finally {
 					cur.session?.destroy();
-					if (this.current === cur) {
-						this.current = null;
+					if (this.#current === cur) {
+						this.#current = null;
 						if (this.view.now?.orderId === orderId) this.view.now = null;
 					}
 				}
 			},
 			stop: (orderId, why) => {
-				const cur = this.current;
+				const cur = this.#current;
 				if (cur?.orderId !== orderId) return;
-				this.lastNote = `stopped ${orderId}: ${why}`;
-				this.current = null;
+				this.#lastNote = `stopped ${orderId}: ${why}`;
+				this.#current = null;
 				cur.session?.destroy();
 				cur.cancel();
 				if (this.view.now?.orderId === orderId) this.view.now = null;
@@ -305,19 +311,19 @@ export class MediaPlayer {
 		};
 	}
 
-	private refresh(): void {
+	#refresh(): void {
 		const v = this.view;
-		const { gate, params } = this.deps;
-		showQueueStatus(v, this.connection, this.connectionDetail, gate.unlocked, params.claim);
-		if (params.debug) v.debug = this.diagnostics();
+		const { gate, params } = this.#deps;
+		showQueueStatus(v, this.#connection, this.#connectionDetail, gate.unlocked, params.claim);
+		if (params.debug) v.debug = this.#diagnostics();
 	}
 
-	private diagnostics(): MediaViewModel['debug'] {
-		const s = this.runner.snapshot;
+	#diagnostics(): MediaViewModel['debug'] {
+		const s = this.#runner.snapshot;
 		// A hidden player is never eligible (updateEligibility).
 		const claim = claimText(
 			s,
-			this.visible
+			this.#visible
 				? 'not claiming (OBS hides it, audio locked, or holding for a tip)'
 				: 'player hidden'
 		);
@@ -325,14 +331,14 @@ export class MediaPlayer {
 			(f) => [`failed ${f.orderId}`, `${f.reason}${f.givenUp ? ' (given up)' : ''}`] as const
 		);
 		return [
-			['connection', connectionText(this.connection, this.connectionDetail)],
-			['last event', this.lastEventId ?? '–'],
+			['connection', connectionText(this.#connection, this.#connectionDetail)],
+			['last event', this.#lastEventId ?? '–'],
 			['claim', claim],
-			['instance', this.deps.instance],
-			['visible', this.visible ? 'yes' : 'no (held in place)'],
-			['tip being read', this.deps.speech?.speaking ? 'yes' : 'no'],
-			['calls', callsText(this.runner.calls)],
-			['last note', this.lastNote || '–'],
+			['instance', this.#deps.instance],
+			['visible', this.#visible ? 'yes' : 'no (held in place)'],
+			['tip being read', this.#deps.speech?.speaking ? 'yes' : 'no'],
+			['calls', callsText(this.#runner.calls)],
+			['last note', this.#lastNote || '–'],
 			...failed
 		];
 	}

@@ -63,45 +63,45 @@ export class TipGoalTracker {
 		paramErrors: null
 	});
 
-	private readonly deps: TipGoalDeps;
-	private readonly now: () => number;
-	private readonly memory: GoalMemory | null;
+	readonly #deps: TipGoalDeps;
+	readonly #now: () => number;
+	readonly #memory: GoalMemory | null;
 	// Events on loopback or a healthy connection trail the read they race by milliseconds; 200 ms
 	// of doubt after each read keeps re-reads rare while tips in a burst still move the goal at once.
-	private readonly tally = new GoalTally({ doubtMs: 200 });
-	private readonly disposers: (() => void)[] = [];
-	private connection: RealtimeState = 'connecting';
-	private connectionDetail = '';
+	readonly #tally = new GoalTally({ doubtMs: 200 });
+	readonly #disposers: (() => void)[] = [];
+	#connection: RealtimeState = 'connecting';
+	#connectionDetail = '';
 	/** What was last shown, to tell a crossing of the amount from a goal first seen reached. */
-	private shown: TipGoal | null = null;
-	private readOk = false;
+	#shown: TipGoal | null = null;
+	#readOk = false;
 	/** Changes of the connection state; a read tells which connection it was synced with. */
-	private openings = 0;
+	#openings = 0;
 	/** The last read that succeeded started while the current connection was open. */
-	private synced = false;
-	private readFailure: { status: TipGoalViewModel['status']; detail: string } | null = null;
-	private readAgain = false;
+	#synced = false;
+	#readFailure: { status: TipGoalViewModel['status']; detail: string } | null = null;
+	#readAgain = false;
 	/** The next read also reads GET /me. */
-	private currencyWanted = false;
-	private failures = 0;
-	private reads = 0;
-	private lastEvent = '–';
-	private lastVerdict = '–';
+	#currencyWanted = false;
+	#failures = 0;
+	#reads = 0;
+	#lastEvent = '–';
+	#lastVerdict = '–';
 	/** The one timer of each kind: countdown step, debounced re-read, retry after a failure. */
-	private tick: ReturnType<typeof setTimeout> | null = null;
-	private reread: ReturnType<typeof setTimeout> | null = null;
-	private retry: ReturnType<typeof setTimeout> | null = null;
-	private destroyed = false;
+	#tick: ReturnType<typeof setTimeout> | null = null;
+	#reread: ReturnType<typeof setTimeout> | null = null;
+	#retry: ReturnType<typeof setTimeout> | null = null;
+	#destroyed = false;
 
 	constructor(deps: TipGoalDeps) {
-		this.deps = deps;
-		this.now = deps.now ?? Date.now;
-		this.memory = deps.memory === undefined ? defaultMemory() : deps.memory;
+		this.#deps = deps;
+		this.#now = deps.now ?? Date.now;
+		this.#memory = deps.memory === undefined ? defaultMemory() : deps.memory;
 	}
 
 	start(): this {
-		this.disposers.push(
-			this.deps.events.subscribe({
+		this.#disposers.push(
+			this.#deps.events.subscribe({
 				event: (e) => this.apply(e),
 				resync: () => void this.read(true)
 			})
@@ -113,46 +113,46 @@ export class TipGoalTracker {
 
 	/** The realtime connection's state, for the status and the diagnostics. */
 	setConnection(state: RealtimeState, detail: string): void {
-		if (state !== this.connection) this.openings += 1;
-		this.connection = state;
-		this.connectionDetail = detail;
-		this.refresh();
+		if (state !== this.#connection) this.#openings += 1;
+		this.#connection = state;
+		this.#connectionDetail = detail;
+		this.#refresh();
 	}
 
 	destroy(): void {
-		this.destroyed = true;
-		for (const d of this.disposers.splice(0)) d();
-		for (const t of [this.tick, this.reread, this.retry]) if (t !== null) clearTimeout(t);
-		this.tick = this.reread = this.retry = null;
+		this.#destroyed = true;
+		for (const d of this.#disposers.splice(0)) d();
+		for (const t of [this.#tick, this.#reread, this.#retry]) if (t !== null) clearTimeout(t);
+		this.#tick = this.#reread = this.#retry = null;
 	}
 
 	/** The goal as counted now (null before the first read). */
 	get goal(): TipGoal | null {
-		return this.tally.goal;
+		return this.#tally.goal;
 	}
 
 	/** Applies one realtime event (exposed for the overlay page and tests). */
 	apply(e: KnownEvent): void {
-		const overlayId = this.deps.overlayId;
+		const overlayId = this.#deps.overlayId;
 		if (e.type === 'tip.created') {
-			this.lastEvent = `${e.type} ${e.data.tip.order_id}`;
-			const verdict = this.tally.tip(e.data.tip, this.now());
-			this.lastVerdict = `${e.data.tip.order_id}: ${verdict.kind}`;
-			if (verdict.kind === 'applied') this.show();
-			else if (verdict.kind === 'doubt') this.scheduleReread(REREAD_DEBOUNCE_MS);
-			else this.refresh();
+			this.#lastEvent = `${e.type} ${e.data.tip.order_id}`;
+			const verdict = this.#tally.tip(e.data.tip, this.#now());
+			this.#lastVerdict = `${e.data.tip.order_id}: ${verdict.kind}`;
+			if (verdict.kind === 'applied') this.#show();
+			else if (verdict.kind === 'doubt') this.#scheduleReread(REREAD_DEBOUNCE_MS);
+			else this.#refresh();
 		} else if (e.type === 'overlay.tip_goal.updated' && e.data.overlay_id === overlayId) {
-			this.lastEvent = e.type;
-			this.tally.takeTruth(e.data.tip_goal, this.now());
+			this.#lastEvent = e.type;
+			this.#tally.takeTruth(e.data.tip_goal, this.#now());
 			// A read in flight may answer with an older goal than this event: read once more after it.
-			if (this.tally.readInFlight) this.readAgain = true;
-			this.show();
+			if (this.#tally.readInFlight) this.#readAgain = true;
+			this.#show();
 		} else if (
 			e.type === 'overlay.reload' &&
 			(e.data.overlay_id === null || e.data.overlay_id === overlayId)
 		) {
-			this.lastEvent = e.type;
-			this.scheduleReread(0, true);
+			this.#lastEvent = e.type;
+			this.#scheduleReread(0, true);
 		}
 	}
 
@@ -161,137 +161,141 @@ export class TipGoalTracker {
 	 * a re-read on doubt needs only the goal). A read already running is followed by another.
 	 */
 	async read(withCurrency = false): Promise<void> {
-		if (this.destroyed) return;
-		this.currencyWanted ||= withCurrency;
-		if (this.tally.readInFlight) {
-			this.readAgain = true;
+		if (this.#destroyed) return;
+		this.#currencyWanted ||= withCurrency;
+		if (this.#tally.readInFlight) {
+			this.#readAgain = true;
 			return;
 		}
-		if (this.retry !== null) clearTimeout(this.retry);
-		this.retry = null;
-		this.reads += 1;
-		const opening = this.connection === 'open' ? this.openings : -1;
-		this.tally.beginRead(this.now());
-		const { api, overlayId } = this.deps;
-		const wantsMe = this.currencyWanted;
-		this.currencyWanted = false;
+		if (this.#retry !== null) clearTimeout(this.#retry);
+		this.#retry = null;
+		this.#reads += 1;
+		const opening = this.#connection === 'open' ? this.#openings : -1;
+		this.#tally.beginRead(this.#now());
+		const { api, overlayId } = this.#deps;
+		const wantsMe = this.#currencyWanted;
+		this.#currencyWanted = false;
 		const [goal, me] = await Promise.all([
 			api.request(routes.tipGoalRead, { overlayId }),
 			wantsMe ? api.request(routes.me) : null
 		]);
-		if (this.destroyed) return;
-		this.tally.endRead(goal.ok ? goal.body.tip_goal : null, this.now());
-		if (me && !me.ok) this.currencyWanted = true;
+		if (this.#destroyed) return;
+		this.#tally.endRead(goal.ok ? goal.body.tip_goal : null, this.#now());
+		if (me && !me.ok) this.#currencyWanted = true;
 		if (me?.ok)
 			this.view.currency = {
 				code: me.body.tenant.currency,
 				symbol: me.body.tenant.currency_symbol
 			} satisfies CurrencyInfo;
 		if (goal.ok) {
-			this.readOk = true;
-			this.synced = opening === this.openings;
-			this.readFailure = null;
-			this.failures = 0;
-			this.show();
+			this.#readOk = true;
+			this.#synced = opening === this.#openings;
+			this.#readFailure = null;
+			this.#failures = 0;
+			this.#show();
 		} else {
-			this.readFailure = describeFailure(goal, overlayId);
+			this.#readFailure = describeFailure(goal, overlayId);
 			// A missing overlay or scope does not fix itself; anything else is retried with backoff.
-			if (this.readFailure.status === 'failing') {
-				this.failures += 1;
+			if (this.#readFailure.status === 'failing') {
+				this.#failures += 1;
 				const wait = Math.max(
-					backoffDelay(this.failures - 1, RETRY),
+					backoffDelay(this.#failures - 1, RETRY),
 					goal.kind === 'http' ? (goal.retryAfterMs ?? 0) : 0
 				);
-				this.retry = setTimeout(() => {
-					this.retry = null;
+				this.#retry = setTimeout(() => {
+					this.#retry = null;
 					void this.read();
 				}, wait);
 			}
-			this.refresh();
+			this.#refresh();
 		}
-		if (this.readAgain) {
-			this.readAgain = false;
+		if (this.#readAgain) {
+			this.#readAgain = false;
 			void this.read();
 		}
 	}
 
-	private scheduleReread(ms: number, withCurrency = false): void {
-		this.currencyWanted ||= withCurrency;
-		if (this.reread !== null) clearTimeout(this.reread);
-		this.reread = setTimeout(() => {
-			this.reread = null;
+	#scheduleReread(ms: number, withCurrency = false): void {
+		this.#currencyWanted ||= withCurrency;
+		if (this.#reread !== null) clearTimeout(this.#reread);
+		this.#reread = setTimeout(() => {
+			this.#reread = null;
 			void this.read();
 		}, ms);
 	}
 
 	/** The tally changed: celebrate a crossing, then redraw. */
-	private show(): void {
-		const goal = this.tally.goal;
+	#show(): void {
+		const goal = this.#tally.goal;
 		if (!goal) return;
-		if (crossesGoal(this.shown, goal)) this.celebrate(goal);
-		this.shown = goal;
-		this.refresh();
+		if (crossesGoal(this.#shown, goal)) this.#celebrate(goal);
+		this.#shown = goal;
+		this.#refresh();
 	}
 
-	private celebrate(goal: TipGoal): void {
-		const key = reachedKey(this.deps.overlayId, goal);
+	#celebrate(goal: TipGoal): void {
+		const key = reachedKey(this.#deps.overlayId, goal);
 		try {
-			if (this.memory?.getItem(key)) return;
-			this.memory?.setItem(key, new Date(this.now()).toISOString());
+			if (this.#memory?.getItem(key)) return;
+			this.#memory?.setItem(key, new Date(this.#now()).toISOString());
 		} catch {
 			// Storage full or refused: celebrate anyway; a reload shows the goal already reached.
 		}
 		try {
-			this.deps.onReached?.(goal);
+			this.#deps.onReached?.(goal);
 		} catch (err) {
 			console.error('[tip-goal] the celebration failed', err);
 		}
 	}
 
 	/** Recomputes the view from the tally and the clock, and aims the one timer at the next change. */
-	private refresh(): void {
+	#refresh(): void {
 		const v = this.view;
-		const status = this.status();
+		const status = this.#status();
 		if (v.status !== status.status) v.status = status.status;
 		if ((v.statusDetail ?? '') !== status.detail) v.statusDetail = status.detail;
 
-		const goal = this.tally.goal;
-		const now = this.now();
+		const goal = this.#tally.goal;
+		const now = this.#now();
 		const next = goal ? goalView(goal, now) : null;
 		if (!sameGoalView(v.goal, next)) v.goal = next;
-		if (this.deps.debug) v.debug = this.diagnostics();
+		if (this.#deps.debug) v.debug = this.#diagnostics();
 
-		if (this.tick !== null) clearTimeout(this.tick);
-		this.tick = null;
-		const delay = goal && !this.destroyed ? nextChangeMs(goal, now) : null;
+		if (this.#tick !== null) clearTimeout(this.#tick);
+		this.#tick = null;
+		const delay = goal && !this.#destroyed ? nextChangeMs(goal, now) : null;
 		if (delay !== null)
-			this.tick = setTimeout(() => {
-				this.tick = null;
-				this.refresh();
+			this.#tick = setTimeout(() => {
+				this.#tick = null;
+				this.#refresh();
 			}, delay);
 	}
 
-	private status(): { status: TipGoalViewModel['status']; detail: string } {
-		if (this.connection === 'unauthorized')
-			return { status: 'unauthorized', detail: this.connectionDetail };
-		if (this.readFailure && this.readFailure.status !== 'failing') return this.readFailure;
-		if (this.connection === 'failing') return { status: 'failing', detail: this.connectionDetail };
-		if (this.readFailure) return this.readFailure;
+	#status(): { status: TipGoalViewModel['status']; detail: string } {
+		if (this.#connection === 'unauthorized')
+			return { status: 'unauthorized', detail: this.#connectionDetail };
+		if (this.#readFailure && this.#readFailure.status !== 'failing') return this.#readFailure;
+		if (this.#connection === 'failing')
+			return { status: 'failing', detail: this.#connectionDetail };
+		if (this.#readFailure) return this.#readFailure;
 		// Ready: connected, and the goal read since this connection opened (nothing was missed).
-		if (this.connection === 'open' && this.readOk && this.synced)
+		if (this.#connection === 'open' && this.#readOk && this.#synced)
 			return { status: 'ready', detail: '' };
 		return { status: 'connecting', detail: '' };
 	}
 
-	private diagnostics(): TipGoalViewModel['debug'] {
-		const g = this.tally.goal;
+	#diagnostics(): TipGoalViewModel['debug'] {
+		const g = this.#tally.goal;
 		return [
-			['connection', this.connectionDetail || this.connection],
-			['overlay', `${this.deps.overlayId}${this.deps.widgetId ? ` / ${this.deps.widgetId}` : ''}`],
-			['goal', g ? `${g.current} of ${g.amount} (${goalState(g, this.now())})` : 'not read yet'],
-			['reads', String(this.reads)],
-			['last event', this.lastEvent],
-			['last tip', this.lastVerdict]
+			['connection', this.#connectionDetail || this.#connection],
+			[
+				'overlay',
+				`${this.#deps.overlayId}${this.#deps.widgetId ? ` / ${this.#deps.widgetId}` : ''}`
+			],
+			['goal', g ? `${g.current} of ${g.amount} (${goalState(g, this.#now())})` : 'not read yet'],
+			['reads', String(this.#reads)],
+			['last event', this.#lastEvent],
+			['last tip', this.#lastVerdict]
 		];
 	}
 }

@@ -61,24 +61,27 @@ export class TtsPlayer {
 		return new TtsPlayer({ ...deps, memory: await openClaimMemory('tts', deps.instance) });
 	}
 
-	private readonly runner: ClaimRunner<QueueTip>;
-	private readonly disposers: (() => void)[] = [];
-	private currency: AlertView['currency'] = null;
-	private connection: RealtimeState = 'connecting';
-	private connectionDetail = '';
-	private obsState: ObsState;
+	readonly #runner: ClaimRunner<QueueTip>;
+	readonly #disposers: (() => void)[] = [];
+	#currency: AlertView['currency'] = null;
+	#connection: RealtimeState = 'connecting';
+	#connectionDetail = '';
+	#obsState: ObsState;
 	/** The item on screen and how to stop it. */
-	private playing: { orderId: string; handle?: PlayHandle; wait?: () => void } | null = null;
-	private lastEventId: string | null = null;
-	private lastEventAt: number | null = null;
-	private lastError = '';
+	#playing: { orderId: string; handle?: PlayHandle; wait?: () => void } | null = null;
+	#lastEventId: string | null = null;
+	#lastEventAt: number | null = null;
+	#lastError = '';
 
-	constructor(private readonly deps: TtsPlayerDeps) {
+	readonly #deps: TtsPlayerDeps;
+
+	constructor(deps: TtsPlayerDeps) {
+		this.#deps = deps;
 		const { params } = deps;
-		this.obsState = { ...deps.obs };
-		this.runner = new ClaimRunner<QueueTip>({
+		this.#obsState = { ...deps.obs };
+		this.#runner = new ClaimRunner<QueueTip>({
 			queue: ttsQueuePort(deps.api),
-			player: this.playerPort(),
+			player: this.#playerPort(),
 			memory: deps.memory,
 			now: deps.now,
 			config: {
@@ -87,43 +90,43 @@ export class TtsPlayer {
 				gapMs: params.gap * 1000
 			},
 			log: (m) => {
-				this.lastError = m;
+				this.#lastError = m;
 				console.info('[tts]', m);
 			}
 		});
 	}
 
 	start(): void {
-		const { events, obs, audio } = this.deps;
-		this.disposers.push(
+		const { events, obs, audio } = this.#deps;
+		this.#disposers.push(
 			events.subscribe({
 				event: (e) => {
-					this.lastEventId = e.id;
-					this.lastEventAt = Date.now();
-					const input = ttsInput(e, (id) => this.find(id));
-					if (input) this.runner.dispatch(input);
-					if (this.deps.params.claim === 'never') this.mirror(e);
-					else if (this.view.debug) this.refresh();
+					this.#lastEventId = e.id;
+					this.#lastEventAt = Date.now();
+					const input = ttsInput(e, (id) => this.#find(id));
+					if (input) this.#runner.dispatch(input);
+					if (this.#deps.params.claim === 'never') this.#mirror(e);
+					else if (this.view.debug) this.#refresh();
 				},
-				resync: () => this.runner.requestSnapshot(0)
+				resync: () => this.#runner.requestSnapshot(0)
 			}),
 			obs.subscribe((s) => {
-				this.obsState = s;
-				this.updateEligibility();
+				this.#obsState = s;
+				this.#updateEligibility();
 			}),
-			audio.onUnlockChange(() => this.updateEligibility()),
-			this.runner.subscribe(() => this.refresh())
+			audio.onUnlockChange(() => this.#updateEligibility()),
+			this.#runner.subscribe(() => this.#refresh())
 		);
-		void this.loadCurrency();
-		this.updateEligibility();
-		this.runner.start();
+		void this.#loadCurrency();
+		this.#updateEligibility();
+		this.#runner.start();
 	}
 
 	/** The realtime connection's state, for the status and the diagnostics. */
 	setConnection(state: RealtimeState, detail: string): void {
-		this.connection = state;
-		this.connectionDetail = detail;
-		this.updateEligibility();
+		this.#connection = state;
+		this.#connectionDetail = detail;
+		this.#updateEligibility();
 	}
 
 	/** The exit animation finished: drop the alert unless a new one took its place. */
@@ -132,88 +135,90 @@ export class TtsPlayer {
 	}
 
 	destroy(): void {
-		for (const d of this.disposers.splice(0)) d();
-		this.runner.close();
+		for (const d of this.#disposers.splice(0)) d();
+		this.#runner.close();
 	}
 
 	/** Calls made per kind (diagnostics, bench). */
 	get calls(): Readonly<Record<string, number>> {
-		return this.runner.calls;
+		return this.#runner.calls;
 	}
 
 	get claimState(): Readonly<ClaimState<QueueTip>> {
-		return this.runner.snapshot;
+		return this.#runner.snapshot;
 	}
 
 	/** Spectator mode: show the tip another consumer reads, silently, until it is done. */
-	private mirror(e: KnownEvent): void {
-		if (e.type === 'queue.tts.started') this.show(e.data.tip, false);
+	#mirror(e: KnownEvent): void {
+		if (e.type === 'queue.tts.started') this.#show(e.data.tip, false);
 		else if (
 			e.type === 'queue.tts.finished' ||
 			e.type === 'queue.tts.skipped' ||
 			e.type === 'queue.tts.removed' ||
 			e.type === 'queue.tts.released'
 		)
-			this.hide(e.data.order_id);
-		else if (e.type === 'queue.tts.cleared' && this.view.alert) this.hide(this.view.alert.id);
+			this.#hide(e.data.order_id);
+		else if (e.type === 'queue.tts.cleared' && this.view.alert) this.#hide(this.view.alert.id);
 	}
 
-	private find(orderId: string): QueueTip | undefined {
-		return this.runner.snapshot.items.find((i) => i.orderId === orderId)?.data;
+	#find(orderId: string): QueueTip | undefined {
+		return this.#runner.snapshot.items.find((i) => i.orderId === orderId)?.data;
 	}
 
-	private updateEligibility(): void {
-		const { params, audio } = this.deps;
+	#updateEligibility(): void {
+		const { params, audio } = this.#deps;
 		const eligible =
-			this.connection !== 'unauthorized' && audio.unlocked && mayClaim(params.claim, this.obsState);
-		if (eligible !== this.runner.snapshot.eligible)
-			this.runner.dispatch({ kind: 'eligible', eligible });
-		this.refresh();
+			this.#connection !== 'unauthorized' &&
+			audio.unlocked &&
+			mayClaim(params.claim, this.#obsState);
+		if (eligible !== this.#runner.snapshot.eligible)
+			this.#runner.dispatch({ kind: 'eligible', eligible });
+		this.#refresh();
 	}
 
-	private refresh(): void {
+	#refresh(): void {
 		const v = this.view;
-		const { audio, params } = this.deps;
-		showQueueStatus(v, this.connection, this.connectionDetail, audio.unlocked, params.claim);
-		if (params.debug) v.debug = this.diagnostics();
+		const { audio, params } = this.#deps;
+		showQueueStatus(v, this.#connection, this.#connectionDetail, audio.unlocked, params.claim);
+		if (params.debug) v.debug = this.#diagnostics();
 	}
 
-	private diagnostics(): TtsViewModel['debug'] {
-		const s = this.runner.snapshot;
+	#diagnostics(): TtsViewModel['debug'] {
+		const s = this.#runner.snapshot;
 		const claim = claimText(s, 'not claiming (hidden or audio locked)');
 		return {
-			connection: connectionText(this.connection, this.connectionDetail),
-			lastEventId: this.lastEventId,
-			lastEventAt: this.lastEventAt,
+			connection: connectionText(this.#connection, this.#connectionDetail),
+			lastEventId: this.#lastEventId,
+			lastEventAt: this.#lastEventAt,
 			claim,
 			obs: {
-				inObs: this.obsState.inObs,
-				visible: this.obsState.visible,
-				active: this.obsState.active,
-				controlLevel: this.obsState.controlLevel
+				inObs: this.#obsState.inObs,
+				visible: this.#obsState.visible,
+				active: this.#obsState.active,
+				controlLevel: this.#obsState.controlLevel
 			},
-			audioUnlocked: this.deps.audio.unlocked,
+			audioUnlocked: this.#deps.audio.unlocked,
 			extra: [
-				['instance', this.deps.instance],
-				['calls', callsText(this.runner.calls)],
-				['last note', this.lastError || '–']
+				['instance', this.#deps.instance],
+				['calls', callsText(this.#runner.calls)],
+				['last note', this.#lastError || '–']
 			]
 		};
 	}
 
-	private async loadCurrency(): Promise<void> {
-		const me = await this.deps.api.request(routes.me);
+	async #loadCurrency(): Promise<void> {
+		const me = await this.#deps.api.request(routes.me);
 		if (me.ok)
-			this.currency = { code: me.body.tenant.currency, symbol: me.body.tenant.currency_symbol };
+			this.#currency = { code: me.body.tenant.currency, symbol: me.body.tenant.currency_symbol };
 	}
 
-	private show(tip: QueueTip, textOnly: boolean, style?: AlertStyle): void {
-		const s = style ?? alertStyle(this.deps.params.alertTiers, tip, this.deps.params.min_display);
+	#show(tip: QueueTip, textOnly: boolean, style?: AlertStyle): void {
+		const s = style ?? alertStyle(this.#deps.params.alertTiers, tip, this.#deps.params.min_display);
 		this.view.alert = {
 			id: tip.order_id,
 			name: tip.name,
 			amount: tip.amount,
-			currency: this.currency,
+			currency: this.#currency,
 			message: tip.message,
 			isSubReward: tip.is_sub_reward,
 			isReplay: tip.is_replay,
@@ -232,43 +237,43 @@ export class TtsPlayer {
 		this.view.captionDurationS = null;
 	}
 
-	private hide(orderId: string): void {
-		if (this.playing?.orderId === orderId) this.playing = null;
+	#hide(orderId: string): void {
+		if (this.#playing?.orderId === orderId) this.#playing = null;
 		if (this.view.alert?.id === orderId) {
 			this.view.alertVisible = false;
 			this.view.captionStartedAt = null;
 		}
 	}
 
-	private playerPort(): PlayerPort<QueueTip> {
+	#playerPort(): PlayerPort<QueueTip> {
 		return {
 			play: async (orderId, tip, mode, attempt) => {
-				const { params, audio } = this.deps;
+				const { params, audio } = this.#deps;
 				const style = alertStyle(params.alertTiers, tip, params.min_display);
 				const shownAt = Date.now();
-				this.show(tip, mode === 'fallback', style);
-				this.playing = { orderId };
+				this.#show(tip, mode === 'fallback', style);
+				this.#playing = { orderId };
 				const minDisplayMs = style.minDisplayS * 1000;
 				// The sound and the celebration belong to the alert's first showing: a retry after a
 				// failed speech shows the card again, quietly.
 				const first = attempt === 1;
-				if (first && style.celebrate) this.deps.celebrate?.(`${style.tier} alert ${orderId}`);
+				if (first && style.celebrate) this.#deps.celebrate?.(`${style.tier} alert ${orderId}`);
 				try {
-					if (first && style.sound) await this.playSound(orderId, style.sound);
-					if (this.playing?.orderId !== orderId) return; // stopped during the sound
+					if (first && style.sound) await this.#playSound(orderId, style.sound);
+					if (this.#playing?.orderId !== orderId) return; // stopped during the sound
 					if (mode === 'fallback' || tip.tts_url === null) {
 						// The audio kept failing: the message as text for a readable time, then done.
 						const wait = sleep(textFallbackSeconds(tip.message, style.minDisplayS) * 1000);
-						this.playing.wait = wait.cancel;
+						this.#playing.wait = wait.cancel;
 						await wait.done;
 						return;
 					}
 					const handle = audio.play(tip.tts_url, { volume: params.volume });
-					this.playing.handle = handle;
+					this.#playing.handle = handle;
 					void handle.started.then((ok) => {
-						if (!ok || this.playing?.orderId !== orderId) return;
+						if (!ok || this.#playing?.orderId !== orderId) return;
 						const seconds = handle.duration();
-						this.deps.speech?.speaking(orderId, seconds ? seconds * 1000 + 5_000 : undefined);
+						this.#deps.speech?.speaking(orderId, seconds ? seconds * 1000 + 5_000 : undefined);
 						this.view.captionDurationS = seconds;
 						this.view.captionStartedAt = Date.now();
 					});
@@ -279,27 +284,27 @@ export class TtsPlayer {
 						throw err;
 					});
 					// The voice ended: a ducked video comes back up now, not after the display time.
-					this.deps.speech?.quiet(orderId);
+					this.#deps.speech?.quiet(orderId);
 					if (how === 'stopped') return;
 					const rest = shownAt + minDisplayMs - Date.now();
-					if (rest > 0 && this.playing?.orderId === orderId) {
+					if (rest > 0 && this.#playing?.orderId === orderId) {
 						const wait = sleep(rest);
-						this.playing.wait = wait.cancel;
+						this.#playing.wait = wait.cancel;
 						await wait.done;
 					}
 				} finally {
-					this.deps.speech?.quiet(orderId);
-					this.hide(orderId);
+					this.#deps.speech?.quiet(orderId);
+					this.#hide(orderId);
 				}
 			},
 			stop: (orderId) => {
-				if (this.playing?.orderId !== orderId) return;
-				this.playing.handle?.stop();
-				this.playing.wait?.();
-				this.hide(orderId);
+				if (this.#playing?.orderId !== orderId) return;
+				this.#playing.handle?.stop();
+				this.#playing.wait?.();
+				this.#hide(orderId);
 			},
 			preload: (_orderId, tip) => {
-				if (tip.tts_url) this.deps.audio.preload(tip.tts_url);
+				if (tip.tts_url) this.#deps.audio.preload(tip.tts_url);
 			}
 		};
 	}
@@ -308,13 +313,13 @@ export class TtsPlayer {
 	 * The tier's sound before the speech, inside the claim. A sound that fails, or has not started
 	 * within SOUND_START_MS, is skipped with a note: it never blocks the speech or the queue.
 	 */
-	private async playSound(orderId: string, url: string): Promise<void> {
-		const handle = this.deps.audio.play(url, { volume: this.deps.params.sound_volume });
-		if (this.playing?.orderId === orderId) this.playing.handle = handle;
+	async #playSound(orderId: string, url: string): Promise<void> {
+		const handle = this.#deps.audio.play(url, { volume: this.#deps.params.sound_volume });
+		if (this.#playing?.orderId === orderId) this.#playing.handle = handle;
 		const ended = handle.done.then(
 			() => true,
 			(err: unknown) => {
-				this.note(`alert sound skipped (${err instanceof Error ? err.message : String(err)})`);
+				this.#note(`alert sound skipped (${err instanceof Error ? err.message : String(err)})`);
 				return false;
 			}
 		);
@@ -323,21 +328,21 @@ export class TtsPlayer {
 		startWait.cancel();
 		if (started) {
 			// Videos duck for the sound as they do for the speech.
-			this.deps.speech?.speaking(orderId, SOUND_MAX_MS + 5_000);
+			this.#deps.speech?.speaking(orderId, SOUND_MAX_MS + 5_000);
 			const cap = sleep(SOUND_MAX_MS);
 			await Promise.race([ended, cap.done]);
 			cap.cancel();
 		} else {
 			handle.stop();
 			// true: it was still loading when we stopped it (a failure already said why).
-			if (await ended) this.note('alert sound skipped (it did not start within 2.5 s)');
+			if (await ended) this.#note('alert sound skipped (it did not start within 2.5 s)');
 		}
 		handle.stop();
-		if (this.playing?.orderId === orderId) this.playing.handle = undefined;
+		if (this.#playing?.orderId === orderId) this.#playing.handle = undefined;
 	}
 
-	private note(message: string): void {
-		this.lastError = message;
+	#note(message: string): void {
+		this.#lastError = message;
 		console.info('[tts]', message);
 	}
 }
