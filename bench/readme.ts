@@ -35,6 +35,7 @@ export const SUMMARY = {
 		'connect: token mint p99',
 		'connect: failures',
 		'refresh: streamers revoked',
+		'refresh: calls failed',
 		'chaos: tips lost',
 		'chaos: tips doubled',
 		'capacity: streamers per egress IP'

@@ -352,7 +352,15 @@ const rows: Row[] = Object.entries(figures).map(([name, values]) =>
 	row(name, UNITS[name] ?? 'count', values, BUDGETS[name])
 );
 const m = machine('none (Node clients)');
-const setup = `${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s), connect window ${windowS} s, refresh storm and chaos ${minutes} min, capacity ramp from ${rampFrom} by ${rampStep}, ${rampPeriods} tip period(s) a step, clock x${scale}`;
+const setup = [
+	`${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s)`,
+	only.has('connect') && `connect window ${windowS} s`,
+	(only.has('refresh') || only.has('chaos')) && `refresh storm and chaos ${minutes} min`,
+	only.has('capacity') &&
+		`capacity ramp from ${rampFrom} by ${rampStep}, ${rampPeriods} tip period(s) a step, clock x${scale}`
+]
+	.filter(Boolean)
+	.join(', ');
 const md = [
 	`Hosted bench (${setup}) on ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, load average ${m.loadAverage.join(' ')} at the end, ${m.date}`,
 	'',
