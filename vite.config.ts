@@ -71,7 +71,14 @@ const envName = (page: string) => 'page_' + page.replace(/\W/g, '_');
 export default defineConfig({
 	root: pagesDir,
 	publicDir: here('./public'),
-	plugins: [svelte(), pageDocuments()],
+	plugins: [
+		svelte({
+			// Scoped class names `s-<hash>` instead of `svelte-<hash>`: the same hash of the file, on every
+			// element of every component's markup and in its CSS (about 0.1 kB gzipped a page).
+			compilerOptions: { cssHash: ({ hash, filename, css }) => `s-${hash(filename ?? css)}` }
+		}),
+		pageDocuments()
+	],
 	resolve: { conditions: ['browser'] },
 	build: {
 		outDir: here('./dist'),

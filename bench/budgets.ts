@@ -77,19 +77,24 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// above): tts 85,563 -> 83,430, counters 65,824 -> 62,773, overlay 107,311 -> 103,323, preview
 	// 48,613 -> 47,675, celebration 60,257 -> 59,033, leaderboard 36,759 -> 35,174, media 46,978 ->
 	// 44,921, recent 37,743 -> 36,147, tip-goal 65,761 -> 63,667.
+	// Then (2026-11-25, issue 16: #fields in the API client, audio port, sound bus, log, event hub,
+	// claim memory and deduper; id prefixes by z.regex, so no startsWith check class; scoped class
+	// names s-<hash>): tts 83,430 -> 83,258, counters 62,773 -> 62,680, overlay 103,333 -> 103,103,
+	// preview 47,675 -> 47,471, celebration 59,033 -> 58,951, leaderboard 35,174 -> 34,989, media
+	// 44,921 -> 44,805, recent 36,147 -> 35,993, tip-goal 63,667 -> 63,511.
 	index: 11_000,
-	overlay: 103_600,
-	preview: 48_000,
-	'widget-celebration': 59_300,
-	'widget-counters': 63_000,
+	overlay: 103_400,
+	preview: 47_800,
+	'widget-celebration': 59_200,
+	'widget-counters': 62_900,
 	// New in issue 18, measured 2026-11-25: leaderboard 36,604, recent 37,387. Then (main's
 	// skipped or removed items leaving the recent list, the leaderboard's shared read):
 	// leaderboard 36,674, recent 37,645.
-	'widget-leaderboard': 35_500,
-	'widget-media': 45_200,
-	'widget-recent': 36_500,
-	'widget-tip-goal': 64_000,
-	'widget-tts': 83_700
+	'widget-leaderboard': 35_300,
+	'widget-media': 45_100,
+	'widget-recent': 36_300,
+	'widget-tip-goal': 63_800,
+	'widget-tts': 83_500
 };
 
 /**
@@ -105,10 +110,12 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
  * 31,359, counters 20,982 -> 20,958, overlay 55,360 -> 54,212; then (shared parameter fields)
  * overlay 54,220 -> 53,990; then (issue 21: the TTS widget on the shared shell) overlay 54,084 ->
  * 53,244; then (issue 16's budgets, see WEIGHT_CEILINGS) tts 31,496 -> 29,363, counters 21,036 ->
- * 17,985, overlay 53,244 -> 49,256 (both within their budgets, so held to them).
+ * 17,985, overlay 53,244 -> 49,256 (both within their budgets, so held to them); then (#fields,
+ * prefixes by z.regex, s-<hash> class names) tts 29,363 -> 29,191, counters 17,985 -> 17,883,
+ * overlay 49,266 -> 49,036.
  */
 export const OWN_WEIGHT_CEILINGS: Record<string, number> = {
-	'widget-tts': 29_800,
+	'widget-tts': 29_700,
 	'widget-counters': 18_000,
 	overlay: 50_000
 };

@@ -87,15 +87,15 @@ export interface ApiStats {
 }
 
 export class ApiClient {
-	private readonly overlayKey: string;
-	private readonly baseUrl: string;
-	private readonly fetchImpl: FetchLike;
-	private readonly timeoutMs: number;
-	private readonly random: () => number;
-	private readonly log: RateLimitedLog;
-	private readonly calls = new Map<string, number>();
+	readonly #overlayKey: string;
+	readonly #baseUrl: string;
+	readonly #fetchImpl: FetchLike;
+	readonly #timeoutMs: number;
+	readonly #random: () => number;
+	readonly #log: RateLimitedLog;
+	readonly #calls = new Map<string, number>();
 	/** Consecutive 429s per route: the exponent of the wait when no header says how long. */
-	private readonly limited = new Map<string, number>();
+	readonly #limited = new Map<string, number>();
 	/**
 	 * Called when any call is refused for the page's key (a wrong key, or one the streamer replaced
 	 * in hosted mode): the page stops and says so at once, not at its next connect.
@@ -103,25 +103,25 @@ export class ApiClient {
 	onKeyRefused: ((error: string) => void) | null = null;
 
 	constructor(options: ApiClientOptions) {
-		this.overlayKey = options.overlayKey;
-		this.baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
+		this.#overlayKey = options.overlayKey;
+		this.#baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
 		// Called unbound, window.fetch throws "Illegal invocation".
-		this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-		this.timeoutMs = options.timeoutMs ?? 10_000;
-		this.random = options.random ?? Math.random;
-		this.log = new RateLimitedLog(options.warn);
+		this.#fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+		this.#timeoutMs = options.timeoutMs ?? 10_000;
+		this.#random = options.random ?? Math.random;
+		this.#log = new RateLimitedLog(options.warn);
 	}
 
 	get stats(): ApiStats {
 		let total = 0;
-		for (const n of this.calls.values()) total += n;
-		return { total, byRoute: Object.fromEntries(this.calls) };
+		for (const n of this.#calls.values()) total += n;
+		return { total, byRoute: Object.fromEntries(this.#calls) };
 	}
 
 	/** POST /token: a fresh single-use handoff token and the ws_url to use it on. */
 	async mintToken(): Promise<TokenResult> {
-		const res = await this.send('token', 'POST', '/token');
-		if (res.ok) return this.parseBody('token', res.status, res.body, mintedToken());
+		const res = await this.#send('token', 'POST', '/token');
+		if (res.ok) return this.#parseBody('token', res.status, res.body, mintedToken());
 		// A wrong key, or (hosted mode) one the streamer replaced (the server says so): no retry helps.
 		const refused = keyRefusal(res);
 		if (refused !== null) return { ok: false, kind: 'unauthorized', status: 401, error: refused };
@@ -156,12 +156,12 @@ export class ApiClient {
 			route.query && options?.query
 				? '?' + new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))
 				: '';
-		const res = await this.send(name, route.method, '/api' + path.value + query, body);
+		const res = await this.#send(name, route.method, '/api' + path.value + query, body);
 		if (!res.ok) return res;
-		return this.parseBody(name, res.status, res.body, route.response) as ApiResult<RouteBody<R>>;
+		return this.#parseBody(name, res.status, res.body, route.response) as ApiResult<RouteBody<R>>;
 	}
 
-	private parseBody<T>(
+	#parseBody<T>(
 		name: string,
 		status: number,
 		body: unknown,
@@ -170,7 +170,7 @@ export class ApiClient {
 		const parsed = schema.safeParse(body);
 		if (parsed.success) return { ok: true, status, body: parsed.data };
 		const error = describeIssues(parsed.error);
-		this.log.warn(
+		this.#log.warn(
 			`malformed:${name}`,
 			`[api] ${name}: ignoring a malformed ${status} body: ${error}`
 		);
@@ -178,24 +178,24 @@ export class ApiClient {
 	}
 
 	/** The HTTP exchange: 2xx comes back as `ok` with the raw JSON for the caller to validate. */
-	private async send(
+	async #send(
 		name: string,
 		method: string,
 		path: string,
 		body?: string
 	): Promise<{ ok: true; status: number; body: unknown } | ApiFailure> {
-		this.calls.set(name, (this.calls.get(name) ?? 0) + 1);
+		this.#calls.set(name, (this.#calls.get(name) ?? 0) + 1);
 		const headers: Record<string, string> = {
-			'X-Overlay-Key': this.overlayKey,
+			'X-Overlay-Key': this.#overlayKey,
 			Accept: 'application/json'
 		};
 		if (body !== undefined) headers['Content-Type'] = 'application/json';
 		const abort = new AbortController();
-		const timer = setTimeout(() => abort.abort(), this.timeoutMs);
+		const timer = setTimeout(() => abort.abort(), this.#timeoutMs);
 		let res: Response;
 		let text: string;
 		try {
-			res = await this.fetchImpl(this.baseUrl + path, {
+			res = await this.#fetchImpl(this.#baseUrl + path, {
 				method,
 				headers,
 				body,
@@ -205,7 +205,7 @@ export class ApiClient {
 			text = await res.text();
 		} catch (err) {
 			const error = abort.signal.aborted
-				? `no answer within ${this.timeoutMs} ms`
+				? `no answer within ${this.#timeoutMs} ms`
 				: err instanceof Error
 					? err.message
 					: String(err);
@@ -215,17 +215,17 @@ export class ApiClient {
 		}
 		const json = parseJson(text);
 		if (res.status >= 200 && res.status < 300) {
-			this.limited.delete(name);
+			this.#limited.delete(name);
 			return { ok: true, status: res.status, body: json };
 		}
 		const code = ApiErrorBody.safeParse(json).data?.code;
 		const failure: ApiFailure = { ok: false, kind: 'http', status: res.status, body: json };
 		if (code !== undefined) failure.code = code;
 		if (res.status === 429) {
-			const attempt = this.limited.get(name) ?? 0;
-			this.limited.set(name, attempt + 1);
-			failure.retryAfterMs = retryAfterMs(res.headers, attempt, this.random);
-		} else this.limited.delete(name);
+			const attempt = this.#limited.get(name) ?? 0;
+			this.#limited.set(name, attempt + 1);
+			failure.retryAfterMs = retryAfterMs(res.headers, attempt, this.#random);
+		} else this.#limited.delete(name);
 		const refused = keyRefusal(failure);
 		if (refused !== null) this.onKeyRefused?.(refused);
 		return failure;

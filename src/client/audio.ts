@@ -131,33 +131,33 @@ function createEntry(url: string): Entry {
 
 export class HowlerAudioPort implements AudioPort {
 	/** Preloaded sounds nobody plays yet, oldest first. A playing sound belongs to its handle. */
-	private readonly cache = new Map<string, Entry>();
-	private readonly listeners = new Set<(unlocked: boolean) => void>();
-	private readonly opts: Required<Omit<HowlerAudioOptions, 'assumeUnlocked'>>;
+	readonly #cache = new Map<string, Entry>();
+	readonly #listeners = new Set<(unlocked: boolean) => void>();
+	readonly #opts: Required<Omit<HowlerAudioOptions, 'assumeUnlocked'>>;
 	/** Autoplay is allowed by the host (OBS starts CEF with no-user-gesture-required). */
-	private readonly trusted: boolean;
+	readonly #trusted: boolean;
 	/** Howler's AudioContext ran once: the browser lets this page start audio. */
-	private contextRan = false;
-	private isUnlocked: boolean;
+	#contextRan = false;
+	#isUnlocked: boolean;
 
 	constructor(options: HowlerAudioOptions = {}) {
 		const { assumeUnlocked, ...rest } = options;
-		this.opts = { ...DEFAULTS, ...rest };
-		this.trusted =
+		this.#opts = { ...DEFAULTS, ...rest };
+		this.#trusted =
 			assumeUnlocked ?? typeof (window as { obsstudio?: unknown }).obsstudio === 'object';
 		// Until the browser says so, assume locked: nothing is claimed that cannot be played.
-		this.isUnlocked = this.mayPlay();
-		if (!this.isUnlocked) this.watchContext();
+		this.#isUnlocked = this.#mayPlay();
+		if (!this.#isUnlocked) this.#watchContext();
 	}
 
 	get unlocked(): boolean {
-		return this.isUnlocked;
+		return this.#isUnlocked;
 	}
 
 	onUnlockChange(cb: (unlocked: boolean) => void): () => void {
-		this.listeners.add(cb);
+		this.#listeners.add(cb);
 		return () => {
-			this.listeners.delete(cb);
+			this.#listeners.delete(cb);
 		};
 	}
 
@@ -166,44 +166,44 @@ export class HowlerAudioPort implements AudioPort {
 	 * context on the same click; the click's user activation alone is enough for the <audio> path.
 	 */
 	unlock(): Promise<boolean> {
-		if (!this.isUnlocked) {
+		if (!this.#isUnlocked) {
 			void Howler.ctx?.resume().catch(() => {});
-			if (this.mayPlay()) this.setUnlocked(true);
+			if (this.#mayPlay()) this.#setUnlocked(true);
 		}
-		return Promise.resolve(this.isUnlocked);
+		return Promise.resolve(this.#isUnlocked);
 	}
 
 	preload(url: string): void {
-		const cached = this.cache.get(url);
+		const cached = this.#cache.get(url);
 		if (cached) {
-			this.cache.delete(url); // re-insert as the newest
-			this.cache.set(url, cached);
+			this.#cache.delete(url); // re-insert as the newest
+			this.#cache.set(url, cached);
 			return;
 		}
-		this.cache.set(url, createEntry(url));
-		while (this.cache.size > this.opts.cacheSize) {
-			const [oldestUrl, oldest] = this.cache.entries().next().value as [string, Entry];
-			this.cache.delete(oldestUrl);
+		this.#cache.set(url, createEntry(url));
+		while (this.#cache.size > this.#opts.cacheSize) {
+			const [oldestUrl, oldest] = this.#cache.entries().next().value as [string, Entry];
+			this.#cache.delete(oldestUrl);
 			oldest.howl.unload();
 		}
 	}
 
 	unload(url: string): void {
-		const entry = this.cache.get(url);
+		const entry = this.#cache.get(url);
 		if (!entry) return;
-		this.cache.delete(url);
+		this.#cache.delete(url);
 		entry.howl.unload();
 	}
 
 	play(url: string, opts: { volume: number }): PlayHandle {
-		const entry = this.cache.get(url) ?? createEntry(url);
-		this.cache.delete(url);
-		return startPlayback(entry, opts.volume, this.opts.stallTimeoutMs, {
+		const entry = this.#cache.get(url) ?? createEntry(url);
+		this.#cache.delete(url);
+		return startPlayback(entry, opts.volume, this.#opts.stallTimeoutMs, {
 			// A sound that really plays proves audio is allowed (e.g. after a click elsewhere).
-			onStarted: () => this.setUnlocked(true),
+			onStarted: () => this.#setUnlocked(true),
 			playFailure: () => {
-				if (this.mayPlay()) return 'play';
-				this.setUnlocked(false);
+				if (this.#mayPlay()) return 'play';
+				this.#setUnlocked(false);
 				return 'locked';
 			}
 		});
@@ -211,44 +211,44 @@ export class HowlerAudioPort implements AudioPort {
 
 	/** Unloads every preloaded sound. */
 	dispose(): void {
-		for (const entry of this.cache.values()) entry.howl.unload();
-		this.cache.clear();
-		this.listeners.clear();
+		for (const entry of this.#cache.values()) entry.howl.unload();
+		this.#cache.clear();
+		this.#listeners.clear();
 	}
 
 	/** Whether the browser lets this page start audio now. */
-	private mayPlay(): boolean {
-		return this.trusted || this.contextRan || (navigator.userActivation?.hasBeenActive ?? false);
+	#mayPlay(): boolean {
+		return this.#trusted || this.#contextRan || (navigator.userActivation?.hasBeenActive ?? false);
 	}
 
 	/**
 	 * Creates howler's AudioContext now and installs its unlock helper; the context's state tells
 	 * whether audio may start, and turns 'running' when a gesture unlocked it.
 	 */
-	private watchContext(): void {
+	#watchContext(): void {
 		Howler.volume(); // creates howler's context (its getter does, for want of a public setup)
 		howlerUnlock._unlockAudio?.(); // may replace the context (a sample rate other than 44.1 kHz)
 		const ctx = Howler.ctx as AudioContext | undefined;
 		if (!ctx) {
 			// No Web Audio at all (no audio device): do not ask for a click that cannot help.
-			this.contextRan = true;
-			this.setUnlocked(true);
+			this.#contextRan = true;
+			this.#setUnlocked(true);
 			return;
 		}
 		const check = () => {
 			if (ctx.state !== 'running') return;
 			ctx.removeEventListener('statechange', check);
-			this.contextRan = true;
-			this.setUnlocked(true);
+			this.#contextRan = true;
+			this.#setUnlocked(true);
 		};
 		ctx.addEventListener('statechange', check);
 		check();
 	}
 
-	private setUnlocked(unlocked: boolean): void {
-		if (unlocked === this.isUnlocked) return;
-		this.isUnlocked = unlocked;
-		for (const cb of [...this.listeners]) cb(unlocked);
+	#setUnlocked(unlocked: boolean): void {
+		if (unlocked === this.#isUnlocked) return;
+		this.#isUnlocked = unlocked;
+		for (const cb of [...this.#listeners]) cb(unlocked);
 	}
 }
 

@@ -16,17 +16,17 @@ export interface ClaimMemory {
 }
 
 export class VolatileClaimMemory implements ClaimMemory {
-	private value: string | null = null;
-	private wasPlayed = false;
+	#value: string | null = null;
+	#wasPlayed = false;
 	load(): string | null {
-		return this.value;
+		return this.#value;
 	}
 	played(): boolean {
-		return this.value !== null && this.wasPlayed;
+		return this.#value !== null && this.#wasPlayed;
 	}
 	save(orderId: string | null, played = false): void {
-		this.value = orderId;
-		this.wasPlayed = orderId !== null && played;
+		this.#value = orderId;
+		this.#wasPlayed = orderId !== null && played;
 	}
 }
 
@@ -38,7 +38,7 @@ class StoredClaimMemory implements ClaimMemory {
 		private readonly storage: Storage,
 		private readonly key: string
 	) {}
-	private read(): RegExpExecArray | null {
+	#read(): RegExpExecArray | null {
 		try {
 			return STORED.exec(this.storage.getItem(this.key) ?? '');
 		} catch {
@@ -46,10 +46,10 @@ class StoredClaimMemory implements ClaimMemory {
 		}
 	}
 	load(): string | null {
-		return this.read()?.[2] ?? null;
+		return this.#read()?.[2] ?? null;
 	}
 	played(): boolean {
-		const m = this.read();
+		const m = this.#read();
 		return m !== null && m[1] !== undefined;
 	}
 	save(orderId: string | null, played = false): void {

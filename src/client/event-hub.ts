@@ -9,15 +9,15 @@ export interface EventListener {
 }
 
 export class EventHub {
-	private readonly listeners = new Set<EventListener>();
+	readonly #listeners = new Set<EventListener>();
 
 	subscribe(listener: EventListener): () => void {
-		this.listeners.add(listener);
-		return () => this.listeners.delete(listener);
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
 	}
 
 	emit(event: KnownEvent): void {
-		for (const l of this.listeners) {
+		for (const l of this.#listeners) {
 			try {
 				l.event?.(event);
 			} catch (err) {
@@ -28,6 +28,6 @@ export class EventHub {
 	}
 
 	resync(): void {
-		for (const l of this.listeners) l.resync?.();
+		for (const l of this.#listeners) l.resync?.();
 	}
 }

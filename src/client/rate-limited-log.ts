@@ -8,25 +8,32 @@ export type Warn = (message: string) => void;
 const MAX_KINDS = 200;
 
 export class RateLimitedLog {
-	private readonly kinds = new Map<string, { at: number; suppressed: number }>();
+	readonly #kinds = new Map<string, { at: number; suppressed: number }>();
+	readonly #sink: Warn;
+	readonly #intervalMs: number;
+	readonly #now: () => number;
 
 	constructor(
-		private readonly sink: Warn = (message) => console.warn(message),
-		private readonly intervalMs = 60_000,
-		private readonly now: () => number = Date.now
-	) {}
+		sink: Warn = (message) => console.warn(message),
+		intervalMs = 60_000,
+		now: () => number = Date.now
+	) {
+		this.#sink = sink;
+		this.#intervalMs = intervalMs;
+		this.#now = now;
+	}
 
 	/** Log `message` unless a warning of the same `kind` went out less than an interval ago. */
 	warn(kind: string, message: string): void {
-		const now = this.now();
-		const last = this.kinds.get(kind);
-		if (last && now - last.at < this.intervalMs) {
+		const now = this.#now();
+		const last = this.#kinds.get(kind);
+		if (last && now - last.at < this.#intervalMs) {
 			last.suppressed += 1;
 			return;
 		}
-		if (!last && this.kinds.size >= MAX_KINDS) this.kinds.clear();
+		if (!last && this.#kinds.size >= MAX_KINDS) this.#kinds.clear();
 		const more = last?.suppressed ? ` (${last.suppressed} more since the last warning)` : '';
-		this.kinds.set(kind, { at: now, suppressed: 0 });
-		this.sink(message + more);
+		this.#kinds.set(kind, { at: now, suppressed: 0 });
+		this.#sink(message + more);
 	}
 }

@@ -48,57 +48,57 @@ export function createSpeechAnnouncer(): SpeechAnnouncer & { close(): void } {
 
 /** For the media player: whether any TTS page of this origin is reading a tip now. */
 export class SpeechListener {
-	private readonly ch = channel();
+	readonly #ch = channel();
 	/** Speaking ids and when each is forgotten. */
-	private readonly active = new Map<string, number>();
-	private timer: ReturnType<typeof setTimeout> | null = null;
-	private readonly listeners = new Set<(speaking: boolean) => void>();
+	readonly #active = new Map<string, number>();
+	#timer: ReturnType<typeof setTimeout> | null = null;
+	readonly #listeners = new Set<(speaking: boolean) => void>();
 
 	constructor(private readonly now: () => number = Date.now) {
-		this.ch?.addEventListener('message', (e: MessageEvent) => this.onMessage(e.data));
+		this.#ch?.addEventListener('message', (e: MessageEvent) => this.#onMessage(e.data));
 	}
 
 	get speaking(): boolean {
-		return this.active.size > 0;
+		return this.#active.size > 0;
 	}
 
 	subscribe(cb: (speaking: boolean) => void): () => void {
-		this.listeners.add(cb);
-		return () => this.listeners.delete(cb);
+		this.#listeners.add(cb);
+		return () => this.#listeners.delete(cb);
 	}
 
 	close(): void {
-		this.ch?.close();
-		if (this.timer) clearTimeout(this.timer);
-		this.timer = null;
-		this.listeners.clear();
+		this.#ch?.close();
+		if (this.#timer) clearTimeout(this.#timer);
+		this.#timer = null;
+		this.#listeners.clear();
 	}
 
-	private onMessage(data: unknown): void {
+	#onMessage(data: unknown): void {
 		const m = data as Partial<SpeechMessage> | null;
 		if (m?.type !== 'speech' || typeof m.id !== 'string') return;
 		const before = this.speaking;
 		if (m.speaking) {
 			const maxMs =
 				typeof m.maxMs === 'number' && m.maxMs > 0 ? Math.min(m.maxMs, 600_000) : DEFAULT_MAX_MS;
-			this.active.set(m.id, this.now() + maxMs);
-		} else this.active.delete(m.id);
-		this.settle(before);
+			this.#active.set(m.id, this.now() + maxMs);
+		} else this.#active.delete(m.id);
+		this.#settle(before);
 	}
 
-	private settle(before: boolean): void {
+	#settle(before: boolean): void {
 		const now = this.now();
-		for (const [id, until] of this.active) if (until <= now) this.active.delete(id);
-		if (this.timer) clearTimeout(this.timer);
-		this.timer = null;
-		if (this.active.size > 0) {
-			const next = Math.min(...this.active.values());
-			this.timer = setTimeout(() => {
-				this.timer = null;
-				this.settle(this.speaking);
+		for (const [id, until] of this.#active) if (until <= now) this.#active.delete(id);
+		if (this.#timer) clearTimeout(this.#timer);
+		this.#timer = null;
+		if (this.#active.size > 0) {
+			const next = Math.min(...this.#active.values());
+			this.#timer = setTimeout(() => {
+				this.#timer = null;
+				this.#settle(this.speaking);
 			}, next - now);
 		}
-		if (before !== this.speaking) for (const cb of [...this.listeners]) cb(this.speaking);
+		if (before !== this.speaking) for (const cb of [...this.#listeners]) cb(this.speaking);
 	}
 }
 

@@ -9,7 +9,9 @@ import { EventEnvelope } from './events.ts';
 
 /** POST /realtime/token 200 body: a single-use handoff token valid 60 seconds. */
 export const HandoffToken = z.looseObject({
-	token: /*@__PURE__*/ z.string().check(z.startsWith('rth_')),
+	// Prefixes as regexes, here and in resources.ts: the same check as z.startsWith, without a check
+	// class of its own in every page (60 to 80 bytes gzipped).
+	token: /*@__PURE__*/ z.string().check(z.regex(/^rth_/)),
 	expires_at: DateTime,
 	expires_in: /*@__PURE__*/ z.int().check(z.positive())
 });

@@ -33,7 +33,7 @@ export const Me = z.looseObject({
 	oauth: z.optional(
 		z.looseObject({
 			client_id: z.string(),
-			authorization_id: /*@__PURE__*/ z.string().check(z.startsWith('oa_'))
+			authorization_id: /*@__PURE__*/ z.string().check(z.regex(/^oa_/))
 		})
 	)
 });
@@ -145,7 +145,7 @@ export const Usage = z.looseObject({
 // --- Chat automation ---
 
 export const ChatTimer = z.looseObject({
-	id: /*@__PURE__*/ z.string().check(z.startsWith('tmr_')),
+	id: /*@__PURE__*/ z.string().check(z.regex(/^tmr_/)),
 	name: /*@__PURE__*/ z.string().check(z.maxLength(64)),
 	message: /*@__PURE__*/ z.string().check(z.maxLength(2500)),
 	interval_minutes: /*@__PURE__*/ z.int().check(z.gte(1), z.lte(1440)),
@@ -176,7 +176,7 @@ export const CustomCommand = z.looseObject({
 });
 
 export const WebhookEndpoint = z.looseObject({
-	id: /*@__PURE__*/ z.string().check(z.startsWith('we_')),
+	id: /*@__PURE__*/ z.string().check(z.regex(/^we_/)),
 	url: Url,
 	description: z.nullable(z.string()),
 	events: z.array(z.string()),

@@ -6,10 +6,10 @@
 export const DEFAULT_DEDUPE_CAPACITY = 2000;
 
 export class EventDeduper {
-	private readonly ids = new Set<string>();
+	readonly #ids = new Set<string>();
 	/** Insertion order; `next` is the slot of the oldest id once the ring is full. */
-	private readonly ring: string[] = [];
-	private next = 0;
+	readonly #ring: string[] = [];
+	#next = 0;
 
 	constructor(readonly capacity = DEFAULT_DEDUPE_CAPACITY) {
 		if (!Number.isInteger(capacity) || capacity < 1)
@@ -18,30 +18,30 @@ export class EventDeduper {
 
 	/** Whether `id` was seen before; records it if not (evicting the oldest id when full). */
 	seen(id: string): boolean {
-		if (this.ids.has(id)) return true;
-		if (this.ring.length < this.capacity) {
-			this.ring.push(id);
+		if (this.#ids.has(id)) return true;
+		if (this.#ring.length < this.capacity) {
+			this.#ring.push(id);
 		} else {
-			this.ids.delete(this.ring[this.next]);
-			this.ring[this.next] = id;
-			this.next = (this.next + 1) % this.capacity;
+			this.#ids.delete(this.#ring[this.#next]);
+			this.#ring[this.#next] = id;
+			this.#next = (this.#next + 1) % this.capacity;
 		}
-		this.ids.add(id);
+		this.#ids.add(id);
 		return false;
 	}
 
 	/** Whether `id` is remembered, without recording it. */
 	has(id: string): boolean {
-		return this.ids.has(id);
+		return this.#ids.has(id);
 	}
 
 	get size(): number {
-		return this.ids.size;
+		return this.#ids.size;
 	}
 
 	clear(): void {
-		this.ids.clear();
-		this.ring.length = 0;
-		this.next = 0;
+		this.#ids.clear();
+		this.#ring.length = 0;
+		this.#next = 0;
 	}
 }
