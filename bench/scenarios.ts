@@ -17,7 +17,7 @@ import { FINISH, START, orderIdOfAudio, startStack, type Stack } from './stack.t
 
 // The TTS page with no minimum display time and no configured pause between alerts: what remains
 // between two tips is the widget's own overhead.
-const FAST = { min_display: 0, gap: 0 };
+const FAST = { min_display: 0, gap: 0, tiers: 'off' };
 
 async function ttsReady(p: BenchPage): Promise<void> {
 	await p.waitFor(
