@@ -3,12 +3,13 @@ import { startModelPage } from './start-page.ts';
 import Counters from '../../widgets/counters/Counters.svelte';
 import { CountersState } from '../../widgets/counters/counters.svelte.ts';
 import { parseCountersParams } from '../../widgets/counters/params.ts';
-import { COUNTER_EVENTS, OVERLAY_EVENTS } from '../contract/events.ts';
+import { COUNTER_EVENTS } from '../contract/events.ts';
 
 startModelPage(
 	parseCountersParams,
 	Counters,
 	(params, api, events) => new CountersState({ api, events, params }),
-	{ ...COUNTER_EVENTS, ...OVERLAY_EVENTS },
+	// The counters read counter events only: an overlay event is ignored unparsed.
+	COUNTER_EVENTS,
 	'counters'
 );

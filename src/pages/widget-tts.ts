@@ -10,7 +10,7 @@ import { parseTtsParams, type TtsParams } from '../../widgets/tts/params.ts';
 import { alertStyle } from '../../widgets/tts/tiers.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
 import { initialTtsView, type TtsViewModel } from '../../widgets/tts/view.ts';
-import { OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
+import { TTS_EVENTS } from '../contract/events.ts';
 
 startPage(
 	parseTtsParams,
@@ -34,7 +34,8 @@ startPage(
 			celebrate: announceCelebration
 		});
 		player.start();
-		connectWidgets(api, events, [player], { ...TTS_EVENTS, ...OVERLAY_EVENTS }, { player });
+		// The player reads the TTS queue's events only: an overlay event is ignored unparsed.
+		connectWidgets(api, events, [player], TTS_EVENTS, { player });
 		mount(TtsApp, {
 			target,
 			props: { player, theme: params, onUnlockAudio: () => void audio.unlock() }
