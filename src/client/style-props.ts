@@ -6,6 +6,11 @@
 // a value it reads changes; a style value that is null, undefined or '' removes its property, as a
 // `style:` directive does. A class set this way is invisible to Svelte's CSS scoping: its rules
 // name it inside `:global(...)` (`.spoken:global(.running)`), still scoped by the other class.
+// Attributes whose value changes (`data-look`, `aria-live`) are set by `{@attach attributes({...})}`:
+// written as `name={value}`, they compile to Svelte's attribute runtime (which also looks up each
+// element type's DOM property setters, about 0.3 kB gzipped) for plain strings set whole. A rule
+// on such an attribute names it inside `:global(...)` too (`.card:global([data-look='gold'])`),
+// or Svelte, which no longer sees the attribute in the markup, drops the rule as unused.
 // Likewise a widget holds an element it animates with `{@attach ref((el) => (x = el))}` rather
 // than `bind:this={x}`, whose binding runtime (0.13 kB gzipped) nothing else on a page needs.
 import type { Attachment } from 'svelte/attachments';
@@ -25,6 +30,15 @@ export function styleProps(props: StyleProps): Attachment<HTMLElement> {
 export function classToggles(classes: Record<string, boolean>): Attachment<HTMLElement> {
 	return (el) => {
 		for (const [name, on] of Object.entries(classes)) el.classList.toggle(name, on);
+	};
+}
+
+/** Sets each attribute of `attrs` on the element; one whose value is null or undefined is removed. */
+export function attributes(attrs: Record<string, string | null | undefined>): Attachment<Element> {
+	return (el) => {
+		for (const [name, value] of Object.entries(attrs))
+			if (value == null) el.removeAttribute(name);
+			else el.setAttribute(name, value);
 	};
 }
 
