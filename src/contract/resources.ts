@@ -9,14 +9,14 @@ import { CounterName, DateTime, OrderId, OverlayId, Platform, Url, withFields } 
 
 // --- Identity (GET /me) ---
 
-export const Tenant = z.looseObject({
-	id: z.string(),
-	name: z.string(),
+const tenantCurrencyShape = {
 	/** ISO 4217 code of the tip currency. */
 	currency: z.string(),
 	/** Display symbol; use it when rendering `amount` fields. */
 	currency_symbol: z.string()
-});
+};
+
+export const Tenant = z.looseObject({ id: z.string(), name: z.string(), ...tenantCurrencyShape });
 export type Tenant = z.infer<typeof Tenant>;
 
 export const KeyInfo = z.looseObject({
@@ -38,6 +38,13 @@ export const Me = z.looseObject({
 	)
 });
 export type Me = z.infer<typeof Me>;
+
+/**
+ * GET /me as the widgets read it: the tenant's currency, the only part they show. A page parses
+ * only what it reads; the other fields pass through unchecked (the token endpoint and the
+ * preview, which show more, parse the whole `Me`).
+ */
+export const MeCurrency = z.looseObject({ tenant: z.looseObject(tenantCurrencyShape) });
 
 // --- Tips ---
 

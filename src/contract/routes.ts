@@ -5,7 +5,7 @@
 import type { z } from 'zod/mini';
 import { CounterName, OrderId, OverlayId, type Scope } from './common.ts';
 import * as B from './bodies.ts';
-import { Me } from './resources.ts';
+import { Me, MeCurrency } from './resources.ts';
 import { HandoffToken } from './realtime.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -49,6 +49,14 @@ export const me = /*@__PURE__*/ route('me', {
 	path: '/me',
 	scope: null,
 	response: Me,
+	proxied: true
+});
+/** GET /me for a widget: the same call, its answer parsed for the tenant's currency only. */
+export const meCurrency = /*@__PURE__*/ route('me', {
+	method: 'GET',
+	path: '/me',
+	scope: null,
+	response: MeCurrency,
 	proxied: true
 });
 export const events = /*@__PURE__*/ route('events', {

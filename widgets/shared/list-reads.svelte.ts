@@ -117,7 +117,7 @@ export abstract class ListReader<Row> {
 		const wantsMe = this.wantsMe;
 		const [res, me] = await Promise.all([
 			this.fetch(),
-			wantsMe ? this.deps.api.request(routes.me) : null
+			wantsMe ? this.deps.api.request(routes.meCurrency) : null
 		]);
 		this.reading = false;
 		if (this.destroyed) return;

@@ -177,7 +177,7 @@ export class TipGoalTracker {
 		this.#currencyWanted = false;
 		const [goal, me] = await Promise.all([
 			api.request(routes.tipGoalRead, { overlayId }),
-			wantsMe ? api.request(routes.me) : null
+			wantsMe ? api.request(routes.meCurrency) : null
 		]);
 		if (this.#destroyed) return;
 		this.#tally.endRead(goal.ok ? goal.body.tip_goal : null, this.#now());

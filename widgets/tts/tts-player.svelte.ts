@@ -207,7 +207,7 @@ export class TtsPlayer {
 	}
 
 	async #loadCurrency(): Promise<void> {
-		const me = await this.#deps.api.request(routes.me);
+		const me = await this.#deps.api.request(routes.meCurrency);
 		if (me.ok)
 			this.#currency = { code: me.body.tenant.currency, symbol: me.body.tenant.currency_symbol };
 	}
