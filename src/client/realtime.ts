@@ -8,7 +8,7 @@ import {
 	CLOSE_AUTH_TIMEOUT,
 	CLOSE_UNAUTHORIZED,
 	parseEventWith,
-	parseServerFrame
+	parsePageFrame
 } from '../contract/index.ts';
 import { backoffDelay } from '../core/backoff.ts';
 import { EventDeduper } from '../core/dedupe.ts';
@@ -164,7 +164,7 @@ export class RealtimeConnection {
 			this.#log.warn('frame', '[realtime] dropped a binary frame');
 			return;
 		}
-		const frame = parseServerFrame(event.data);
+		const frame = parsePageFrame(event.data);
 		if (!frame.ok) {
 			this.#log.warn('frame', `[realtime] dropped a malformed frame: ${frame.error}`);
 			return;

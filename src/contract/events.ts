@@ -11,6 +11,7 @@ import {
 	OrderId,
 	OverlayId,
 	Url,
+	withFields,
 	type Scope
 } from './common.ts';
 import {
@@ -208,24 +209,34 @@ export const EventId = /*@__PURE__*/ z
 	.string()
 	.check(z.regex(/^evt_[A-Za-z0-9_-]+$/, 'event ids start with evt_'));
 
-/** The envelope without a type-specific payload check. */
-export const EventEnvelope = z.looseObject({
+const pageEnvelopeShape = {
 	id: EventId,
 	type: z.string(),
 	created_at: DateTime,
 	// Any JSON object (not an array or null): the same check as z.record(z.string(), z.unknown()),
 	// without zod's record schema (about 0.6 kB gzipped on every widget page).
-	data: z.looseObject({}),
-	actor: z.optional(Actor)
-});
+	data: z.looseObject({})
+};
+
+/**
+ * The envelope as the widget pages read it (parseEventWith, parsePageFrame): everything but the
+ * actor, which no widget shows; it passes through unchecked. The actor's schema, a union of three
+ * records, was 0.3 kB gzipped on every widget page.
+ */
+export const PageEventEnvelope = z.looseObject(pageEnvelopeShape);
+export type PageEventEnvelope = z.infer<typeof PageEventEnvelope>;
+
+/** The envelope without a type-specific payload check. */
+export const EventEnvelope = withFields(pageEnvelopeShape, { actor: z.optional(Actor) });
 export type EventEnvelope = z.infer<typeof EventEnvelope>;
 
 /**
  * A known event whose payload has been validated. Pick, not Omit: the envelope is a looseObject with
- * an index signature, and Omit over it would turn `id` and `created_at` into `unknown`.
+ * an index signature, and Omit over it would turn `id` and `created_at` into `unknown`. No `actor`:
+ * a page does not check it (PageEventEnvelope).
  */
 export type KnownEvent = {
-	[T in EventType]: Pick<EventEnvelope, 'id' | 'created_at' | 'actor'> & {
+	[T in EventType]: Pick<EventEnvelope, 'id' | 'created_at'> & {
 		type: T;
 		data: EventData<T>;
 	};
@@ -234,20 +245,23 @@ export type KnownEvent = {
 export type ParsedEvent =
 	| { ok: true; known: true; event: KnownEvent }
 	/** A valid envelope of a type this project does not know: keep the envelope, ignore the data. */
-	| { ok: true; known: false; event: EventEnvelope }
+	| { ok: true; known: false; event: PageEventEnvelope }
 	| { ok: false; error: string };
 
-/** Parse an event envelope and, for known types, its payload. Never throws. */
+/** Parse an event envelope, its actor included, and, for known types, its payload. Never throws. */
 export function parseEvent(input: unknown): ParsedEvent {
-	return parseEventWith(EVENT_CATALOG, input);
+	const envelope = EventEnvelope.safeParse(input);
+	if (!envelope.success) return { ok: false, error: describeIssues(envelope.error) };
+	return parseEventWith(EVENT_CATALOG, envelope.data);
 }
 
 /**
- * parseEvent for the types of `table` only: an event of another type is a valid envelope the page
+ * parseEvent as a widget page needs it: the envelope without its actor (PageEventEnvelope), and the
+ * payloads of the types of `table` only: an event of another type is a valid envelope the page
  * ignores (`known: false`), its payload not parsed.
  */
 export function parseEventWith(table: EventTable, input: unknown): ParsedEvent {
-	const envelope = EventEnvelope.safeParse(input);
+	const envelope = PageEventEnvelope.safeParse(input);
 	if (!envelope.success) return { ok: false, error: describeIssues(envelope.error) };
 	const type = envelope.data.type;
 	if (!Object.prototype.hasOwnProperty.call(table, type))

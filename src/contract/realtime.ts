@@ -5,7 +5,7 @@ import { z } from 'zod/mini';
 // method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
 // the schemas it does not use.
 import { DateTime, describeIssues } from './common.ts';
-import { EventEnvelope } from './events.ts';
+import { EventEnvelope, PageEventEnvelope } from './events.ts';
 
 /** POST /realtime/token 200 body: a single-use handoff token valid 60 seconds. */
 export const HandoffToken = z.looseObject({
@@ -64,22 +64,35 @@ export const PingMessage = z.looseObject({
 export const CLOSE_UNAUTHORIZED = 4401;
 export const CLOSE_AUTH_TIMEOUT = 4408;
 
-export type ServerMessage =
+/** A server message; `E`: the envelope as checked (the contract's, or a page's). */
+export type ServerMessage<E = EventEnvelope> =
 	| { kind: 'ready'; message: ReadyMessage }
 	| { kind: 'error'; message: z.infer<typeof RealtimeErrorMessage> }
 	| { kind: 'ping'; message: z.infer<typeof PingMessage> }
-	| { kind: 'event'; message: EventEnvelope }
+	| { kind: 'event'; message: E }
 	/** A control message of a type this project does not know: ignored. */
 	| { kind: 'other'; type: string };
+
+type FrameResult<E> = { ok: true; value: ServerMessage<E> } | { ok: false; error: string };
 
 /**
  * Classify one text frame from the server. An object whose `id` starts with `evt_` is an event;
  * anything else is a control message. Malformed frames come back as `ok: false` with a reason that
  * names the field, for the caller to log once and drop. Never throws.
  */
-export function parseServerFrame(
-	text: string
-): { ok: true; value: ServerMessage } | { ok: false; error: string } {
+export function parseServerFrame(text: string): FrameResult<EventEnvelope> {
+	return parseFrameWith(EventEnvelope, text);
+}
+
+/**
+ * parseServerFrame as a widget page needs it: an event's envelope checked without its actor
+ * (PageEventEnvelope), which no widget reads.
+ */
+export function parsePageFrame(text: string): FrameResult<PageEventEnvelope> {
+	return parseFrameWith(PageEventEnvelope, text);
+}
+
+function parseFrameWith<E>(envelope: z.ZodMiniType<E>, text: string): FrameResult<E> {
 	let raw: unknown;
 	try {
 		raw = JSON.parse(text);
@@ -90,7 +103,7 @@ export function parseServerFrame(
 		return { ok: false, error: 'frame is not a JSON object' };
 	const obj = raw as Record<string, unknown>;
 	if (typeof obj.id === 'string' && obj.id.startsWith('evt_')) {
-		const event = EventEnvelope.safeParse(obj);
+		const event = envelope.safeParse(obj);
 		return event.success
 			? { ok: true, value: { kind: 'event', message: event.data } }
 			: { ok: false, error: describeIssues(event.error) };
@@ -103,5 +116,5 @@ export function parseServerFrame(
 	const kind = obj.type as keyof typeof schemas;
 	const parsed = schemas[kind].safeParse(obj);
 	if (!parsed.success) return { ok: false, error: describeIssues(parsed.error) };
-	return { ok: true, value: { kind, message: parsed.data } as ServerMessage };
+	return { ok: true, value: { kind, message: parsed.data } as ServerMessage<E> };
 }

@@ -10,8 +10,12 @@ import {
 	eventTypesForScopes,
 	isKnownEventType,
 	parseEvent,
+	parseEventWith,
+	parsePageFrame,
+	parseServerFrame,
 	parseWith,
-	SCOPES
+	SCOPES,
+	TTS_EVENTS
 } from '../../src/contract/index.ts';
 import * as ex from './contract-examples.ts';
 
@@ -144,6 +148,20 @@ describe('event envelopes', () => {
 	it('an envelope with an actor that has no type fails naming actor', () => {
 		const result = parseEvent(ex.envelope('tipping.opened', {}, { id: 'key_1' }));
 		expect(result).toMatchObject({ ok: false, error: expect.stringMatching(/^actor: /) });
+	});
+
+	it('a widget page, which shows no actor, does not check it; the rest of the envelope it does', () => {
+		const data = ex.EVENT_PAYLOADS['queue.tts.skipped']();
+		const badActor = ex.envelope('queue.tts.skipped', data, { id: 'key_1' });
+		expect(parseEventWith(TTS_EVENTS, badActor)).toMatchObject({ ok: true, known: true });
+		expect(parsePageFrame(JSON.stringify(badActor))).toMatchObject({ ok: true });
+		expect(parseServerFrame(JSON.stringify(badActor))).toMatchObject({ ok: false });
+		const badDate = { ...ex.envelope('queue.tts.skipped', data), created_at: 'yesterday' };
+		expect(parseEventWith(TTS_EVENTS, badDate)).toMatchObject({
+			ok: false,
+			error: expect.stringMatching(/^created_at: /)
+		});
+		expect(parsePageFrame(JSON.stringify(badDate))).toMatchObject({ ok: false });
 	});
 
 	it.each<[string, string, (data: any) => void, string]>([

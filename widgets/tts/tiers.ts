@@ -187,17 +187,8 @@ export const DEFAULT_LADDER: Omit<AlertTiers, 'base'> & { base: TierSpec } = {
 
 type Values = Record<string, unknown>;
 
-const TIER_KEYS = [
-	'from',
-	'look',
-	'color',
-	'accent',
-	'scale',
-	'sound',
-	'image',
-	'min_display',
-	'celebrate'
-] as const;
+/** What a tier may set: the fields of TIER_FIELD, without their prefix. */
+const TIER_KEYS = Object.keys(TIER_FIELD);
 /** The base's colours, scale and min_display are the page's theme and timing, not a tier's. */
 const BASE_KEYS = ['look', 'sound', 'image', 'celebrate'] as const;
 
