@@ -2,6 +2,7 @@
 // the instances of the hosted server (`npm start` with HOSTED=1, each on its own port and its own
 // loopback address, killed and restarted at will).
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export { freePort } from '../../tests/fixtures/ports.ts';
@@ -71,7 +72,14 @@ export class Instance {
 			stdio: ['ignore', 'ignore', 'pipe']
 		});
 		let stderr = '';
-		child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+		// BENCH_LOG_DIR=<dir>: each instance's stderr also goes to <dir>/instance-<port>.log.
+		const logFile = process.env.BENCH_LOG_DIR
+			? `${process.env.BENCH_LOG_DIR}/instance-${this.port}.log`
+			: null;
+		child.stderr!.on('data', (d: Buffer) => {
+			stderr = (stderr + d.toString()).slice(-4000);
+			if (logFile) appendFileSync(logFile, d);
+		});
 		this.child = child;
 		const deadline = Date.now() + 60_000;
 		while (Date.now() < deadline) {

@@ -17,6 +17,7 @@ import { machine, quantile, row, table, type Row } from '../lib.ts';
 import { publishReadme, replacing, RESULTS } from '../readme.ts';
 import type { CallsResult, ConnectResult, ReadsResult, SourcesResult } from './client.ts';
 import { cpuMeter, postgresPids } from './cpu.ts';
+import { startSampler } from './sampler.ts';
 import { freePort, histogramQuantile, Instance, tenantOf, Worker } from './processes.ts';
 import type { SimReady, SimStats, StepStats } from './sim.ts';
 
@@ -92,7 +93,9 @@ const instances = ports.map(
 			TIP_WS_URL: ready.wsUrl,
 			PUBLIC_URL: origins[i],
 			SECRET_KEY: 'bench-hosted-secret-key-0123456789abcdefghijkl',
-			UPSTREAM_LOCAL_ADDRESS: `127.0.0.${i + 2}`
+			UPSTREAM_LOCAL_ADDRESS: `127.0.0.${i + 2}`,
+			// Names its backends in pg_stat_activity (the sampler's view).
+			PGAPPNAME: `instance-${i + 1}`
 		})
 );
 const [client] = await Worker.start<void>('./client.ts', {});
@@ -150,6 +153,8 @@ try {
 		}
 		if (only.has('refresh')) {
 			const before = await stats();
+			const sampler = startSampler(pg.url, origins);
+			await sampler.start();
 			await sim.ask({ type: 'access-ttl', seconds: 5 });
 			const r = await client.ask<ReadsResult>({
 				type: 'reads',
@@ -157,12 +162,21 @@ try {
 				everyMs: 2000
 			});
 			await sim.ask({ type: 'access-ttl', seconds: 3600 });
+			const sampled = await sampler.stop();
+			mkdirSync('bench-results', { recursive: true });
+			writeFileSync(
+				`bench-results/hosted-refresh-samples-${run}.json`,
+				JSON.stringify({ failedAt: r.failedAt, ...sampled }, null, 1)
+			);
 			const after = await stats();
 			add('refresh: refreshes', after.refreshes - before.refreshes);
 			add('refresh: rotated-out tokens presented', after.reuseDetected - before.reuseDetected);
 			add('refresh: streamers revoked', after.revoked - before.revoked);
 			add('refresh: calls failed', r.failed);
-			log(`refresh: ${r.calls} calls, failures ${JSON.stringify(r.failures)}`);
+			log(
+				`refresh: ${r.calls} calls, failures ${JSON.stringify(r.failures)}, read p50 ${r.p50Ms.toFixed(0)} ms, ` +
+					`p99 ${r.p99Ms.toFixed(0)} ms, max ${r.maxMs.toFixed(0)} ms; peaks once a second ${JSON.stringify(sampled.peaks)}`
+			);
 		}
 		if (only.has('chaos')) await chaos();
 		if (only.has('capacity')) await capacity();

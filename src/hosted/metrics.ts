@@ -4,6 +4,8 @@
 // Counts since the instance started; nothing in them names a streamer.
 import { readRateLimitHeaders } from '../core/rate-budget.ts';
 import type { Fetch } from '../server/upstream.ts';
+import type { PoolStats } from './db.ts';
+import type { LockStats } from './locks.ts';
 
 /** How a refresh of one instance ended: sent and rotated, sent and not rotated, the connection
  * ended (refused, or a dead holder's mark found), or another instance's fresh result used. */
@@ -11,6 +13,13 @@ export type RefreshOutcome = 'rotated' | 'not_rotated' | 'ended' | 'adopted';
 
 /** Seconds: from a cached credential (about a millisecond) to a refresh under a lock. */
 const MINT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** What an instance has in hand at the moment of a scrape. */
+export interface InstanceNow {
+	/** The database's pools (db.ts poolStats; null on PGlite). */
+	pool?: Record<'queries' | 'locks', PoolStats> | null;
+	locks?: LockStats & { contended: number };
+}
 
 export interface RateLimitSeen {
 	limit: number;
@@ -71,8 +80,11 @@ export class HostedMetrics {
 		return n;
 	}
 
-	/** The exposition; `streamers`: by status in the database; `active`: clients in this instance. */
-	render(streamers: Record<string, number>, active: number): string {
+	/**
+	 * The exposition; `streamers`: by status in the database; `active`: clients in this instance;
+	 * `now`: the database pool and the refresh locks at this moment.
+	 */
+	render(streamers: Record<string, number>, active: number, now: InstanceNow = {}): string {
 		const out: string[] = [];
 		const family = (name: string, type: string, help: string) =>
 			out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
@@ -97,6 +109,28 @@ export class HostedMetrics {
 			out.push(`tip_streamers{status="${status}"} ${streamers[status] ?? 0}`);
 		family('tip_streamers_active', 'gauge', 'Streamers this instance has served since it started.');
 		out.push(`tip_streamers_active ${active}`);
+		if (now.pool) {
+			family('tip_db_pool_connections', 'gauge', 'Database connections, by pool and state.');
+			for (const [pool, p] of Object.entries(now.pool))
+				out.push(
+					`tip_db_pool_connections{pool="${pool}",state="idle"} ${p.idle}`,
+					`tip_db_pool_connections{pool="${pool}",state="busy"} ${p.total - p.idle}`
+				);
+			family('tip_db_pool_waiting', 'gauge', 'Callers waiting for a pooled connection.');
+			for (const [pool, p] of Object.entries(now.pool))
+				out.push(`tip_db_pool_waiting{pool="${pool}"} ${p.waiting}`);
+		}
+		if (now.locks) {
+			family('tip_refresh_locks', 'gauge', 'Token refreshes at their lock now, by state.');
+			for (const state of ['connecting', 'waiting', 'holding'] as const)
+				out.push(`tip_refresh_locks{state="${state}"} ${now.locks[state]}`);
+			family(
+				'tip_refresh_lock_contended_total',
+				'counter',
+				'Refreshes that found the lock held by another and waited for its result.'
+			);
+			out.push(`tip_refresh_lock_contended_total ${now.locks.contended}`);
+		}
 		family('tip_token_mint_seconds', 'histogram', 'Time to answer POST /token.');
 		MINT_BUCKETS.forEach((le, i) =>
 			out.push(`tip_token_mint_seconds_bucket{le="${le}"} ${this.mintBuckets[i]}`)

@@ -18,7 +18,7 @@ import {
 	rotatedGrant,
 	type AccessToken
 } from './oauth-grant.ts';
-import type { GrantStore, StoredGrant } from './oauth-store.ts';
+import type { GrantStore, SharedGrant, StoredGrant } from './oauth-store.ts';
 import type { Fetch } from './upstream.ts';
 
 /** The scopes the widgets use (the same list node.ts checks an API key against). */
@@ -284,18 +284,31 @@ export class OAuthConnection {
 	private async refresh(): Promise<string> {
 		const shared = this.s.store.shared;
 		if (!shared) return this.rotate();
-		return shared.exclusive(async () => {
-			const stored = await this.s.store.read();
-			this.grant = stored && ownedBy(stored, this.s) ? stored : null;
-			if (this.grant?.status === 'refreshing') await this.revoke(CUT_SHORT);
-			if (this.grant?.status === 'revoked') throw ended(this.grant.reason);
-			const access = shared.access();
-			if (this.grant && access && access.token !== this.refused && this.now < access.refreshAt) {
-				this.access = access;
-				return access.token;
-			}
-			return this.rotate();
-		});
+		return shared.exclusive(
+			async () => (await this.stored(shared, true)) ?? this.rotate(),
+			// Without the lock: using an access token another process stored needs none (only
+			// presenting the refresh token does), so a refresh already done is never waited for.
+			() => this.stored(shared, false)
+		);
+	}
+
+	/**
+	 * The stored grant read again: its access token if it is fresh (another process refreshed), else
+	 * null. Under the lock a `refreshing` mark there is a dead holder's (the connection ends);
+	 * without it, a live holder's, whose result is looked for again later.
+	 */
+	private async stored(shared: SharedGrant, locked: boolean): Promise<string | null> {
+		const stored = await this.s.store.read();
+		this.grant = stored && ownedBy(stored, this.s) ? stored : null;
+		if (locked && this.grant?.status === 'refreshing') await this.revoke(CUT_SHORT);
+		if (this.grant?.status === 'revoked') throw ended(this.grant.reason);
+		const access = shared.access();
+		if (this.grant && access && access.token !== this.refused && this.now < access.refreshAt) {
+			this.access = access;
+			shared.adopted();
+			return access.token;
+		}
+		return null;
 	}
 
 	/** Sends the refresh: journaled first, the rotated token stored before it is used. */
