@@ -4,6 +4,7 @@
 // Counts since the instance started; nothing in them names a streamer.
 import { readRateLimitHeaders } from '../core/rate-budget.ts';
 import type { Fetch } from '../server/upstream.ts';
+import type { UpstreamBudgetSnapshot } from '../server/upstream-budget.ts';
 import type { PoolStats } from './db.ts';
 import type { LockStats } from './locks.ts';
 
@@ -16,6 +17,8 @@ const MINT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** What an instance has in hand at the moment of a scrape. */
 export interface InstanceNow {
+	/** The upstream budgets and what they hold back (UpstreamBudget.budgetSnapshot). */
+	budget?: UpstreamBudgetSnapshot;
 	/** The database's pools (db.ts poolStats; null on PGlite). */
 	pool?: Record<'queries' | 'locks', PoolStats> | null;
 	locks?: LockStats & { contended: number };
@@ -109,6 +112,28 @@ export class HostedMetrics {
 			out.push(`tip_streamers{status="${status}"} ${streamers[status] ?? 0}`);
 		family('tip_streamers_active', 'gauge', 'Streamers this instance has served since it started.');
 		out.push(`tip_streamers_active ${active}`);
+		if (now.budget) {
+			const b = now.budget;
+			family(
+				'tip_upstream_held_calls',
+				'gauge',
+				'Calls held back now by the instance until a budget resets, by priority.'
+			);
+			out.push(
+				`tip_upstream_held_calls{priority="claim"} ${b.queued.claims}`,
+				`tip_upstream_held_calls{priority="read"} ${b.queued.reads}`
+			);
+			family('tip_upstream_held_calls_total', 'counter', 'Calls held back until a reset.');
+			out.push(`tip_upstream_held_calls_total ${b.held}`);
+			family(
+				'tip_upstream_refused_here_total',
+				'counter',
+				'Calls answered 429 by the instance itself: its budget would have held them too long.'
+			);
+			out.push(`tip_upstream_refused_here_total ${b.refusedHere}`);
+			family('tip_upstream_budget_saturated', 'gauge', '1 while reads are held back for claims.');
+			out.push(`tip_upstream_budget_saturated ${b.saturated ? 1 : 0}`);
+		}
 		if (now.pool) {
 			family('tip_db_pool_connections', 'gauge', 'Database connections, by pool and state.');
 			for (const [pool, p] of Object.entries(now.pool))

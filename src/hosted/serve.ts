@@ -84,6 +84,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	routes.get('/metrics', async (c) =>
 		c.text(
 			metrics.render(await streamerCounts(db), connections.active, {
+				budget: budget.budgetSnapshot(),
 				pool: poolStats(db),
 				locks: store.lockStats()
 			}),
