@@ -19,8 +19,11 @@ import { sql } from 'kysely';
 import { embedded, lockDatabase, LOCK_STATEMENT_TIMEOUT_MS, type Db } from './db.ts';
 import { REQUEST_TIMEOUT_MS } from '../server/oauth-http.ts';
 
-/** The advisory lock class of token refreshes (the second key is the hash of the streamer id). */
-const LOCK_CLASS = 0x746f6b;
+/**
+ * The advisory lock class of token refreshes; the second key is hashtext of `refresh:<streamer id>`
+ * (store.ts refreshLock).
+ */
+export const LOCK_CLASS = 0x746f6b;
 
 /**
  * The longest a refresh waits for another holder: a holder's time is bounded by its token request
