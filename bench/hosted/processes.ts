@@ -97,6 +97,19 @@ export class Instance {
 		return this.child?.pid;
 	}
 
+	/** Every sample of its /metrics (`name{labels}` -> value); empty if it does not answer. */
+	async metrics(): Promise<Map<string, number>> {
+		const out = new Map<string, number>();
+		try {
+			const text = await (await fetch(`${this.origin}/metrics`)).text();
+			for (const m of text.matchAll(/^([a-z_]+(?:\{[^}]*\})?) (\S+)$/gm))
+				out.set(m[1], Number(m[2]));
+		} catch {
+			// Down (chaos): nothing.
+		}
+		return out;
+	}
+
 	/** POST /token as timed by the instance itself: its histogram's cumulative buckets (s -> count). */
 	async mintBuckets(): Promise<Map<number, number>> {
 		const text = await (await fetch(`${this.origin}/metrics`)).text();
@@ -127,6 +140,25 @@ export class Instance {
 			});
 		});
 	}
+}
+
+/** A summary's mean over a phase, all instances together: (sum after - before) / (count ...). */
+export function summaryMean(
+	before: Map<string, number>[],
+	after: Map<string, number>[],
+	name: string,
+	labels = ''
+): { mean: number; count: number } {
+	const delta = (suffix: string) =>
+		after.reduce(
+			(n, a, i) =>
+				n +
+				(a.get(`${name}_${suffix}${labels}`) ?? 0) -
+				(before[i]?.get(`${name}_${suffix}${labels}`) ?? 0),
+			0
+		);
+	const count = delta('count');
+	return { mean: count ? delta('sum') / count : NaN, count };
 }
 
 /**

@@ -18,7 +18,14 @@ import { publishReadme, replacing, RESULTS } from '../readme.ts';
 import type { CallsResult, ConnectResult, ReadsResult, SourcesResult } from './client.ts';
 import { cpuMeter, postgresPids } from './cpu.ts';
 import { startSampler } from './sampler.ts';
-import { freePort, histogramQuantile, Instance, tenantOf, Worker } from './processes.ts';
+import {
+	freePort,
+	histogramQuantile,
+	Instance,
+	summaryMean,
+	tenantOf,
+	Worker
+} from './processes.ts';
 import type { SimReady, SimStats, StepStats } from './sim.ts';
 
 const PARTS = ['connect', 'refresh', 'chaos', 'capacity'] as const;
@@ -153,6 +160,7 @@ try {
 		}
 		if (only.has('refresh')) {
 			const before = await stats();
+			const metricsBefore = await Promise.all(instances.map((i) => i.metrics()));
 			const sampler = startSampler(pg.url, origins);
 			await sampler.start();
 			await sim.ask({ type: 'access-ttl', seconds: 5 });
@@ -173,6 +181,16 @@ try {
 			add('refresh: rotated-out tokens presented', after.reuseDetected - before.reuseDetected);
 			add('refresh: streamers revoked', after.revoked - before.revoked);
 			add('refresh: calls failed', r.failed);
+			const metricsAfter = await Promise.all(instances.map((i) => i.metrics()));
+			const mean = (name: string, labels = '') => {
+				const m = summaryMean(metricsBefore, metricsAfter, name, labels);
+				return `${(m.mean * 1000).toFixed(0)} ms x ${m.count}`;
+			};
+			log(
+				`refresh: at the instances, mean time to the lock (or a stored result) ${mean('tip_refresh_lock_wait_seconds')}, ` +
+					`holding it ${mean('tip_refresh_lock_held_seconds')}, upstream OAuth request ${mean('tip_upstream_request_seconds', '{kind="oauth"}')}, ` +
+					`upstream API request ${mean('tip_upstream_request_seconds', '{kind="api"}')}`
+			);
 			log(
 				`refresh: ${r.calls} calls, failures ${JSON.stringify(r.failures)}, read p50 ${r.p50Ms.toFixed(0)} ms, ` +
 					`p99 ${r.p99Ms.toFixed(0)} ms, max ${r.maxMs.toFixed(0)} ms; peaks once a second ${JSON.stringify(sampled.peaks)}`

@@ -46,12 +46,29 @@ export interface LockStats {
 	holding: number;
 }
 
+/** Since start, for /metrics. */
+export interface LockTotals {
+	/** Refreshes that found the lock held by another (each once). */
+	contended: number;
+	/** From asking for the lock to holding it or to using a stored result (seconds, and how many). */
+	waitSeconds: number;
+	waitCount: number;
+	/** Time holding it. */
+	heldSeconds: number;
+	heldCount: number;
+}
+
 export class RefreshLocks {
 	private readonly held = new Set<Promise<unknown>>();
 	private readonly local = new Map<string, Promise<unknown>>();
 	readonly now: LockStats = { connecting: 0, waiting: 0, holding: 0 };
-	/** Since start: the lock found taken by another holder (each refresh that waited, once). */
-	contended = 0;
+	readonly totals: LockTotals = {
+		contended: 0,
+		waitSeconds: 0,
+		waitCount: 0,
+		heldSeconds: 0,
+		heldCount: 0
+	};
 
 	constructor(private readonly db: Db) {}
 
@@ -82,9 +99,17 @@ export class RefreshLocks {
 	): Promise<T> {
 		const lockDb = lockDatabase(this.db) ?? this.db;
 		const deadline = Date.now() + LOCK_WAIT_MS;
+		const asked = performance.now();
+		const waited = () => {
+			this.totals.waitSeconds += (performance.now() - asked) / 1000;
+			this.totals.waitCount += 1;
+		};
 		for (let attempt = 0; ; attempt++) {
 			const seen = peek ? await peek() : null;
-			if (seen !== null) return seen;
+			if (seen !== null) {
+				waited();
+				return seen;
+			}
 			this.now.connecting += 1;
 			let connecting = true;
 			const got = await lockDb
@@ -96,11 +121,15 @@ export class RefreshLocks {
 						locked: boolean;
 					}>`select pg_try_advisory_lock(${LOCK_CLASS}, hashtext(${key})) as locked`.execute(conn);
 					if (!rows[0]?.locked) return null;
+					waited();
 					this.now.holding += 1;
+					const since = performance.now();
 					try {
 						return { value: await fn(conn) };
 					} finally {
 						this.now.holding -= 1;
+						this.totals.heldSeconds += (performance.now() - since) / 1000;
+						this.totals.heldCount += 1;
 						// Fails only with a broken connection, whose end frees the lock anyway.
 						await sql`select pg_advisory_unlock(${LOCK_CLASS}, hashtext(${key}))`
 							.execute(conn)
@@ -111,7 +140,7 @@ export class RefreshLocks {
 					if (connecting) this.now.connecting -= 1;
 				});
 			if (got) return got.value;
-			if (attempt === 0) this.contended += 1;
+			if (attempt === 0) this.totals.contended += 1;
 			if (Date.now() > deadline)
 				throw new LockWaitTimeout(
 					`another refresh of this streamer held its lock for more than ${LOCK_WAIT_MS / 1000} s`

@@ -6,7 +6,7 @@ import { readRateLimitHeaders } from '../core/rate-budget.ts';
 import type { Fetch } from '../server/upstream.ts';
 import type { UpstreamBudgetSnapshot } from '../server/upstream-budget.ts';
 import type { PoolStats } from './db.ts';
-import type { LockStats } from './locks.ts';
+import type { LockStats, LockTotals } from './locks.ts';
 
 /** How a refresh of one instance ended: sent and rotated, sent and not rotated, the connection
  * ended (refused, or a dead holder's mark found), or another instance's fresh result used. */
@@ -21,7 +21,7 @@ export interface InstanceNow {
 	budget?: UpstreamBudgetSnapshot;
 	/** The database's pools (db.ts poolStats; null on PGlite). */
 	pool?: Record<'queries' | 'locks', PoolStats> | null;
-	locks?: LockStats & { contended: number };
+	locks?: LockStats & LockTotals;
 }
 
 export interface RateLimitSeen {
@@ -34,6 +34,8 @@ export interface RateLimitSeen {
 export class HostedMetrics {
 	private readonly requests = new Map<string, number>();
 	private readonly refreshes = new Map<RefreshOutcome, number>();
+	/** Time the upstream requests took, by kind (seconds, sum and count). */
+	private readonly took = new Map<string, { sum: number; count: number }>();
 	private readonly mintBuckets = MINT_BUCKETS.map(() => 0);
 	private mintCount = 0;
 	private mintSum = 0;
@@ -45,11 +47,18 @@ export class HostedMetrics {
 	counting(kind: 'api' | 'oauth', fetch: Fetch): Fetch {
 		return async (input, init) => {
 			let res: Response;
+			const started = performance.now();
 			try {
 				res = await fetch(input, init);
 			} catch (err) {
 				this.count(kind, 'unreachable');
 				throw err;
+			} finally {
+				const t = this.took.get(kind) ?? { sum: 0, count: 0 };
+				this.took.set(kind, {
+					sum: t.sum + (performance.now() - started) / 1000,
+					count: t.count + 1
+				});
 			}
 			this.count(kind, res.status === 429 ? '429' : `${Math.floor(res.status / 100)}xx`);
 			const seen = readRateLimitHeaders(res.headers);
@@ -96,6 +105,12 @@ export class HostedMetrics {
 			const [kind, outcome] = key.split(',');
 			out.push(`tip_upstream_requests_total{kind="${kind}",outcome="${outcome}"} ${v}`);
 		}
+		family('tip_upstream_request_seconds', 'summary', 'Time to an upstream answer, by kind.');
+		for (const [kind, t] of [...this.took].sort())
+			out.push(
+				`tip_upstream_request_seconds_sum{kind="${kind}"} ${t.sum}`,
+				`tip_upstream_request_seconds_count{kind="${kind}"} ${t.count}`
+			);
 		family('tip_upstream_rate_limited_total', 'counter', 'Upstream answers 429.');
 		out.push(`tip_upstream_rate_limited_total ${this.rateLimited}`);
 		if (this.rateLimit) {
@@ -155,6 +170,24 @@ export class HostedMetrics {
 				'Refreshes that found the lock held by another and waited for its result.'
 			);
 			out.push(`tip_refresh_lock_contended_total ${now.locks.contended}`);
+			family(
+				'tip_refresh_lock_held_seconds',
+				'summary',
+				'How long refreshes held their lock (the refresh, or the read of a stored result).'
+			);
+			out.push(
+				`tip_refresh_lock_held_seconds_sum ${now.locks.heldSeconds}`,
+				`tip_refresh_lock_held_seconds_count ${now.locks.heldCount}`
+			);
+			family(
+				'tip_refresh_lock_wait_seconds',
+				'summary',
+				'From asking for a refresh lock to holding it, or to using the holder’s stored result.'
+			);
+			out.push(
+				`tip_refresh_lock_wait_seconds_sum ${now.locks.waitSeconds}`,
+				`tip_refresh_lock_wait_seconds_count ${now.locks.waitCount}`
+			);
 		}
 		family('tip_token_mint_seconds', 'histogram', 'Time to answer POST /token.');
 		MINT_BUCKETS.forEach((le, i) =>

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db, GrantsTable, StreamersTable } from './db.ts';
 import { randomToken, type SecretBox } from './crypto.ts';
-import { refreshLocks, type LockStats } from './locks.ts';
+import { refreshLocks, type LockStats, type LockTotals } from './locks.ts';
 import { resolveOverlayKey, type KeyLookup } from './overlay-keys.ts';
 
 export interface Streamer {
@@ -61,9 +61,9 @@ export class HostedStore {
 	}
 
 	/** Refreshes of this process at their locks now, by state (/metrics). */
-	lockStats(): LockStats & { contended: number } {
+	lockStats(): LockStats & LockTotals {
 		const locks = refreshLocks(this.db);
-		return { ...locks.now, contended: locks.contended };
+		return { ...locks.now, ...locks.totals };
 	}
 
 	/** Resolves once no refresh of this process holds or waits for a lock. */
