@@ -182,6 +182,11 @@ try {
 			add('refresh: streamers revoked', after.revoked - before.revoked);
 			add('refresh: calls failed', r.failed);
 			const metricsAfter = await Promise.all(instances.map((i) => i.metrics()));
+			const delta = (name: string) =>
+				metricsAfter.reduce(
+					(n, a, i) => n + (a.get(name) ?? 0) - (metricsBefore[i].get(name) ?? 0),
+					0
+				);
 			const mean = (name: string, labels = '') => {
 				const m = summaryMean(metricsBefore, metricsAfter, name, labels);
 				return `${(m.mean * 1000).toFixed(0)} ms x ${m.count}`;
@@ -189,7 +194,8 @@ try {
 			log(
 				`refresh: at the instances, mean time to the lock (or a stored result) ${mean('tip_refresh_lock_wait_seconds')}, ` +
 					`holding it ${mean('tip_refresh_lock_held_seconds')}, upstream OAuth request ${mean('tip_upstream_request_seconds', '{kind="oauth"}')}, ` +
-					`upstream API request ${mean('tip_upstream_request_seconds', '{kind="api"}')}`
+					`upstream API request ${mean('tip_upstream_request_seconds', '{kind="api"}')}, ` +
+					`API answers 4xx (401s among them: a token that expired on the way) ${delta('tip_upstream_requests_total{kind="api",outcome="4xx"}')}`
 			);
 			log(
 				`refresh: ${r.calls} calls, failures ${JSON.stringify(r.failures)}, read p50 ${r.p50Ms.toFixed(0)} ms, ` +
