@@ -242,8 +242,7 @@ export class OAuthConnection {
 				(this.access && access.expiresAt <= this.access.expiresAt)
 			)
 				return;
-			this.access = access;
-			if (this.now < access.refreshAt) shared.adopted();
+			this.adopt(shared, access);
 		} catch {
 			// The refresh reads the database again and reports what fails.
 		}
@@ -345,11 +344,16 @@ export class OAuthConnection {
 		if (this.grant?.status === 'revoked') throw ended(this.grant.reason);
 		const access = shared.access();
 		if (this.grant && access && access.token !== this.refused && this.now < access.refreshAt) {
-			this.access = access;
-			shared.adopted();
+			this.adopt(shared, access);
 			return access.token;
 		}
 		return null;
+	}
+
+	/** Takes an access token another process stored; counted once per token. */
+	private adopt(shared: SharedGrant, access: AccessToken): void {
+		if (this.access?.token !== access.token) shared.adopted();
+		this.access = access;
 	}
 
 	/** Sends the refresh: journaled first, the rotated token stored before it is used. */
