@@ -48,6 +48,12 @@ export interface ReadsResult {
 	calls: number;
 	failed: number;
 	failures: Record<string, number>;
+	/** When each failed read was sent (ms since the epoch): to set beside the sampler's view. */
+	failedAt: number[];
+	/** How long the reads took, as this process saw them (ms). */
+	p50Ms: number;
+	p99Ms: number;
+	maxMs: number;
 }
 
 export interface SourcesResult {
@@ -258,24 +264,42 @@ async function connectStorm(windowMs: number, sources: number): Promise<ConnectR
 /** Each streamer's source reads its queue every `everyMs` for `ms` (spread out). */
 async function reads(ms: number, everyMs: number): Promise<ReadsResult> {
 	const make = source();
-	const result: ReadsResult = { calls: 0, failed: 0, failures: {} };
+	const result: ReadsResult = {
+		calls: 0,
+		failed: 0,
+		failures: {},
+		failedAt: [],
+		p50Ms: 0,
+		p99Ms: 0,
+		maxMs: 0
+	};
+	const took: number[] = [];
 	const end = Date.now() + ms;
 	await Promise.all(
 		keys.map(async (_, i) => {
 			const api = make(i);
 			await sleep((everyMs * i) / keys.length);
 			while (Date.now() < end) {
+				const sent = Date.now();
+				const t0 = performance.now();
 				const r = await api.request(ttsQueue);
+				took.push(performance.now() - t0);
 				result.calls += 1;
 				if (!r.ok) {
 					result.failed += 1;
+					result.failedAt.push(sent);
 					tally(result.failures, r);
 				}
 				await sleep(everyMs);
 			}
 		})
 	);
-	return result;
+	return {
+		...result,
+		p50Ms: quantile(took, 0.5),
+		p99Ms: quantile(took, 0.99),
+		maxMs: Math.max(...took)
+	};
 }
 
 let sources: TtsSource[] = [];

@@ -2,6 +2,7 @@
 // the instances of the hosted server (`npm start` with HOSTED=1, each on its own port and its own
 // loopback address, killed and restarted at will).
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export { freePort } from '../../tests/fixtures/ports.ts';
@@ -71,7 +72,14 @@ export class Instance {
 			stdio: ['ignore', 'ignore', 'pipe']
 		});
 		let stderr = '';
-		child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+		// BENCH_LOG_DIR=<dir>: each instance's stderr also goes to <dir>/instance-<port>.log.
+		const logFile = process.env.BENCH_LOG_DIR
+			? `${process.env.BENCH_LOG_DIR}/instance-${this.port}.log`
+			: null;
+		child.stderr!.on('data', (d: Buffer) => {
+			stderr = (stderr + d.toString()).slice(-4000);
+			if (logFile) appendFileSync(logFile, d);
+		});
 		this.child = child;
 		const deadline = Date.now() + 60_000;
 		while (Date.now() < deadline) {
@@ -87,6 +95,19 @@ export class Instance {
 
 	get pid(): number | undefined {
 		return this.child?.pid;
+	}
+
+	/** Every sample of its /metrics (`name{labels}` -> value); empty if it does not answer. */
+	async metrics(): Promise<Map<string, number>> {
+		const out = new Map<string, number>();
+		try {
+			const text = await (await fetch(`${this.origin}/metrics`)).text();
+			for (const m of text.matchAll(/^([a-z_]+(?:\{[^}]*\})?) (\S+)$/gm))
+				out.set(m[1], Number(m[2]));
+		} catch {
+			// Down (chaos): nothing.
+		}
+		return out;
 	}
 
 	/** POST /token as timed by the instance itself: its histogram's cumulative buckets (s -> count). */
@@ -119,6 +140,25 @@ export class Instance {
 			});
 		});
 	}
+}
+
+/** A summary's mean over a phase, all instances together: (sum after - before) / (count ...). */
+export function summaryMean(
+	before: Map<string, number>[],
+	after: Map<string, number>[],
+	name: string,
+	labels = ''
+): { mean: number; count: number } {
+	const delta = (suffix: string) =>
+		after.reduce(
+			(n, a, i) =>
+				n +
+				(a.get(`${name}_${suffix}${labels}`) ?? 0) -
+				(before[i]?.get(`${name}_${suffix}${labels}`) ?? 0),
+			0
+		);
+	const count = delta('count');
+	return { mean: count ? delta('sum') / count : NaN, count };
 }
 
 /**

@@ -17,7 +17,15 @@ import { machine, quantile, row, table, type Row } from '../lib.ts';
 import { publishReadme, replacing, RESULTS } from '../readme.ts';
 import type { CallsResult, ConnectResult, ReadsResult, SourcesResult } from './client.ts';
 import { cpuMeter, postgresPids } from './cpu.ts';
-import { freePort, histogramQuantile, Instance, tenantOf, Worker } from './processes.ts';
+import { startSampler } from './sampler.ts';
+import {
+	freePort,
+	histogramQuantile,
+	Instance,
+	summaryMean,
+	tenantOf,
+	Worker
+} from './processes.ts';
 import type { SimReady, SimStats, StepStats } from './sim.ts';
 
 const PARTS = ['connect', 'refresh', 'chaos', 'capacity'] as const;
@@ -92,7 +100,9 @@ const instances = ports.map(
 			TIP_WS_URL: ready.wsUrl,
 			PUBLIC_URL: origins[i],
 			SECRET_KEY: 'bench-hosted-secret-key-0123456789abcdefghijkl',
-			UPSTREAM_LOCAL_ADDRESS: `127.0.0.${i + 2}`
+			UPSTREAM_LOCAL_ADDRESS: `127.0.0.${i + 2}`,
+			// Names its backends in pg_stat_activity (the sampler's view).
+			PGAPPNAME: `instance-${i + 1}`
 		})
 );
 const [client] = await Worker.start<void>('./client.ts', {});
@@ -150,6 +160,9 @@ try {
 		}
 		if (only.has('refresh')) {
 			const before = await stats();
+			const metricsBefore = await Promise.all(instances.map((i) => i.metrics()));
+			const sampler = startSampler(pg.url, origins);
+			await sampler.start();
 			await sim.ask({ type: 'access-ttl', seconds: 5 });
 			const r = await client.ask<ReadsResult>({
 				type: 'reads',
@@ -157,12 +170,37 @@ try {
 				everyMs: 2000
 			});
 			await sim.ask({ type: 'access-ttl', seconds: 3600 });
+			const sampled = await sampler.stop();
+			mkdirSync('bench-results', { recursive: true });
+			writeFileSync(
+				`bench-results/hosted-refresh-samples-${run}.json`,
+				JSON.stringify({ failedAt: r.failedAt, ...sampled }, null, 1)
+			);
 			const after = await stats();
 			add('refresh: refreshes', after.refreshes - before.refreshes);
 			add('refresh: rotated-out tokens presented', after.reuseDetected - before.reuseDetected);
 			add('refresh: streamers revoked', after.revoked - before.revoked);
 			add('refresh: calls failed', r.failed);
-			log(`refresh: ${r.calls} calls, failures ${JSON.stringify(r.failures)}`);
+			const metricsAfter = await Promise.all(instances.map((i) => i.metrics()));
+			const delta = (name: string) =>
+				metricsAfter.reduce(
+					(n, a, i) => n + (a.get(name) ?? 0) - (metricsBefore[i].get(name) ?? 0),
+					0
+				);
+			const mean = (name: string, labels = '') => {
+				const m = summaryMean(metricsBefore, metricsAfter, name, labels);
+				return `${(m.mean * 1000).toFixed(0)} ms x ${m.count}`;
+			};
+			log(
+				`refresh: at the instances, mean time to the lock (or a stored result) ${mean('tip_refresh_lock_wait_seconds')}, ` +
+					`holding it ${mean('tip_refresh_lock_held_seconds')}, upstream OAuth request ${mean('tip_upstream_request_seconds', '{kind="oauth"}')}, ` +
+					`upstream API request ${mean('tip_upstream_request_seconds', '{kind="api"}')}, ` +
+					`API answers 4xx (401s among them: a token that expired on the way) ${delta('tip_upstream_requests_total{kind="api",outcome="4xx"}')}`
+			);
+			log(
+				`refresh: ${r.calls} calls, failures ${JSON.stringify(r.failures)}, read p50 ${r.p50Ms.toFixed(0)} ms, ` +
+					`p99 ${r.p99Ms.toFixed(0)} ms, max ${r.maxMs.toFixed(0)} ms; peaks once a second ${JSON.stringify(sampled.peaks)}`
+			);
 		}
 		if (only.has('chaos')) await chaos();
 		if (only.has('capacity')) await capacity();

@@ -50,26 +50,22 @@ export class DbGrantStore implements GrantStore {
 	/** The last read or write said the authorization ended (or there is none). */
 	ended = false;
 	readonly shared: SharedGrant = {
-		exclusive: (fn) =>
-			this.store.refreshLock(this.streamerId, async (locked) => {
-				this.active = locked;
-				const generation = this.generation;
-				let sent = false;
-				this.sent = () => (sent = true);
-				try {
-					const result = await fn();
-					// Nothing sent and nothing changed here: another instance's result was used.
-					if (!sent && !this.ended && generation !== this.generation)
-						this.metrics?.refreshed('adopted');
-					return result;
-				} finally {
-					this.active = this.store;
-					this.sent = () => {};
-				}
-			}),
+		exclusive: (fn, peek) =>
+			this.store.refreshLock(
+				this.streamerId,
+				async (locked) => {
+					this.active = locked;
+					try {
+						return await fn();
+					} finally {
+						this.active = this.store;
+					}
+				},
+				peek
+			),
+		adopted: () => this.metrics?.refreshed('adopted'),
 		access: () => this.stored
 	};
-	private sent = () => {};
 
 	constructor(
 		private readonly store: HostedStore,
@@ -135,7 +131,6 @@ export class DbGrantStore implements GrantStore {
 		if (grant.status === 'refreshing') {
 			if (!(await this.active.markRefreshing(this.streamerId, this.generation)))
 				throw new StoreError('another refresh of this streamer is under way');
-			this.sent();
 			return;
 		}
 		if (!grant.refresh_token) return;

@@ -72,20 +72,79 @@ export type Db = Kysely<Database>;
 
 const onPGlite = new WeakSet<Db>();
 
+/**
+ * Connections for the statements of requests (key lookups, sessions, a streamer's row): short
+ * queries, never held across a call to the upstream.
+ */
+const QUERY_POOL_MAX = 10;
+/**
+ * Connections for token refreshes holding their lock (locks.ts): each is held for the refresh's
+ * round trip to the upstream's token endpoint, so they have a pool of their own, and a storm of
+ * refreshes waits for these, never for the connections that the other requests need.
+ */
+const LOCK_POOL_MAX = 10;
+/**
+ * No statement on a lock's connection runs longer (the lock's row writes): a refresh's time under
+ * its lock is this plus the token request's own timeout (oauth-http.ts), never unbounded.
+ */
+export const LOCK_STATEMENT_TIMEOUT_MS = 10_000;
+
+interface PoolLike {
+	totalCount: number;
+	idleCount: number;
+	waitingCount: number;
+}
+const servers = new WeakMap<Db, { queries: PoolLike; locks: PoolLike; lockDb: Db }>();
+
+export interface PoolStats {
+	total: number;
+	idle: number;
+	waiting: number;
+}
+
+/** A server's two pools right now: connections open, idle, and callers waiting for one. */
+export function poolStats(db: Db): { queries: PoolStats; locks: PoolStats } | null {
+	const s = servers.get(db);
+	const of = (p: PoolLike) => ({ total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount });
+	return s ? { queries: of(s.queries), locks: of(s.locks) } : null;
+}
+
+/** The handle on the refresh locks' own pool (a server), or null (PGlite: locks in memory). */
+export function lockDatabase(db: Db): Db | null {
+	return servers.get(db)?.lockDb ?? null;
+}
+
 /** PGlite: one process, one connection (refresh locks are in memory, locks.ts). */
 export const embedded = (db: Db): boolean => onPGlite.has(db);
 
-/** A PostgreSQL server (`postgres://...`) or, without one, PGlite in `dataDir` (null: in memory). */
+/**
+ * A PostgreSQL server (`postgres://...`) or, without one, PGlite in `dataDir` (null: in memory).
+ * On a server, two pools (QUERY_POOL_MAX and LOCK_POOL_MAX connections); destroy() closes both.
+ */
 export async function openDatabase(opts: {
 	databaseUrl?: string;
 	dataDir?: string | null;
 }): Promise<Db> {
 	if (opts.databaseUrl) {
 		const { default: pg } = await import('pg');
-		const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+		const queries = new pg.Pool({ connectionString: opts.databaseUrl, max: QUERY_POOL_MAX });
+		const locks = new pg.Pool({
+			connectionString: opts.databaseUrl,
+			max: LOCK_POOL_MAX,
+			statement_timeout: LOCK_STATEMENT_TIMEOUT_MS
+		});
 		// A dropped idle connection is the pool's business, not a crash of the server.
-		pool.on('error', (err) => console.error('[db] idle connection error:', err.message));
-		return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+		for (const pool of [queries, locks])
+			pool.on('error', (err) => console.error('[db] idle connection error:', err.message));
+		const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: queries }) });
+		const lockDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: locks }) });
+		// One handle to close: the locks' pool goes with the queries' pool.
+		const destroy = db.destroy.bind(db);
+		db.destroy = async () => {
+			await Promise.all([destroy(), lockDb.destroy()]);
+		};
+		servers.set(db, { queries, locks, lockDb });
+		return db;
 	}
 	const { PGlite } = await import('@electric-sql/pglite');
 	const lite = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();

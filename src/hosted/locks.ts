@@ -1,26 +1,84 @@
 // The deployment-wide lock around one streamer's token refresh (docs/hosted.md). On a PostgreSQL
-// server: a session-level advisory lock taken on one pooled connection, which then carries every
-// statement of the refresh (the mark, the rotated token). They autocommit, so the mark is durable
-// before the upstream call (a transaction would roll it back with a dying instance), and a refresh
-// needs one connection only: refreshes waiting for locks can exhaust the pool, never deadlock it.
-// The server frees the lock the moment the holder's connection ends, an instance killed included.
+// server: a session-level advisory lock, taken with pg_try_advisory_lock on a connection of the
+// locks' own pool (db.ts), which then carries every statement of the refresh (the mark, the rotated
+// token). They autocommit, so the mark is durable before the upstream call (a transaction would
+// roll it back with a dying instance). The server frees the lock the moment the holder's
+// connection ends, an instance killed included.
+//
+// Only a holder has a connection. A refresh that finds the lock taken (another instance, or this
+// one, is refreshing the streamer) gives its connection back at once and waits without one: it
+// looks at the stored result now and then (`peek`, a short query on the queries' pool) and tries
+// the lock again, so it uses the holder's result as soon as it is stored, and takes the lock itself
+// if the holder died (then finds its mark). Blocking in pg_advisory_lock instead would hold a
+// pooled connection per waiter for as long as the holder's upstream call, and a storm of refreshes
+// would leave none for the requests' key lookups (docs/performance.md, the refresh storm).
+//
 // On PGlite (embedded: one process, one connection) the lock is in memory and the statements run
 // on the shared connection; holding that connection across an upstream call would stall the rest.
 import { sql } from 'kysely';
-import { embedded, type Db } from './db.ts';
+import { embedded, lockDatabase, LOCK_STATEMENT_TIMEOUT_MS, type Db } from './db.ts';
+import { REQUEST_TIMEOUT_MS } from '../server/oauth-http.ts';
 
-/** The advisory lock class of token refreshes (the second key is the hash of the streamer id). */
-const LOCK_CLASS = 0x746f6b;
+/**
+ * The advisory lock class of token refreshes; the second key is hashtext of `refresh:<streamer id>`
+ * (store.ts refreshLock).
+ */
+export const LOCK_CLASS = 0x746f6b;
+
+/**
+ * The longest a refresh waits for another holder: a holder's time is bounded by its token request
+ * (REQUEST_TIMEOUT_MS) and its statements (LOCK_STATEMENT_TIMEOUT_MS, the mark and the write).
+ */
+export const LOCK_WAIT_MS = REQUEST_TIMEOUT_MS + 2 * LOCK_STATEMENT_TIMEOUT_MS;
+
+/** Between two looks at another holder's result: from 20 ms, doubling, at most 250 ms. */
+const pollDelay = (attempt: number) =>
+	Math.min(250, 20 * 2 ** attempt) * (0.75 + Math.random() / 2);
+
+export class LockWaitTimeout extends Error {}
+
+/** What a refresh of this process is doing at its lock now (/metrics). */
+export interface LockStats {
+	/** Waiting for a connection of the locks' pool (to try the lock). */
+	connecting: number;
+	/** The lock is another's: waiting for its result, without a connection. */
+	waiting: number;
+	holding: number;
+}
+
+/** Since start, for /metrics. */
+export interface LockTotals {
+	/** Refreshes that found the lock held by another (each once). */
+	contended: number;
+	/** From asking for the lock to holding it or to using a stored result (seconds, and how many). */
+	waitSeconds: number;
+	waitCount: number;
+	/** Time holding it. */
+	heldSeconds: number;
+	heldCount: number;
+}
 
 export class RefreshLocks {
 	private readonly held = new Set<Promise<unknown>>();
 	private readonly local = new Map<string, Promise<unknown>>();
+	readonly now: LockStats = { connecting: 0, waiting: 0, holding: 0 };
+	readonly totals: LockTotals = {
+		contended: 0,
+		waitSeconds: 0,
+		waitCount: 0,
+		heldSeconds: 0,
+		heldCount: 0
+	};
 
 	constructor(private readonly db: Db) {}
 
-	/** Runs `fn` holding `key`'s lock, with the database handle to use while holding it. */
-	run<T>(key: string, fn: (db: Db) => Promise<T>): Promise<T> {
-		const p = embedded(this.db) ? this.inMemory(key, fn) : this.advisory(key, fn);
+	/**
+	 * Runs `fn` holding `key`'s lock, with the database handle to use while holding it. `peek`, if
+	 * given, runs without the lock before each attempt: a result from it (not null) is the answer
+	 * and the lock is not taken (another holder's stored result).
+	 */
+	run<T>(key: string, fn: (db: Db) => Promise<T>, peek?: () => Promise<T | null>): Promise<T> {
+		const p = embedded(this.db) ? this.inMemory(key, fn, peek) : this.advisory(key, fn, peek);
 		this.held.add(p);
 		void p.then(
 			() => this.held.delete(p),
@@ -34,29 +92,82 @@ export class RefreshLocks {
 		while (this.held.size) await Promise.allSettled([...this.held]);
 	}
 
-	private advisory<T>(key: string, fn: (db: Db) => Promise<T>): Promise<T> {
-		return this.db.connection().execute(async (conn) => {
-			await sql`select pg_advisory_lock(${LOCK_CLASS}, hashtext(${key}))`.execute(conn);
-			try {
-				return await fn(conn);
-			} finally {
-				// Fails only with a broken connection, whose end frees the lock anyway.
-				await sql`select pg_advisory_unlock(${LOCK_CLASS}, hashtext(${key}))`
-					.execute(conn)
-					.catch(() => {});
+	private async advisory<T>(
+		key: string,
+		fn: (db: Db) => Promise<T>,
+		peek?: () => Promise<T | null>
+	): Promise<T> {
+		const lockDb = lockDatabase(this.db) ?? this.db;
+		const deadline = Date.now() + LOCK_WAIT_MS;
+		const asked = performance.now();
+		const waited = () => {
+			this.totals.waitSeconds += (performance.now() - asked) / 1000;
+			this.totals.waitCount += 1;
+		};
+		for (let attempt = 0; ; attempt++) {
+			const seen = peek ? await peek() : null;
+			if (seen !== null) {
+				waited();
+				return seen;
 			}
-		});
+			this.now.connecting += 1;
+			let connecting = true;
+			const got = await lockDb
+				.connection()
+				.execute(async (conn) => {
+					this.now.connecting -= 1;
+					connecting = false;
+					const { rows } = await sql<{
+						locked: boolean;
+					}>`select pg_try_advisory_lock(${LOCK_CLASS}, hashtext(${key})) as locked`.execute(conn);
+					if (!rows[0]?.locked) return null;
+					waited();
+					this.now.holding += 1;
+					const since = performance.now();
+					try {
+						return { value: await fn(conn) };
+					} finally {
+						this.now.holding -= 1;
+						this.totals.heldSeconds += (performance.now() - since) / 1000;
+						this.totals.heldCount += 1;
+						// Fails only with a broken connection, whose end frees the lock anyway.
+						await sql`select pg_advisory_unlock(${LOCK_CLASS}, hashtext(${key}))`
+							.execute(conn)
+							.catch(() => {});
+					}
+				})
+				.finally(() => {
+					if (connecting) this.now.connecting -= 1;
+				});
+			if (got) return got.value;
+			if (attempt === 0) this.totals.contended += 1;
+			if (Date.now() > deadline)
+				throw new LockWaitTimeout(
+					`another refresh of this streamer held its lock for more than ${LOCK_WAIT_MS / 1000} s`
+				);
+			this.now.waiting += 1;
+			await new Promise((r) => setTimeout(r, pollDelay(attempt)));
+			this.now.waiting -= 1;
+		}
 	}
 
-	private async inMemory<T>(key: string, fn: (db: Db) => Promise<T>): Promise<T> {
+	private async inMemory<T>(
+		key: string,
+		fn: (db: Db) => Promise<T>,
+		peek?: () => Promise<T | null>
+	): Promise<T> {
+		const seen = peek ? await peek() : null;
+		if (seen !== null) return seen;
 		const before = this.local.get(key);
 		let release!: () => void;
 		const mine = new Promise<void>((resolve) => (release = resolve));
 		this.local.set(key, mine);
 		await before;
+		this.now.holding += 1;
 		try {
 			return await fn(this.db);
 		} finally {
+			this.now.holding -= 1;
 			release();
 			if (this.local.get(key) === mine) this.local.delete(key);
 		}

@@ -4,6 +4,9 @@
 // Counts since the instance started; nothing in them names a streamer.
 import { readRateLimitHeaders } from '../core/rate-budget.ts';
 import type { Fetch } from '../server/upstream.ts';
+import type { UpstreamBudgetSnapshot } from '../server/upstream-budget.ts';
+import type { PoolStats } from './db.ts';
+import type { LockStats, LockTotals } from './locks.ts';
 
 /** How a refresh of one instance ended: sent and rotated, sent and not rotated, the connection
  * ended (refused, or a dead holder's mark found), or another instance's fresh result used. */
@@ -11,6 +14,15 @@ export type RefreshOutcome = 'rotated' | 'not_rotated' | 'ended' | 'adopted';
 
 /** Seconds: from a cached credential (about a millisecond) to a refresh under a lock. */
 const MINT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** What an instance has in hand at the moment of a scrape. */
+export interface InstanceNow {
+	/** The upstream budgets and what they hold back (UpstreamBudget.budgetSnapshot). */
+	budget?: UpstreamBudgetSnapshot;
+	/** The database's pools (db.ts poolStats; null on PGlite). */
+	pool?: Record<'queries' | 'locks', PoolStats> | null;
+	locks?: LockStats & LockTotals;
+}
 
 export interface RateLimitSeen {
 	limit: number;
@@ -22,6 +34,8 @@ export interface RateLimitSeen {
 export class HostedMetrics {
 	private readonly requests = new Map<string, number>();
 	private readonly refreshes = new Map<RefreshOutcome, number>();
+	/** Time the upstream requests took, by kind (seconds, sum and count). */
+	private readonly took = new Map<string, { sum: number; count: number }>();
 	private readonly mintBuckets = MINT_BUCKETS.map(() => 0);
 	private mintCount = 0;
 	private mintSum = 0;
@@ -33,11 +47,18 @@ export class HostedMetrics {
 	counting(kind: 'api' | 'oauth', fetch: Fetch): Fetch {
 		return async (input, init) => {
 			let res: Response;
+			const started = performance.now();
 			try {
 				res = await fetch(input, init);
 			} catch (err) {
 				this.count(kind, 'unreachable');
 				throw err;
+			} finally {
+				const t = this.took.get(kind) ?? { sum: 0, count: 0 };
+				this.took.set(kind, {
+					sum: t.sum + (performance.now() - started) / 1000,
+					count: t.count + 1
+				});
 			}
 			this.count(kind, res.status === 429 ? '429' : `${Math.floor(res.status / 100)}xx`);
 			const seen = readRateLimitHeaders(res.headers);
@@ -71,8 +92,11 @@ export class HostedMetrics {
 		return n;
 	}
 
-	/** The exposition; `streamers`: by status in the database; `active`: clients in this instance. */
-	render(streamers: Record<string, number>, active: number): string {
+	/**
+	 * The exposition; `streamers`: by status in the database; `active`: clients in this instance;
+	 * `now`: the database pool and the refresh locks at this moment.
+	 */
+	render(streamers: Record<string, number>, active: number, now: InstanceNow = {}): string {
 		const out: string[] = [];
 		const family = (name: string, type: string, help: string) =>
 			out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
@@ -81,6 +105,12 @@ export class HostedMetrics {
 			const [kind, outcome] = key.split(',');
 			out.push(`tip_upstream_requests_total{kind="${kind}",outcome="${outcome}"} ${v}`);
 		}
+		family('tip_upstream_request_seconds', 'summary', 'Time to an upstream answer, by kind.');
+		for (const [kind, t] of [...this.took].sort())
+			out.push(
+				`tip_upstream_request_seconds_sum{kind="${kind}"} ${t.sum}`,
+				`tip_upstream_request_seconds_count{kind="${kind}"} ${t.count}`
+			);
 		family('tip_upstream_rate_limited_total', 'counter', 'Upstream answers 429.');
 		out.push(`tip_upstream_rate_limited_total ${this.rateLimited}`);
 		if (this.rateLimit) {
@@ -97,6 +127,68 @@ export class HostedMetrics {
 			out.push(`tip_streamers{status="${status}"} ${streamers[status] ?? 0}`);
 		family('tip_streamers_active', 'gauge', 'Streamers this instance has served since it started.');
 		out.push(`tip_streamers_active ${active}`);
+		if (now.budget) {
+			const b = now.budget;
+			family(
+				'tip_upstream_held_calls',
+				'gauge',
+				'Calls held back now by the instance until a budget resets, by priority.'
+			);
+			out.push(
+				`tip_upstream_held_calls{priority="claim"} ${b.queued.claims}`,
+				`tip_upstream_held_calls{priority="read"} ${b.queued.reads}`
+			);
+			family('tip_upstream_held_calls_total', 'counter', 'Calls held back until a reset.');
+			out.push(`tip_upstream_held_calls_total ${b.held}`);
+			family(
+				'tip_upstream_refused_here_total',
+				'counter',
+				'Calls answered 429 by the instance itself: its budget would have held them too long.'
+			);
+			out.push(`tip_upstream_refused_here_total ${b.refusedHere}`);
+			family('tip_upstream_budget_saturated', 'gauge', '1 while reads are held back for claims.');
+			out.push(`tip_upstream_budget_saturated ${b.saturated ? 1 : 0}`);
+		}
+		if (now.pool) {
+			family('tip_db_pool_connections', 'gauge', 'Database connections, by pool and state.');
+			for (const [pool, p] of Object.entries(now.pool))
+				out.push(
+					`tip_db_pool_connections{pool="${pool}",state="idle"} ${p.idle}`,
+					`tip_db_pool_connections{pool="${pool}",state="busy"} ${p.total - p.idle}`
+				);
+			family('tip_db_pool_waiting', 'gauge', 'Callers waiting for a pooled connection.');
+			for (const [pool, p] of Object.entries(now.pool))
+				out.push(`tip_db_pool_waiting{pool="${pool}"} ${p.waiting}`);
+		}
+		if (now.locks) {
+			family('tip_refresh_locks', 'gauge', 'Token refreshes at their lock now, by state.');
+			for (const state of ['connecting', 'waiting', 'holding'] as const)
+				out.push(`tip_refresh_locks{state="${state}"} ${now.locks[state]}`);
+			family(
+				'tip_refresh_lock_contended_total',
+				'counter',
+				'Refreshes that found the lock held by another and waited for its result.'
+			);
+			out.push(`tip_refresh_lock_contended_total ${now.locks.contended}`);
+			family(
+				'tip_refresh_lock_held_seconds',
+				'summary',
+				'How long refreshes held their lock (the refresh, or the read of a stored result).'
+			);
+			out.push(
+				`tip_refresh_lock_held_seconds_sum ${now.locks.heldSeconds}`,
+				`tip_refresh_lock_held_seconds_count ${now.locks.heldCount}`
+			);
+			family(
+				'tip_refresh_lock_wait_seconds',
+				'summary',
+				'From asking for a refresh lock to holding it, or to using the holder’s stored result.'
+			);
+			out.push(
+				`tip_refresh_lock_wait_seconds_sum ${now.locks.waitSeconds}`,
+				`tip_refresh_lock_wait_seconds_count ${now.locks.waitCount}`
+			);
+		}
 		family('tip_token_mint_seconds', 'histogram', 'Time to answer POST /token.');
 		MINT_BUCKETS.forEach((le, i) =>
 			out.push(`tip_token_mint_seconds_bucket{le="${le}"} ${this.mintBuckets[i]}`)

@@ -17,7 +17,7 @@ import {
 import type { HostedConfig } from './config.ts';
 import { HostedConnections, type UpstreamSettings } from './connections.ts';
 import { SecretBox } from './crypto.ts';
-import { openDatabase, type Db } from './db.ts';
+import { openDatabase, poolStats, type Db } from './db.ts';
 import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
 import { hostedRoutes } from './routes.ts';
@@ -82,10 +82,18 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	let draining = false;
 	const routes = new Hono();
 	routes.get('/metrics', async (c) =>
-		c.text(metrics.render(await streamerCounts(db), connections.active), 200, {
-			'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',
-			'Cache-Control': 'no-store'
-		})
+		c.text(
+			metrics.render(await streamerCounts(db), connections.active, {
+				budget: budget.budgetSnapshot(),
+				pool: poolStats(db),
+				locks: store.lockStats()
+			}),
+			200,
+			{
+				'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',
+				'Cache-Control': 'no-store'
+			}
+		)
 	);
 	routes.route(
 		'/',

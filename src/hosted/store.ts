@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db, GrantsTable, StreamersTable } from './db.ts';
 import { randomToken, type SecretBox } from './crypto.ts';
-import { refreshLocks } from './locks.ts';
+import { refreshLocks, type LockStats, type LockTotals } from './locks.ts';
 import { resolveOverlayKey, type KeyLookup } from './overlay-keys.ts';
 
 export interface Streamer {
@@ -45,12 +45,25 @@ export class HostedStore {
 
 	/**
 	 * Runs `fn` holding the streamer's refresh lock, deployment-wide (locks.ts), with the store to
-	 * use meanwhile (on the lock's connection).
+	 * use meanwhile (on the lock's connection). `peek` looks for another holder's result without the
+	 * lock, before each attempt to take it: not null, it is the answer.
 	 */
-	refreshLock<T>(streamerId: string, fn: (store: HostedStore) => Promise<T>): Promise<T> {
-		return refreshLocks(this.db).run(`refresh:${streamerId}`, (db) =>
-			fn(db === this.db ? this : new HostedStore(db, this.box, this.now))
+	refreshLock<T>(
+		streamerId: string,
+		fn: (store: HostedStore) => Promise<T>,
+		peek?: () => Promise<T | null>
+	): Promise<T> {
+		return refreshLocks(this.db).run(
+			`refresh:${streamerId}`,
+			(db) => fn(db === this.db ? this : new HostedStore(db, this.box, this.now)),
+			peek
 		);
+	}
+
+	/** Refreshes of this process at their locks now, by state (/metrics). */
+	lockStats(): LockStats & LockTotals {
+		const locks = refreshLocks(this.db);
+		return { ...locks.now, ...locks.totals };
 	}
 
 	/** Resolves once no refresh of this process holds or waits for a lock. */

@@ -18,7 +18,7 @@ import {
 	rotatedGrant,
 	type AccessToken
 } from './oauth-grant.ts';
-import type { GrantStore, StoredGrant } from './oauth-store.ts';
+import type { GrantStore, SharedGrant, StoredGrant } from './oauth-store.ts';
 import type { Fetch } from './upstream.ts';
 
 /** The scopes the widgets use (the same list node.ts checks an API key against). */
@@ -81,6 +81,8 @@ export class OAuthConnection {
 	private retryAt = 0;
 	private failedRefreshes = 0;
 	private refreshing: Promise<string> | null = null;
+	/** A read of the shared grant in flight (peek): concurrent calls share it. */
+	private peeking: Promise<void> | null = null;
 	/** The access token the upstream last refused (401): never taken back from a shared store. */
 	private refused: string | null = null;
 	private lastError: ConnectionStatus['last_error'] = null;
@@ -199,13 +201,51 @@ export class OAuthConnection {
 			};
 		if (g.status === 'revoked') return { problem: ended(g.reason) };
 		if (this.access && this.now < this.access.refreshAt) return { token: this.access.token };
+		const shared = this.s.store.shared;
+		if (shared) {
+			// Another process may have stored a newer access token: one read, no lock.
+			await (this.peeking ??= this.peek(shared).finally(() => (this.peeking = null)));
+			if (this.grant?.status === 'revoked') return { problem: ended(this.grant.reason) };
+			if (this.access && this.now < this.access.refreshAt) return { token: this.access.token };
+		}
 		if (this.now < this.retryAt) return this.stillValid() ?? { problem: this.waiting() };
-		const fresh = await this.refreshed();
+		const refreshing = this.refreshed();
+		// Due but still valid: this call uses it, and the refresh goes on for the next ones, so a
+		// call waits for a refresh only when its token has really expired.
+		if (shared && this.access?.token !== this.refused) {
+			const valid = this.stillValid();
+			if (valid) return valid;
+		}
+		const fresh = await refreshing;
 		// A refresh that could not happen (server unreachable) leaves the old token usable until it
 		// really expires.
 		if ('problem' in fresh && fresh.problem.code === 'upstream_unreachable')
 			return this.stillValid() ?? fresh;
 		return fresh;
+	}
+
+	/**
+	 * The shared grant read again without the lock: an access token stored there that is newer than
+	 * the one in hand (and not the one the upstream refused) is taken. A failed read changes nothing
+	 * (the refresh that follows meets the same database).
+	 */
+	private async peek(shared: SharedGrant): Promise<void> {
+		try {
+			const stored = await this.s.store.read();
+			this.grant = stored && ownedBy(stored, this.s) ? stored : null;
+			const access = shared.access();
+			if (
+				!this.grant ||
+				!access ||
+				access.token === this.refused ||
+				this.now >= access.expiresAt ||
+				(this.access && access.expiresAt <= this.access.expiresAt)
+			)
+				return;
+			this.adopt(shared, access);
+		} catch {
+			// The refresh reads the database again and reports what fails.
+		}
 	}
 
 	private stillValid(): Credential | null {
@@ -284,18 +324,36 @@ export class OAuthConnection {
 	private async refresh(): Promise<string> {
 		const shared = this.s.store.shared;
 		if (!shared) return this.rotate();
-		return shared.exclusive(async () => {
-			const stored = await this.s.store.read();
-			this.grant = stored && ownedBy(stored, this.s) ? stored : null;
-			if (this.grant?.status === 'refreshing') await this.revoke(CUT_SHORT);
-			if (this.grant?.status === 'revoked') throw ended(this.grant.reason);
-			const access = shared.access();
-			if (this.grant && access && access.token !== this.refused && this.now < access.refreshAt) {
-				this.access = access;
-				return access.token;
-			}
-			return this.rotate();
-		});
+		return shared.exclusive(
+			async () => (await this.stored(shared, true)) ?? this.rotate(),
+			// Without the lock: using an access token another process stored needs none (only
+			// presenting the refresh token does), so a refresh already done is never waited for.
+			() => this.stored(shared, false)
+		);
+	}
+
+	/**
+	 * The stored grant read again: its access token if it is fresh (another process refreshed), else
+	 * null. Under the lock a `refreshing` mark there is a dead holder's (the connection ends);
+	 * without it, a live holder's, whose result is looked for again later.
+	 */
+	private async stored(shared: SharedGrant, locked: boolean): Promise<string | null> {
+		const stored = await this.s.store.read();
+		this.grant = stored && ownedBy(stored, this.s) ? stored : null;
+		if (locked && this.grant?.status === 'refreshing') await this.revoke(CUT_SHORT);
+		if (this.grant?.status === 'revoked') throw ended(this.grant.reason);
+		const access = shared.access();
+		if (this.grant && access && access.token !== this.refused && this.now < access.refreshAt) {
+			this.adopt(shared, access);
+			return access.token;
+		}
+		return null;
+	}
+
+	/** Takes an access token another process stored; counted once per token. */
+	private adopt(shared: SharedGrant, access: AccessToken): void {
+		if (this.access?.token !== access.token) shared.adopted();
+		this.access = access;
 	}
 
 	/** Sends the refresh: journaled first, the rotated token stored before it is used. */

@@ -46,8 +46,14 @@ export interface GrantStore {
  * stored, and a `refreshing` mark can only be a dead holder's (its outcome unknown).
  */
 export interface SharedGrant {
-	/** Runs `fn` holding the grant's refresh lock (waiting for another holder to finish). */
-	exclusive<T>(fn: () => Promise<T>): Promise<T>;
+	/**
+	 * Runs `fn` holding the grant's refresh lock (waiting for another holder to finish). `peek`, if
+	 * given, runs without the lock first and while waiting: a result from it (not null) is the
+	 * answer and the lock is not taken (another process's stored result).
+	 */
+	exclusive<T>(fn: () => Promise<T>, peek?: () => Promise<T | null>): Promise<T>;
+	/** Another process's stored access token was used instead of a refresh (metrics). */
+	adopted(): void;
 	/** The access token stored with the grant the last read() returned, if any. */
 	access(): AccessToken | null;
 }

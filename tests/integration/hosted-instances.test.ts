@@ -2,8 +2,11 @@
 // starting together, a sign-in crossing instances, a refresh race between instances (one upstream
 // refresh, the others wait for it and use its result), an instance killed inside a refresh (its
 // mark makes the next holder end the connection instead of presenting a maybe rotated-out token),
-// and a drain on close (the request in flight and its refresh finish first).
+// refreshes waiting for locks another instance holds while the instance serves everyone else (they
+// hold no pooled connection), and a drain on close (the request in flight and its refresh finish
+// first).
 import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +16,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/hosted/crypto.ts';
 import { openDatabase, type Db } from '../../src/hosted/db.ts';
+import { LOCK_CLASS } from '../../src/hosted/locks.ts';
 import { serveHosted, type HostedApp } from '../../src/hosted/serve.ts';
 import { HostedStore } from '../../src/hosted/store.ts';
 import type { Fetch } from '../../src/server/upstream.ts';
@@ -50,8 +54,12 @@ afterEach(async () => {
 });
 
 /** `n` instances on one fresh database, started together; `fetchOf(i)`: instance i's OAuth fetch. */
-async function deployment(n: number, fetchOf: (i: number) => Fetch | undefined = () => undefined) {
-	const sim = await start();
+async function deployment(
+	n: number,
+	fetchOf: (i: number) => Fetch | undefined = () => undefined,
+	simOptions: Parameters<typeof start>[0] = {}
+) {
+	const sim = await start(simOptions);
 	sims.push(sim);
 	db = await openDatabase({ databaseUrl: pg!.url });
 	await sql`drop schema public cascade; create schema public`.execute(db);
@@ -118,6 +126,33 @@ async function dueForRefresh(): Promise<{ id: string; key: string }> {
 		.execute();
 	const key = (await new HostedStore(db!, new SecretBox(SECRET)).overlayKey(id))!;
 	return { id, key };
+}
+
+/** A streamer's consent given at the simulator directly (PKCE): their tokens. */
+function authorizeDirectly(sim: Sim, clientId: string, tenantId: string) {
+	const verifier = randomBytes(32).toString('base64url');
+	const redirectUri = `${PUBLIC}/auth/callback`;
+	const asked = sim.control.oauth.authorize({
+		response_type: 'code',
+		client_id: clientId,
+		redirect_uri: redirectUri,
+		code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+		code_challenge_method: 'S256'
+	});
+	if (asked.kind !== 'consent') throw new Error(`no consent: ${JSON.stringify(asked)}`);
+	const back = sim.control.oauth.decide(asked.request.id, true, tenantId);
+	if (back.kind !== 'redirect') throw new Error(`not approved: ${JSON.stringify(back)}`);
+	const code = new URL(back.location).searchParams.get('code')!;
+	return sim.control.oauth.token(
+		{
+			grant_type: 'authorization_code',
+			code,
+			redirect_uri: redirectUri,
+			code_verifier: verifier,
+			client_id: clientId
+		},
+		null
+	);
 }
 
 const refreshes = (sim: Sim) => sim.control.log.oauthEntries('refresh_token').length;
@@ -262,6 +297,77 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 		expect(total('adopted')).toBe(2);
 		expect(counted[0]).toMatch(/tip_token_mint_seconds_count 5\n/);
 		expect(counted[0]).toMatch(/tip_streamers\{status="connected"\} 1\n/);
+	});
+
+	it('refreshes waiting for locks another instance holds take no pooled connection: everyone else is served meanwhile', async () => {
+		// More streamers waiting for a lock than both of the instance's pools have connections.
+		const waiting = 25;
+		const tenants = Array.from({ length: waiting + 1 }, (_, i) => ({
+			id: `tn_locked_${i}`,
+			name: `Streamer ${i}`,
+			currency: 'USD',
+			currency_symbol: '$',
+			overlayIds: [0, 1, 2].map((k) => `o_${(i * 3 + k).toString(16).padStart(8, '0')}`) as [
+				string,
+				string,
+				string
+			]
+		}));
+		const { sim, apps, clientId } = await deployment(1, undefined, { tenants });
+		const [a] = apps;
+		const store = new HostedStore(db!, new SecretBox(SECRET));
+		const streamers: { id: string; key: string }[] = [];
+		for (const [i, tenant] of tenants.entries()) {
+			const tokens = authorizeDirectly(sim, clientId, tenant.id);
+			const { streamer } = await store.signedIn(
+				{ tenantId: tenant.id, name: tenant.name, currency: 'USD' },
+				{
+					refreshToken: tokens.refresh_token,
+					accessToken: tokens.access_token,
+					// The first `waiting` are due for a refresh; the last one's token is fresh.
+					expiresAt: new Date(i < waiting ? 0 : Date.now() + 3600_000),
+					scopes: tokens.scope
+				}
+			);
+			streamers.push({ id: streamer.id, key: (await store.overlayKey(streamer.id))! });
+		}
+		const before = refreshes(sim);
+		// "Another instance" holds the due streamers' refresh locks, on one connection of its own.
+		let release!: () => void;
+		const released = new Promise<void>((r) => (release = r));
+		let locked!: () => void;
+		const allLocked = new Promise<void>((r) => (locked = r));
+		const holder = db!.connection().execute(async (conn) => {
+			for (const s of streamers.slice(0, waiting))
+				await sql`select pg_advisory_lock(${LOCK_CLASS}, hashtext(${`refresh:${s.id}`}))`.execute(
+					conn
+				);
+			locked();
+			await released;
+			await sql`select pg_advisory_unlock_all()`.execute(conn);
+		});
+		await allLocked;
+		const due = streamers.slice(0, waiting).map((s) => mint(a, s.key));
+		const dueFlag = settledFlag(Promise.all(due));
+		// Every one of them has found its lock taken.
+		const contended = async () =>
+			Number(
+				/^tip_refresh_lock_contended_total (\d+)$/m.exec(
+					await (await fetch(`${a.origin}/metrics`)).text()
+				)?.[1]
+			);
+		while ((await contended()) < waiting) await pause(50);
+		// Meanwhile the instance serves everything else: another streamer's token, its health.
+		const other = await mint(a, streamers[waiting].key);
+		expect(other.status).toBe(200);
+		expect((await fetch(`${a.origin}/healthz`)).status).toBe(200);
+		expect(dueFlag.settled).toBe(false);
+		expect(refreshes(sim)).toBe(before);
+		// The holder finishes without a result: each waiter takes the lock and refreshes once.
+		release();
+		await holder;
+		expect((await Promise.all(due)).map((r) => r.status)).toEqual(Array(waiting).fill(200));
+		expect(refreshes(sim) - before).toBe(waiting);
 	});
 
 	for (const stopAt of ['sent', 'answered'] as const)

@@ -9,6 +9,14 @@ import { readyTip, simsPerTest, type Sim } from '../fixtures/sim.ts';
 
 const start = simsPerTest();
 
+/** The part of /healthz these tests read (UpstreamBudgetSnapshot). */
+interface HealthBudget {
+	queued: { claims: number; reads: number };
+	held: number;
+	refusedHere: number;
+	upstream429: number;
+}
+
 function client(sim: Sim, budget: UpstreamBudget, apiKey: string) {
 	return new BudgetedUpstreamClient(budget, apiKey, () => ({
 		baseUrl: sim.baseUrl,
@@ -118,6 +126,62 @@ describe('an instance’s upstream budgets', { timeout: 60_000 }, () => {
 			// What a call of this streamer would wait for, the instance answers itself.
 			expect((await me()).status).toBe(429);
 			expect((await health()).upstream).toMatchObject({ refusedHere: 1 });
+			const metrics = await (await fetch(`${hosted.origin}/metrics`)).text();
+			expect(metrics).toMatch(/^tip_upstream_refused_here_total 1$/m);
+			expect(metrics).toMatch(/^tip_upstream_held_calls_total 0$/m);
+			expect(sim.control.log.requests().filter((r) => r.status === 429)).toEqual([]);
+		} finally {
+			await hosted.close();
+		}
+	});
+
+	it('/healthz and /metrics show the calls held back now, held in all, and refused here', async () => {
+		// 10 calls per authorization per 4-second window; the instance keeps 1 of them for claims
+		// and holds a call up to 10 s: a read of a nearly spent budget waits for the reset.
+		const sim = await start({ perKeyPerMinute: 10, perIpPerMinute: 1000, rateWindowMs: 4000 });
+		const hosted = await startHosted(sim, {
+			budget: { policy: { perIp: 1000, perAuthorization: 10, reserve: 0.1 }, maxWaitMs: 10_000 }
+		});
+		try {
+			const browser = new Browser(hosted.publicUrl);
+			await browser.signIn(sim);
+			const key = keyIn(await browser.dashboard())!;
+			const health = async () =>
+				((await (await fetch(`${hosted.origin}/healthz`)).json()) as { upstream: HealthBudget })
+					.upstream;
+			const metric = async (name: string) => {
+				const text = await (await fetch(`${hosted.origin}/metrics`)).text();
+				const m = new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(text);
+				return m ? Number(m[1]) : null;
+			};
+			const me = () => fetch(`${hosted.origin}/api/me`, { headers: { 'x-overlay-key': key } });
+			expect(await metric('tip_upstream_held_calls_total')).toBe(0);
+			expect(await metric('tip_upstream_refused_here_total')).toBe(0);
+			let remaining = Infinity;
+			while (remaining > 1) {
+				const res = await me();
+				expect(res.status).toBe(200);
+				remaining = Number(res.headers.get('RateLimit-Remaining'));
+			}
+			// The next read waits for the window's reset: held now, seen on both endpoints.
+			const held = me();
+			while ((await health()).queued.reads === 0) await new Promise((r) => setTimeout(r, 20));
+			expect(await health()).toMatchObject({ queued: { claims: 0, reads: 1 }, held: 1 });
+			expect(await metric('tip_upstream_held_calls{priority="read"}')).toBe(1);
+			expect(await metric('tip_upstream_held_calls{priority="claim"}')).toBe(0);
+			expect(await metric('tip_upstream_held_calls_total')).toBe(1);
+			expect(await metric('tip_upstream_budget_saturated')).toBe(1);
+			// Then sent: nothing held any more, one held in all, nothing refused, no 429 upstream.
+			expect((await held).status).toBe(200);
+			expect(await health()).toMatchObject({
+				queued: { claims: 0, reads: 0 },
+				held: 1,
+				refusedHere: 0,
+				upstream429: 0
+			});
+			expect(await metric('tip_upstream_held_calls{priority="read"}')).toBe(0);
+			expect(await metric('tip_upstream_held_calls_total')).toBe(1);
+			expect(await metric('tip_upstream_refused_here_total')).toBe(0);
 			expect(sim.control.log.requests().filter((r) => r.status === 429)).toEqual([]);
 		} finally {
 			await hosted.close();

@@ -40,13 +40,37 @@ describe('hosted metrics', () => {
 			expect(text).toContain(line);
 	});
 
-	it('renders refreshes by outcome and a cumulative mint histogram in the text format', () => {
+	it('renders refreshes by outcome, a cumulative mint histogram, held calls, pools and locks in the text format', () => {
 		const m = new HostedMetrics();
 		m.refreshed('rotated');
 		m.refreshed('adopted');
 		m.refreshed('adopted');
 		for (const s of [0.002, 0.03, 0.03, 0.7, 20]) m.minted(s);
-		const text = m.render({}, 0);
+		const text = m.render({}, 0, {
+			budget: {
+				ip: null,
+				authorizations: { known: 2, nearlySpent: 1, spent: 0 },
+				saturated: true,
+				queued: { claims: 0, reads: 3 },
+				held: 7,
+				refusedHere: 1,
+				upstream429: 0
+			},
+			pool: {
+				queries: { total: 10, idle: 4, waiting: 0 },
+				locks: { total: 3, idle: 0, waiting: 2 }
+			},
+			locks: {
+				connecting: 2,
+				waiting: 1,
+				holding: 3,
+				contended: 5,
+				waitSeconds: 1.5,
+				waitCount: 6,
+				heldSeconds: 0.9,
+				heldCount: 4
+			}
+		});
 		for (const line of [
 			'tip_oauth_refreshes_total{outcome="rotated"} 1\n',
 			'tip_oauth_refreshes_total{outcome="adopted"} 2\n',
@@ -56,13 +80,26 @@ describe('hosted metrics', () => {
 			'tip_token_mint_seconds_bucket{le="1"} 4\n',
 			'tip_token_mint_seconds_bucket{le="10"} 4\n',
 			'tip_token_mint_seconds_bucket{le="+Inf"} 5\n',
-			'tip_token_mint_seconds_count 5\n'
+			'tip_token_mint_seconds_count 5\n',
+			// The upstream budget's held calls: now, by priority, and since start.
+			'tip_upstream_held_calls{priority="claim"} 0\n',
+			'tip_upstream_held_calls{priority="read"} 3\n',
+			'tip_upstream_held_calls_total 7\n',
+			'tip_upstream_refused_here_total 1\n',
+			'tip_upstream_budget_saturated 1\n',
+			// The pools and the refresh locks at the scrape.
+			'tip_db_pool_connections{pool="queries",state="busy"} 6\n',
+			'tip_db_pool_connections{pool="locks",state="busy"} 3\n',
+			'tip_db_pool_waiting{pool="locks"} 2\n',
+			'tip_refresh_locks{state="waiting"} 1\n',
+			'tip_refresh_lock_contended_total 5\n',
+			'tip_refresh_lock_wait_seconds_count 6\n'
 		])
 			expect(text).toContain(line);
 		// Every sample belongs to a family declared before it, once.
 		const declared = new Set<string>();
 		for (const line of text.trimEnd().split('\n')) {
-			const type = /^# TYPE (\S+) (counter|gauge|histogram)$/.exec(line);
+			const type = /^# TYPE (\S+) (counter|gauge|histogram|summary)$/.exec(line);
 			if (type) {
 				expect(declared.has(type[1])).toBe(false);
 				declared.add(type[1]);
