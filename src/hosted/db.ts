@@ -133,9 +133,18 @@ export async function openDatabase(opts: {
 			max: LOCK_POOL_MAX,
 			statement_timeout: LOCK_STATEMENT_TIMEOUT_MS
 		});
-		// A dropped idle connection is the pool's business, not a crash of the server.
-		for (const pool of [queries, locks])
-			pool.on('error', (err) => console.error('[db] idle connection error:', err.message));
+		// A dropped connection is the pool's business, not a crash of the server. The pool listens
+		// for errors only on its idle connections; one checked out (a lock holder waiting for the
+		// upstream) that breaks between two statements would throw from its client as an uncaught
+		// error. So every connection gets a listener of its own, which logs the error once: its
+		// next statement fails, and the pool drops it when it is given back. (The pool's own
+		// 'error' event, for idle ones, must have a listener too; the client's has logged it.)
+		for (const pool of [queries, locks]) {
+			pool.on('connect', (client) =>
+				client.on('error', (err) => console.error('[db] connection error:', err.message))
+			);
+			pool.on('error', () => {});
+		}
 		const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: queries }) });
 		const lockDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: locks }) });
 		// One handle to close: the locks' pool goes with the queries' pool.

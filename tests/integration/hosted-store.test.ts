@@ -193,6 +193,34 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 		await store.settled();
 	});
 
+	it('a lock holder whose connection the server ends fails its refresh, frees the lock, and the process lives on', async () => {
+		const { streamer } = await store.signedIn(me(13), grant(14));
+		const onServer = _name === 'PostgreSQL server';
+		const broken = store.refreshLock(streamer.id, async (locked) => {
+			if (onServer) {
+				// The server ends the holder's connection (found by its advisory lock) while the
+				// holder waits between two statements, as it does for its upstream call: an error
+				// on a checked-out connection, which must not be thrown as an uncaught one.
+				const { rows } = await sql<{ ended: boolean }>`
+					select pg_terminate_backend(pid) as ended from pg_locks
+					where locktype = 'advisory' and granted and pid <> pg_backend_pid()`.execute(db);
+				expect(rows.map((r) => r.ended)).toEqual([true]);
+				await new Promise((r) => setTimeout(r, 200));
+			}
+			// Its next statement fails on the server: the refresh fails, nothing is stored.
+			return (await locked.grant(streamer.id))?.refreshToken;
+		});
+		if (onServer) await expect(broken).rejects.toThrow();
+		else expect(await broken).toBe('rt_secret_14');
+		// The lock went with the connection: the next refresh of the streamer takes it at once.
+		const next = await store.refreshLock(
+			streamer.id,
+			async (locked) => (await locked.grant(streamer.id))?.refreshToken
+		);
+		expect(next).toBe('rt_secret_14');
+		await store.settled();
+	});
+
 	it('Disconnect drops the tokens and turns the key off for that streamer only', async () => {
 		const a = (await store.signedIn(me(7), grant(9))).streamer;
 		const b = (await store.signedIn(me(8), grant(10))).streamer;
