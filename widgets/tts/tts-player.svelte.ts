@@ -40,6 +40,12 @@ const SOUND_START_MS = 2_500;
 /** A sound URL that turns out long is cut here: the speech is what the tip paid for. */
 const SOUND_MAX_MS = 8_000;
 
+/**
+ * With `gap=0`, a card whose tip played to its end waits this long at most for the next alert to
+ * take its place (the finish and the next start are two calls) before it leaves on its own.
+ */
+const HANDOFF_MS = 250;
+
 /** A wait that `cancel()` ends early (resolving false). */
 function sleep(ms: number): { done: Promise<boolean>; cancel: () => void } {
 	let cancel = () => {};
@@ -69,6 +75,11 @@ export class TtsPlayer {
 	#obsState: ObsState;
 	/** The item on screen and how to stop it. */
 	#playing: { orderId: string; handle?: PlayHandle; wait?: () => void } | null = null;
+	/**
+	 * A card that stays while the next tip may follow at once (gap=0): its tip played to its end,
+	 * and its finish, then the next tip's start, are on their way (#handOff).
+	 */
+	#handoff: { orderId: string; timer: ReturnType<typeof setTimeout> } | null = null;
 	#lastEventId: string | null = null;
 	#lastEventAt: number | null = null;
 	#lastError = '';
@@ -115,7 +126,10 @@ export class TtsPlayer {
 				this.#updateEligibility();
 			}),
 			audio.onUnlockChange(() => this.#updateEligibility()),
-			this.#runner.subscribe(() => this.#refresh())
+			this.#runner.subscribe(() => {
+				this.#checkHandoff();
+				this.#refresh();
+			})
 		);
 		void this.#loadCurrency();
 		this.#updateEligibility();
@@ -137,6 +151,7 @@ export class TtsPlayer {
 	destroy(): void {
 		for (const d of this.#disposers.splice(0)) d();
 		this.#runner.close();
+		if (this.#handoff) clearTimeout(this.#handoff.timer);
 	}
 
 	/** Calls made per kind (diagnostics, bench). */
@@ -213,6 +228,7 @@ export class TtsPlayer {
 	}
 
 	#show(tip: QueueTip, textOnly: boolean, style?: AlertStyle): void {
+		this.#endHandoff();
 		const s = style ?? alertStyle(this.#deps.params.alertTiers, tip, this.#deps.params.min_display);
 		this.view.alert = {
 			id: tip.order_id,
@@ -239,6 +255,7 @@ export class TtsPlayer {
 
 	#hide(orderId: string): void {
 		if (this.#playing?.orderId === orderId) this.#playing = null;
+		if (this.#handoff?.orderId === orderId) this.#endHandoff();
 		if (this.view.alert?.id === orderId) {
 			this.view.alertVisible = false;
 			this.view.captionStartedAt = null;
@@ -258,6 +275,8 @@ export class TtsPlayer {
 				// failed speech shows the card again, quietly.
 				const first = attempt === 1;
 				if (first && style.celebrate) this.#deps.celebrate?.(`${style.tier} alert ${orderId}`);
+				/** Played to its end (not stopped, not failed): the card may wait for the next one. */
+				let done = false;
 				try {
 					if (first && style.sound) await this.#playSound(orderId, style.sound);
 					if (this.#playing?.orderId !== orderId) return; // stopped during the sound
@@ -265,7 +284,7 @@ export class TtsPlayer {
 						// The audio kept failing: the message as text for a readable time, then done.
 						const wait = sleep(textFallbackSeconds(tip.message, style.minDisplayS) * 1000);
 						this.#playing.wait = wait.cancel;
-						await wait.done;
+						done = await wait.done;
 						return;
 					}
 					const handle = audio.play(tip.tts_url, { volume: params.volume });
@@ -292,21 +311,56 @@ export class TtsPlayer {
 						this.#playing.wait = wait.cancel;
 						await wait.done;
 					}
+					done = this.#playing?.orderId === orderId;
 				} finally {
 					this.#deps.speech?.quiet(orderId);
-					this.#hide(orderId);
+					if (done && params.gap === 0) this.#handOff(orderId);
+					else this.#hide(orderId);
 				}
 			},
 			stop: (orderId) => {
-				if (this.#playing?.orderId !== orderId) return;
-				this.#playing.handle?.stop();
-				this.#playing.wait?.();
+				if (this.#playing?.orderId === orderId) {
+					this.#playing.handle?.stop();
+					this.#playing.wait?.();
+				}
 				this.#hide(orderId);
 			},
 			preload: (_orderId, tip) => {
 				if (tip.tts_url) this.#deps.audio.preload(tip.tts_url);
 			}
 		};
+	}
+
+	/**
+	 * With no pause between alerts, a card whose tip has played does not start its exit only to be
+	 * replaced a moment later: it stays until the next alert takes its place (#show), and leaves as
+	 * soon as none will (#checkHandoff) or after HANDOFF_MS. The page meanwhile has nothing to
+	 * render, and sends the finish, then the next start, at once.
+	 */
+	#handOff(orderId: string): void {
+		this.#endHandoff();
+		if (this.#playing?.orderId === orderId) this.#playing = null;
+		this.#handoff = { orderId, timer: setTimeout(() => this.#hide(orderId), HANDOFF_MS) };
+	}
+
+	/** The card in hand-off leaves once neither its finish nor the next tip's start is on its way. */
+	#checkHandoff(): void {
+		const h = this.#handoff;
+		if (!h) return;
+		const mine = this.#runner.snapshot.mine;
+		const onItsWay =
+			mine !== null &&
+			mine.retryAt === undefined &&
+			!mine.cancelled &&
+			(mine.orderId === h.orderId
+				? mine.stage === 'playing' || mine.stage === 'finishing'
+				: mine.stage === 'starting');
+		if (!onItsWay) this.#hide(h.orderId);
+	}
+
+	#endHandoff(): void {
+		if (this.#handoff) clearTimeout(this.#handoff.timer);
+		this.#handoff = null;
 	}
 
 	/**
