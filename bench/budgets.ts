@@ -82,8 +82,11 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// names s-<hash>): tts 83,430 -> 83,258, counters 62,773 -> 62,680, overlay 103,333 -> 103,103,
 	// preview 47,675 -> 47,471, celebration 59,033 -> 58,951, leaderboard 35,174 -> 34,989, media
 	// 44,921 -> 44,805, recent 36,147 -> 35,993, tip-goal 63,667 -> 63,511.
+	// Then (2026-11-26, issue 16's gap: the audio port hears an element's end at once and empties
+	// it after the next start; the TTS card hands over to the next one with gap=0): tts 83,258 ->
+	// 83,531, overlay 103,103 -> 103,413.
 	index: 11_000,
-	overlay: 103_400,
+	overlay: 103_600,
 	preview: 47_800,
 	'widget-celebration': 59_200,
 	'widget-counters': 62_900,
@@ -94,7 +97,7 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	'widget-media': 45_100,
 	'widget-recent': 36_300,
 	'widget-tip-goal': 63_800,
-	'widget-tts': 83_500
+	'widget-tts': 83_700
 };
 
 /**

@@ -150,10 +150,6 @@ export class HowlerAudioPort implements AudioPort {
 	readonly #trusted: boolean;
 	/** Howler's AudioContext ran once: the browser lets this page start audio. */
 	#contextRan = false;
-	/** A sound between play() and its start (or failure): preloads wait for it. */
-	#starting: Promise<unknown> | null = null;
-	/** URLs whose preload waits for the sound being started. */
-	readonly #deferred = new Set<string>();
 	/** Sounds that played to their end, not unloaded yet (see #unloadSpent). */
 	readonly #spent: Howl[] = [];
 	#spentTimer: ReturnType<typeof setTimeout> | undefined;
@@ -193,16 +189,6 @@ export class HowlerAudioPort implements AudioPort {
 	}
 
 	preload(url: string): void {
-		// Loading a sound while another one is being started (the next tip's, right after this one's
-		// start call) would compete with that start: the page waits until it plays.
-		if (this.#starting) {
-			if (this.#deferred.has(url)) return;
-			this.#deferred.add(url);
-			void this.#starting.then(() => {
-				if (this.#deferred.delete(url)) this.preload(url);
-			});
-			return;
-		}
 		const cached = this.#cache.get(url);
 		if (cached) {
 			this.#cache.delete(url); // re-insert as the newest
@@ -225,7 +211,6 @@ export class HowlerAudioPort implements AudioPort {
 	}
 
 	play(url: string, opts: { volume: number }): PlayHandle {
-		this.#deferred.delete(url);
 		const entry = this.#cache.get(url) ?? createEntry(url);
 		this.#cache.delete(url);
 		const handle = startPlayback(entry, opts.volume, this.#opts.stallTimeoutMs, {
@@ -241,11 +226,7 @@ export class HowlerAudioPort implements AudioPort {
 				this.#spentTimer ??= setTimeout(() => this.#unloadSpent(), SPENT_UNLOAD_MS);
 			}
 		});
-		const starting: Promise<unknown> = handle.started.then(() => {
-			if (this.#starting === starting) this.#starting = null;
-			this.#unloadSpent();
-		});
-		this.#starting = starting;
+		void handle.started.then(() => this.#unloadSpent());
 		return handle;
 	}
 
@@ -253,7 +234,6 @@ export class HowlerAudioPort implements AudioPort {
 	dispose(): void {
 		for (const entry of this.#cache.values()) entry.howl.unload();
 		this.#cache.clear();
-		this.#deferred.clear();
 		this.#unloadSpent();
 		this.#listeners.clear();
 	}

@@ -76,10 +76,10 @@ export class TtsPlayer {
 	/** The item on screen and how to stop it. */
 	#playing: { orderId: string; handle?: PlayHandle; wait?: () => void } | null = null;
 	/**
-	 * A card that stays while the next tip may follow at once (gap=0): its tip played to its end,
-	 * and its finish, then the next tip's start, are on their way (#handOff).
+	 * With gap=0, the card of a tip that played to its end, left on screen while its finish and
+	 * then the next tip's start are on their way (#handOff).
 	 */
-	#handoff: { orderId: string; timer: ReturnType<typeof setTimeout> } | null = null;
+	#handoff: string | null = null;
 	#lastEventId: string | null = null;
 	#lastEventAt: number | null = null;
 	#lastError = '';
@@ -151,7 +151,6 @@ export class TtsPlayer {
 	destroy(): void {
 		for (const d of this.#disposers.splice(0)) d();
 		this.#runner.close();
-		if (this.#handoff) clearTimeout(this.#handoff.timer);
 	}
 
 	/** Calls made per kind (diagnostics, bench). */
@@ -228,7 +227,6 @@ export class TtsPlayer {
 	}
 
 	#show(tip: QueueTip, textOnly: boolean, style?: AlertStyle): void {
-		this.#endHandoff();
 		const s = style ?? alertStyle(this.#deps.params.alertTiers, tip, this.#deps.params.min_display);
 		this.view.alert = {
 			id: tip.order_id,
@@ -255,7 +253,7 @@ export class TtsPlayer {
 
 	#hide(orderId: string): void {
 		if (this.#playing?.orderId === orderId) this.#playing = null;
-		if (this.#handoff?.orderId === orderId) this.#endHandoff();
+		if (this.#handoff === orderId) this.#handoff = null;
 		if (this.view.alert?.id === orderId) {
 			this.view.alertVisible = false;
 			this.view.captionStartedAt = null;
@@ -326,7 +324,14 @@ export class TtsPlayer {
 				this.#hide(orderId);
 			},
 			preload: (_orderId, tip) => {
-				if (tip.tts_url) this.#deps.audio.preload(tip.tts_url);
+				const url = tip.tts_url;
+				if (!url) return;
+				const load = () => this.#deps.audio.preload(url);
+				// Called right after the start of the tip before it: loading now would compete with that
+				// tip's audio starting, so it waits until that plays (or fails).
+				const started = this.#playing?.handle?.started;
+				if (started) void started.then(load);
+				else load();
 			}
 		};
 	}
@@ -338,29 +343,23 @@ export class TtsPlayer {
 	 * render, and sends the finish, then the next start, at once.
 	 */
 	#handOff(orderId: string): void {
-		this.#endHandoff();
-		if (this.#playing?.orderId === orderId) this.#playing = null;
-		this.#handoff = { orderId, timer: setTimeout(() => this.#hide(orderId), HANDOFF_MS) };
+		this.#playing = null;
+		this.#handoff = orderId;
+		// Once the next card has taken its place, hiding this one does nothing.
+		setTimeout(() => this.#hide(orderId), HANDOFF_MS);
 	}
 
 	/** The card in hand-off leaves once neither its finish nor the next tip's start is on its way. */
 	#checkHandoff(): void {
-		const h = this.#handoff;
-		if (!h) return;
-		const mine = this.#runner.snapshot.mine;
-		const onItsWay =
-			mine !== null &&
-			mine.retryAt === undefined &&
-			!mine.cancelled &&
-			(mine.orderId === h.orderId
-				? mine.stage === 'playing' || mine.stage === 'finishing'
-				: mine.stage === 'starting');
-		if (!onItsWay) this.#hide(h.orderId);
-	}
-
-	#endHandoff(): void {
-		if (this.#handoff) clearTimeout(this.#handoff.timer);
-		this.#handoff = null;
+		const id = this.#handoff;
+		const m = this.#runner.snapshot.mine;
+		// On its way: this tip's finish (it is ours until that lands), or another tip's start.
+		const next =
+			m &&
+			!m.cancelled &&
+			m.retryAt === undefined &&
+			(m.orderId === id) !== (m.stage === 'starting');
+		if (id !== null && !next) this.#hide(id);
 	}
 
 	/**
