@@ -70,6 +70,18 @@ export interface HowlerAudioOptions {
 
 const DEFAULTS = { stallTimeoutMs: 10_000, cacheSize: 2 } satisfies HowlerAudioOptions;
 
+/** An ended sound is unloaded when the next one plays, or this long after its end. */
+const SPENT_UNLOAD_MS = 1_000;
+
+// Howler's sound objects and their <audio> elements: internal in howler 2.x, not in its typings.
+type HowlInternals = { _soundById?: (id: number) => { _node?: unknown } | null };
+
+/** The <audio> element that plays sound `id` of an html5 Howl (null if howler changed). */
+function html5Element(howl: Howl, id: number): HTMLMediaElement | null {
+	const node = (howl as unknown as HowlInternals)._soundById?.(id)?._node;
+	return node instanceof HTMLMediaElement ? node : null;
+}
+
 // Howler needs a codec name it believes the browser plays; html5 audio then sniffs the real bytes.
 const KNOWN_FORMATS = new Set(['mp3', 'mpeg', 'opus', 'ogg', 'oga', 'wav', 'aac', 'm4a', 'webm']);
 
@@ -138,6 +150,9 @@ export class HowlerAudioPort implements AudioPort {
 	readonly #trusted: boolean;
 	/** Howler's AudioContext ran once: the browser lets this page start audio. */
 	#contextRan = false;
+	/** Sounds that played to their end, not unloaded yet (see #unloadSpent). */
+	readonly #spent: Howl[] = [];
+	#spentTimer: ReturnType<typeof setTimeout> | undefined;
 	#isUnlocked: boolean;
 
 	constructor(options: HowlerAudioOptions = {}) {
@@ -198,22 +213,40 @@ export class HowlerAudioPort implements AudioPort {
 	play(url: string, opts: { volume: number }): PlayHandle {
 		const entry = this.#cache.get(url) ?? createEntry(url);
 		this.#cache.delete(url);
-		return startPlayback(entry, opts.volume, this.#opts.stallTimeoutMs, {
+		const handle = startPlayback(entry, opts.volume, this.#opts.stallTimeoutMs, {
 			// A sound that really plays proves audio is allowed (e.g. after a click elsewhere).
 			onStarted: () => this.#setUnlocked(true),
 			playFailure: () => {
 				if (this.#mayPlay()) return 'play';
 				this.#setUnlocked(false);
 				return 'locked';
+			},
+			spent: (howl) => {
+				this.#spent.push(howl);
+				this.#spentTimer ??= setTimeout(() => this.#unloadSpent(), SPENT_UNLOAD_MS);
 			}
 		});
+		void handle.started.then(() => this.#unloadSpent());
+		return handle;
 	}
 
 	/** Unloads every preloaded sound. */
 	dispose(): void {
 		for (const entry of this.#cache.values()) entry.howl.unload();
 		this.#cache.clear();
+		this.#unloadSpent();
 		this.#listeners.clear();
+	}
+
+	/**
+	 * Empties the elements of sounds that ended, once the next sound plays (or a second after the
+	 * end when none does): emptying one loads a data: URL, work that would otherwise fall between
+	 * one tip's end and the next one's start.
+	 */
+	#unloadSpent(): void {
+		clearTimeout(this.#spentTimer);
+		this.#spentTimer = undefined;
+		for (const howl of this.#spent.splice(0)) howl.unload();
 	}
 
 	/** Whether the browser lets this page start audio now. */
@@ -265,11 +298,13 @@ function startPlayback(
 	entry: Entry,
 	volume: number,
 	stallMs: number,
-	hooks: { onStarted: () => void; playFailure: () => AudioFailure }
+	hooks: { onStarted: () => void; playFailure: () => AudioFailure; spent: (howl: Howl) => void }
 ): PlayHandle {
 	const { howl } = entry;
 	let settled = false;
 	let soundId: number | null = null;
+	/** The sound's <audio> element: its 'ended' is heard directly (onElementEnded). */
+	let element: HTMLMediaElement | null = null;
 	let startTimer: ReturnType<typeof setTimeout> | undefined;
 	let progressTimer: ReturnType<typeof setTimeout> | undefined;
 	let lastPosition = 0;
@@ -301,8 +336,16 @@ function startPlayback(
 		entry.onLoadError = null;
 		entry.onPlayError = null;
 		howl.off('play', onPlay).off('end', onEnd);
+		element?.removeEventListener('ended', onElementEnded);
 		resolveStarted(false); // no effect when it already started
-		howl.unload(); // stops the sound, empties the <audio> element, returns it to howler's pool
+		// unload() stops the sound, empties the <audio> element (a silent data: URL, which the
+		// element loads) and returns it to howler's pool. At the end of the audio nothing is left to
+		// stop, and the page has better to do first (the finish call, the next tip's start and
+		// audio): the port empties it later (hooks.spent).
+		if (outcome === 'ended') {
+			element?.pause(); // already paused when the element ended; not when its 'end' got lost
+			hooks.spent(howl);
+		} else howl.unload();
 		if (outcome instanceof AudioError) rejectDone(outcome);
 		else resolveDone(outcome);
 	};
@@ -318,6 +361,10 @@ function startPlayback(
 	const onEnd = (id: number) => {
 		if (id === soundId) settle('ended');
 	};
+	// Howler hands its 'end' to listeners through setTimeout(0), a task after the element's own
+	// 'ended', and on a busy page that task waits behind rendering: the element's event is heard
+	// at once (howler's 'end' stays, should the element's be missed).
+	const onElementEnded = () => settle('ended');
 	const onPlayError = () => {
 		if (settled) return;
 		const reason = hooks.playFailure();
@@ -358,6 +405,8 @@ function startPlayback(
 		const id: unknown = howl.play();
 		if (typeof id === 'number') {
 			soundId = id;
+			element = html5Element(howl, id);
+			element?.addEventListener('ended', onElementEnded);
 			startTimer = setTimeout(
 				() => settle(new AudioError('stall', `audio did not start within ${stallMs / 1000} s`)),
 				stallMs

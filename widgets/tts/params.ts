@@ -78,7 +78,7 @@ function ttsParamDocs() {
 				key: KEY_DESCRIPTION,
 				volume: 'loudness of the speech (OBS can also mix the source)',
 				min_display: 'the alert stays on screen at least this long, even for short audio',
-				gap: 'pause between one alert leaving and the next one starting',
+				gap: "pause between one alert leaving and the next one starting; with 0, a next alert that is ready takes the card's place as soon as it starts",
 				claim:
 					'when this copy takes alerts: visible (shown anywhere in OBS), active (on air in Program), always; never: only shows what another copy reads (the preview)',
 				audio_failures: 'audio attempts for one alert before the text fallback',

@@ -40,6 +40,12 @@ const SOUND_START_MS = 2_500;
 /** A sound URL that turns out long is cut here: the speech is what the tip paid for. */
 const SOUND_MAX_MS = 8_000;
 
+/**
+ * With `gap=0`, a card whose tip played to its end waits this long at most for the next alert to
+ * take its place (the finish and the next start are two calls) before it leaves on its own.
+ */
+const HANDOFF_MS = 250;
+
 /** A wait that `cancel()` ends early (resolving false). */
 function sleep(ms: number): { done: Promise<boolean>; cancel: () => void } {
 	let cancel = () => {};
@@ -69,6 +75,11 @@ export class TtsPlayer {
 	#obsState: ObsState;
 	/** The item on screen and how to stop it. */
 	#playing: { orderId: string; handle?: PlayHandle; wait?: () => void } | null = null;
+	/**
+	 * With gap=0, the card of a tip that played to its end, left on screen while its finish and
+	 * then the next tip's start are on their way (#handOff).
+	 */
+	#handoff: string | null = null;
 	#lastEventId: string | null = null;
 	#lastEventAt: number | null = null;
 	#lastError = '';
@@ -115,7 +126,10 @@ export class TtsPlayer {
 				this.#updateEligibility();
 			}),
 			audio.onUnlockChange(() => this.#updateEligibility()),
-			this.#runner.subscribe(() => this.#refresh())
+			this.#runner.subscribe(() => {
+				this.#checkHandoff();
+				this.#refresh();
+			})
 		);
 		void this.#loadCurrency();
 		this.#updateEligibility();
@@ -239,6 +253,7 @@ export class TtsPlayer {
 
 	#hide(orderId: string): void {
 		if (this.#playing?.orderId === orderId) this.#playing = null;
+		if (this.#handoff === orderId) this.#handoff = null;
 		if (this.view.alert?.id === orderId) {
 			this.view.alertVisible = false;
 			this.view.captionStartedAt = null;
@@ -258,6 +273,8 @@ export class TtsPlayer {
 				// failed speech shows the card again, quietly.
 				const first = attempt === 1;
 				if (first && style.celebrate) this.#deps.celebrate?.(`${style.tier} alert ${orderId}`);
+				/** Played to its end (not stopped, not failed): the card may wait for the next one. */
+				let done = false;
 				try {
 					if (first && style.sound) await this.#playSound(orderId, style.sound);
 					if (this.#playing?.orderId !== orderId) return; // stopped during the sound
@@ -265,7 +282,7 @@ export class TtsPlayer {
 						// The audio kept failing: the message as text for a readable time, then done.
 						const wait = sleep(textFallbackSeconds(tip.message, style.minDisplayS) * 1000);
 						this.#playing.wait = wait.cancel;
-						await wait.done;
+						done = await wait.done;
 						return;
 					}
 					const handle = audio.play(tip.tts_url, { volume: params.volume });
@@ -292,21 +309,57 @@ export class TtsPlayer {
 						this.#playing.wait = wait.cancel;
 						await wait.done;
 					}
+					done = this.#playing?.orderId === orderId;
 				} finally {
 					this.#deps.speech?.quiet(orderId);
-					this.#hide(orderId);
+					if (done && params.gap === 0) this.#handOff(orderId);
+					else this.#hide(orderId);
 				}
 			},
 			stop: (orderId) => {
-				if (this.#playing?.orderId !== orderId) return;
-				this.#playing.handle?.stop();
-				this.#playing.wait?.();
+				if (this.#playing?.orderId === orderId) {
+					this.#playing.handle?.stop();
+					this.#playing.wait?.();
+				}
 				this.#hide(orderId);
 			},
 			preload: (_orderId, tip) => {
-				if (tip.tts_url) this.#deps.audio.preload(tip.tts_url);
+				const url = tip.tts_url;
+				if (!url) return;
+				const load = () => this.#deps.audio.preload(url);
+				// Called right after the start of the tip before it: loading now would compete with that
+				// tip's audio starting, so it waits until that plays (or fails).
+				const started = this.#playing?.handle?.started;
+				if (started) void started.then(load);
+				else load();
 			}
 		};
+	}
+
+	/**
+	 * With no pause between alerts, a card whose tip has played does not start its exit only to be
+	 * replaced a moment later: it stays until the next alert takes its place (#show), and leaves as
+	 * soon as none will (#checkHandoff) or after HANDOFF_MS. The page meanwhile has nothing to
+	 * render, and sends the finish, then the next start, at once.
+	 */
+	#handOff(orderId: string): void {
+		this.#playing = null;
+		this.#handoff = orderId;
+		// Once the next card has taken its place, hiding this one does nothing.
+		setTimeout(() => this.#hide(orderId), HANDOFF_MS);
+	}
+
+	/** The card in hand-off leaves once neither its finish nor the next tip's start is on its way. */
+	#checkHandoff(): void {
+		const id = this.#handoff;
+		const m = this.#runner.snapshot.mine;
+		// On its way: this tip's finish (it is ours until that lands), or another tip's start.
+		const next =
+			m &&
+			!m.cancelled &&
+			m.retryAt === undefined &&
+			(m.orderId === id) !== (m.stage === 'starting');
+		if (id !== null && !next) this.#hide(id);
 	}
 
 	/**
