@@ -101,8 +101,7 @@ export function parseParams<F extends ParamFields>(
 	const params = typeof search === 'string' ? new URLSearchParams(search) : search;
 	const ignored: string[] = [];
 	for (const name of new Set(params.keys()))
-		// Object.hasOwn is ES2022, outside the ES2021 lib this project compiles against.
-		if (!Object.prototype.hasOwnProperty.call(fields, name)) ignored.push(name);
+		if (!Object.hasOwn(fields, name)) ignored.push(name);
 
 	// Field by field, in the order of the table: only the schemas of the parameters the URL sets
 	// are built, and each bad parameter gets one sentence however many issues zod found.

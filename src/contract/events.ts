@@ -194,7 +194,7 @@ export const EVENT_TYPES = /*@__PURE__*/ Object.keys(EVENT_CATALOG) as EventType
 export type EventData<T extends EventType> = z.infer<ReturnType<(typeof EVENT_CATALOG)[T]['data']>>;
 
 export function isKnownEventType(type: string): type is EventType {
-	return Object.prototype.hasOwnProperty.call(EVENT_CATALOG, type);
+	return Object.hasOwn(EVENT_CATALOG, type);
 }
 
 /** The event types a credential with these scopes may receive (CONTRACT.md, Event catalog). */
@@ -264,7 +264,7 @@ export function parseEventWith(table: EventTable, input: unknown): ParsedEvent {
 	const envelope = PageEventEnvelope.safeParse(input);
 	if (!envelope.success) return { ok: false, error: describeIssues(envelope.error) };
 	const type = envelope.data.type;
-	if (!Object.prototype.hasOwnProperty.call(table, type))
+	if (!Object.hasOwn(table, type))
 		return { ok: true, known: false, event: envelope.data };
 	const data = eventData(table[type]).safeParse(envelope.data.data);
 	if (!data.success)

@@ -111,7 +111,7 @@ function parseFrameWith<E>(envelope: z.ZodMiniType<E>, text: string): FrameResul
 	const schemas = { ready: ReadyMessage, error: RealtimeErrorMessage, ping: PingMessage } as const;
 	if (typeof obj.type !== 'string') return { ok: false, error: 'type: expected string' };
 	// Own keys only: `type: "constructor"` or `"toString"` must not reach Object.prototype.
-	if (!Object.prototype.hasOwnProperty.call(schemas, obj.type))
+	if (!Object.hasOwn(schemas, obj.type))
 		return { ok: true, value: { kind: 'other', type: obj.type } };
 	const kind = obj.type as keyof typeof schemas;
 	const parsed = schemas[kind].safeParse(obj);
