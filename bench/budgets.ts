@@ -89,9 +89,11 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// 58,321, leaderboard 34,989 -> 34,296, media 44,805 -> 44,475, recent 35,993 -> 35,617, tip-goal
 	// 63,511 -> 62,804. Then (2026-11-26, issue 16's gap: the audio port hears an element's end at
 	// once and empties it after the next start; the TTS card hands over to the next one with gap=0):
-	// about +0.3 kB on the TTS page and the overlay (measured below after the merge).
+	// tts 82,002 -> 82,283, overlay 102,514 -> 102,807 (measured 2026-11-26 after the merge). Then
+	// (2026-11-26, Object.hasOwn): tts 82,283 -> 82,276, overlay 102,807 -> 102,798, counters
+	// 62,065 -> 62,049; the other pages within 10 bytes.
 	index: 11_000,
-	overlay: 102_700,
+	overlay: 103_000,
 	preview: 47_300,
 	'widget-celebration': 58_500,
 	'widget-counters': 62_300,
@@ -102,7 +104,7 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	'widget-media': 44_700,
 	'widget-recent': 35_800,
 	'widget-tip-goal': 63_000,
-	'widget-tts': 82_200
+	'widget-tts': 82_500
 };
 
 /**
@@ -121,10 +123,13 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
  * 17,985, overlay 53,244 -> 49,256 (both within their budgets, so held to them); then (#fields,
  * prefixes by z.regex, s-<hash> class names) tts 29,363 -> 29,191, counters 17,985 -> 17,883,
  * overlay 49,266 -> 49,036; then (2026-11-26, see WEIGHT_CEILINGS) tts 29,191 -> 27,935, counters
- * 17,883 -> 17,268, overlay 49,036 -> 48,447: all three within their budgets, which now hold them.
+ * 17,883 -> 17,268, overlay 49,036 -> 48,447: all three within their budgets, which now hold them;
+ * then (2026-11-26, issue 16's gap: the audio port's and the TTS card's hand-off code, then
+ * Object.hasOwn) tts 27,935 -> 28,216 -> 28,209, above its budget again, so held to about its size
+ * until it is back within; counters 17,268 -> 17,252, overlay 48,447 -> 48,740 -> 48,731.
  */
 export const OWN_WEIGHT_CEILINGS: Record<string, number> = {
-	'widget-tts': 28_000,
+	'widget-tts': 28_300,
 	'widget-counters': 17_500,
 	overlay: 48_700
 };
