@@ -100,8 +100,7 @@ export function parseParams<F extends ParamFields>(
 ): ParamResult<ParamValues<F>> {
 	const params = typeof search === 'string' ? new URLSearchParams(search) : search;
 	const ignored: string[] = [];
-	for (const name of new Set(params.keys()))
-		if (!Object.hasOwn(fields, name)) ignored.push(name);
+	for (const name of new Set(params.keys())) if (!Object.hasOwn(fields, name)) ignored.push(name);
 
 	// Field by field, in the order of the table: only the schemas of the parameters the URL sets
 	// are built, and each bad parameter gets one sentence however many issues zod found.

@@ -264,8 +264,7 @@ export function parseEventWith(table: EventTable, input: unknown): ParsedEvent {
 	const envelope = PageEventEnvelope.safeParse(input);
 	if (!envelope.success) return { ok: false, error: describeIssues(envelope.error) };
 	const type = envelope.data.type;
-	if (!Object.hasOwn(table, type))
-		return { ok: true, known: false, event: envelope.data };
+	if (!Object.hasOwn(table, type)) return { ok: true, known: false, event: envelope.data };
 	const data = eventData(table[type]).safeParse(envelope.data.data);
 	if (!data.success)
 		return { ok: false, error: `${type}: ${describeIssues(data.error, ['data'])}` };
