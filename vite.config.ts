@@ -124,6 +124,8 @@ export default defineConfig({
 					root: here('./'),
 					include: ['tests/unit/**/*.test.ts'],
 					environment: 'node',
+					// The browser's CSS.supports, which the colour parameters ask (no CSSOM in Node).
+					setupFiles: ['tests/fixtures/css-supports.ts'],
 					// Property tests run thousands of cases; a loaded 2-core CI machine needs headroom.
 					testTimeout: 30_000
 				}

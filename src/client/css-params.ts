@@ -6,32 +6,15 @@ import { z } from 'zod/mini';
 import type { ParamSchema } from './params.ts';
 
 /**
- * The CSS named colours (CSS Color 4), plus `transparent`. Built by the schema that needs it, so
- * that the set is garbage once a page has parsed its URL.
+ * A colour name the browser knows: the CSS named colours, `transparent` and the system colours, as
+ * `CSS.supports` answers (Chromium 103 and later know every name of CSS Color 4). The CSS-wide
+ * keywords and `currentcolor` pass that check too but name no colour of their own. Outside a
+ * browser (Node) there is no `CSS`, and no name is accepted.
  */
-const namedColors = (): ReadonlySet<string> =>
-	new Set(
-		(
-			'aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue ' +
-			'blueviolet brown burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk ' +
-			'crimson cyan darkblue darkcyan darkgoldenrod darkgray darkgreen darkgrey darkkhaki ' +
-			'darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen ' +
-			'darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue ' +
-			'dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite ' +
-			'gold goldenrod gray green greenyellow grey honeydew hotpink indianred indigo ivory khaki ' +
-			'lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan ' +
-			'lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen ' +
-			'lightskyblue lightslategray lightslategrey lightsteelblue lightyellow lime limegreen linen ' +
-			'magenta maroon mediumaquamarine mediumblue mediumorchid mediumpurple mediumseagreen ' +
-			'mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream ' +
-			'mistyrose moccasin navajowhite navy oldlace olive olivedrab orange orangered orchid ' +
-			'palegoldenrod palegreen paleturquoise palevioletred papayawhip peachpuff peru pink plum ' +
-			'powderblue purple rebeccapurple red rosybrown royalblue saddlebrown salmon sandybrown ' +
-			'seagreen seashell sienna silver skyblue slateblue slategray slategrey snow springgreen ' +
-			'steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow ' +
-			'yellowgreen transparent'
-		).split(' ')
-	);
+const isColourName = (s: string): boolean =>
+	/^[a-z]+$/.test(s) &&
+	!/^(inherit|initial|unset|revert|currentcolor)$/.test(s) &&
+	(globalThis.CSS?.supports('color', s) ?? false);
 
 const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 
@@ -40,18 +23,16 @@ const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
  * be left out: typed raw into a URL it starts the fragment, so `color=#ff0000` arrives empty and
  * `%23ff0000` is awkward to write. Normalised to lower case with a leading `#`.
  */
-export const cssColor: ParamSchema<string> = () => {
-	const named = namedColors();
-	return z.pipe(
+export const cssColor: ParamSchema<string> = () =>
+	z.pipe(
 		z
 			.pipe(
 				z.string().check(z.trim()),
 				z.transform((s) => s.toLowerCase())
 			)
-			.check(z.refine((s) => HEX.test(s) || named.has(s))),
-		z.transform((s) => (named.has(s) ? s : '#' + s.replace(/^#/, '')))
+			.check(z.refine((s) => HEX.test(s) || isColourName(s))),
+		z.transform((s) => (HEX.test(s) ? '#' + s.replace(/^#/, '') : s))
 	);
-};
 
 /** Generic families are keywords in CSS and must not be quoted. */
 const GENERIC_FAMILIES = [

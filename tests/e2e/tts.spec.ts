@@ -154,6 +154,30 @@ test('a bad URL parameter shows a readable card naming it', async ({ page, stack
 	expect(stack.calls('POST', /./)).toEqual([]);
 });
 
+test('a colour name is one the engine knows: RebeccaPurple themes the card, a made-up name is refused', async ({
+	page,
+	stack
+}) => {
+	// The colour parameters ask the browser (CSS.supports) which words name a colour.
+	await page.goto(
+		stack.url('/widget/tts', { sample: 1, accent: 'RebeccaPurple', color: 'Canvas' })
+	);
+	const accent = () =>
+		page.evaluate(() =>
+			document
+				.querySelector<HTMLElement>('[style*="--tok-accent"]')
+				?.style.getPropertyValue('--tok-accent')
+		);
+	await expect.poll(accent).toBe('rebeccapurple');
+	expect(await page.locator('[data-testid=error-card]').count()).toBe(0);
+
+	await page.goto(stack.url('/widget/tts', { accent: 'blurple', color: 'currentColor' }));
+	const card = () => textOf(page, '[data-testid=error-card]');
+	await expect.poll(card).toContain('This overlay URL needs fixing');
+	expect(await card()).toContain('accent');
+	expect(await card()).toContain('color');
+});
+
 test('a wrong overlay key shows a card saying so and claims nothing', async ({ page, stack }) => {
 	await page.goto(`${stack.origin}/widget/tts?key=not_the_right_key_at_all`);
 	await expect

@@ -189,7 +189,9 @@ describe('colours', () => {
 		'blurple',
 		'red !important',
 		'expression(alert(1))',
-		'"red"'
+		'"red"',
+		'inherit',
+		'currentColor'
 	])('hostile or unsupported colour %j is refused', (value) => {
 		errorFor('color', value);
 		errorFor('accent', value);
