@@ -141,13 +141,24 @@ export class DbGrantStore implements GrantStore {
 			return;
 		}
 		// Rotated (or, if the upstream kept it, the same token with a new access token).
-		const stored = await this.active.storeRefreshed(this.streamerId, this.generation, {
+		const rotated = {
 			refreshToken: grant.refresh_token,
 			accessToken: access?.token ?? '',
 			expiresAt: new Date(access?.expiresAt ?? 0),
 			refreshAt: new Date(access?.refreshAt ?? 0),
 			scopes: grant.scope
-		});
+		};
+		const stored = await this.active
+			.storeRefreshed(this.streamerId, this.generation, rotated)
+			.catch((err: unknown) => {
+				// The lock's connection broke while the upstream rotated the token (PostgreSQL
+				// restarted, the connection was ended): the new token is only in memory now. The
+				// write is conditional on the row's generation, so it is safe without the lock: it
+				// goes through the queries' pool, and fails (the streamer reconnects) if the row
+				// moved on meanwhile.
+				if (this.active === this.store) throw err;
+				return this.store.storeRefreshed(this.streamerId, this.generation, rotated);
+			});
 		// Not stored, so never used: the streamer reconnects (the row says why).
 		if (!stored) throw new StoreError('the authorization changed during the refresh');
 		this.generation += 1;

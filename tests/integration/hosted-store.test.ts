@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/hosted/crypto.ts';
 import { openDatabase, type Db } from '../../src/hosted/db.ts';
 import { migrate } from '../../src/hosted/migrations.ts';
+import { DbGrantStore } from '../../src/hosted/connections.ts';
 import { HostedStore } from '../../src/hosted/store.ts';
 import { postgresMissing, startPostgres, type PostgresServer } from './postgres-server.ts';
 
@@ -218,6 +219,31 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 			async (locked) => (await locked.grant(streamer.id))?.refreshToken
 		);
 		expect(next).toBe('rt_secret_14');
+		await store.settled();
+	});
+
+	it('a token the upstream rotated while the lock holder lost its connection is still stored', async () => {
+		const { streamer } = await store.signedIn(me(15), grant(16));
+		const grants = new DbGrantStore(store, streamer.id, { issuer: 'https://up', clientId: 'c' });
+		const before = (await grants.read())!;
+		const onServer = _name === 'PostgreSQL server';
+		await grants.shared.exclusive(async () => {
+			// Marked before it is sent, on the lock's connection.
+			await grants.write({ ...before, status: 'refreshing' });
+			// The upstream answers with a rotated token while PostgreSQL ends that connection.
+			if (onServer)
+				await sql`select pg_terminate_backend(pid) from pg_locks
+					where locktype = 'advisory' and granted and pid <> pg_backend_pid()`.execute(db);
+			await grants.write(
+				{ ...before, status: 'connected', refresh_token: 'rt_rotated_16' },
+				{ token: 'at_rotated_16', refreshAt: Date.now() + 60_000, expiresAt: Date.now() + 120_000 }
+			);
+		});
+		// Stored through another connection: the streamer goes on with the rotated token.
+		const after = (await store.grant(streamer.id))!;
+		expect(after.refreshToken).toBe('rt_rotated_16');
+		expect(after.refreshingSince).toBeNull();
+		expect(after.generation).toBe(1);
 		await store.settled();
 	});
 
