@@ -166,6 +166,11 @@ test("the preview's overlay cards", async ({ page, stack }) => {
 			{ timeout: 20_000 }
 		)
 		.toBe(true);
+	// The preview's own connection line sits above the cards: while it still changes (a loaded
+	// machine connects slowly), the cards move and cannot be taken.
+	await expect
+		.poll(() => attrOf(page, '[data-testid=preview]', 'data-connection'), { timeout: 20_000 })
+		.toBe('open');
 	await page.waitForTimeout(500); // the last frame's paint after its fit
 	const cards = page.locator('[data-testid=preview-overlay]');
 	for (let i = 0; i < 3; i++) {
