@@ -100,17 +100,22 @@ export class HostedMetrics {
 		const out: string[] = [];
 		const family = (name: string, type: string, help: string) =>
 			out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+		/** A summary family: a sum and a count for each set of labels (`{kind="..."}` or none). */
+		const summary = (name: string, help: string, rows: [string, number, number][]) => {
+			family(name, 'summary', help);
+			for (const [labels, sum, count] of rows)
+				out.push(`${name}_sum${labels} ${sum}`, `${name}_count${labels} ${count}`);
+		};
 		family('tip_upstream_requests_total', 'counter', 'Requests to the upstream, by outcome.');
 		for (const [key, v] of [...this.requests].sort()) {
 			const [kind, outcome] = key.split(',');
 			out.push(`tip_upstream_requests_total{kind="${kind}",outcome="${outcome}"} ${v}`);
 		}
-		family('tip_upstream_request_seconds', 'summary', 'Time to an upstream answer, by kind.');
-		for (const [kind, t] of [...this.took].sort())
-			out.push(
-				`tip_upstream_request_seconds_sum{kind="${kind}"} ${t.sum}`,
-				`tip_upstream_request_seconds_count{kind="${kind}"} ${t.count}`
-			);
+		summary(
+			'tip_upstream_request_seconds',
+			'Time to an upstream answer, by kind.',
+			[...this.took].sort().map(([kind, t]) => [`{kind="${kind}"}`, t.sum, t.count])
+		);
 		family('tip_upstream_rate_limited_total', 'counter', 'Upstream answers 429.');
 		out.push(`tip_upstream_rate_limited_total ${this.rateLimited}`);
 		if (this.rateLimit) {
@@ -170,23 +175,15 @@ export class HostedMetrics {
 				'Refreshes that found the lock held by another and waited for its result.'
 			);
 			out.push(`tip_refresh_lock_contended_total ${now.locks.contended}`);
-			family(
+			summary(
 				'tip_refresh_lock_held_seconds',
-				'summary',
-				'How long refreshes held their lock (the refresh, or the read of a stored result).'
+				'How long refreshes held their lock (the refresh, or the read of a stored result).',
+				[['', now.locks.heldSeconds, now.locks.heldCount]]
 			);
-			out.push(
-				`tip_refresh_lock_held_seconds_sum ${now.locks.heldSeconds}`,
-				`tip_refresh_lock_held_seconds_count ${now.locks.heldCount}`
-			);
-			family(
+			summary(
 				'tip_refresh_lock_wait_seconds',
-				'summary',
-				'From asking for a refresh lock to holding it, or to using the holder’s stored result.'
-			);
-			out.push(
-				`tip_refresh_lock_wait_seconds_sum ${now.locks.waitSeconds}`,
-				`tip_refresh_lock_wait_seconds_count ${now.locks.waitCount}`
+				'From asking for a refresh lock to holding it, or to using the holder’s stored result.',
+				[['', now.locks.waitSeconds, now.locks.waitCount]]
 			);
 		}
 		family('tip_token_mint_seconds', 'histogram', 'Time to answer POST /token.');
