@@ -157,6 +157,21 @@ if (only.has('play')) {
 			runs.map((r) => median(r.gapMs))
 		),
 		row(
+			'gap part median: audio end → its finish answered upstream',
+			'ms',
+			runs.map((r) => median(r.gapParts.finish))
+		),
+		row(
+			'gap part median: → the next start answered upstream',
+			'ms',
+			runs.map((r) => median(r.gapParts.start))
+		),
+		row(
+			'gap part median: → the next audio playing',
+			'ms',
+			runs.map((r) => median(r.gapParts.play))
+		),
+		row(
 			'upstream calls per played tip (steady)',
 			'calls',
 			runs.map((r) => r.callsPerTip),

@@ -50,6 +50,13 @@ export interface PlayRun {
 	reactionMs: number[];
 	/** One tip's audio ended → the next (already ready) tip's audio playing, per pair (ms). */
 	gapMs: number[];
+	/**
+	 * Each gap in three parts, per pair (ms), on one clock (the page's marks and the simulator's
+	 * log): the audio's end → its finish answered upstream; → the next start answered upstream (the
+	 * finish's answer back through the endpoint, the page, the start's request); → that tip's audio
+	 * playing (the start's answer back, the card, the element's `play()`).
+	 */
+	gapParts: { finish: number[]; start: number[]; play: number[] };
 	/** Upstream calls per played tip between the page's start-up reads and the last finish. */
 	callsPerTip: number;
 	/** Upstream calls one clean reconnect costs (socket dropped, reconnect allowed at once). */
@@ -99,7 +106,7 @@ export async function playRun(opts: {
 		);
 		const steadyTo = Date.now() + 1;
 		await quiet(stack, 300);
-		const gapMs = gaps(await p.takeAudio(), burst);
+		const { gapMs, gapParts } = gaps(await p.takeAudio(), burst, tracker);
 		const steadyCalls = tracker.requestsBetween(steadyFrom, steadyTo).length;
 
 		const callsPerReconnect: number[] = [];
@@ -115,6 +122,7 @@ export async function playRun(opts: {
 		return {
 			reactionMs,
 			gapMs,
+			gapParts,
 			callsPerTip: steadyCalls / played.length,
 			callsPerReconnect,
 			callsAtConnect
@@ -125,19 +133,31 @@ export async function playRun(opts: {
 	}
 }
 
-/** Gaps between consecutive tips of `order`: ended of one → playing of the next. */
-function gaps(marks: AudioMark[], order: string[]): number[] {
+/** Gaps between consecutive tips of `order`: ended of one → playing of the next, and its parts. */
+function gaps(
+	marks: AudioMark[],
+	order: string[],
+	tracker: Stack['tracker']
+): Pick<PlayRun, 'gapMs' | 'gapParts'> {
 	const first = (kind: AudioMark['kind'], id: string) =>
 		marks.find((m) => m.kind === kind && orderIdOfAudio(m.src) === id)?.t;
-	const out: number[] = [];
+	const gapMs: number[] = [];
+	const gapParts: PlayRun['gapParts'] = { finish: [], start: [], play: [] };
 	for (let i = 1; i < order.length; i++) {
 		const ended = first('ended', order[i - 1]);
 		const playing = first('playing', order[i]);
-		if (ended !== undefined && playing !== undefined) out.push(playing - ended);
+		if (ended === undefined || playing === undefined) continue;
+		gapMs.push(playing - ended);
+		const finished = tracker.finishes.get(order[i - 1])?.[0];
+		const started = tracker.starts.get(order[i])?.[0];
+		if (finished === undefined || started === undefined) continue;
+		gapParts.finish.push(finished - ended);
+		gapParts.start.push(started - finished);
+		gapParts.play.push(playing - started);
 	}
-	if (out.length < order.length - 1)
-		throw new Error(`bench: audio marks missing (${out.length} gaps for ${order.length} tips)`);
-	return out;
+	if (gapMs.length < order.length - 1)
+		throw new Error(`bench: audio marks missing (${gapMs.length} gaps for ${order.length} tips)`);
+	return { gapMs, gapParts };
 }
 
 export interface IdleFigures {

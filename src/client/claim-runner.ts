@@ -179,18 +179,24 @@ export class ClaimRunner<T> {
 		}
 	}
 
-	/** One call at a time, in order; its answer comes back as `startResult` and so on. */
+	/**
+	 * One call at a time, in order; its answer comes back as `startResult` and so on. The lane moves
+	 * on as soon as the call is answered, before the answer is applied: a call that the answer leads
+	 * to (the next start after a finish) goes out at once, ahead of the re-render the answer causes.
+	 */
 	#call(kind: 'start' | 'finish' | 'release', orderId: string): void {
-		this.#lane = this.#lane.then(async () => {
-			if (this.#closed) return;
+		const answered = this.#lane.then(async (): Promise<CallResult<T> | null> => {
+			if (this.#closed) return null;
 			this.calls[kind] += 1;
-			let r: CallResult<T>;
 			try {
-				r = await this.#opts.queue[kind](orderId);
+				return await this.#opts.queue[kind](orderId);
 			} catch (err) {
-				r = { ok: false, status: 0, code: err instanceof Error ? err.message : 'error' };
+				return { ok: false, status: 0, code: err instanceof Error ? err.message : 'error' };
 			}
-			this.dispatch({ kind: `${kind}Result`, orderId, result: r });
+		});
+		this.#lane = answered.then(() => {});
+		void answered.then((result) => {
+			if (result) this.dispatch({ kind: `${kind}Result`, orderId, result });
 		});
 	}
 

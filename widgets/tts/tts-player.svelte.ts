@@ -46,6 +46,13 @@ const SOUND_MAX_MS = 8_000;
  */
 const HANDOFF_MS = 250;
 
+/**
+ * A tip that speaks at once shows its card when its audio has started, or after this long if the
+ * audio is slower: the card's first render, done before the element's `play()`, held the start
+ * of the voice back by about 5 ms (the element's start waits for the page's main thread).
+ */
+const CARD_WAIT_MS = 100;
+
 /** A wait that `cancel()` ends early (resolving false). */
 function sleep(ms: number): { done: Promise<boolean>; cancel: () => void } {
 	let cancel = () => {};
@@ -80,6 +87,8 @@ export class TtsPlayer {
 	 * then the next tip's start are on their way (#handOff).
 	 */
 	#handoff: string | null = null;
+	/** The tip whose card waits for its audio to start (CARD_WAIT_MS). */
+	#cardPending: string | null = null;
 	#lastEventId: string | null = null;
 	#lastEventAt: number | null = null;
 	#lastError = '';
@@ -266,12 +275,15 @@ export class TtsPlayer {
 				const { params, audio } = this.#deps;
 				const style = alertStyle(params.alertTiers, tip, params.min_display);
 				const shownAt = Date.now();
-				this.#show(tip, mode === 'fallback', style);
-				this.#playing = { orderId };
-				const minDisplayMs = style.minDisplayS * 1000;
 				// The sound and the celebration belong to the alert's first showing: a retry after a
 				// failed speech shows the card again, quietly.
 				const first = attempt === 1;
+				// The voice first, then its card (CARD_WAIT_MS), when nothing plays before the speech.
+				const voiceFirst = mode === 'normal' && tip.tts_url !== null && !(first && style.sound);
+				if (voiceFirst) this.#cardPending = orderId;
+				else this.#show(tip, mode === 'fallback', style);
+				this.#playing = { orderId };
+				const minDisplayMs = style.minDisplayS * 1000;
 				if (first && style.celebrate) this.#deps.celebrate?.(`${style.tier} alert ${orderId}`);
 				/** Played to its end (not stopped, not failed): the card may wait for the next one. */
 				let done = false;
@@ -287,8 +299,17 @@ export class TtsPlayer {
 					}
 					const handle = audio.play(tip.tts_url, { volume: params.volume });
 					this.#playing.handle = handle;
+					const showCard = () => {
+						if (this.#cardPending !== orderId) return;
+						this.#cardPending = null;
+						if (this.#playing?.orderId === orderId) this.#show(tip, false, style);
+					};
+					const cardWait = voiceFirst ? sleep(CARD_WAIT_MS) : null;
+					void cardWait?.done.then((waited) => waited && showCard());
 					void handle.started.then((ok) => {
+						cardWait?.cancel();
 						if (!ok || this.#playing?.orderId !== orderId) return;
+						showCard();
 						const seconds = handle.duration();
 						this.#deps.speech?.speaking(orderId, seconds ? seconds * 1000 + 5_000 : undefined);
 						this.view.captionDurationS = seconds;
@@ -311,6 +332,7 @@ export class TtsPlayer {
 					}
 					done = this.#playing?.orderId === orderId;
 				} finally {
+					if (this.#cardPending === orderId) this.#cardPending = null;
 					this.#deps.speech?.quiet(orderId);
 					if (done && params.gap === 0) this.#handOff(orderId);
 					else this.#hide(orderId);
@@ -359,7 +381,8 @@ export class TtsPlayer {
 			!m.cancelled &&
 			m.retryAt === undefined &&
 			(m.orderId === id) !== (m.stage === 'starting');
-		if (id !== null && !next) this.#hide(id);
+		// A card that waits for its audio to start (CARD_WAIT_MS) will take its place.
+		if (id !== null && !next && this.#cardPending === null) this.#hide(id);
 	}
 
 	/**
