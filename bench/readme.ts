@@ -28,8 +28,12 @@ export const SUMMARY = {
 		'resident JS heap after GC, full overlay',
 		'idle animation frames, full overlay',
 		'reaction p95',
+		'gap p95',
+		'idle main-thread task time, full overlay',
+		'idle main-thread task time, empty page',
 		'recovery p95',
-		'plays lost or doubled'
+		'plays lost or doubled',
+		'token endpoint added latency p99'
 	],
 	hosted: [
 		'connect: token mint p99',
