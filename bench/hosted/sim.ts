@@ -90,7 +90,8 @@ const { app } = sim.control.oauth.registerApp({
 const log = sim.control.log;
 const core = sim.control.core;
 
-// Counted as they happen: the log keeps only its last 20,000 entries.
+// Counted as they happen: the log keeps only its last 20,000 entries, fewer than a storm of 1,000
+// streamers writes (its refreshes, reuses and revocations were undercounted from the log).
 let requestCount = 0;
 let step: StepStats = emptyStep();
 const created = new Map<string, { tenant: string }>();
@@ -105,10 +106,19 @@ function emptyStep(): StepStats {
 		tipMs: []
 	};
 }
+/** OAuth grants, refreshes, reuses and revocations by action, and 429s: counted the same way. */
+const oauthCount: Record<string, number> = {};
+const limitedCount = { claims: 0, others: 0 };
+const logOAuth = log.oauth.bind(log);
+log.oauth = (e) => {
+	logOAuth(e);
+	oauthCount[e.action] = (oauthCount[e.action] ?? 0) + 1;
+};
 const logRequest = log.request.bind(log);
 log.request = (e) => {
 	logRequest(e);
 	requestCount += 1;
+	if (e.status === 429) limitedCount[CLAIM_PATH.test(e.path) ? 'claims' : 'others'] += 1;
 	step.requests += 1;
 	const kind = `${e.method} ${e.path.replace(/^\/(tts|media)\/[^/]+\/(start|finish|release)$/, '/$1/{id}/$2')}`;
 	step.byKind[kind] = (step.byKind[kind] ?? 0) + 1;
@@ -171,9 +181,6 @@ function setSchedule(streamers: number, periodMs: number): void {
 }
 
 function stats(): SimStats {
-	const requests = log.requests();
-	const limited = requests.filter((r) => r.status === 429);
-	const claims = limited.filter((r) => CLAIM_PATH.test(r.path)).length;
 	const played: Record<string, string[]> = {};
 	let pending = 0;
 	for (let i = 0; i < settings.streamers; i++) {
@@ -183,10 +190,10 @@ function stats(): SimStats {
 	}
 	return {
 		requests: requestCount,
-		limited: { claims, others: limited.length - claims },
-		refreshes: log.oauthEntries('refresh_token').length,
-		reuseDetected: log.oauthEntries('reuse_detected').length,
-		revoked: log.oauthEntries('revoked').length,
+		limited: { ...limitedCount },
+		refreshes: oauthCount.refresh_token ?? 0,
+		reuseDetected: oauthCount.reuse_detected ?? 0,
+		revoked: oauthCount.revoked ?? 0,
 		played,
 		pending
 	};
