@@ -38,6 +38,7 @@ export const SUMMARY = {
 	hosted: [
 		'connect: token mint p99',
 		'connect: failures',
+		'refresh: rotated-out tokens presented',
 		'refresh: streamers revoked',
 		'refresh: calls failed',
 		'chaos: tips lost',
