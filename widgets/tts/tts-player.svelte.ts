@@ -274,7 +274,8 @@ export class TtsPlayer {
 			play: async (orderId, tip, mode, attempt) => {
 				const { params, audio } = this.#deps;
 				const style = alertStyle(params.alertTiers, tip, params.min_display);
-				const shownAt = Date.now();
+				/** When the card went up: the display time counts from there. */
+				let shownAt = Date.now();
 				// The sound and the celebration belong to the alert's first showing: a retry after a
 				// failed speech shows the card again, quietly.
 				const first = attempt === 1;
@@ -302,7 +303,9 @@ export class TtsPlayer {
 					const showCard = () => {
 						if (this.#cardPending !== orderId) return;
 						this.#cardPending = null;
-						if (this.#playing?.orderId === orderId) this.#show(tip, false, style);
+						if (this.#playing?.orderId !== orderId) return;
+						this.#show(tip, false, style);
+						shownAt = Date.now();
 					};
 					const cardWait = voiceFirst ? sleep(CARD_WAIT_MS) : null;
 					void cardWait?.done.then((waited) => waited && showCard());
