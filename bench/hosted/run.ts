@@ -125,12 +125,7 @@ try {
 		log(`run ${run} of ${runs}`);
 		if (only.has('connect')) {
 			const before = await Promise.all(instances.map((i) => i.mintBuckets()));
-			const cpu = cpuMeter({
-				client: () => [client.child.pid!],
-				sim: () => [sim.child.pid!],
-				...Object.fromEntries(instances.map((i, k) => [`instance ${k + 1}`, () => [i.pid!]])),
-				postgres: () => postgresPids(new URL(pg.url).port)
-			});
+			const cpu = meterCpu();
 			const r = await client.ask<ConnectResult>({
 				type: 'connect',
 				windowMs: windowS * 1000,
@@ -159,6 +154,7 @@ try {
 			);
 		}
 		if (only.has('refresh')) {
+			const cpu = meterCpu();
 			const before = await stats();
 			const metricsBefore = await Promise.all(instances.map((i) => i.metrics()));
 			const sampler = startSampler(pg.url, origins);
@@ -171,6 +167,7 @@ try {
 			});
 			await sim.ask({ type: 'access-ttl', seconds: 3600 });
 			const sampled = await sampler.stop();
+			const used = cpu();
 			mkdirSync('bench-results', { recursive: true });
 			writeFileSync(
 				`bench-results/hosted-refresh-samples-${run}.json`,
@@ -199,7 +196,8 @@ try {
 			);
 			log(
 				`refresh: ${r.calls} calls, failures ${JSON.stringify(r.failures)}, read p50 ${r.p50Ms.toFixed(0)} ms, ` +
-					`p99 ${r.p99Ms.toFixed(0)} ms, max ${r.maxMs.toFixed(0)} ms; peaks once a second ${JSON.stringify(sampled.peaks)}`
+					`p99 ${r.p99Ms.toFixed(0)} ms, max ${r.maxMs.toFixed(0)} ms; peaks once a second ${JSON.stringify(sampled.peaks)}; ` +
+					`CPU (cores) ${JSON.stringify(used.share)}`
 			);
 		}
 		if (only.has('chaos')) await chaos();
@@ -269,6 +267,16 @@ async function chaos(): Promise<void> {
 	log(
 		`chaos: ${tips} tips, ${played} played, ${after.pending} still queued; still queued after the end (claims waiting for a takeover), by seconds: ${JSON.stringify(queuedAt)}`
 	);
+}
+
+/** CPU from now on (cpu.ts): the simulator, the client, each instance and PostgreSQL. */
+function meterCpu() {
+	return cpuMeter({
+		client: () => [client.child.pid!],
+		sim: () => [sim.child.pid!],
+		...Object.fromEntries(instances.map((i, k) => [`instance ${k + 1}`, () => [i.pid!]])),
+		postgres: () => postgresPids(new URL(pg.url).port)
+	});
 }
 
 /** What one step of the capacity ramp saw. */

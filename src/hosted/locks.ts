@@ -74,11 +74,13 @@ export class RefreshLocks {
 
 	/**
 	 * Runs `fn` holding `key`'s lock, with the database handle to use while holding it. `peek`, if
-	 * given, runs without the lock before each attempt: a result from it (not null) is the answer
-	 * and the lock is not taken (another holder's stored result).
+	 * given, runs without the lock after the lock was found taken, before the next attempt: a result
+	 * from it (not null) is the answer and the lock is not taken (another holder's stored result).
+	 * It does not run before the first attempt: the callers have just read the same row, and a
+	 * storm of refreshes would read it twice for each on the queries' pool.
 	 */
 	run<T>(key: string, fn: (db: Db) => Promise<T>, peek?: () => Promise<T | null>): Promise<T> {
-		const p = embedded(this.db) ? this.inMemory(key, fn, peek) : this.advisory(key, fn, peek);
+		const p = embedded(this.db) ? this.inMemory(key, fn) : this.advisory(key, fn, peek);
 		this.held.add(p);
 		void p.then(
 			() => this.held.delete(p),
@@ -105,7 +107,8 @@ export class RefreshLocks {
 			this.totals.waitCount += 1;
 		};
 		for (let attempt = 0; ; attempt++) {
-			const seen = peek ? await peek() : null;
+			// The caller has just looked (oauth-client.ts credential): the first look is the lock.
+			const seen = peek && attempt > 0 ? await peek() : null;
 			if (seen !== null) {
 				waited();
 				return seen;
@@ -151,17 +154,12 @@ export class RefreshLocks {
 		}
 	}
 
-	private async inMemory<T>(
-		key: string,
-		fn: (db: Db) => Promise<T>,
-		peek?: () => Promise<T | null>
-	): Promise<T> {
-		const seen = peek ? await peek() : null;
-		if (seen !== null) return seen;
+	private async inMemory<T>(key: string, fn: (db: Db) => Promise<T>): Promise<T> {
 		const before = this.local.get(key);
 		let release!: () => void;
 		const mine = new Promise<void>((resolve) => (release = resolve));
 		this.local.set(key, mine);
+		// No look at the row while waiting: `fn` reads it first thing, on the same one connection.
 		await before;
 		this.now.holding += 1;
 		try {

@@ -46,7 +46,7 @@ export class HostedStore {
 	/**
 	 * Runs `fn` holding the streamer's refresh lock, deployment-wide (locks.ts), with the store to
 	 * use meanwhile (on the lock's connection). `peek` looks for another holder's result without the
-	 * lock, before each attempt to take it: not null, it is the answer.
+	 * lock, after finding the lock taken and before trying again: not null, it is the answer.
 	 */
 	refreshLock<T>(
 		streamerId: string,

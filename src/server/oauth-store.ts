@@ -48,8 +48,9 @@ export interface GrantStore {
 export interface SharedGrant {
 	/**
 	 * Runs `fn` holding the grant's refresh lock (waiting for another holder to finish). `peek`, if
-	 * given, runs without the lock first and while waiting: a result from it (not null) is the
-	 * answer and the lock is not taken (another process's stored result).
+	 * given, runs without the lock while waiting for another holder (not before the first attempt:
+	 * the caller has just read the grant): a result from it (not null) is the answer and the lock
+	 * is not taken (another process's stored result).
 	 */
 	exclusive<T>(fn: () => Promise<T>, peek?: () => Promise<T | null>): Promise<T>;
 	/** Another process's stored access token was used instead of a refresh (metrics). */
