@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db, GrantsTable, StreamersTable } from './db.ts';
 import { randomToken, type SecretBox } from './crypto.ts';
-import { refreshLocks, type LockStats, type LockTotals } from './locks.ts';
+import { refreshLocks, type HeldLock, type LockStats, type LockTotals } from './locks.ts';
 import { resolveOverlayKey, type KeyLookup } from './overlay-keys.ts';
 
 export interface Streamer {
@@ -40,7 +40,9 @@ export class HostedStore {
 	constructor(
 		private readonly db: Db,
 		private readonly box: SecretBox,
-		private readonly now: () => Date = () => new Date()
+		private readonly now: () => Date = () => new Date(),
+		/** Set on the store a refresh uses while it holds its lock on a server (refreshLock). */
+		private readonly lock: HeldLock | null = null
 	) {}
 
 	/**
@@ -55,7 +57,7 @@ export class HostedStore {
 	): Promise<T> {
 		return refreshLocks(this.db).run(
 			`refresh:${streamerId}`,
-			(db) => fn(db === this.db ? this : new HostedStore(db, this.box, this.now)),
+			(db, lock) => fn(db === this.db ? this : new HostedStore(db, this.box, this.now, lock)),
 			peek
 		);
 	}
@@ -324,13 +326,14 @@ export class HostedStore {
 	/**
 	 * Stores the rotated tokens (before anyone uses them) and clears the refresh mark; false if the
 	 * row moved on meanwhile (its lock lost with its connection, or the streamer disconnected).
+	 * Under a refresh lock on a server it is the refresh's last statement, and frees the lock.
 	 */
 	async storeRefreshed(
 		streamerId: string,
 		generation: number,
 		grant: GrantInput
 	): Promise<boolean> {
-		const r = await this.db
+		const update = this.db
 			.updateTable('grants')
 			.set((eb) => ({
 				...this.sealGrant(streamerId, grant),
@@ -339,9 +342,21 @@ export class HostedStore {
 				updated_at: this.now()
 			}))
 			.where('streamer_id', '=', streamerId)
-			.where('generation', '=', generation)
-			.executeTakeFirst();
-		return Number(r.numUpdatedRows) === 1;
+			.where('generation', '=', generation);
+		const lock = this.lock;
+		if (!lock) return Number((await update.executeTakeFirst()).numUpdatedRows) === 1;
+		// The write frees the lock itself, which saves the holder the round trip of an unlock
+		// statement (and the lock is still free only once the write is committed: HeldLock). If
+		// the statement fails, locks.ts unlocks with a statement of its own.
+		const { updated } = await this.db
+			.with('w', () => update.returning('generation'))
+			.selectNoFrom((eb) => [
+				eb.selectFrom('w').select(eb.fn.countAll<number>().as('n')).as('updated'),
+				lock.release.as('released')
+			])
+			.executeTakeFirstOrThrow();
+		lock.released();
+		return Number(updated) === 1;
 	}
 
 	/**

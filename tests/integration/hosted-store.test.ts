@@ -7,7 +7,7 @@ import { SecretBox } from '../../src/hosted/crypto.ts';
 import { openDatabase, type Db } from '../../src/hosted/db.ts';
 import { migrate } from '../../src/hosted/migrations.ts';
 import { DbGrantStore } from '../../src/hosted/connections.ts';
-import { HostedStore } from '../../src/hosted/store.ts';
+import { HostedStore, type Grant } from '../../src/hosted/store.ts';
 import { postgresMissing, startPostgres, type PostgresServer } from './postgres-server.ts';
 
 const SECRET = 'a-test-secret-of-at-least-32-characters!';
@@ -246,6 +246,40 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 		expect(after.generation).toBe(1);
 		await store.settled();
 	});
+
+	it.runIf(_name === 'PostgreSQL server')(
+		'the next holder of a streamer’s lock reads the rotated token, even when its commit is slow',
+		async () => {
+			const { streamer } = await store.signedIn(me(17), grant(18));
+			// The rotated token's write (the one that clears the mark) takes 600 ms to commit: a
+			// trigger deferred to the commit. The holder's last statement frees the lock too; were
+			// it free before the commit, the waiter below would take it in those 600 ms, find the
+			// mark, and send the streamer to Reconnect.
+			await sql`create function slow_commit() returns trigger language plpgsql
+				as $$ begin perform pg_sleep(0.6); return null; end $$`.execute(db);
+			await sql`create constraint trigger slow_commit after update on grants
+				deferrable initially deferred for each row when (new.refreshing_since is null)
+				execute function slow_commit()`.execute(db);
+			try {
+				let next!: Promise<Grant | null>;
+				await store.refreshLock(streamer.id, async (locked) => {
+					const g = (await locked.grant(streamer.id))!;
+					expect(await locked.markRefreshing(streamer.id, g.generation)).toBe(true);
+					next = store.refreshLock(streamer.id, (waiter) => waiter.grant(streamer.id));
+					await new Promise((r) => setTimeout(r, 100));
+					expect(await locked.storeRefreshed(streamer.id, g.generation, grant(19))).toBe(true);
+				});
+				expect(await next).toMatchObject({
+					refreshToken: 'rt_secret_19',
+					generation: 1,
+					refreshingSince: null
+				});
+			} finally {
+				await sql`drop trigger slow_commit on grants; drop function slow_commit()`.execute(db);
+			}
+			await store.settled();
+		}
+	);
 
 	it('Disconnect drops the tokens and turns the key off for that streamer only', async () => {
 		const a = (await store.signedIn(me(7), grant(9))).streamer;
