@@ -10,6 +10,7 @@
 //   npm run bench:hosted -- --quick               1 run, 15 s window, 1-minute storm and chaos
 //   npm run bench:hosted -- --streamers=1000 --minutes=2 --only=connect,refresh
 //   npm run bench:hosted -- --only=capacity --streamers=800 --from=200 --step=50
+//   npm run bench:hosted -- --only=refresh --cut=at-once   every held token dies at the same instant
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { postgresMissing, startPostgres } from '../../tests/integration/postgres-server.ts';
@@ -38,6 +39,10 @@ const { values: args } = parseArgs({
 		quick: { type: 'boolean', default: false },
 		only: { type: 'string' },
 		sources: { type: 'string', default: '5' },
+		// How the refresh storm cuts the access tokens the instances hold (an hour long): each at a
+		// random moment of the first 5 s (`spread`: as if they had always been 5-second tokens), or
+		// all at 5 s (`at-once`: a mass revocation, 1,000 streamers refreshing in the same second).
+		cut: { type: 'string', default: 'spread' },
 		// The capacity ramp: streamers from `from` up to --streamers by `step`, each step `periods`
 		// tip periods long, on a clock `scale` times faster than the documented one.
 		from: { type: 'string' },
@@ -55,6 +60,10 @@ const windowS = Number(args.window ?? (quick ? 15 : 60));
 const only = new Set(args.only ? args.only.split(',') : PARTS);
 /** Browser sources per streamer (the connect storm's, and the TTS sources of chaos and capacity). */
 const SOURCES = Number(args.sources);
+if (args.cut !== 'spread' && args.cut !== 'at-once') {
+	console.error(`bench:hosted: --cut is spread or at-once, not ${args.cut}`);
+	process.exit(2);
+}
 const INSTANCES = 3;
 /** service-api.md, Limits. */
 const PER_IP = 240;
@@ -159,7 +168,7 @@ try {
 			const metricsBefore = await Promise.all(instances.map((i) => i.metrics()));
 			const sampler = startSampler(pg.url, origins);
 			await sampler.start();
-			await sim.ask({ type: 'access-ttl', seconds: 5 });
+			await sim.ask({ type: 'access-ttl', seconds: 5, spread: args.cut === 'spread' });
 			const r = await client.ask<ReadsResult>({
 				type: 'reads',
 				ms: minutes * 60_000,
@@ -411,7 +420,8 @@ const m = machine('none (Node clients)');
 const setup = [
 	`${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s)`,
 	only.has('connect') && `connect window ${windowS} s`,
-	(only.has('refresh') || only.has('chaos')) && `refresh storm and chaos ${minutes} min`,
+	(only.has('refresh') || only.has('chaos')) &&
+		`refresh storm (held tokens cut ${args.cut === 'spread' ? 'over 5 s' : 'at once'}) and chaos ${minutes} min`,
 	only.has('capacity') &&
 		`capacity ramp from ${rampFrom} by ${rampStep}, ${rampPeriods} tip period(s) a step, clock x${scale}`
 ]

@@ -50,7 +50,7 @@ export interface StepStats {
 
 export type SimMessage =
 	| { type: 'stats' }
-	| { type: 'access-ttl'; seconds: number }
+	| { type: 'access-ttl'; seconds: number; spread?: boolean }
 	| { type: 'tips'; tenants: string[] }
 	/** The documented limits per `windowMs` (scaled with the capacity ramp's clock). */
 	| { type: 'limits'; perIp: number; perKey: number; windowMs: number }
@@ -203,7 +203,7 @@ process.on('message', (m: SimMessage) => {
 	if (m.type === 'stats') process.send!({ type: 'stats', stats: stats() });
 	else if (m.type === 'access-ttl') {
 		sim.control.oauth.accessTtlS = m.seconds;
-		sim.control.oauth.tokens.expireAccessWithin(m.seconds);
+		sim.control.oauth.tokens.expireAccessWithin(m.seconds, m.spread);
 		process.send!({ type: 'done' });
 	} else if (m.type === 'tips') {
 		for (const tenant of m.tenants) tip(tenant);

@@ -50,7 +50,7 @@ export class DbGrantStore implements GrantStore {
 	/** The last read or write said the authorization ended (or there is none). */
 	ended = false;
 	readonly shared: SharedGrant = {
-		exclusive: (fn, peek) =>
+		exclusive: (fn, peek, due) =>
 			this.store.refreshLock(
 				this.streamerId,
 				async (locked) => {
@@ -61,7 +61,8 @@ export class DbGrantStore implements GrantStore {
 						this.active = this.store;
 					}
 				},
-				peek
+				peek,
+				due
 			),
 		adopted: () => this.metrics?.refreshed('adopted'),
 		access: () => this.stored

@@ -82,7 +82,7 @@ const QUERY_POOL_MAX = 10;
  * round trip to the upstream's token endpoint, so they have a pool of their own, and a storm of
  * refreshes waits for these, never for the connections that the other requests need.
  */
-const LOCK_POOL_MAX = 10;
+export const LOCK_POOL_MAX = 10;
 /**
  * No statement on a lock's connection runs longer (the lock's row writes): a refresh's time under
  * its lock is this plus the token request's own timeout (oauth-http.ts), never unbounded.

@@ -14,10 +14,15 @@
 // pooled connection per waiter for as long as the holder's upstream call, and a storm of refreshes
 // would leave none for the requests' key lookups (docs/performance.md, the refresh storm).
 //
+// Refreshes that wait for a connection of the locks' pool go in order of their deadline, the
+// moment the token in hand expires (`due`), not in order of arrival: in a storm, a refresh that a
+// call waits for (its token has expired) goes before the refreshes started ahead of expiry, whose
+// calls still use the old token meanwhile.
+//
 // On PGlite (embedded: one process, one connection) the lock is in memory and the statements run
 // on the shared connection; holding that connection across an upstream call would stall the rest.
 import { sql, type RawBuilder } from 'kysely';
-import { embedded, lockDatabase, LOCK_STATEMENT_TIMEOUT_MS, type Db } from './db.ts';
+import { embedded, lockDatabase, LOCK_POOL_MAX, LOCK_STATEMENT_TIMEOUT_MS, type Db } from './db.ts';
 import { REQUEST_TIMEOUT_MS } from '../server/oauth-http.ts';
 
 /**
@@ -85,6 +90,11 @@ export class RefreshLocks {
 		heldCount: 0
 	};
 
+	/** Refreshes waiting for a connection of the locks' pool, soonest deadline first (`gate`). */
+	private readonly queue: { due: number; go: () => void }[] = [];
+	/** Refreshes using or about to use a connection of the locks' pool (at most LOCK_POOL_MAX). */
+	private inUse = 0;
+
 	constructor(private readonly db: Db) {}
 
 	/**
@@ -93,14 +103,16 @@ export class RefreshLocks {
 	 * found taken, before the next attempt: a result from it (not null) is the answer and the lock
 	 * is not taken (another holder's stored result). It does not run before the first attempt: the
 	 * callers have just read the same row, and a storm of refreshes would read it twice for each on
-	 * the queries' pool.
+	 * the queries' pool. `due` (epoch ms): when the caller's token expires (0: it has none, or the
+	 * upstream refused it); a connection of the locks' pool goes to the soonest.
 	 */
 	run<T>(
 		key: string,
 		fn: (db: Db, lock: HeldLock | null) => Promise<T>,
-		peek?: () => Promise<T | null>
+		peek?: () => Promise<T | null>,
+		due = 0
 	): Promise<T> {
-		const p = embedded(this.db) ? this.inMemory(key, fn) : this.advisory(key, fn, peek);
+		const p = embedded(this.db) ? this.inMemory(key, fn) : this.advisory(key, fn, peek, due);
 		this.held.add(p);
 		void p.then(
 			() => this.held.delete(p),
@@ -114,10 +126,34 @@ export class RefreshLocks {
 		while (this.held.size) await Promise.allSettled([...this.held]);
 	}
 
+	/**
+	 * A turn at a connection of the locks' pool: at once while fewer than LOCK_POOL_MAX refreshes
+	 * have one, else when one ends (`ungate`), soonest `due` first, in arrival order among equals.
+	 */
+	private gate(due: number): Promise<void> | void {
+		if (this.inUse < LOCK_POOL_MAX) {
+			this.inUse += 1;
+			return;
+		}
+		return new Promise((go) => {
+			let i = this.queue.length;
+			while (i > 0 && this.queue[i - 1].due > due) i -= 1;
+			this.queue.splice(i, 0, { due, go });
+		});
+	}
+
+	/** A turn ended: the next in the queue takes it over. */
+	private ungate(): void {
+		const next = this.queue.shift();
+		if (next) next.go();
+		else this.inUse -= 1;
+	}
+
 	private async advisory<T>(
 		key: string,
 		fn: (db: Db, lock: HeldLock) => Promise<T>,
-		peek?: () => Promise<T | null>
+		peek: (() => Promise<T | null>) | undefined,
+		due: number
 	): Promise<T> {
 		const lockDb = lockDatabase(this.db) ?? this.db;
 		const deadline = Date.now() + LOCK_WAIT_MS;
@@ -135,6 +171,7 @@ export class RefreshLocks {
 			}
 			this.now.connecting += 1;
 			let connecting = true;
+			await this.gate(due);
 			const got = await lockDb
 				.connection()
 				.execute(async (conn) => {
@@ -169,6 +206,7 @@ export class RefreshLocks {
 					}
 				})
 				.finally(() => {
+					this.ungate();
 					if (connecting) this.now.connecting -= 1;
 				});
 			if (got) return got.value;

@@ -49,16 +49,19 @@ export class HostedStore {
 	 * Runs `fn` holding the streamer's refresh lock, deployment-wide (locks.ts), with the store to
 	 * use meanwhile (on the lock's connection). `peek` looks for another holder's result without the
 	 * lock, after finding the lock taken and before trying again: not null, it is the answer.
+	 * `due`: when the caller's token expires (locks.ts: the soonest gets a connection first).
 	 */
 	refreshLock<T>(
 		streamerId: string,
 		fn: (store: HostedStore) => Promise<T>,
-		peek?: () => Promise<T | null>
+		peek?: () => Promise<T | null>,
+		due?: number
 	): Promise<T> {
 		return refreshLocks(this.db).run(
 			`refresh:${streamerId}`,
 			(db, lock) => fn(db === this.db ? this : new HostedStore(db, this.box, this.now, lock)),
-			peek
+			peek,
+			due
 		);
 	}
 

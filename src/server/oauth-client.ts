@@ -324,11 +324,14 @@ export class OAuthConnection {
 	private async refresh(): Promise<string> {
 		const shared = this.s.store.shared;
 		if (!shared) return this.rotate();
+		// Its deadline: the token in hand still serves calls until it expires.
+		const due = this.access && this.access.token !== this.refused ? this.access.expiresAt : 0;
 		return shared.exclusive(
 			async () => (await this.stored(shared, true)) ?? this.rotate(),
 			// Without the lock: using an access token another process stored needs none (only
 			// presenting the refresh token does), so a refresh already done is never waited for.
-			() => this.stored(shared, false)
+			() => this.stored(shared, false),
+			due
 		);
 	}
 

@@ -50,9 +50,10 @@ export interface SharedGrant {
 	 * Runs `fn` holding the grant's refresh lock (waiting for another holder to finish). `peek`, if
 	 * given, runs without the lock while waiting for another holder (not before the first attempt:
 	 * the caller has just read the grant): a result from it (not null) is the answer and the lock
-	 * is not taken (another process's stored result).
+	 * is not taken (another process's stored result). `due` (epoch ms): when the token in hand
+	 * expires (0: none, or refused); among refreshes waiting their turn the soonest goes first.
 	 */
-	exclusive<T>(fn: () => Promise<T>, peek?: () => Promise<T | null>): Promise<T>;
+	exclusive<T>(fn: () => Promise<T>, peek?: () => Promise<T | null>, due?: number): Promise<T>;
 	/** Another process's stored access token was used instead of a refresh (metrics). */
 	adopted(): void;
 	/** The access token stored with the grant the last read() returned, if any. */

@@ -92,12 +92,16 @@ export class TokenLedger {
 
 	/**
 	 * Live access tokens expire within `seconds` at the latest (a bench shortening lifetimes mid-run:
-	 * the tokens its clients hold must run out too, not only those issued later).
+	 * the tokens its clients hold must run out too, not only those issued later). `spread`: each at
+	 * a random moment of those seconds, as if issued at a random moment of a `seconds` lifetime (the
+	 * steady state of short tokens); else all at the same instant (a mass revocation).
 	 */
-	expireAccessWithin(seconds: number): void {
-		const latest = this.now() + seconds * 1000;
-		for (const record of this.access.values())
+	expireAccessWithin(seconds: number, spread = false): void {
+		const now = this.now();
+		for (const record of this.access.values()) {
+			const latest = now + seconds * 1000 * (spread ? Math.random() : 1);
 			record.expiresAt = Math.min(record.expiresAt, latest);
+		}
 	}
 
 	/** The authorization a token (access or refresh) belongs to, if any. */

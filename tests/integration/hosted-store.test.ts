@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/hosted/crypto.ts';
-import { openDatabase, type Db } from '../../src/hosted/db.ts';
+import { LOCK_POOL_MAX, openDatabase, type Db } from '../../src/hosted/db.ts';
 import { migrate } from '../../src/hosted/migrations.ts';
 import { DbGrantStore } from '../../src/hosted/connections.ts';
 import { HostedStore, type Grant } from '../../src/hosted/store.ts';
@@ -277,6 +277,48 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 			} finally {
 				await sql`drop trigger slow_commit on grants; drop function slow_commit()`.execute(db);
 			}
+			await store.settled();
+		}
+	);
+
+	it.runIf(_name === 'PostgreSQL server')(
+		'with every connection of the locks’ pool busy, a refresh whose token has expired goes before one started ahead of expiry',
+		async () => {
+			const ids: string[] = [];
+			for (let n = 0; n < LOCK_POOL_MAX + 2; n++)
+				ids.push((await store.signedIn(me(100 + n), grant(100 + n))).streamer.id);
+			const [ahead, expired, ...busy] = ids;
+			let open!: () => void;
+			const gate = new Promise<void>((r) => (open = r));
+			let inside = 0;
+			let allIn!: () => void;
+			const full = new Promise<void>((r) => (allIn = r));
+			const holders = busy.map((id) =>
+				store.refreshLock(id, async () => {
+					if (++inside === busy.length) allIn();
+					await gate;
+				})
+			);
+			await full;
+			const order: string[] = [];
+			// Asked first, due in 10 s (a refresh ahead of expiry); then one whose token has expired.
+			const a = store.refreshLock(
+				ahead,
+				async () => void order.push('ahead'),
+				undefined,
+				Date.now() + 10_000
+			);
+			const b = store.refreshLock(
+				expired,
+				async () => void order.push('expired'),
+				undefined,
+				Date.now() - 1
+			);
+			await new Promise((r) => setTimeout(r, 50));
+			expect(order).toEqual([]);
+			open();
+			await Promise.all([...holders, a, b]);
+			expect(order).toEqual(['expired', 'ahead']);
 			await store.settled();
 		}
 	);
