@@ -141,7 +141,7 @@ function takeCalls(): CallsResult {
 			count: t.ms.length,
 			p50Ms: quantile(t.ms, 0.5),
 			p99Ms: quantile(t.ms, 0.99),
-			maxMs: Math.max(...t.ms),
+			maxMs: t.ms.reduce((a, b) => Math.max(a, b), -Infinity),
 			statuses: t.statuses
 		};
 	}
@@ -298,7 +298,7 @@ async function reads(ms: number, everyMs: number): Promise<ReadsResult> {
 		...result,
 		p50Ms: quantile(took, 0.5),
 		p99Ms: quantile(took, 0.99),
-		maxMs: Math.max(...took)
+		maxMs: took.reduce((a, b) => Math.max(a, b), 0)
 	};
 }
 
