@@ -50,6 +50,10 @@ export interface ReadsResult {
 	failures: Record<string, number>;
 	/** When each failed read was sent (ms since the epoch): to set beside the sampler's view. */
 	failedAt: number[];
+	/** The failed reads by kind, status and the answer's message: what the page would show. */
+	why: Record<string, number>;
+	/** Every answer to the reads by instance and status, and those that timed out (`unreachable`). */
+	byInstance: Record<string, Record<string, number>>;
 	/** How long the reads took, as this process saw them (ms). */
 	p50Ms: number;
 	p99Ms: number;
@@ -89,6 +93,8 @@ let next = 0;
 /** Calls since the last `calls` message, by kind. */
 let timings = new Map<string, { ms: number[]; statuses: Record<string, number> }>();
 let limited: CallsResult['limited'] = [];
+/** Answers by instance and status while `reads` runs (null otherwise). */
+let byInstance: Record<string, Record<string, number>> | null = null;
 
 /** `POST /api/tts/t_1/start` as `POST /api/tts/{id}/start`. */
 const callKind = (method: string, path: string) =>
@@ -125,14 +131,28 @@ const balanced: FetchLike = async (input, init) => {
 		try {
 			const res = await transport(origin + input, init);
 			record(method, String(input), performance.now() - t0, res);
+			countAt(origin, String(res.status));
 			return res;
 		} catch (err) {
+			// The page gave up (its timeout): a balancer does not send it on to the next instance.
+			if (init?.signal?.aborted) {
+				countAt(origin, 'no answer');
+				record(method, String(input), performance.now() - t0, null);
+				throw err;
+			}
+			countAt(origin, 'unreachable');
 			lastError = err;
 		}
 	}
 	record(method, String(input), 0, null);
 	throw lastError;
 };
+
+function countAt(origin: string, status: string): void {
+	if (!byInstance) return;
+	const at = (byInstance[origin] ??= {});
+	at[status] = (at[status] ?? 0) + 1;
+}
 
 function takeCalls(): CallsResult {
 	const kinds: Record<string, CallKind> = {};
@@ -269,11 +289,14 @@ async function reads(ms: number, everyMs: number): Promise<ReadsResult> {
 		failed: 0,
 		failures: {},
 		failedAt: [],
+		why: {},
+		byInstance: {},
 		p50Ms: 0,
 		p99Ms: 0,
 		maxMs: 0
 	};
 	const took: number[] = [];
+	byInstance = result.byInstance;
 	const end = Date.now() + ms;
 	await Promise.all(
 		keys.map(async (_, i) => {
@@ -289,11 +312,16 @@ async function reads(ms: number, everyMs: number): Promise<ReadsResult> {
 					result.failed += 1;
 					result.failedAt.push(sent);
 					tally(result.failures, r);
+					const message =
+						'error' in r ? String(r.error) : 'body' in r ? JSON.stringify(r.body) : '';
+					const why = `${r.kind}${'status' in r ? ` ${r.status}` : ''}: ${message.slice(0, 90)}`;
+					result.why[why] = (result.why[why] ?? 0) + 1;
 				}
 				await sleep(everyMs);
 			}
 		})
 	);
+	byInstance = null;
 	return {
 		...result,
 		p50Ms: quantile(took, 0.5),

@@ -204,7 +204,8 @@ try {
 					`API answers 4xx (401s among them: a token that expired on the way) ${delta('tip_upstream_requests_total{kind="api",outcome="4xx"}')}`
 			);
 			log(
-				`refresh: ${r.calls} calls, failures ${JSON.stringify(r.failures)}, read p50 ${r.p50Ms.toFixed(0)} ms, ` +
+				`refresh: ${r.calls} calls, failures ${JSON.stringify(r.failures)}, why ${JSON.stringify(r.why)}, ` +
+					`answers by instance ${JSON.stringify(r.byInstance)}, read p50 ${r.p50Ms.toFixed(0)} ms, ` +
 					`p99 ${r.p99Ms.toFixed(0)} ms, max ${r.maxMs.toFixed(0)} ms; peaks once a second ${JSON.stringify(sampled.peaks)}; ` +
 					`CPU (cores) ${JSON.stringify(used.share)}`
 			);

@@ -1,6 +1,7 @@
 // The hosted deployment's database: PostgreSQL through kysely, on a server (DATABASE_URL, via pg)
 // or embedded (PGlite in DATA_DIR, nothing to install). The same schema and the same queries run
 // on both; migrations.ts creates and upgrades the schema at start.
+import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect, type ColumnType, type Generated } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 
@@ -89,6 +90,45 @@ export const LOCK_POOL_MAX = 10;
  */
 export const LOCK_STATEMENT_TIMEOUT_MS = 10_000;
 
+/**
+ * On a server every statement of ours runs as a named prepared statement, parsed once per
+ * connection and then only bound and executed: PostgreSQL parses and plans each unnamed statement
+ * every time, which was half its CPU for our short queries (docs/performance.md, the refresh
+ * storm). Left unnamed: anything that is not a plain query (DDL, transaction control), and
+ * whatever selects `*`, whose columns a migration run by a newer instance could change under a
+ * prepared plan ("cached plan must not change result type"); kysely's migration table is read so.
+ * Our queries name their columns. The names are a hash of the text, so every connection and every
+ * instance agrees on them; past STATEMENTS_MAX distinct texts (never, with our queries) the rest
+ * stay unnamed.
+ */
+const STATEMENTS_MAX = 500;
+const statementNames = new Map<string, string | null>();
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+const SELECTS_STAR = /(?:^|[\s,])(?:"[^"]+"\.)?\*(?=[\s,]|$)/;
+
+export function statementName(text: string): string | null {
+	let name = statementNames.get(text);
+	if (name !== undefined) return name;
+	name =
+		PREPARABLE.test(text) && !SELECTS_STAR.test(text)
+			? `q_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`
+			: null;
+	if (statementNames.size < STATEMENTS_MAX) statementNames.set(text, name);
+	return name;
+}
+
+type Query = (...args: unknown[]) => unknown;
+
+/** Makes kysely's `query(text, values)` calls on this connection named (`statementName`). */
+function nameStatements(client: { query: unknown }): void {
+	const query = (client.query as Query).bind(client);
+	client.query = (...args: unknown[]) => {
+		const [text, values] = args;
+		const name = typeof text === 'string' && args.length === 2 ? statementName(text) : null;
+		return name ? query({ name, text, values }) : query(...args);
+	};
+}
+
 interface PoolLike {
 	totalCount: number;
 	idleCount: number;
@@ -140,9 +180,10 @@ export async function openDatabase(opts: {
 		// next statement fails, and the pool drops it when it is given back. (The pool's own
 		// 'error' event, for idle ones, must have a listener too; the client's has logged it.)
 		for (const pool of [queries, locks]) {
-			pool.on('connect', (client) =>
-				client.on('error', (err) => console.error('[db] connection error:', err.message))
-			);
+			pool.on('connect', (client) => {
+				client.on('error', (err) => console.error('[db] connection error:', err.message));
+				nameStatements(client);
+			});
 			pool.on('error', () => {});
 		}
 		const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: queries }) });

@@ -323,6 +323,29 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 		}
 	);
 
+	it.runIf(_name === 'PostgreSQL server')(
+		'runs a streamer’s reads as one prepared statement per connection, parsed once',
+		async () => {
+			const { streamer } = await store.signedIn(me(40), grant(40));
+			// One at a time: the pool keeps reusing one connection, which this then reads.
+			for (let i = 0; i < 5; i++) await store.grant(streamer.id);
+			const { rows } = await db.connection().execute((conn) =>
+				sql<{
+					statement: string;
+					generic_plans: string;
+					custom_plans: string;
+				}>`select statement, generic_plans, custom_plans from pg_prepared_statements`.execute(conn)
+			);
+			const reads = rows.filter((r) =>
+				/from "streamers" as "s" left join "grants"/.test(r.statement)
+			);
+			expect(reads).toHaveLength(1);
+			expect(Number(reads[0].generic_plans) + Number(reads[0].custom_plans)).toBeGreaterThanOrEqual(
+				5
+			);
+		}
+	);
+
 	it('Disconnect drops the tokens and turns the key off for that streamer only', async () => {
 		const a = (await store.signedIn(me(7), grant(9))).streamer;
 		const b = (await store.signedIn(me(8), grant(10))).streamer;
