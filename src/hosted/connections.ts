@@ -14,6 +14,8 @@
 // signed the streamer in again).
 import { OAuthConnection } from '../server/oauth-client.ts';
 import type { AccessToken } from '../server/oauth-grant.ts';
+import { discoveryOnce } from '../server/oauth-http.ts';
+import type { AuthorizationServer } from 'oauth4webapi';
 import {
 	StoreError,
 	type GrantStore,
@@ -180,6 +182,8 @@ export class HostedConnections {
 		string,
 		{ connection: OAuthConnection; upstream: UpstreamClient; grants: DbGrantStore }
 	>();
+	/** The OAuth server's metadata, discovered once for every streamer of this instance. */
+	private discovery: (() => Promise<AuthorizationServer>) | null = null;
 
 	constructor(
 		private readonly store: HostedStore,
@@ -233,7 +237,8 @@ export class HostedConnections {
 				redirectUri: () => s.redirectUri,
 				baseUrl: s.baseUrl,
 				store: grants,
-				fetch: s.fetch
+				fetch: s.fetch,
+				server: (this.discovery ??= discoveryOnce(s.issuer, s.fetch))
 			});
 			const client = [
 				() => ({ baseUrl: s.baseUrl, wsUrl: s.wsUrl, apiKey: '' }),

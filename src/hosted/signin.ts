@@ -8,12 +8,11 @@ import { OAUTH_SCOPES } from '../server/oauth-client.ts';
 import { accessFrom } from '../server/oauth-grant.ts';
 import { AuthorizationFlow } from '../server/oauth-authorize.ts';
 import { OAuthProblem } from '../server/oauth-errors.ts';
-import { discover, REQUEST_TIMEOUT_MS } from '../server/oauth-http.ts';
+import { discoveryOnce, REQUEST_TIMEOUT_MS } from '../server/oauth-http.ts';
 import type { UpstreamSettings } from './connections.ts';
 import type { HostedStore, Streamer } from './store.ts';
 
 export class HostedSignIn {
-	private as: Promise<oauth.AuthorizationServer> | null = null;
 	private readonly flow: AuthorizationFlow;
 
 	constructor(
@@ -22,7 +21,7 @@ export class HostedSignIn {
 	) {
 		this.flow = new AuthorizationFlow({
 			issuer: s.issuer,
-			server: () => (this.as ??= discover(s.issuer, s.fetch)),
+			server: discoveryOnce(s.issuer, s.fetch),
 			client: { client_id: s.clientId },
 			auth: s.clientSecret ? oauth.ClientSecretBasic(s.clientSecret) : oauth.None(),
 			redirectUri: () => s.redirectUri,

@@ -44,6 +44,11 @@ export interface OAuthSettings {
 	store: GrantStore;
 	scopes?: readonly string[];
 	fetch?: Fetch;
+	/**
+	 * The server's metadata, when the caller shares one discovery between connections (hosted: one
+	 * per instance, not one per streamer); without it each connection discovers on first use.
+	 */
+	server?: () => Promise<oauth.AuthorizationServer>;
 	now?: () => number;
 }
 
@@ -438,6 +443,7 @@ export class OAuthConnection {
 	}
 
 	private async server(): Promise<oauth.AuthorizationServer> {
+		if (this.s.server) return this.s.server();
 		this.as ??= await discover(this.s.issuer, this.s.fetch);
 		return this.as;
 	}

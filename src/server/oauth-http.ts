@@ -55,3 +55,20 @@ export function describe(err: unknown): string {
 		return `${err.error}${err.error_description ? `: ${err.error_description}` : ''}`;
 	return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * One discovery shared by every caller of the returned function (a hosted instance's streamers, its
+ * sign-ins), made on first use and kept; after a failure (the server unreachable) the next call
+ * tries again instead of repeating the failure until a restart.
+ */
+export function discoveryOnce(
+	issuer: string,
+	customFetch?: Fetch
+): () => Promise<oauth.AuthorizationServer> {
+	let found: Promise<oauth.AuthorizationServer> | null = null;
+	return () =>
+		(found ??= discover(issuer, customFetch).catch((err: unknown) => {
+			found = null;
+			throw err;
+		}));
+}
