@@ -8,7 +8,7 @@ import { Me } from '../contract/index.ts';
 import { backoffDelay } from '../core/backoff.ts';
 import { AuthorizationFlow } from './oauth-authorize.ts';
 import { OAuthProblem, refreshFailure, type ProblemCode } from './oauth-errors.ts';
-import { describe, discover, httpOptions, REQUEST_TIMEOUT_MS } from './oauth-http.ts';
+import { describe, discoveryOnce, httpOptions, REQUEST_TIMEOUT_MS } from './oauth-http.ts';
 import {
 	accessFrom,
 	connectedGrant,
@@ -46,7 +46,7 @@ export interface OAuthSettings {
 	fetch?: Fetch;
 	/**
 	 * The server's metadata, when the caller shares one discovery between connections (hosted: one
-	 * per instance, not one per streamer); without it each connection discovers on first use.
+	 * per instance, not one per streamer); without it the connection discovers once, on first use.
 	 */
 	server?: () => Promise<oauth.AuthorizationServer>;
 	now?: () => number;
@@ -79,7 +79,8 @@ export interface ConnectionStatus {
 export type Credential = { token: string } | { problem: OAuthProblem };
 
 export class OAuthConnection {
-	private as: oauth.AuthorizationServer | null = null;
+	/** The server's metadata: the caller's shared discovery, or this connection's own. */
+	private readonly server: () => Promise<oauth.AuthorizationServer>;
 	private grant: StoredGrant | null = null;
 	private access: AccessToken | null = null;
 	/** After a refresh failed without rotating (unreachable, 5xx): no new attempt before this. */
@@ -101,9 +102,10 @@ export class OAuthConnection {
 	constructor(private readonly s: OAuthSettings) {
 		this.client = { client_id: s.clientId };
 		this.auth = s.clientSecret ? oauth.ClientSecretBasic(s.clientSecret) : oauth.None();
+		this.server = s.server ?? discoveryOnce(s.issuer, s.fetch);
 		this.flow = new AuthorizationFlow({
 			issuer: s.issuer,
-			server: () => this.server(),
+			server: this.server,
 			client: this.client,
 			auth: this.auth,
 			redirectUri: s.redirectUri,
@@ -440,12 +442,6 @@ export class OAuthConnection {
 		} catch {
 			// Only the display name is missing; the connection works.
 		}
-	}
-
-	private async server(): Promise<oauth.AuthorizationServer> {
-		if (this.s.server) return this.s.server();
-		this.as ??= await discover(this.s.issuer, this.s.fetch);
-		return this.as;
 	}
 
 	private httpOptions() {
