@@ -288,15 +288,17 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 			for (let n = 0; n < LOCK_POOL_MAX + 2; n++)
 				ids.push((await store.signedIn(me(100 + n), grant(100 + n))).streamer.id);
 			const [ahead, expired, ...busy] = ids;
-			let open!: () => void;
-			const gate = new Promise<void>((r) => (open = r));
+			// Each holder waits for its own gate: one turn at a time is given back below, so the two
+			// queued refreshes cannot both get a connection at once and race each other.
+			const opens: (() => void)[] = [];
+			const gates = busy.map(() => new Promise<void>((r) => opens.push(r)));
 			let inside = 0;
 			let allIn!: () => void;
 			const full = new Promise<void>((r) => (allIn = r));
-			const holders = busy.map((id) =>
+			const holders = busy.map((id, n) =>
 				store.refreshLock(id, async () => {
 					if (++inside === busy.length) allIn();
-					await gate;
+					await gates[n];
 				})
 			);
 			await full;
@@ -316,9 +318,12 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 			);
 			await new Promise((r) => setTimeout(r, 50));
 			expect(order).toEqual([]);
-			open();
-			await Promise.all([...holders, a, b]);
+			// One connection comes free: the expired one gets it; the one ahead waits for its end.
+			opens[0]();
+			await Promise.all([holders[0], a, b]);
 			expect(order).toEqual(['expired', 'ahead']);
+			for (const open of opens) open();
+			await Promise.all(holders);
 			await store.settled();
 		}
 	);
