@@ -1,6 +1,7 @@
 // `npm run bench:hosted`: hosted mode on several instances under load. A throwaway PostgreSQL
 // server, the simulator with N streamers, three instances of the hosted server (each its own
-// process, each calling from its own loopback address) and a load client that signs the streamers
+// process, each calling from its own loopback address, each reaching PostgreSQL over its Unix
+// socket unless --db=tcp) and a load client that signs the streamers
 // in and plays N x 5 browser sources with the widgets' client code in Node. Prints min, median and
 // max over the runs and writes bench-results/hosted-latest.{json,md} (ignored); `--publish` puts the
 // table into docs/performance.md.
@@ -11,6 +12,7 @@
 //   npm run bench:hosted -- --streamers=1000 --minutes=2 --only=connect,refresh
 //   npm run bench:hosted -- --only=capacity --streamers=800 --from=200 --step=50
 //   npm run bench:hosted -- --only=refresh --cut=at-once   every held token dies at the same instant
+//   npm run bench:hosted -- --only=refresh --db=tcp        the instances reach PostgreSQL over TCP
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { postgresMissing, startPostgres } from '../../tests/integration/postgres-server.ts';
@@ -49,6 +51,10 @@ const { values: args } = parseArgs({
 		step: { type: 'string' },
 		periods: { type: 'string' },
 		scale: { type: 'string' },
+		// How the instances reach PostgreSQL: its Unix socket (`socket`), as a deployment with the
+		// database on the same machine would, or TCP on loopback (`tcp`), whose every send also runs
+		// the receiving side of the kernel's TCP stack in the sender's turn (docs/performance.md).
+		db: { type: 'string', default: 'socket' },
 		publish: { type: 'boolean', default: false }
 	}
 });
@@ -62,6 +68,10 @@ const only = new Set(args.only ? args.only.split(',') : PARTS);
 const SOURCES = Number(args.sources);
 if (args.cut !== 'spread' && args.cut !== 'at-once') {
 	console.error(`bench:hosted: --cut is spread or at-once, not ${args.cut}`);
+	process.exit(2);
+}
+if (args.db !== 'socket' && args.db !== 'tcp') {
+	console.error(`bench:hosted: --db is socket or tcp, not ${args.db}`);
 	process.exit(2);
 }
 const INSTANCES = 3;
@@ -102,7 +112,7 @@ const instances = ports.map(
 		new Instance(port, {
 			HOSTED: '1',
 			SKIP_BUILD: '1',
-			DATABASE_URL: pg.url,
+			DATABASE_URL: args.db === 'tcp' ? pg.url : pg.socketUrl,
 			OAUTH_CLIENT_ID: ready.clientId,
 			TIP_OAUTH_URL: ready.oauthUrl,
 			TIP_API_BASE_URL: ready.baseUrl,
@@ -423,6 +433,7 @@ const rows: Row[] = Object.entries(figures).map(([name, values]) =>
 const m = machine('none (Node clients)');
 const setup = [
 	`${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s)`,
+	`PostgreSQL over ${args.db === 'tcp' ? 'TCP on loopback' : 'its Unix socket'}`,
 	only.has('connect') && `connect window ${windowS} s`,
 	(only.has('refresh') || only.has('chaos')) &&
 		`refresh storm (held tokens cut ${args.cut === 'spread' ? 'over 5 s' : 'at once'}) and chaos ${minutes} min`,

@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { freePort } from '../fixtures/ports.ts';
 
 export interface PostgresServer {
+	/** Over TCP on 127.0.0.1. */
 	url: string;
+	/** Over the server's Unix socket (in its temporary directory), as a same-machine deployment would. */
+	socketUrl: string;
 	stop(): Promise<void>;
 }
 
@@ -58,6 +61,7 @@ export async function startPostgres(): Promise<PostgresServer> {
 	]);
 	return {
 		url: `postgres://app@127.0.0.1:${port}/postgres`,
+		socketUrl: `postgres://app@localhost:${port}/postgres?host=${encodeURIComponent(dir)}`,
 		async stop() {
 			try {
 				as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

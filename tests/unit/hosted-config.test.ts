@@ -57,6 +57,11 @@ describe('hosted mode settings', () => {
 		});
 	});
 
+	it('accepts a DATABASE_URL naming the Unix socket of a PostgreSQL on the same machine', () => {
+		const url = 'postgres://app@localhost/overlays?host=%2Fvar%2Frun%2Fpostgresql';
+		expect(loadHostedConfig({ ...LIVE, DATABASE_URL: url }).databaseUrl).toBe(url);
+	});
+
 	it.each([
 		[{ SECRET_KEY: undefined }, 'SECRET_KEY: required in hosted mode'],
 		[{ SECRET_KEY: 'short' }, 'SECRET_KEY: needs at least 32 characters'],
