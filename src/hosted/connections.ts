@@ -38,6 +38,11 @@ export interface UpstreamSettings {
 	/** The hosted sign-in's callback (PUBLIC_URL + /auth/callback). */
 	redirectUri: string;
 	fetch?: Fetch;
+	/**
+	 * The upstream's discovery metadata, fetched once for the instance's sign-ins and streamers
+	 * (serve.ts sets it); absent: each HostedConnections and HostedSignIn makes its own.
+	 */
+	server?: () => Promise<AuthorizationServer>;
 }
 
 /** A streamer's grant row as the OAuth connection's journal. */
@@ -238,7 +243,7 @@ export class HostedConnections {
 				baseUrl: s.baseUrl,
 				store: grants,
 				fetch: s.fetch,
-				server: (this.discovery ??= discoveryOnce(s.issuer, s.fetch))
+				server: s.server ?? (this.discovery ??= discoveryOnce(s.issuer, s.fetch))
 			});
 			const client = [
 				() => ({ baseUrl: s.baseUrl, wsUrl: s.wsUrl, apiKey: '' }),

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { createApp } from '../server/app.ts';
 import { listen, nodeAppOptions } from '../server/serve.ts';
 import { keepAliveFetch, UpstreamClient } from '../server/upstream.ts';
+import { discoveryOnce } from '../server/oauth-http.ts';
 import {
 	UpstreamBudget,
 	type UpstreamBudgetOptions,
@@ -70,6 +71,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	};
 	const metrics = new HostedMetrics();
 	settings.fetch = metrics.counting('oauth', settings.fetch ?? fetch);
+	// One discovery for the instance: its sign-ins and its streamers' refreshes share it.
+	settings.server = discoveryOnce(settings.issuer, settings.fetch);
 	const budget = new UpstreamBudget(o.budget);
 	const connections = new HostedConnections(
 		store,

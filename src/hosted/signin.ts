@@ -21,7 +21,7 @@ export class HostedSignIn {
 	) {
 		this.flow = new AuthorizationFlow({
 			issuer: s.issuer,
-			server: discoveryOnce(s.issuer, s.fetch),
+			server: s.server ?? discoveryOnce(s.issuer, s.fetch),
 			client: { client_id: s.clientId },
 			auth: s.clientSecret ? oauth.ClientSecretBasic(s.clientSecret) : oauth.None(),
 			redirectUri: () => s.redirectUri,

@@ -84,6 +84,26 @@ describe('hosted mode over HTTP', { timeout: 150_000 }, () => {
 });
 
 describe('hosted mode behind an https reverse proxy', { timeout: 150_000 }, () => {
+	it("reads the upstream's OAuth metadata once for its sign-ins and its streamers' refreshes", async () => {
+		const sim = await start();
+		const discovered: string[] = [];
+		const counting = (url: string, init?: RequestInit) => {
+			if (url.includes('/.well-known/')) discovered.push(url);
+			return fetch(url, init);
+		};
+		const h = await startHosted(sim, { fetch: counting });
+		hosted = h;
+		const browser = new Browser(h.publicUrl);
+		expect((await browser.signIn(sim)).headers.get('location')).toBe('/dashboard');
+		const key = keyIn(await browser.dashboard())!;
+		// The access token runs out: the next call refreshes it.
+		sim.control.oauth.tokens.expireAccessWithin(0);
+		const me = await fetch(`${h.publicUrl}/api/me`, { headers: { 'x-overlay-key': key } });
+		expect(me.status).toBe(200);
+		expect(sim.control.log.oauthEntries('refresh_token')).toHaveLength(1);
+		expect(discovered).toHaveLength(1);
+	});
+
 	it('uses a Secure __Host- cookie, checks Origin against PUBLIC_URL, and limits wrong keys per forwarded client', async () => {
 		const sim = await start();
 		const publicUrl = 'https://overlays.example';
