@@ -187,6 +187,8 @@ export function checkLedger(input: LedgerInput): LedgerResult {
 			it.claims.find((c) => c.start <= t && (c.end === null || t <= c.end));
 		// Each play inside a claim; each completed play counted against that claim's end.
 		let counting = 0;
+		// Which plays counted, under which claims: what a failed run must say to be understood.
+		const counted: string[] = [];
 		for (const p of mine) {
 			const c = claimAt(p.startedAt);
 			if (!c) {
@@ -199,8 +201,12 @@ export function checkLedger(input: LedgerInput): LedgerResult {
 				life?.how === 'vanish' &&
 				life.endedAt !== null &&
 				(c.end === null || life.endedAt <= c.end);
-			if (c.how === 'finished' || c.how === 'open') counting += 1;
-			else if (c.how === 'released') {
+			if (c.how === 'finished' || c.how === 'open') {
+				counting += 1;
+				counted.push(
+					`by ${p.life} (${life?.how ?? 'alive'}) ${p.startedAt}-${p.endedAt} under the claim ${c.start}-${c.end ?? 'open'} (${c.how})`
+				);
+			} else if (c.how === 'released') {
 				if (crashed) continue;
 				counting += 1;
 				violations.push(
@@ -208,7 +214,8 @@ export function checkLedger(input: LedgerInput): LedgerResult {
 				);
 			}
 		}
-		if (counting > 1) violations.push(`${label}: played to its end ${counting} times`);
+		if (counting > 1)
+			violations.push(`${label}: played to its end ${counting} times: ${counted.join('; ')}`);
 
 		for (const c of it.claims.filter((c) => c.how === 'finished')) {
 			const played = mine.some(
