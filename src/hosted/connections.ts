@@ -188,7 +188,7 @@ export class HostedConnections {
 		{ connection: OAuthConnection; upstream: UpstreamClient; grants: DbGrantStore }
 	>();
 	/** The OAuth server's metadata, discovered once for every streamer of this instance. */
-	private discovery: (() => Promise<AuthorizationServer>) | null = null;
+	private readonly discovery: () => Promise<AuthorizationServer>;
 
 	constructor(
 		private readonly store: HostedStore,
@@ -197,7 +197,9 @@ export class HostedConnections {
 		private readonly metrics?: HostedMetrics,
 		/** The rate-limit budgets the streamers' calls count against (serve.ts: one per process). */
 		private readonly budget: UpstreamBudget | null = null
-	) {}
+	) {
+		this.discovery = settings.server ?? discoveryOnce(settings.issuer, settings.fetch);
+	}
 
 	/** Streamers this instance has a client for. */
 	get active(): number {
@@ -243,7 +245,7 @@ export class HostedConnections {
 				baseUrl: s.baseUrl,
 				store: grants,
 				fetch: s.fetch,
-				server: s.server ?? (this.discovery ??= discoveryOnce(s.issuer, s.fetch))
+				server: this.discovery
 			});
 			const client = [
 				() => ({ baseUrl: s.baseUrl, wsUrl: s.wsUrl, apiKey: '' }),
