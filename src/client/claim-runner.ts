@@ -64,6 +64,8 @@ export class ClaimRunner<T> {
 	#state: ClaimState<T>;
 	readonly #now: () => number;
 	#lane: Promise<unknown> = Promise.resolve();
+	/** Plays begun so far: the number of the latest (`play`). */
+	#plays = 0;
 	#timer: ReturnType<typeof setTimeout> | null = null;
 	#snapshotTimer: ReturnType<typeof setTimeout> | null = null;
 	#snapshotQueued = false;
@@ -140,10 +142,14 @@ export class ClaimRunner<T> {
 			case 'finish':
 			case 'release':
 				return this.#call(e.kind, e.orderId);
-			case 'play':
+			case 'play': {
+				// Only the latest play reports: a stopped play that settles after the same item was
+				// claimed and played again must not end (finish) the new play.
+				const play = ++this.#plays;
 				player.play(e.orderId, e.data, e.mode, e.attempt).then(
-					() => this.dispatch({ kind: 'playEnded', orderId: e.orderId }),
+					() => play === this.#plays && this.dispatch({ kind: 'playEnded', orderId: e.orderId }),
 					(err: unknown) =>
+						play === this.#plays &&
 						this.dispatch({
 							kind: 'playFailed',
 							orderId: e.orderId,
@@ -153,6 +159,7 @@ export class ClaimRunner<T> {
 						})
 				);
 				return;
+			}
 			case 'stop':
 				return player.stop(e.orderId, e.why);
 			case 'preload':

@@ -219,6 +219,10 @@ export class ChaosConsumer {
 		const mediaPlayer: PlayerPort<QueueMediaItem> = {
 			async play(orderId, item, mode) {
 				const r = record('media', orderId, mode);
+				// Stoppable from the start, while the file loads too (as the media widget is): a stop
+				// during the fetch means the video never plays.
+				let stopLoad = false;
+				active.set('media', { orderId, stop: () => (stopLoad = true) });
 				try {
 					const source = classifyMedia(item.media_url, item.platform ?? '');
 					if (source.kind !== 'file') throw new PlayError(`cannot play ${source.kind}`, true);
@@ -230,10 +234,12 @@ export class ChaosConsumer {
 						item.video_duration > 0
 							? Math.max(0, item.video_duration - item.media_start_time)
 							: timing.unknownVideoS;
-					const ended = await new Promise<boolean>((resolve) => {
-						const t = setTimeout(() => resolve(true), seconds * 1000 * timing.timeScale);
-						active.set('media', { orderId, stop: () => (clearTimeout(t), resolve(false)) });
-					});
+					const ended =
+						!stopLoad &&
+						(await new Promise<boolean>((resolve) => {
+							const t = setTimeout(() => resolve(true), seconds * 1000 * timing.timeScale);
+							active.set('media', { orderId, stop: () => (clearTimeout(t), resolve(false)) });
+						}));
 					settle(r, ended ? 'ended' : 'stopped');
 				} catch (err) {
 					settle(r, 'failed', String(err));

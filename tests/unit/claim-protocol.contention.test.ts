@@ -178,6 +178,50 @@ describe('takeover of a claim held by nobody alive', () => {
 describe('our claim dropped by someone else', () => {
 	table([
 		{
+			name: "our start crosses another consumer's takeover release (started, released, started again while it is in flight): its success is not played",
+			steps: [
+				...boot([a, b]),
+				// Our start lands (started), a late takeover release drops that claim (released),
+				// a third consumer starts the item (started): both starts answer 200.
+				at(10, I.claimed('a'), []),
+				at(20, I.released('a'), []),
+				at(30, I.claimed('a'), []),
+				at(40, I.started('a'), [], { has: ['remember null', 'snapshot'], lacks: ['play a'] }),
+				// The queue shows the claim: the other consumer's, until it finishes it.
+				at(100, I.snapshot([a, b], { current: 'a' }), []),
+				at(5_000, I.gone('a', 'finished'), ['start b'])
+			],
+			after: (d) => {
+				expect(d.count('play a')).toBe(0);
+				expect(d.count('release a takeover')).toBe(0);
+			}
+		},
+		{
+			name: 'released, then our own started, while our start is in flight: the claim is ours and played',
+			steps: [
+				...boot([a, b]),
+				at(10, I.released('a'), []),
+				at(20, I.claimed('a'), []),
+				at(30, I.started('a'), ['play a'])
+			]
+		},
+		{
+			name: 'a claim that crossed a release and turns out to be ours is taken over, then played: late, never lost',
+			steps: [
+				...boot([a, b]),
+				at(10, I.claimed('a'), []),
+				at(20, I.released('a'), []),
+				// Not played; the queue looks free, so it starts again, and finds the claim held.
+				at(30, I.started('a'), ['start a'], { lacks: ['play a'] }),
+				at(40, I.started('a', fail(409, 'already_playing', { currentOrderId: 'a' })), []),
+				// Our own started event comes late; nobody plays the item: the takeover rule.
+				at(50, I.claimed('a'), []),
+				timer(['release a takeover'], { when: 90_050 }),
+				at(90_060, I.releasedResult('a'), ['start a']),
+				at(90_070, I.started('a'), ['play a'])
+			]
+		},
+		{
 			name: 'a started event for another order while we play means our claim was dropped: stop',
 			steps: [
 				...playing([a, b]),

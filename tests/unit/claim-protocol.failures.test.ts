@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Driver, fail, input as I } from './claim-harness.ts';
 import { Shell, Upstream } from './claim-upstream.ts';
-import { at, timer, a, b, c, boot, playing, table } from './claim-protocol.rows.ts';
+import { at, timer, a, b, c, boot, playing, table, x } from './claim-protocol.rows.ts';
 
 describe('failed plays', () => {
 	table([
@@ -215,6 +215,34 @@ describe('rate limits, server errors and network errors', () => {
 				at(1_120, I.releasedResult('a'), [])
 			],
 			after: (d) => expect(d.count('finish a')).toBe(0)
+		},
+		{
+			name: 'a 429 on a takeover release, then the item released and started by others: never released again, from under the new holder',
+			steps: [
+				at(0, I.eligible(), []),
+				at(0, I.snapshot([x, a], { current: 'x' }), []),
+				timer(['release x takeover'], { when: 90_000 }),
+				at(90_010, I.releasedResult('x', fail(429, undefined, { retryAfterMs: 2_000 })), []),
+				// Another consumer's takeover release lands, and a third consumer starts the item.
+				at(90_500, I.released('x'), undefined),
+				at(90_600, I.claimed('x'), []),
+				at(95_000, I.wake(), [])
+			],
+			after: (d) => expect(d.count('release x takeover')).toBe(1)
+		},
+		{
+			name: 'a 5xx on release, the queue re-read while the item is released and started again: never released from under the new holder',
+			steps: [
+				...playing([a, b]),
+				at(100, I.failed('a'), ['release a failed']),
+				at(110, I.releasedResult('a', fail(502)), [], { has: ['snapshot'] }),
+				// The snapshot still shows a claim on a (a new one); the events arrive after it.
+				at(200, I.snapshot([a, b], { current: 'a' }), []),
+				at(210, I.released('a'), []),
+				at(220, I.claimed('a'), []),
+				at(5_000, I.wake(), [])
+			],
+			after: (d) => expect(d.count('release a failed')).toBe(1)
 		},
 		{
 			name: 'a network error on start is never taken for our claim: a snapshot showing it held waits for the takeover rule, then plays it',

@@ -46,6 +46,19 @@ function startSucceeded<T>(
 		forgetMine(s, fx);
 		return;
 	}
+	if (mine.releasedAfter) {
+		// Our start and another consumer's takeover release crossed: the claim we got may be the
+		// one released, and the item may be another consumer's by now (started again). Playing it
+		// could play it twice; not playing it costs at most a takeover. What the queue holds is
+		// re-read; a claim shown there is treated as another consumer's.
+		fx.push({
+			kind: 'log',
+			message: `not playing ${orderId}: it was released while our start was in flight`
+		});
+		forgetMine(s, fx);
+		fx.push({ kind: 'snapshot' });
+		return;
+	}
 	s.current = orderId;
 	s.foreignSince = null;
 	const at = s.items.findIndex((i) => i.orderId === orderId);

@@ -12,7 +12,7 @@ import {
 	stop
 } from './effects.ts';
 import { checkDoubtfulRelease, settleRelease } from './recovery.ts';
-import type { ClaimEffect, ClaimState, InputOf } from './types.ts';
+import type { ClaimEffect, ClaimState, InputOf, Mine } from './types.ts';
 
 /** The snapshot is the truth: it replaces what we know, and settles a doubtful release. */
 export function onSnapshot<T>(
@@ -77,9 +77,12 @@ export function onClaimed<T>(
 ): void {
 	// A late started event of an item already finished, skipped or removed: its claim is over.
 	if (isGone(s, orderId)) return;
-	if (s.mine?.doubt && s.mine.orderId === orderId) {
-		// Our doubtful release landed and another consumer claimed the item since: settled.
-		settleRelease(s, s.mine, orderId, now, fx);
+	const mine = s.mine;
+	if (mine?.orderId === orderId && mine.stage === 'starting') mine.startedHeard = true;
+	if (mine?.orderId === orderId && awaitingRetry(mine)) {
+		// The item was claimed again, so the claim we were giving back is gone: settled. Sent
+		// again, our release would drop the new holder's claim.
+		settleRelease(s, mine, orderId, now, fx);
 	}
 	readIfUnknown(s, orderId, fx);
 	if (s.mine && s.mine.orderId !== orderId && s.mine.stage === 'playing') {
@@ -123,12 +126,18 @@ export function onReleased<T>(
 	fx: ClaimEffect<T>[]
 ): void {
 	readIfUnknown(s, orderId, fx);
-	if (s.mine?.doubt && s.mine.orderId === orderId) {
-		// Our doubtful release did land.
+	const mine = s.mine;
+	if (mine?.orderId === orderId && awaitingRetry(mine)) {
+		// Our release (or another's) landed: settled, never sent again (a retry could release a
+		// claim started since).
 		if (s.current === orderId) s.current = null;
 		s.foreignSince = null;
-		return settleRelease(s, s.mine, orderId, now, fx);
+		return settleRelease(s, mine, orderId, now, fx);
 	}
+	// Started, then released, while our start is in flight: if the start we heard was ours, its
+	// claim is gone, and a success of our start proves nothing (calls.ts: startSucceeded).
+	if (mine?.orderId === orderId && mine.stage === 'starting' && mine.startedHeard)
+		mine.releasedAfter = true;
 	if (s.current === orderId) {
 		s.current = null;
 		s.foreignSince = null;
@@ -191,4 +200,12 @@ export function onEligible<T>(
 export function onRemembered<T>(s: ClaimState<T>, input: InputOf<T, 'remembered'>): void {
 	s.remembered = input.orderId;
 	s.rememberedPlayed = input.orderId !== null && input.played === true;
+}
+
+/**
+ * Our release failed (5xx or lost: in doubt; 429 and the like: sent again later): an event about
+ * the item settles it. One in flight is settled by its answer.
+ */
+function awaitingRetry(mine: Mine): boolean {
+	return mine.stage === 'releasing' && (mine.doubt === true || mine.retryAt !== undefined);
 }

@@ -129,6 +129,13 @@ export interface Mine {
 	reason?: ReleaseReason;
 	/** A skip/remove/clear arrived while the start was in flight. */
 	cancelled?: boolean;
+	/** A `started` event of this order was heard while our start was in flight. */
+	startedHeard?: boolean;
+	/**
+	 * Then a `released` of it: the claim our start gets may be the one released (another consumer's
+	 * takeover release meeting our start), so a success does not prove the claim is still ours.
+	 */
+	releasedAfter?: boolean;
 	/** Failed attempts of the current call (finish or release), for its backoff. */
 	callFailures: number;
 	/** When to retry the current call (finish or release) after a failure. */

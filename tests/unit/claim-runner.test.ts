@@ -1,0 +1,73 @@
+// The claim runner (src/client/claim-runner.ts) around the reducer: what it does with the player's
+// outcomes. A play that was stopped can settle late, after the same item was claimed and played
+// again; its end must not be taken for the new play's end (which would finish the item before
+// the new play has played it).
+import { describe, expect, it } from 'vitest';
+import { VolatileClaimMemory } from '../../src/client/claim-memory.ts';
+import { ClaimRunner, type PlayerPort, type QueuePort } from '../../src/client/claim-runner.ts';
+import type { CallResult } from '../../src/core/claim-protocol.ts';
+
+const settle = () => new Promise((r) => setTimeout(r, 5));
+
+describe('claim runner', () => {
+	it('a stopped play that settles after the same item plays again does not finish the new play', async () => {
+		const calls: string[] = [];
+		// One item; the upstream's one claim.
+		let current: string | null = null;
+		const call = async (kind: string, id: string): Promise<CallResult<string>> => {
+			calls.push(`${kind} ${id}`);
+			current = kind === 'start' ? id : null;
+			return { ok: true, data: id };
+		};
+		const queue: QueuePort<string> = {
+			snapshot: async () => ({
+				ok: true,
+				value: {
+					paused: false,
+					currentOrderId: current,
+					items: [{ orderId: 'a', ready: true, data: 'a' }]
+				}
+			}),
+			start: (id) => call('start', id),
+			finish: (id) => call('finish', id),
+			release: (id) => call('release', id)
+		};
+		// Each play ends when the test says so, whatever stop() does (a player still loading).
+		const plays: { id: string; end: () => void }[] = [];
+		const player: PlayerPort<string> = {
+			play: (id) => new Promise<void>((end) => plays.push({ id, end })),
+			stop: () => {},
+			preload: () => {}
+		};
+		const runner = new ClaimRunner<string>({
+			queue,
+			player,
+			memory: new VolatileClaimMemory(),
+			config: { gapMs: 0 },
+			snapshotDebounceMs: 0
+		});
+		runner.dispatch({ kind: 'eligible', eligible: true });
+		runner.start();
+		runner.requestSnapshot(0);
+		await settle();
+		expect(plays.map((p) => p.id)).toEqual(['a']);
+
+		// Someone else's release drops our claim while the first play is still loading: it is
+		// stopped; the item is free and claimed again, and a second play begins.
+		current = null;
+		runner.dispatch({ kind: 'released', orderId: 'a' });
+		await settle();
+		expect(plays.map((p) => p.id)).toEqual(['a', 'a']);
+
+		// The first play settles now: nothing is finished.
+		plays[0].end();
+		await settle();
+		expect(calls.filter((c) => c.startsWith('finish'))).toEqual([]);
+
+		// The second play's end finishes the item, once.
+		plays[1].end();
+		await settle();
+		expect(calls.filter((c) => c.startsWith('finish'))).toEqual(['finish a']);
+		runner.close();
+	});
+});
