@@ -17,7 +17,11 @@
 // Refreshes that wait for a connection of the locks' pool go in order of their deadline, the
 // moment the token in hand expires (`due`), not in order of arrival: in a storm, a refresh that a
 // call waits for (its token has expired) goes before the refreshes started ahead of expiry, whose
-// calls still use the old token meanwhile.
+// calls still use the old token meanwhile. One that waits there longer than 200 ms looks at the
+// stored result now and then (`peek`): when every instance's tokens of many streamers expire at
+// once, each instance queues a refresh for each of them, another instance has made most of them
+// by the time a connection comes free, and without the looks the queue drains only one lock
+// attempt at a time (docs/performance.md).
 //
 // On PGlite (embedded: one process, one connection) the lock is in memory and the statements run
 // on the shared connection; holding that connection across an upstream call would stall the rest.
@@ -40,6 +44,20 @@ export const LOCK_WAIT_MS = REQUEST_TIMEOUT_MS + 2 * LOCK_STATEMENT_TIMEOUT_MS;
 /** Between two looks at another holder's result: from 20 ms, doubling, at most 250 ms. */
 const pollDelay = (attempt: number) =>
 	Math.min(250, 20 * 2 ** attempt) * (0.75 + Math.random() / 2);
+
+/**
+ * Between two looks at the stored result while queued for a connection of the locks' pool: the
+ * first after 200 ms (a short wait is not worth a read), then every 250 to 500 ms.
+ */
+const queuedLookDelay = (look: number) => (look === 0 ? 200 : 250) * (1 + Math.random());
+
+/** A place in the queue for a connection of the locks' pool (`gate`). */
+interface Ticket {
+	due: number;
+	go: () => void;
+	/** Resolves when the turn is ours. */
+	ready: Promise<void>;
+}
 
 export class LockWaitTimeout extends Error {}
 
@@ -91,7 +109,7 @@ export class RefreshLocks {
 	};
 
 	/** Refreshes waiting for a connection of the locks' pool, soonest deadline first (`gate`). */
-	private readonly queue: { due: number; go: () => void }[] = [];
+	private readonly queue: Ticket[] = [];
 	/** Refreshes using or about to use a connection of the locks' pool (at most LOCK_POOL_MAX). */
 	private inUse = 0;
 
@@ -103,7 +121,8 @@ export class RefreshLocks {
 	 * found taken, before the next attempt: a result from it (not null) is the answer and the lock
 	 * is not taken (another holder's stored result). It does not run before the first attempt: the
 	 * callers have just read the same row, and a storm of refreshes would read it twice for each on
-	 * the queries' pool. `due` (epoch ms): when the caller's token expires (0: it has none, or the
+	 * the queries' pool; it does run while the first attempt waits in the queue for a connection
+	 * (`lookWhileQueued`). `due` (epoch ms): when the caller's token expires (0: it has none, or the
 	 * upstream refused it); a connection of the locks' pool goes to the soonest.
 	 */
 	run<T>(
@@ -127,19 +146,63 @@ export class RefreshLocks {
 	}
 
 	/**
-	 * A turn at a connection of the locks' pool: at once while fewer than LOCK_POOL_MAX refreshes
-	 * have one, else when one ends (`ungate`), soonest `due` first, in arrival order among equals.
+	 * A turn at a connection of the locks' pool: at once (null) while fewer than LOCK_POOL_MAX
+	 * refreshes have one, else a place in the queue whose turn comes when one ends (`ungate`),
+	 * soonest `due` first, in arrival order among equals.
 	 */
-	private gate(due: number): Promise<void> | void {
+	private gate(due: number): Ticket | null {
 		if (this.inUse < LOCK_POOL_MAX) {
 			this.inUse += 1;
-			return;
+			return null;
 		}
-		return new Promise((go) => {
-			let i = this.queue.length;
-			while (i > 0 && this.queue[i - 1].due > due) i -= 1;
-			this.queue.splice(i, 0, { due, go });
-		});
+		let go!: () => void;
+		const ready = new Promise<void>((r) => (go = r));
+		const ticket = { due, go, ready };
+		let i = this.queue.length;
+		while (i > 0 && this.queue[i - 1].due > due) i -= 1;
+		this.queue.splice(i, 0, ticket);
+		return ticket;
+	}
+
+	/** Gives up a place in the queue, or the turn if it came meanwhile. */
+	private leave(ticket: Ticket): void {
+		const i = this.queue.indexOf(ticket);
+		if (i >= 0) this.queue.splice(i, 1);
+		else this.ungate();
+	}
+
+	/**
+	 * Queued for a connection, the refresh looks at the stored result now and then: in a storm the
+	 * queue can be seconds long, and the refresh it waits to make has often been made meanwhile by
+	 * another instance. A result found gives the place up (null: the turn came first).
+	 */
+	private async lookWhileQueued<T>(
+		ticket: Ticket,
+		peek: () => Promise<T | null>
+	): Promise<T | null> {
+		for (let look = 0; ; look++) {
+			let timer: ReturnType<typeof setTimeout> | undefined;
+			const woke = await Promise.race([
+				ticket.ready.then(() => 'turn' as const),
+				new Promise<'look'>((r) => {
+					timer = setTimeout(() => r('look'), queuedLookDelay(look));
+					timer.unref?.();
+				})
+			]);
+			clearTimeout(timer);
+			if (woke === 'turn') return null;
+			let seen: T | null;
+			try {
+				seen = await peek();
+			} catch (err) {
+				this.leave(ticket);
+				throw err;
+			}
+			if (seen !== null) {
+				this.leave(ticket);
+				return seen;
+			}
+		}
 	}
 
 	/** A turn ended: the next in the queue takes it over. */
@@ -171,7 +234,21 @@ export class RefreshLocks {
 			}
 			this.now.connecting += 1;
 			let connecting = true;
-			await this.gate(due);
+			const ticket = this.gate(due);
+			if (ticket) {
+				let seen: T | null;
+				try {
+					seen = peek ? await this.lookWhileQueued(ticket, peek) : (await ticket.ready, null);
+				} catch (err) {
+					this.now.connecting -= 1;
+					throw err;
+				}
+				if (seen !== null) {
+					this.now.connecting -= 1;
+					waited();
+					return seen;
+				}
+			}
 			const got = await lockDb
 				.connection()
 				.execute(async (conn) => {

@@ -329,6 +329,59 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 	);
 
 	it.runIf(_name === 'PostgreSQL server')(
+		'with every connection of the locks’ pool busy, a queued refresh takes the result another instance stored meanwhile, without waiting for a connection',
+		async () => {
+			const ids: string[] = [];
+			for (let n = 0; n < LOCK_POOL_MAX + 2; n++)
+				ids.push((await store.signedIn(me(120 + n), grant(120 + n))).streamer.id);
+			const [queued, failing, ...busy] = ids;
+			let open!: () => void;
+			const gate = new Promise<void>((r) => (open = r));
+			let inside = 0;
+			let allIn!: () => void;
+			const full = new Promise<void>((r) => (allIn = r));
+			const holders = busy.map((id) =>
+				store.refreshLock(id, async () => {
+					if (++inside === busy.length) allIn();
+					await gate;
+				})
+			);
+			await full;
+			// Queued behind them: one whose result another instance stores while it waits, and one
+			// whose look finds the authorization ended.
+			let stored = false;
+			let looks = 0;
+			const ran: string[] = [];
+			const adopted = store.refreshLock(
+				queued,
+				async () => (ran.push('queued'), 'refreshed'),
+				async () => (looks++, stored ? 'adopted' : null)
+			);
+			const ended = store.refreshLock(
+				failing,
+				async () => (ran.push('failing'), 'refreshed'),
+				async () => {
+					throw new Error('the authorization ended');
+				}
+			);
+			await expect(ended).rejects.toThrow('the authorization ended');
+			await expect.poll(() => looks).toBeGreaterThan(0);
+			stored = true;
+			// Every holder still holds its connection: the result came from a look, not the lock.
+			expect(await adopted).toBe('adopted');
+			expect(inside).toBe(busy.length);
+			open();
+			await Promise.all(holders);
+			expect(ran).toEqual([]);
+			// Both gave their places up: every connection of the pool can be had again.
+			const again = await Promise.all(ids.map((id) => store.refreshLock(id, async () => id)));
+			expect(again).toEqual(ids);
+			expect(store.lockStats().connecting).toBe(0);
+			await store.settled();
+		}
+	);
+
+	it.runIf(_name === 'PostgreSQL server')(
 		'runs a streamer’s reads as one prepared statement per connection, parsed once',
 		async () => {
 			const { streamer } = await store.signedIn(me(40), grant(40));
