@@ -46,15 +46,12 @@ function startSucceeded<T>(
 		forgetMine(s, fx);
 		return;
 	}
-	if (mine.releasedAfter) {
+	if (mine.heard === 'released') {
 		// Our start and another consumer's takeover release crossed: the claim we got may be the
 		// one released, and the item may be another consumer's by now (started again). Playing it
 		// could play it twice; not playing it costs at most a takeover. What the queue holds is
 		// re-read; a claim shown there is treated as another consumer's.
-		fx.push({
-			kind: 'log',
-			message: `not playing ${orderId}: it was released while our start was in flight`
-		});
+		fx.push({ kind: 'log', message: `${orderId} released during our start: not played` });
 		forgetMine(s, fx);
 		fx.push({ kind: 'snapshot' });
 		return;
@@ -195,7 +192,7 @@ export function onReleaseResult<T>(
 		fx.push(
 			{
 				kind: 'log',
-				message: `release of ${orderId} failed (${result.status}); re-reading the queue before any retry`
+				message: `release of ${orderId} failed (${result.status}); re-reading the queue`
 			},
 			{ kind: 'snapshot' }
 		);

@@ -78,11 +78,11 @@ export function onClaimed<T>(
 	// A late started event of an item already finished, skipped or removed: its claim is over.
 	if (isGone(s, orderId)) return;
 	const mine = s.mine;
-	if (mine?.orderId === orderId && mine.stage === 'starting') mine.startedHeard = true;
-	if (mine?.orderId === orderId && awaitingRetry(mine)) {
+	if (mine?.orderId === orderId) {
+		if (mine.stage === 'starting') mine.heard ??= 'started';
 		// The item was claimed again, so the claim we were giving back is gone: settled. Sent
 		// again, our release would drop the new holder's claim.
-		settleRelease(s, mine, orderId, now, fx);
+		else if (awaitingRetry(mine)) settleRelease(s, mine, orderId, now, fx);
 	}
 	readIfUnknown(s, orderId, fx);
 	if (s.mine && s.mine.orderId !== orderId && s.mine.stage === 'playing') {
@@ -136,8 +136,7 @@ export function onReleased<T>(
 	}
 	// Started, then released, while our start is in flight: if the start we heard was ours, its
 	// claim is gone, and a success of our start proves nothing (calls.ts: startSucceeded).
-	if (mine?.orderId === orderId && mine.stage === 'starting' && mine.startedHeard)
-		mine.releasedAfter = true;
+	if (mine?.orderId === orderId && mine.heard) mine.heard = 'released';
 	if (s.current === orderId) {
 		s.current = null;
 		s.foreignSince = null;

@@ -15,7 +15,7 @@ export function resumeRemembered<T>(s: ClaimState<T>, orderId: string, fx: Claim
 		s.foreignSince = null;
 		s.mine = { orderId, stage: 'finishing', callFailures: 0 };
 		fx.push(
-			{ kind: 'log', message: `finishing ${orderId}: it played before the page reloaded` },
+			{ kind: 'log', message: `finishing ${orderId}: played before the reload` },
 			{ kind: 'finish', orderId }
 		);
 		return;

@@ -129,13 +129,12 @@ export interface Mine {
 	reason?: ReleaseReason;
 	/** A skip/remove/clear arrived while the start was in flight. */
 	cancelled?: boolean;
-	/** A `started` event of this order was heard while our start was in flight. */
-	startedHeard?: boolean;
 	/**
-	 * Then a `released` of it: the claim our start gets may be the one released (another consumer's
-	 * takeover release meeting our start), so a success does not prove the claim is still ours.
+	 * While our start is in flight: `started` once a `started` event of this order is heard,
+	 * `released` once a `released` follows it. Then the claim our start gets may be the one
+	 * released (another consumer's takeover release meeting our start): a success proves nothing.
 	 */
-	releasedAfter?: boolean;
+	heard?: 'started' | 'released';
 	/** Failed attempts of the current call (finish or release), for its backoff. */
 	callFailures: number;
 	/** When to retry the current call (finish or release) after a failure. */
