@@ -26,7 +26,12 @@ export class Ring<T> {
 	}
 }
 
-/** A ring's items, oldest first (a function, so that pages that never list them do not ship it). */
-export function oldestFirst<T>(ring: Ring<T>): T[] {
-	return [...ring.items.slice(ring.next), ...ring.items.slice(0, ring.next)];
+/**
+ * A ring's items, oldest first (a function, so that pages that never list them do not ship it):
+ * the ring's own array until it has wrapped around (no copy), a new one after.
+ */
+export function oldestFirst<T>(ring: Ring<T>): readonly T[] {
+	return ring.next === 0
+		? ring.items
+		: ring.items.slice(ring.next).concat(ring.items.slice(0, ring.next));
 }
