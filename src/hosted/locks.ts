@@ -46,10 +46,13 @@ const pollDelay = (attempt: number) =>
 	Math.min(250, 20 * 2 ** attempt) * (0.75 + Math.random() / 2);
 
 /**
- * Between two looks at the stored result while queued for a connection of the locks' pool: the
- * first after 200 ms (a short wait is not worth a read), then every 250 to 500 ms.
+ * Queued for a connection of the locks' pool, a refresh looks at the stored result on this
+ * process's beat, one every 250 to 500 ms while any refresh is queued, once it has waited 200 ms (a
+ * short wait is not worth a read). The looks of one beat run together, so the store reads their
+ * rows in one query (store.ts streamerAndGrant).
  */
-const queuedLookDelay = (look: number) => (look === 0 ? 200 : 250) * (1 + Math.random());
+const BEAT_MS = 250;
+const QUEUED_LOOK_AFTER_MS = 200;
 
 /** A place in the queue for a connection of the locks' pool (`gate`). */
 interface Ticket {
@@ -112,6 +115,8 @@ export class RefreshLocks {
 	private readonly queue: Ticket[] = [];
 	/** Refreshes using or about to use a connection of the locks' pool (at most LOCK_POOL_MAX). */
 	private inUse = 0;
+	/** The next beat of the queued refreshes' looks, while one waits for it (`lookWhileQueued`). */
+	private beat: Promise<'look'> | null = null;
 
 	constructor(private readonly db: Db) {}
 
@@ -180,17 +185,12 @@ export class RefreshLocks {
 		ticket: Ticket,
 		peek: () => Promise<T | null>
 	): Promise<T | null> {
-		for (let look = 0; ; look++) {
-			let timer: ReturnType<typeof setTimeout> | undefined;
-			const woke = await Promise.race([
-				ticket.ready.then(() => 'turn' as const),
-				new Promise<'look'>((r) => {
-					timer = setTimeout(() => r('look'), queuedLookDelay(look));
-					timer.unref?.();
-				})
-			]);
-			clearTimeout(timer);
+		const queued = performance.now();
+		const turn = ticket.ready.then(() => 'turn' as const);
+		for (;;) {
+			const woke = await Promise.race([turn, this.nextBeat()]);
 			if (woke === 'turn') return null;
+			if (performance.now() - queued < QUEUED_LOOK_AFTER_MS) continue;
 			let seen: T | null;
 			try {
 				seen = await peek();
@@ -203,6 +203,20 @@ export class RefreshLocks {
 				return seen;
 			}
 		}
+	}
+
+	/** Resolves on the next beat; no timer runs while no refresh waits for one. */
+	private nextBeat(): Promise<'look'> {
+		return (this.beat ??= new Promise((resolve) => {
+			const timer = setTimeout(
+				() => {
+					this.beat = null;
+					resolve('look');
+				},
+				BEAT_MS * (1 + Math.random())
+			);
+			timer.unref?.();
+		}));
 	}
 
 	/** A turn ended: the next in the queue takes it over. */

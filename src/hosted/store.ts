@@ -2,7 +2,9 @@
 // the upstream's tenant id), their authorization (tokens sealed, crypto.ts), their overlay key
 // (looked up by keyed hash, sealed for their own dashboard), their dashboard sessions (by hash,
 // with an expiry) and sign-in attempts in flight (by hash of `state`, one use each). Every query
-// names the streamer it is for: nothing here lists or reaches across streamers.
+// names the streamers it is for, and a
+// read of several (one batch of lookups) hands each caller only the row it asked for: nothing here
+// lists or reaches across streamers.
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db, GrantsTable, StreamersTable } from './db.ts';
@@ -35,6 +37,12 @@ export interface Grant extends GrantInput {
 }
 
 export type { KeyLookup };
+
+/** A streamer with their authorization's columns (null: they have none). */
+type StreamerGrantRow = Omit<Selectable<StreamersTable>, 'created_at' | 'updated_at'> & {
+	[K in Exclude<keyof GrantsTable, 'streamer_id' | 'updated_at'>]:
+		Selectable<GrantsTable>[K] | null;
+};
 
 export class HostedStore {
 	constructor(
@@ -256,9 +264,34 @@ export class HostedStore {
 		return (await this.streamerAndGrant(streamerId)).grant;
 	}
 
-	/** The streamer and their authorization in one query (what a streamer's client loads first). */
-	async streamerAndGrant(id: string): Promise<{ streamer: Streamer | null; grant: Grant | null }> {
-		const row = await this.db
+	/**
+	 * The streamer and their authorization in one query (what a streamer's client loads first).
+	 * Off a lock's connection, the reads asked for in one turn of the event loop go to the
+	 * database as one query (`readMany`): in a refresh storm each instance's queued refreshes look
+	 * at their rows on the same beat (locks.ts), hundreds at a time.
+	 */
+	streamerAndGrant(id: string): Promise<{ streamer: Streamer | null; grant: Grant | null }> {
+		if (this.lock) return this.readMany([id]).then((rows) => this.toStreamerAndGrant(id, rows));
+		let batch = this.batch;
+		if (!batch) {
+			const ids = new Set<string>();
+			const rows = new Promise<Map<string, StreamerGrantRow>>((resolve) =>
+				setImmediate(() => {
+					this.batch = null;
+					resolve(this.readMany([...ids]));
+				})
+			);
+			batch = this.batch = { ids, rows };
+		}
+		batch.ids.add(id);
+		return batch.rows.then((rows) => this.toStreamerAndGrant(id, rows));
+	}
+
+	/** Reads being gathered for one query (`streamerAndGrant`). */
+	private batch: { ids: Set<string>; rows: Promise<Map<string, StreamerGrantRow>> } | null = null;
+
+	private async readMany(ids: string[]): Promise<Map<string, StreamerGrantRow>> {
+		const rows = await this.db
 			.selectFrom('streamers as s')
 			.leftJoin('grants as g', 'g.streamer_id', 's.id')
 			.select([
@@ -275,8 +308,17 @@ export class HostedStore {
 				'g.generation',
 				'g.refreshing_since'
 			])
-			.where('s.id', '=', id)
-			.executeTakeFirst();
+			.where((eb) => eb('s.id', '=', eb.fn.any(eb.val(ids))))
+			.execute();
+		return new Map(rows.map((r) => [r.id, r]));
+	}
+
+	/** One streamer's part of a read: only their own row is opened (and so decrypted). */
+	private toStreamerAndGrant(
+		id: string,
+		rows: Map<string, StreamerGrantRow>
+	): { streamer: Streamer | null; grant: Grant | null } {
+		const row = rows.get(id);
 		if (!row) return { streamer: null, grant: null };
 		const { refresh_token, scopes, generation } = row;
 		return {

@@ -332,9 +332,9 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 		'with every connection of the locks’ pool busy, a queued refresh takes the result another instance stored meanwhile, without waiting for a connection',
 		async () => {
 			const ids: string[] = [];
-			for (let n = 0; n < LOCK_POOL_MAX + 2; n++)
+			for (let n = 0; n < LOCK_POOL_MAX + 3; n++)
 				ids.push((await store.signedIn(me(120 + n), grant(120 + n))).streamer.id);
-			const [queued, failing, ...busy] = ids;
+			const [queued, queuedToo, failing, ...busy] = ids;
 			let open!: () => void;
 			const gate = new Promise<void>((r) => (open = r));
 			let inside = 0;
@@ -347,15 +347,27 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 				})
 			);
 			await full;
-			// Queued behind them: one whose result another instance stores while it waits, and one
-			// whose look finds the authorization ended.
+			// Queued behind them: two whose result another instance stores while they wait, and one
+			// whose look finds the authorization ended. The looks read the rows: those of one beat
+			// go to the database as one query.
+			const { store: counted, queries } = countingStore();
 			let stored = false;
 			let looks = 0;
 			const ran: string[] = [];
+			const look = async (id: string) => {
+				looks++;
+				expect((await counted.grant(id))?.refreshToken).toMatch(/^rt_secret_12\d$/);
+				return stored ? 'adopted' : null;
+			};
 			const adopted = store.refreshLock(
 				queued,
 				async () => (ran.push('queued'), 'refreshed'),
-				async () => (looks++, stored ? 'adopted' : null)
+				() => look(queued)
+			);
+			const adoptedToo = store.refreshLock(
+				queuedToo,
+				async () => (ran.push('queuedToo'), 'refreshed'),
+				() => look(queuedToo)
 			);
 			const ended = store.refreshLock(
 				failing,
@@ -365,10 +377,12 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 				}
 			);
 			await expect(ended).rejects.toThrow('the authorization ended');
-			await expect.poll(() => looks).toBeGreaterThan(0);
+			await expect.poll(() => looks).toBeGreaterThan(1);
 			stored = true;
 			// Every holder still holds its connection: the result came from a look, not the lock.
 			expect(await adopted).toBe('adopted');
+			expect(await adoptedToo).toBe('adopted');
+			expect(queries()).toBeLessThan(looks);
 			expect(inside).toBe(busy.length);
 			open();
 			await Promise.all(holders);
@@ -380,6 +394,39 @@ describe.each(engines)('hosted store on %s', (_name, open) => {
 			await store.settled();
 		}
 	);
+
+	/** A store on `db` that counts the queries it sends. */
+	const countingStore = () => {
+		let n = 0;
+		const counting = db.withPlugin({
+			transformQuery: (args) => (n++, args.node),
+			transformResult: async (args) => args.result
+		});
+		return { store: new HostedStore(counting, new SecretBox(SECRET)), queries: () => n };
+	};
+
+	it('reads of several streamers asked for together go as one query, each caller getting their own', async () => {
+		const a = (await store.signedIn(me(60), grant(60))).streamer;
+		const b = (await store.signedIn(me(61), grant(61))).streamer;
+		const c = (await store.signedIn(me(62), grant(62))).streamer;
+		await store.disconnect(c.id);
+		const { store: counted, queries } = countingStore();
+		const [ga, gb, gc, nobody] = await Promise.all([
+			counted.streamerAndGrant(a.id),
+			counted.streamerAndGrant(b.id),
+			counted.streamerAndGrant(c.id),
+			counted.streamerAndGrant('st_nobody')
+		]);
+		expect(queries()).toBe(1);
+		expect([ga.streamer?.name, ga.grant?.refreshToken]).toEqual(['Streamer 60', 'rt_secret_60']);
+		expect([gb.streamer?.name, gb.grant?.refreshToken]).toEqual(['Streamer 61', 'rt_secret_61']);
+		expect([gc.streamer?.status, gc.grant]).toEqual(['disconnected', null]);
+		expect(nobody).toEqual({ streamer: null, grant: null });
+		// One after another: a query each, each seeing the writes before it.
+		await counted.storeRefreshed(a.id, (await counted.grant(a.id))!.generation, grant(63));
+		expect((await counted.grant(a.id))?.refreshToken).toBe('rt_secret_63');
+		expect(queries()).toBe(4);
+	});
 
 	it.runIf(_name === 'PostgreSQL server')(
 		'runs a streamer’s reads as one prepared statement per connection, parsed once',
