@@ -18,10 +18,10 @@
 // moment the token in hand expires (`due`), not in order of arrival: in a storm, a refresh that a
 // call waits for (its token has expired) goes before the refreshes started ahead of expiry, whose
 // calls still use the old token meanwhile. One that waits there longer than 200 ms looks at the
-// stored result now and then (`peek`): when every instance's tokens of many streamers expire at
-// once, each instance queues a refresh for each of them, another instance has made most of them
-// by the time a connection comes free, and without the looks the queue drains only one lock
-// attempt at a time (docs/performance.md).
+// stored result on the process's beat (`peek`; the looks of one beat are one query, store.ts):
+// when every instance's tokens of many streamers expire at once, each instance queues a refresh
+// for each of them, another instance has made most of them by the time a connection comes free,
+// and without the looks the queue drains only one lock attempt at a time (docs/performance.md).
 //
 // On PGlite (embedded: one process, one connection) the lock is in memory and the statements run
 // on the shared connection; holding that connection across an upstream call would stall the rest.
