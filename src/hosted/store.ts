@@ -2,9 +2,8 @@
 // the upstream's tenant id), their authorization (tokens sealed, crypto.ts), their overlay key
 // (looked up by keyed hash, sealed for their own dashboard), their dashboard sessions (by hash,
 // with an expiry) and sign-in attempts in flight (by hash of `state`, one use each). Every query
-// names the streamers it is for, and a
-// read of several (one batch of lookups) hands each caller only the row it asked for: nothing here
-// lists or reaches across streamers.
+// names the streamers it is for, and a read of several (one batch of lookups) hands each caller
+// only the row it asked for: nothing here lists or reaches across streamers.
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db, GrantsTable, StreamersTable } from './db.ts';
