@@ -115,6 +115,16 @@ export async function bodyBytes(res: Response): Promise<Uint8Array<ArrayBuffer>>
 
 /** Idle keep-alive connections close after this (or 1 s before the server's Keep-Alive timeout). */
 const KEEP_ALIVE_IDLE_MS = 4_000;
+/**
+ * The most connections open at once to one upstream origin; calls beyond it wait in the Agent for
+ * one to come free (their deadline runs meanwhile). Without a bound, a burst of calls opens a
+ * connection for each: in a refresh storm or after an instance restarts that is hundreds of
+ * connection attempts in a second, more than the upstream's accept queue holds (511 on a Node
+ * server); the kernel drops the rest, and a dropped attempt is retried only after 1, 3, 7 s, so
+ * calls fail at their 10 s deadline while the upstream is idle (docs/performance.md). 64 calls of
+ * ~10 ms each are thousands a second, far above the upstream's own limits.
+ */
+export const UPSTREAM_MAX_SOCKETS = 64;
 /** Statuses whose Response has no body (the Response constructor refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -127,6 +137,7 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * young-generation GC then copies megabytes and pauses the endpoint for several ms, which is the
  * tail of the proxied calls (docs/performance.md). Takes what UpstreamClient sends: a method,
  * string headers, a string (or form) body or none, a signal; never follows redirects (`redirect: 'manual'`).
+ * At most UPSTREAM_MAX_SOCKETS connections per origin.
  */
 export function keepAliveFetch(
 	o: {
@@ -137,6 +148,7 @@ export function keepAliveFetch(
 	const agentOptions = {
 		keepAlive: true,
 		timeout: KEEP_ALIVE_IDLE_MS,
+		maxSockets: UPSTREAM_MAX_SOCKETS,
 		...(o.localAddress ? { localAddress: o.localAddress } : {})
 	};
 	const agents = {
@@ -186,6 +198,14 @@ export function keepAliveFetch(
 				}
 			);
 			req.on('error', reject);
+			// A call still waiting for a connection (UPSTREAM_MAX_SOCKETS) would hear of its abort
+			// only once one comes free: it ends now (that connection then goes to the next call).
+			const signal = init.signal;
+			if (signal) {
+				const abort = () => reject(signal.reason);
+				signal.addEventListener('abort', abort, { once: true });
+				req.once('close', () => signal.removeEventListener('abort', abort));
+			}
 			req.end(body ?? undefined);
 		});
 	return Object.assign(send, {
