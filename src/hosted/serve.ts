@@ -65,12 +65,12 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	const transport = keepAliveFetch({ localAddress });
 	const settings: UpstreamSettings = {
 		...o.upstream,
-		// Every call to the upstream (OAuth included) leaves from UPSTREAM_LOCAL_ADDRESS.
-		...(localAddress ? { fetch: transport } : {}),
 		redirectUri: `${config.publicUrl}/auth/callback`
 	};
 	const metrics = new HostedMetrics();
-	settings.fetch = metrics.counting('oauth', settings.fetch ?? fetch);
+	// Every call to the upstream, OAuth included, takes the transport: it leaves from
+	// UPSTREAM_LOCAL_ADDRESS and shares its bounded connections (unless a test gives its own fetch).
+	settings.fetch = metrics.counting('oauth', o.upstream.fetch ?? transport);
 	// One discovery for the instance: its sign-ins and its streamers' refreshes share it.
 	settings.server = discoveryOnce(settings.issuer, settings.fetch);
 	const budget = new UpstreamBudget(o.budget);
