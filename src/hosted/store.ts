@@ -75,7 +75,7 @@ export class HostedStore {
 	/** Refreshes of this process at their locks now, by state (/metrics). */
 	lockStats(): LockStats & LockTotals {
 		const locks = refreshLocks(this.db);
-		return { ...locks.now, ...locks.totals };
+		return { ...locks.current, ...locks.totals };
 	}
 
 	/** Resolves once no refresh of this process holds or waits for a lock. */
