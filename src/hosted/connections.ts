@@ -46,7 +46,7 @@ export interface UpstreamSettings {
 	server?: () => Promise<AuthorizationServer>;
 }
 
-/** A streamer's grant row as the OAuth connection's journal. */
+/** A streamer's grant row, as the store of their OAuth connection's grant (GrantStore). */
 export class DbGrantStore implements GrantStore {
 	readonly where = 'the database';
 	/** The row's generation when last read or written: a write for an older one lost a race. */
@@ -72,6 +72,7 @@ export class DbGrantStore implements GrantStore {
 				checkStored,
 				due
 			),
+		// Another instance's stored token was used instead of a refresh of our own.
 		adopted: () => this.metrics?.refreshed('adopted'),
 		access: () => this.stored
 	};
