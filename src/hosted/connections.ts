@@ -1,7 +1,8 @@
 // Each signed-in streamer's upstream client in hosted mode: the same OAuth connection the
 // single-streamer server uses (oauth-client.ts: one refresh at a time, rotated token stored before
-// it is used, a refresh cut short by a crash never replayed), journaled in the database instead of
-// a token file. The journal's states map onto the streamer's grant row:
+// it is used, a refresh cut short by a crash never replayed), with the grant it would keep in a
+// token file kept in the streamer's grant row instead (`DbGrantStore`). The grant's states map
+// onto the row:
 // - `refreshing` is written before a refresh is sent: the row's refreshing_since is set, once;
 // - `connected` with a new refresh token stores it (sealed) and clears the mark;
 // - `revoked` (the upstream refused the token, or the mark was found at start) drops the tokens and
@@ -45,7 +46,7 @@ export interface UpstreamSettings {
 	server?: () => Promise<AuthorizationServer>;
 }
 
-/** A streamer's grant row as the OAuth connection's journal. */
+/** A streamer's grant row, as the store of their OAuth connection's grant (GrantStore). */
 export class DbGrantStore implements GrantStore {
 	readonly where = 'the database';
 	/** The row's generation when last read or written: a write for an older one lost a race. */
@@ -57,7 +58,7 @@ export class DbGrantStore implements GrantStore {
 	/** The last read or write said the authorization ended (or there is none). */
 	ended = false;
 	readonly shared: SharedGrant = {
-		exclusive: (fn, peek, due) =>
+		exclusive: (fn, checkStored, due) =>
 			this.store.refreshLock(
 				this.streamerId,
 				async (locked) => {
@@ -68,9 +69,10 @@ export class DbGrantStore implements GrantStore {
 						this.active = this.store;
 					}
 				},
-				peek,
+				checkStored,
 				due
 			),
+		// Another instance's stored token was used instead of a refresh of our own.
 		adopted: () => this.metrics?.refreshed('adopted'),
 		access: () => this.stored
 	};
@@ -162,7 +164,7 @@ export class DbGrantStore implements GrantStore {
 				// The lock's connection broke while the upstream rotated the token (PostgreSQL
 				// restarted, the connection was ended): the new token is only in memory now. The
 				// write is conditional on the row's generation, so it is safe without the lock: it
-				// goes through the queries' pool, and fails (the streamer reconnects) if the row
+				// goes through the query pool, and fails (the streamer reconnects) if the row
 				// moved on meanwhile.
 				if (this.active === this.store) throw err;
 				return this.store.storeRefreshed(this.streamerId, this.generation, rotated);

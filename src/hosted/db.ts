@@ -74,14 +74,14 @@ export type Db = Kysely<Database>;
 const onPGlite = new WeakSet<Db>();
 
 /**
- * Connections for the statements of requests (key lookups, sessions, a streamer's row): short
- * queries, never held across a call to the upstream.
+ * The query pool: connections for the statements of requests (key lookups, sessions, a streamer's
+ * row), short queries, never held across a call to the upstream.
  */
 const QUERY_POOL_MAX = 10;
 /**
- * Connections for token refreshes holding their lock (locks.ts): each is held for the refresh's
- * round trip to the upstream's token endpoint, so they have a pool of their own, and a storm of
- * refreshes waits for these, never for the connections that the other requests need.
+ * The lock pool: connections for token refreshes holding their lock (locks.ts). Each is held for
+ * the refresh's round trip to the upstream's token endpoint, so they have a pool of their own, and
+ * many refreshes at once wait for these, never for the connections that the other requests need.
  */
 export const LOCK_POOL_MAX = 10;
 /**
@@ -149,7 +149,7 @@ export function poolStats(db: Db): { queries: PoolStats; locks: PoolStats } | nu
 	return s ? { queries: of(s.queries), locks: of(s.locks) } : null;
 }
 
-/** The handle on the refresh locks' own pool (a server), or null (PGlite: locks in memory). */
+/** The handle on the lock pool (a server), or null (PGlite: locks in memory). */
 export function lockDatabase(db: Db): Db | null {
 	return servers.get(db)?.lockDb ?? null;
 }
@@ -159,7 +159,7 @@ export const embedded = (db: Db): boolean => onPGlite.has(db);
 
 /**
  * A PostgreSQL server (`postgres://...`) or, without one, PGlite in `dataDir` (null: in memory).
- * On a server, two pools (QUERY_POOL_MAX and LOCK_POOL_MAX connections); destroy() closes both.
+ * On a server, two pools (the query pool and the lock pool); destroy() closes both.
  */
 export async function openDatabase(opts: {
 	databaseUrl?: string;
@@ -188,7 +188,7 @@ export async function openDatabase(opts: {
 		}
 		const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: queries }) });
 		const lockDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: locks }) });
-		// One handle to close: the locks' pool goes with the queries' pool.
+		// One handle to close: the lock pool goes with the query pool.
 		const destroy = db.destroy.bind(db);
 		db.destroy = async () => {
 			await Promise.all([destroy(), lockDb.destroy()]);

@@ -1,15 +1,23 @@
-// Which streamer an overlay key in a request names: every /token and /api call asks, so this is
-// the hosted mode's hot path. The key is looked up by its keyed hash (under every secret, so a
-// rotation keeps old keys working) in one indexed query, every time: a key replaced or turned off
-// on any instance is refused at once by every other. What is kept in memory is only what cannot
-// change (`verified`), and the query's SQL.
+// A streamer's overlay key: the secret in their overlay URLs that says, in each /token and /api
+// request, which streamer the request is for. The database keeps each key twice: as a keyed hash
+// (crypto.ts lookupHash), to find it by, and sealed (encrypted), so their own dashboard can show
+// it again. A streamer has one live key; "New overlay key" and Disconnect turn the old one off.
+//
+// Finding the streamer of a key (`resolveOverlayKey`) is hosted mode's most frequent query. It
+// searches under every secret's hash (so a rotation of SECRET_KEY keeps old keys working) in one
+// indexed query, every time: a key replaced or turned off on any instance is refused at once by
+// every other. All it keeps in memory is what cannot change (`verified`) and the query's SQL.
 import { CompiledQuery } from 'kysely';
 import { OVERLAY_KEY } from '../server/config.ts';
-import { sameSecret, type SecretBox } from './crypto.ts';
+import { randomToken, sameSecret, type SecretBox } from './crypto.ts';
 import type { Db } from './db.ts';
+import type { StoreContext } from './store-context.ts';
 
 /** What an overlay key in a request resolves to. */
 export type KeyLookup = { streamerId: string } | { replaced: true } | null;
+
+/** The secret box's context for a streamer's sealed key: it opens only on their row. */
+const sealedAs = (streamerId: string) => `overlay_key:${streamerId}`;
 
 /**
  * Overlay key rows whose sealed key this process opened and found equal to a key presented with
@@ -42,7 +50,7 @@ export async function resolveOverlayKey(db: Db, box: SecretBox, key: string): Pr
 		if (verified.get(row.hash) !== row.streamer_id) {
 			let plain: string;
 			try {
-				plain = box.open(row.sealed, `overlay_key:${row.streamer_id}`);
+				plain = box.open(row.sealed, sealedAs(row.streamer_id));
 			} catch {
 				continue;
 			}
@@ -70,4 +78,68 @@ function sqlFor(db: Db, n: number): string {
 		lookupSql.set(n, text);
 	}
 	return text;
+}
+
+/** The overlay keys of the store's streamers (store.ts). */
+export class OverlayKeys {
+	constructor(private readonly ctx: StoreContext) {}
+
+	/** The streamer's live overlay key, for their own dashboard; null after Disconnect. */
+	async live(streamerId: string): Promise<string | null> {
+		const row = await this.ctx.db
+			.selectFrom('overlay_keys')
+			.select(['hash', 'sealed'])
+			.where('streamer_id', '=', streamerId)
+			.where('replaced_at', 'is', null)
+			.orderBy('created_at', 'desc')
+			.executeTakeFirst();
+		return row ? this.ctx.box.open(row.sealed, sealedAs(streamerId)) : null;
+	}
+
+	/** "New overlay key": the old one stops at once (its sources are told the URL was replaced). */
+	async replace(streamerId: string): Promise<string> {
+		return this.ctx.db.transaction().execute(async (tx) => {
+			await this.turnOff(tx, streamerId, this.ctx.now());
+			return this.insert(tx, streamerId);
+		});
+	}
+
+	/** The streamer an overlay key belongs to (`resolveOverlayKey`). */
+	resolve(key: string): Promise<KeyLookup> {
+		return resolveOverlayKey(this.ctx.db, this.ctx.box, key);
+	}
+
+	/** Within a sign-in's transaction `tx`: a new key, unless the streamer has a live one. */
+	async ensureLive(tx: Db, streamerId: string): Promise<void> {
+		const live = await tx
+			.selectFrom('overlay_keys')
+			.select('hash')
+			.where('streamer_id', '=', streamerId)
+			.where('replaced_at', 'is', null)
+			.executeTakeFirst();
+		if (!live) await this.insert(tx, streamerId);
+	}
+
+	/** Within the transaction `tx`: the streamer's live key stops working from `at`. */
+	async turnOff(tx: Db, streamerId: string, at: Date): Promise<void> {
+		await tx
+			.updateTable('overlay_keys')
+			.set({ replaced_at: at })
+			.where('streamer_id', '=', streamerId)
+			.where('replaced_at', 'is', null)
+			.execute();
+	}
+
+	private async insert(tx: Db, streamerId: string): Promise<string> {
+		const key = randomToken();
+		await tx
+			.insertInto('overlay_keys')
+			.values({
+				hash: this.ctx.box.lookupHash(key),
+				streamer_id: streamerId,
+				sealed: this.ctx.box.seal(key, sealedAs(streamerId))
+			})
+			.execute();
+		return key;
+	}
 }

@@ -1,0 +1,49 @@
+// Dashboard sessions in hosted mode: a signed-in streamer's browser holds a random token (routes.ts
+// keeps it in a cookie), and the database keeps only the token's keyed hash (crypto.ts), the
+// streamer and an expiry. Expired sessions are deleted whenever a new one starts.
+import { randomToken } from './crypto.ts';
+import type { StoreContext } from './store-context.ts';
+
+/** What a session token looks like (randomToken: 32 random bytes, base64url). */
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export class Sessions {
+	constructor(private readonly ctx: StoreContext) {}
+
+	/** A new session for the streamer, valid for `ttlMs`: its token, for the cookie. */
+	async create(streamerId: string, ttlMs: number): Promise<string> {
+		const { db, box } = this.ctx;
+		const token = randomToken();
+		const now = this.ctx.now();
+		await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+		await db
+			.insertInto('sessions')
+			.values({
+				hash: box.lookupHash(token),
+				streamer_id: streamerId,
+				expires_at: new Date(now.getTime() + ttlMs)
+			})
+			.execute();
+		return token;
+	}
+
+	/** The streamer of a live session, or null (unknown, expired, or signed out). */
+	async streamerOf(token: string): Promise<string | null> {
+		if (!SESSION_TOKEN.test(token)) return null;
+		const row = await this.ctx.db
+			.selectFrom('sessions')
+			.select('streamer_id')
+			.where('hash', 'in', this.ctx.box.lookupHashes(token))
+			.where('expires_at', '>', this.ctx.now())
+			.executeTakeFirst();
+		return row?.streamer_id ?? null;
+	}
+
+	/** Sign out: the session is deleted. */
+	async end(token: string): Promise<void> {
+		await this.ctx.db
+			.deleteFrom('sessions')
+			.where('hash', 'in', this.ctx.box.lookupHashes(token))
+			.execute();
+	}
+}
