@@ -1,7 +1,7 @@
 // The browser leg of Connect (service-api.md, OAuth 2.0): the authorize URL with PKCE (S256) and a
 // fresh state, a check that the upstream accepts the client id and redirect URI before the streamer
 // is sent there, and, back at the callback, the state check and the code exchange. What to do with
-// the tokens (store first, then use) is oauth-client.ts's business.
+// the tokens (store first, then use) is oauth-tokens.ts's business.
 import * as oauth from 'oauth4webapi';
 import { OAuthProblem } from './oauth-errors.ts';
 import { describe, httpOptions, REQUEST_TIMEOUT_MS } from './oauth-http.ts';

@@ -1,7 +1,7 @@
 // How the stored grant (oauth-store.ts) changes over a connection's life, as pure functions: made
 // by a code exchange, rotated by a refresh, journaled before one, ended (revoked). And when an access
 // token is refreshed. The rules behind them (never present a refresh token twice) are in
-// oauth-store.ts; oauth-client.ts decides when each happens and writes the result.
+// oauth-store.ts; oauth-tokens.ts decides when each happens and writes the result.
 import type * as oauth from 'oauth4webapi';
 import type { StoredGrant } from './oauth-store.ts';
 

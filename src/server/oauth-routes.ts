@@ -2,7 +2,8 @@
 // upstream redirects to, the status the preview shows, and Disconnect. All but the callback need the
 // overlay key in a header (which a cross-site page cannot send: CORS is closed); the callback is
 // trusted only with a state that a Connect of this server started.
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { HttpError } from './http-error.ts';
 import { OAuthProblem } from './oauth-errors.ts';
 import type { OAuthConnection } from './oauth-client.ts';
 
@@ -37,13 +38,13 @@ export function oauthRoutes(o: OAuthRouteOptions): Hono {
 		try {
 			url = await connection.start();
 		} catch (err) {
-			return problem(c, err);
+			throw refusal(err);
 		}
 		// Ask the upstream before sending the streamer there: an unknown client id or an unregistered
 		// redirect URI is answered as a JSON 400 (service-api.md), which is better shown here, with
 		// what to fix, than as raw JSON on the upstream's page.
-		const refusal = await connection.preflight(url);
-		if (refusal) return problem(c, refusal);
+		const refused = await connection.preflight(url);
+		if (refused) throw refusal(refused);
 		return c.json({ authorize_url: url }, 200, NO_STORE);
 	});
 
@@ -72,8 +73,7 @@ export function oauthRoutes(o: OAuthRouteOptions): Hono {
 	return app;
 }
 
-function problem(c: Context, err: unknown): Response {
-	if (err instanceof OAuthProblem)
-		return c.json({ error: err.message, code: err.code }, 400, NO_STORE);
-	throw err;
+/** An OAuth problem is the streamer's to fix (a 400 saying what); anything else is unexpected. */
+function refusal(err: unknown): unknown {
+	return err instanceof OAuthProblem ? new HttpError(400, err.code, err.message, NO_STORE) : err;
 }

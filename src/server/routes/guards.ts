@@ -1,0 +1,66 @@
+// Checks every request passes before a route sees it: the Host header and the raw path (security.ts
+// says why), and the size of a body sent to /token or /api. Also how a route tells whether a
+// request carries a body without making the Node adapter build a whole Request for it.
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppOptions } from '../app-options.ts';
+import { HttpError } from '../http-error.ts';
+import { hostAllowed, rawPathTricky } from '../security.ts';
+
+/** The largest request body /token and /api accept. */
+export const MAX_BODY = 16 * 1024;
+
+export const tooLarge = () => new HttpError(413, 'too_large', 'request body too large');
+
+export function guardRequests(app: Hono, opts: Pick<AppOptions, 'allowedHosts' | 'rawTarget'>) {
+	app.use('*', async (c, next) => {
+		if (!hostAllowed(c.req.header('host'), opts.allowedHosts ?? []))
+			throw new HttpError(421, 'bad_host', 'this server does not answer to that host name');
+		const raw = opts.rawTarget?.(c);
+		if (raw !== undefined && rawPathTricky(raw))
+			throw new HttpError(400, 'bad_path', 'dot segments and encoded separators are not accepted');
+		await next();
+	});
+
+	// A body above the limit is refused before it is read in full (Content-Length, or counted as
+	// it streams in).
+	const streamLimit = bodyLimit({
+		maxSize: MAX_BODY,
+		onError: () => {
+			throw tooLarge();
+		}
+	});
+	// bodyLimit starts by asking for the request's body stream, which makes the Node adapter build a
+	// whole Request object (and its AbortController) per call: a GET or HEAD has no body there, and
+	// a declared Content-Length is decided from the headers, as bodyLimit itself would decide it.
+	const limit: MiddlewareHandler = async (c, next) => {
+		if (hasNoBody(c)) return next();
+		const length = c.req.header('content-length');
+		if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+			if (parseInt(length, 10) > MAX_BODY) throw tooLarge();
+			return next();
+		}
+		return streamLimit(c, next);
+	};
+	app.use('/token', limit);
+	app.use('/api/*', limit);
+}
+
+/** GET and HEAD requests reach the app without a body (a Request cannot carry one). */
+function hasNoBody(c: Context): boolean {
+	return c.req.method === 'GET' || c.req.method === 'HEAD';
+}
+
+/**
+ * None of the calls the pages make without a request schema has a body: one that comes is refused,
+ * not dropped. `Content-Length: 0` (what browsers send with a bodyless POST) is decided from the
+ * headers: reading the body would make the Node adapter build a whole Request (streams, an
+ * AbortController) for every POST /token.
+ */
+export async function refuseBody(c: Context): Promise<void> {
+	if (hasNoBody(c)) return;
+	if (c.req.header('content-length') === '0' && c.req.header('transfer-encoding') === undefined)
+		return;
+	if ((await c.req.text()) !== '')
+		throw new HttpError(400, 'unexpected_body', 'this call takes no request body');
+}

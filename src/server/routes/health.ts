@@ -1,0 +1,36 @@
+// GET /healthz: whether the server is up and can reach its upstream (checked at most every 15 s,
+// so a monitor polling it does not spend the upstream's rate limit). Hosted mode reports its own.
+import type { Hono } from 'hono';
+import { Me } from '../../contract/index.ts';
+import type { AppOptions } from '../app-options.ts';
+
+const RECHECK_MS = 15_000;
+
+export function healthRoute(
+	app: Hono,
+	opts: Pick<AppOptions, 'mode' | 'upstream' | 'simulatorOrigin' | 'health'>
+) {
+	let health: { at: number; reachable: boolean } | null = null;
+	app.get('/healthz', async (c) => {
+		if (opts.health) {
+			const body = await opts.health();
+			return c.json(body, body.ok === false ? 503 : 200, { 'Cache-Control': 'no-store' });
+		}
+		if (!health || Date.now() - health.at > RECHECK_MS) {
+			let reachable = false;
+			try {
+				const res = await opts.upstream.call('GET', '/me');
+				reachable = res.ok && Me.safeParse(await res.json()).success;
+			} catch {
+				reachable = false;
+			}
+			health = { at: Date.now(), reachable };
+		}
+		return c.json({
+			ok: true,
+			mode: opts.mode,
+			upstream: { reachable: health.reachable },
+			...(opts.mode === 'demo' && opts.simulatorOrigin ? { simulator: opts.simulatorOrigin } : {})
+		});
+	});
+}

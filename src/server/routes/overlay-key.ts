@@ -1,0 +1,59 @@
+// The overlay key that /token, /api, /demo and most of /oauth require: sent in a header only,
+// compared in constant time, wrong attempts rate-limited per client. In hosted mode the key names
+// the streamer, and the request is served by that streamer's upstream client.
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppOptions } from '../app-options.ts';
+import { HttpError } from '../http-error.ts';
+import { FailureLimiter, keyMatches } from '../security.ts';
+import type { UpstreamClient } from '../upstream.ts';
+
+export interface OverlayKeyCheck {
+	/** Middleware: refuses the request unless it carries a valid overlay key. */
+	requireKey: MiddlewareHandler;
+	/** The upstream client serving a request that passed requireKey. */
+	upstreamOf(c: Context): UpstreamClient;
+}
+
+type KeyOptions = Pick<
+	AppOptions,
+	'upstream' | 'overlayKey' | 'failures' | 'clientAddress' | 'resolveKey'
+>;
+
+const badKey = () =>
+	new HttpError(401, 'bad_overlay_key', 'missing or wrong overlay key (the ?key= of the URL)');
+
+export function overlayKeyCheck(opts: KeyOptions): OverlayKeyCheck {
+	/** Hosted: the upstream client of each request's streamer (set by requireKey). */
+	const streamerUpstream = new WeakMap<Request, UpstreamClient>();
+	const failures = opts.failures ?? new FailureLimiter();
+
+	const requireKey: MiddlewareHandler = async (c, next) => {
+		const who = opts.clientAddress?.(c) ?? 'local';
+		const wait = failures.blocked(who);
+		if (wait !== null)
+			throw new HttpError(429, 'too_many_attempts', 'too many wrong overlay keys; wait a minute', {
+				'Retry-After': String(wait)
+			});
+		const key = c.req.header('x-overlay-key');
+		if (opts.resolveKey) {
+			const found = key ? await opts.resolveKey(key) : null;
+			if (found && 'replaced' in found)
+				throw new HttpError(
+					401,
+					'overlay_key_replaced',
+					'this overlay URL was replaced by a newer one: copy the new URL from your dashboard into OBS'
+				);
+			if (!found) {
+				failures.fail(who);
+				throw badKey();
+			}
+			streamerUpstream.set(c.req.raw, found.upstream);
+		} else if (!keyMatches(key, opts.overlayKey)) {
+			failures.fail(who);
+			throw badKey();
+		}
+		await next();
+	};
+
+	return { requireKey, upstreamOf: (c) => streamerUpstream.get(c.req.raw) ?? opts.upstream };
+}

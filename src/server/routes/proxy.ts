@@ -1,0 +1,90 @@
+// /api/*: the calls the pages make to the upstream, forwarded with the server's credential. Only
+// the contract's allowlist (routes marked `proxied`) goes through, with its query and body checked
+// against the route's schemas; the upstream's answer comes back with its status, body and rate
+// limit headers and nothing else.
+import type { Hono } from 'hono';
+import { matchRoute, ROUTES, type Route } from '../../contract/index.ts';
+import { HttpError } from '../http-error.ts';
+import { bodyBytes, UpstreamUnavailable } from '../upstream.ts';
+import { MAX_BODY, refuseBody, tooLarge } from './guards.ts';
+import type { OverlayKeyCheck } from './overlay-key.ts';
+
+const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
+
+export function proxyRoutes(app: Hono, { requireKey, upstreamOf }: OverlayKeyCheck) {
+	app.all('/api/*', requireKey, async (c) => {
+		const url = new URL(c.req.url);
+		const path = url.pathname.slice('/api'.length);
+		const match = matchRoute(c.req.method, path);
+		if (!match || !match.route.proxied) throw notForwarded(c.req.method, path);
+		const query = forwardedQuery(match.route, url);
+		let body: string | undefined;
+		if (match.route.request) {
+			const text = await c.req.text();
+			if (text.length > MAX_BODY) throw tooLarge();
+			const parsed = match.route.request.safeParse(safeJson(text));
+			if (!parsed.success) throw new HttpError(400, 'bad_request', 'invalid request body');
+			body = JSON.stringify(parsed.data);
+		} else await refuseBody(c);
+		return passThrough(await upstreamOf(c).call(match.route.method, path + query, body));
+	});
+}
+
+/** A 405 naming the methods forwarded for this path, or a 404 when none is. */
+function notForwarded(method: string, path: string): HttpError {
+	const allowed = new Set<string>();
+	for (const r of Object.values(ROUTES) as Route[])
+		if (r.proxied && matchRoute(r.method, path)?.route === r) allowed.add(r.method);
+	if (allowed.size)
+		return new HttpError(405, 'method_not_allowed', `${method} is not forwarded for this path`, {
+			Allow: [...allowed].join(', ')
+		});
+	return new HttpError(404, 'not_forwarded', 'this call is not forwarded to the upstream');
+}
+
+/** Only a route with a query schema forwards a query, and only what that schema lets through. */
+function forwardedQuery(route: Route, url: URL): string {
+	if (!route.query || !url.search) return '';
+	const parsed = route.query.safeParse(Object.fromEntries(url.searchParams));
+	if (!parsed.success) throw new HttpError(400, 'bad_request', 'invalid query');
+	const kept = new URLSearchParams();
+	// The query schemas are loose (parse leniently): forward only the keys they declare.
+	const declared = (route.query as { shape?: Record<string, unknown> }).shape ?? {};
+	for (const [k, v] of Object.entries(parsed.data as Record<string, unknown>))
+		if (k in declared && v !== undefined) kept.set(k, String(v));
+	return kept.size ? '?' + kept.toString() : '';
+}
+
+function safeJson(text: string): unknown {
+	try {
+		return text.trim() === '' ? {} : JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Upstream status, body and RateLimit-* headers; nothing else (no cookies, no upstream CORS). A body
+ * that cannot be read (the upstream went away, the call's timeout) is a failed call. The bytes and a
+ * plain header object are what the Node adapter writes out directly, with Content-Length; other
+ * bodies (an ArrayBuffer, a stream) cost it a Response object and a stream reader per call.
+ */
+export async function passThrough(res: Response): Promise<Response> {
+	const headers: Record<string, string> = {
+		'content-type': res.headers.get('content-type') ?? 'application/json',
+		'cache-control': 'no-store'
+	};
+	for (const h of RATE_HEADERS) {
+		const v = res.headers.get(h);
+		if (v !== null) headers[h] = v;
+	}
+	let body: Uint8Array<ArrayBuffer> | null = null;
+	if (res.status !== 204) {
+		try {
+			body = await bodyBytes(res);
+		} catch (err) {
+			throw new UpstreamUnavailable(err instanceof Error ? err.message : String(err));
+		}
+	}
+	return new Response(body, { status: res.status, headers });
+}
