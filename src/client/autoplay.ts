@@ -5,7 +5,7 @@
 // allows autoplay without one (it starts CEF with `--autoplay-policy=no-user-gesture-required`),
 // and Chrome also allows it for sites with a high media engagement. So the reliable test is to
 // play a tiny silent WAV and see whether play() rejects with NotAllowedError. The data: URI needs
-// `media-src data:` in the page's CSP (src/server/app.ts allows it).
+// `media-src data:` in the page's CSP (src/server/routes/pages.ts allows it).
 
 // 10 ms of 8 kHz 8-bit silence: the smallest file every engine decodes.
 const SILENT_WAV =

@@ -1,5 +1,5 @@
 // Each signed-in streamer's upstream client in hosted mode: the same OAuth connection the
-// single-streamer server uses (oauth-client.ts: one refresh at a time, rotated token stored before
+// single-streamer server uses (oauth-tokens.ts: one refresh at a time, rotated token stored before
 // it is used, a refresh cut short by a crash never replayed), with the grant it would keep in a
 // token file kept in the streamer's grant row instead (`DbGrantStore`). The grant's states map
 // onto the row:

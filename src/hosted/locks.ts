@@ -269,7 +269,7 @@ export class RefreshLocks {
 		const deadline = Date.now() + LOCK_WAIT_MS;
 		const asked = performance.now();
 		for (let attempt = 0; ; attempt++) {
-			// The caller has just read the row (oauth-client.ts credential): the first try is the lock.
+			// The caller has just read the row (oauth-tokens.ts credential): the first try is the lock.
 			const stored = checkStored && attempt > 0 ? await checkStored() : null;
 			if (stored !== null) {
 				this.recordWait(asked);
