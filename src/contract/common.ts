@@ -4,7 +4,7 @@ import { z } from 'zod/mini';
 // `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
 // method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
 // the schemas it does not use.
-import '../core/zod-messages.ts';
+import './zod-messages.ts';
 
 /** ISO 8601 date-time with a zone (service-api.md, Conventions). */
 export const DateTime = z.iso.datetime({ offset: true });
