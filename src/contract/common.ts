@@ -12,9 +12,6 @@ export const DateTime = z.iso.datetime({ offset: true });
 /** A URI string; audio and video URLs are absolute. */
 export const Url = z.url();
 
-/** `tip_<number>_<suffix>` for tips (service-api.md, QueueTip.order_id). */
-export const TIP_ORDER_ID = /^tip_\d+_[A-Za-z0-9]+$/;
-
 /**
  * Any order id as a path segment. service-api.md shapes tip order ids as `tip_<number>_<suffix>` and
  * leaves media order ids open, so a path segment is accepted when it is a short safe token.
