@@ -133,17 +133,3 @@ export function table(rows: readonly Row[]): string {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Waits until `check` holds (polling every `everyMs`), or throws `what` after `timeoutMs`. */
-export async function until(
-	check: () => boolean,
-	what: string,
-	timeoutMs = 30_000,
-	everyMs = 5
-): Promise<void> {
-	const end = Date.now() + timeoutMs;
-	while (!check()) {
-		if (Date.now() > end) throw new Error(`bench: timed out waiting for ${what}`);
-		await sleep(everyMs);
-	}
-}

@@ -33,7 +33,6 @@ import {
 	type RecoveryRun,
 	type SoakRun
 } from './scenarios.ts';
-import { DIST } from './stack.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const began = Date.now();

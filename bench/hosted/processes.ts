@@ -66,7 +66,7 @@ export class Instance {
 	}
 
 	async start(): Promise<void> {
-		const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/node.ts'], {
+		const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
 			cwd: root,
 			env: { ...process.env, ...this.env, HOST: '127.0.0.1', PORT: String(this.port) },
 			stdio: ['ignore', 'ignore', 'pipe']

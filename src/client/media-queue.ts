@@ -5,17 +5,12 @@
 import type { KnownEvent, QueueMediaItem } from '../contract/index.ts';
 import type { ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
 import type { ApiClient } from './api.ts';
-import type { QueuePort, QueueSnapshot } from './claim-runner.ts';
+import type { QueuePort } from './claim-runner.ts';
 import { claimEventInput, claimItem, toCallResult, toSnapshot } from './claim-queue.ts';
 import * as routes from '../contract/routes.ts';
 
 export function mediaItem(media: QueueMediaItem): ClaimItem<QueueMediaItem> {
 	return claimItem(media, true);
-}
-
-/** The snapshot plus the player's visibility, which only the media queue has. */
-export interface MediaSnapshot extends QueueSnapshot<QueueMediaItem> {
-	visible: boolean;
 }
 
 export function mediaQueuePort(

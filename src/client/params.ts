@@ -4,7 +4,7 @@
 // description per field, typed so that a field without one, or one without a field, does not
 // compile. The descriptions stay out of the page: only the README test reads them.
 import { z } from 'zod/mini';
-import '../core/zod-messages.ts';
+import '../contract/zod-messages.ts';
 
 /**
  * How a field parses its raw string: a zod schema, or a function that builds one. The value

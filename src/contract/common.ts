@@ -4,16 +4,13 @@ import { z } from 'zod/mini';
 // `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
 // method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
 // the schemas it does not use.
-import '../core/zod-messages.ts';
+import './zod-messages.ts';
 
 /** ISO 8601 date-time with a zone (service-api.md, Conventions). */
 export const DateTime = z.iso.datetime({ offset: true });
 
 /** A URI string; audio and video URLs are absolute. */
 export const Url = z.url();
-
-/** `tip_<number>_<suffix>` for tips (service-api.md, QueueTip.order_id). */
-export const TIP_ORDER_ID = /^tip_\d+_[A-Za-z0-9]+$/;
 
 /**
  * Any order id as a path segment. service-api.md shapes tip order ids as `tip_<number>_<suffix>` and

@@ -6,5 +6,5 @@ export * from './events.ts';
 export * from './realtime.ts';
 export * from './bodies.ts';
 // The routes one by one: `import * as routes from '.../contract/routes.ts'`.
-export type { Method, Route } from './routes.ts';
+export type { Route } from './routes.ts';
 export { matchRoute, ROUTES, type RouteName } from './route-table.ts';

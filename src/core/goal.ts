@@ -98,8 +98,6 @@ export interface CountdownParts {
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 /** setTimeout's largest delay; a longer one fires at once. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 

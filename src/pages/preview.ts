@@ -1,6 +1,6 @@
 // /preview?key=K: the streamer's control room in a normal browser.
 import { mount } from 'svelte';
-import ErrorCard from '../client/ErrorCard.svelte';
+import ErrorCard from '../../widgets/shared/ErrorCard.svelte';
 import Preview from '../../widgets/preview/Preview.svelte';
 import { PreviewState } from '../../widgets/preview/preview.svelte.ts';
 

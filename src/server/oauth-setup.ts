@@ -2,12 +2,19 @@
 // with the token kept in OAUTH_TOKEN_FILE; in demo mode against the embedded simulator's OAuth
 // server, where a demo app is registered (a public client) so that Connect can be tried without an
 // account. The redirect URI names this server's port, known only once it listens.
-import type { RunningSimulator } from '../sim/index.ts';
 import type { Config } from './config.ts';
 import { OAuthConnection } from './oauth-client.ts';
 import { FileGrantStore, MemoryGrantStore } from './oauth-store.ts';
 
 export const DEMO_OAUTH_CLIENT_ID = 'oc_demo_overlay_kit';
+
+/** The embedded simulator's OAuth server in demo mode (src/main.ts starts the simulator). */
+export interface DemoOAuthServer {
+	/** Its issuer (`{oauth_url}`). */
+	oauthUrl: string;
+	/** Registers a public client (no secret) with this id, unless one with the id exists. */
+	registerPublicApp(app: { id: string; name: string; redirectUri: string }): void;
+}
 
 export interface OAuthSetup {
 	connection: OAuthConnection;
@@ -18,7 +25,7 @@ export interface OAuthSetup {
 export async function setupOAuth(
 	config: Pick<Config, 'oauth' | 'oauthRedirectUri' | 'port'>,
 	baseUrl: string,
-	sim?: Pick<RunningSimulator, 'oauthUrl' | 'control'>
+	sim?: DemoOAuthServer
 ): Promise<OAuthSetup | null> {
 	let redirectUri = config.oauthRedirectUri ?? `http://localhost:${config.port}/oauth/callback`;
 	const live = config.oauth;
@@ -39,14 +46,11 @@ export async function setupOAuth(
 		listening(port) {
 			if (!config.oauthRedirectUri) redirectUri = `http://localhost:${port}/oauth/callback`;
 			fileStore?.announce(`http://localhost:${port}/`);
-			if (sim && !sim.control.oauth.apps.has(DEMO_OAUTH_CLIENT_ID))
-				sim.control.oauth.registerApp({
-					id: DEMO_OAUTH_CLIENT_ID,
-					name: 'Tip Overlay Kit',
-					secret: null,
-					redirectUris: [redirectUri],
-					scopes: undefined
-				});
+			sim?.registerPublicApp({
+				id: DEMO_OAUTH_CLIENT_ID,
+				name: 'Tip Overlay Kit',
+				redirectUri
+			});
 			return redirectUri;
 		}
 	};

@@ -1,5 +1,5 @@
 // The token endpoint on Node: createApp() with the built pages, static files and the client address
-// of node:http, listening on a port. Used by `npm start` (node.ts) and by the end-to-end tests.
+// of node:http, listening on a port. Used by `npm start` (launch.ts) and by the end-to-end tests.
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';

@@ -71,6 +71,5 @@ export async function startSimulator(options: StartOptions = {}): Promise<Runnin
 	};
 }
 
-export { DEMO_API_KEY } from './auth.ts';
 export { DEMO_TENANTS } from './model/overlays.ts';
 export type { SimControl } from './control.ts';

@@ -74,8 +74,3 @@ export const OAUTH_ERRORS = [
 	'unsupported_response_type'
 ] as const;
 export type OAuthErrorCode = (typeof OAUTH_ERRORS)[number];
-
-export const OAuthErrorBody = z.object({
-	error: z.string(),
-	error_description: z.string().optional()
-});

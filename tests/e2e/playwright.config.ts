@@ -71,7 +71,7 @@ export default defineConfig({
 	// simulator (GET /healthz names the simulator's origin, whose /_sim API steers it). dist/ is built
 	// by `npm test` before this tier runs, so the server must not rebuild it.
 	webServer: {
-		command: 'npx tsx src/server/node.ts',
+		command: 'npx tsx src/main.ts',
 		cwd: root,
 		url: `${baseURL}/healthz`,
 		env: {

@@ -2,7 +2,7 @@
 // through both ways to steer it, and the request log.
 import { describe, expect, it } from 'vitest';
 import { RateLimitedBody, TtsQueueBody } from '../../src/contract/index.ts';
-import { api, until } from '../fixtures/sim.ts';
+import { api } from '../fixtures/sim.ts';
 import { start, control, VIA, type Via } from './faults.setup.ts';
 
 describe.each(VIA)('faults through %s', (via: Via) => {

@@ -450,7 +450,7 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 				s.close(() => resolve(port));
 			});
 		});
-		const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/node.ts'], {
+		const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
 			cwd: root,
 			env: {
 				...process.env,

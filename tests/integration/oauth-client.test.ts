@@ -13,7 +13,7 @@ import {
 } from '../fixtures/oauth-client.ts';
 import { decide, REDIRECT } from '../fixtures/oauth.ts';
 import { OVERLAY_KEY, send } from '../fixtures/token-endpoint.ts';
-import { simsPerTest, type Sim } from '../fixtures/sim.ts';
+import { simsPerTest } from '../fixtures/sim.ts';
 
 const start = simsPerTest();
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'production-overlay-key-0123456789';
-const BUILT = ['dist/index.html', 'dist-server/server/node.js'];
+const BUILT = ['dist/index.html', 'dist-server/server/main.js'];
 
 let copy = '';
 let child: ChildProcess | null = null;
@@ -50,7 +50,7 @@ describe('npm ci --omit=dev, then npm start', () => {
 	});
 
 	it('runs the built server in demo mode and serves the widgets', async () => {
-		child = spawn(process.execPath, ['src/server/start.js'], {
+		child = spawn(process.execPath, ['src/start.js'], {
 			cwd: copy,
 			env: {
 				...process.env,

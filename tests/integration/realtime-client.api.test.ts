@@ -3,7 +3,7 @@
 // malformed bodies, refused params and a silent endpoint.
 import { describe, expect, it } from 'vitest';
 import { ApiClient, type FetchLike } from '../../src/client/api.ts';
-import { api, readyTip } from '../fixtures/sim.ts';
+import { readyTip } from '../fixtures/sim.ts';
 import { OVERLAY_KEY } from '../fixtures/token-endpoint.ts';
 import * as routes from '../../src/contract/routes.ts';
 import { rig } from './realtime-client.setup.ts';

@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import { ApiClient, type TokenResult } from '../../src/client/api.ts';
 import { RealtimeConnection } from '../../src/client/realtime.ts';
 import { serveTokenEndpoint } from '../fixtures/served-endpoint.ts';
-import { api, until, withSim } from '../fixtures/sim.ts';
+import { until, withSim } from '../fixtures/sim.ts';
 import { OVERLAY_KEY } from '../fixtures/token-endpoint.ts';
 import { EVENT_CATALOG } from '../../src/contract/events.ts';
 import {

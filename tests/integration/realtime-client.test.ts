@@ -2,8 +2,6 @@
 // endpoint on loopback ports, with `ws` as the WebSocket (CONTRACT.md: Realtime handoff token,
 // Realtime WebSocket): connecting, events once, reconnecting, and the heartbeat watchdog.
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { RealtimeConnection } from '../../src/client/realtime.ts';
 import { until } from '../fixtures/sim.ts';
 import {
 	WAIT,

@@ -11,7 +11,7 @@ import {
 } from '../../src/contract/index.ts';
 import { expectBody, expectError, nextEvent, settle } from '../fixtures/contract-checks.ts';
 import { api } from '../fixtures/sim.ts';
-import { sim, rt, MAIN, CHAT, goal } from './resources.setup.ts';
+import { sim, rt, MAIN, CHAT } from './resources.setup.ts';
 
 describe('counters', () => {
 	it('a new counter is created with 201, listed, readable and announced with previous null', async () => {

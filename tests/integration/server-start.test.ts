@@ -1,4 +1,4 @@
-// `npm start` as a real process: the Node adapter (src/server/node.ts) starts, prints its URLs,
+// `npm start` as a real process: the entry point (src/main.ts) starts, prints its URLs,
 // answers over real HTTP with the guards wired to the real socket, and refuses a bad environment.
 // SKIP_BUILD=1 serves dist/ as it is: building the bundle is not what these tests are about.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -38,7 +38,7 @@ interface Running {
 }
 
 function launch(env: NodeJS.ProcessEnv) {
-	const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/node.ts'], {
+	const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
 		cwd: root,
 		env: { ...BASE_ENV, ...env },
 		stdio: ['ignore', 'pipe', 'pipe']

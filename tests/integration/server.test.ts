@@ -3,7 +3,6 @@
 // upstream failures are in server.proxy.test.ts; refusals (key, host, path tricks, methods) in
 // server-security.test.ts.
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { RateLimitedBody, ROUTES } from '../../src/contract/index.ts';
 import { WIDGET_PAGES } from '../../src/server/app.ts';
 import { api } from '../fixtures/sim.ts';

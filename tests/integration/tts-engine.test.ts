@@ -9,7 +9,6 @@ import {
 	WAIT,
 	TEST_TIMEOUT,
 	LONG,
-	consumers,
 	rig,
 	syncedConsumer,
 	tip,

@@ -1,6 +1,5 @@
 // The invariants the claim protocol's property tests (claim-protocol.property.test.ts) check
 // over one page's effects after every step.
-import { it } from 'vitest';
 import { type ClaimState } from '../../src/core/claim-protocol.ts';
 import { show, type Fx, type In, type Tip } from './claim-harness.ts';
 

@@ -1,7 +1,7 @@
 // The claim protocol as a table (claim-protocol.rows.ts): claims that meet another's: 409
 // answers to start, the takeover of a claim held by nobody alive, and our claim dropped by
 // someone else.
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { fail, input as I, tip, userVisible } from './claim-harness.ts';
 import { at, timer, a, b, c, x, y, boot, playing, table } from './claim-protocol.rows.ts';
 

@@ -2,7 +2,7 @@
 // about orders never seen.
 import { describe, expect, it } from 'vitest';
 import { Driver, fail, input as I, show, tip, userVisible, type In } from './claim-harness.ts';
-import { at, timer, a, b, c, x, y, boot, playing, table } from './claim-protocol.rows.ts';
+import { at, timer, a, b, c, x, boot, playing, table } from './claim-protocol.rows.ts';
 
 describe('events out of order, duplicated, or about orders never seen', () => {
 	const unseen: [string, In][] = [

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { claimStep, initialClaimState } from '../../src/core/claim-protocol.ts';
 import { fail, input as I, ok, tip } from './claim-harness.ts';
-import { at, timer, a, b, c, x, boot, playing, table } from './claim-protocol.rows.ts';
+import { at, timer, a, b, c, boot, playing, table } from './claim-protocol.rows.ts';
 
 describe('when nothing may be claimed', () => {
 	table([

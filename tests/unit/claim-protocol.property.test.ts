@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { claimStep, initialClaimState } from '../../src/core/claim-protocol.ts';
-import { tip, type In, type Result, type Tip } from './claim-harness.ts';
+import { type In, type Result, type Tip } from './claim-harness.ts';
 import { MAX_EFFECTS_PER_STEP, type Fault } from './claim-protocol.checker.ts';
 import { type WorldOptions, World } from './claim-protocol.world.ts';
 

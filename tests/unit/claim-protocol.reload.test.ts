@@ -1,7 +1,7 @@
 // The claim protocol as a table (claim-protocol.rows.ts): a page that reloads (CONTRACT.md,
 // Details the document leaves open).
-import { describe, expect, it } from 'vitest';
-import { fail, input as I, tip } from './claim-harness.ts';
+import { describe, expect } from 'vitest';
+import { fail, input as I } from './claim-harness.ts';
 import { at, a, b, c, x, playing, table } from './claim-protocol.rows.ts';
 
 describe('a page that reloads (CONTRACT.md, Details the document leaves open)', () => {

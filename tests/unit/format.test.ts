@@ -1,13 +1,8 @@
-// Display helpers of the TTS alert: amounts in the tenant's currency, text direction, reading time
-// of a text-only alert, and the timing of the caption highlight.
+// Display helpers of the widgets: amounts in the tenant's currency (widgets/shared/currency.ts), and
+// the TTS alert's text direction, reading time of a text-only alert and caption highlight timing.
 import { describe, expect, it } from 'vitest';
-import {
-	captionTiming,
-	formatAmount,
-	isKnownCurrency,
-	textDirection,
-	textFallbackSeconds
-} from '../../widgets/tts/format.ts';
+import { formatAmount, isKnownCurrency } from '../../widgets/shared/currency.ts';
+import { captionTiming, textDirection, textFallbackSeconds } from '../../widgets/tts/format.ts';
 
 const USD = { code: 'USD', symbol: '$' };
 const EUR = { code: 'EUR', symbol: '€' };

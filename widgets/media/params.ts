@@ -19,7 +19,6 @@ import {
 import type { MediaTheme } from './view.ts';
 
 export const WITH_TTS = ['duck', 'hold', 'ignore'] as const;
-export type WithTts = (typeof WITH_TTS)[number];
 
 export const mediaParamFields = {
 	key: keyField,

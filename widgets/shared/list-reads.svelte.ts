@@ -8,7 +8,7 @@ import type { RealtimeState } from '../../src/client/realtime.ts';
 import { backoffDelay } from '../../src/core/backoff.ts';
 import type { KnownEvent } from '../../src/contract/index.ts';
 import * as routes from '../../src/contract/routes.ts';
-import type { CurrencyInfo } from '../tts/format.ts';
+import type { CurrencyInfo } from './currency.ts';
 import type { WidgetTheme } from './theme-params.ts';
 
 export type ListStatus = 'connecting' | 'ready' | 'unauthorized' | 'failing';

@@ -8,8 +8,7 @@ import {
 	param,
 	paramDocs,
 	parseParams,
-	requiredParam,
-	type ParamValues
+	requiredParam
 } from '../../src/client/params.ts';
 
 export const tipGoalParamFields = {
@@ -25,8 +24,6 @@ export const tipGoalParamFields = {
 	debug: offFlag,
 	...themeFields('bottom')
 };
-
-export type TipGoalParams = ParamValues<typeof tipGoalParamFields>;
 
 /** Parses the tip-goal widget's URL parameters (e.g. `location.search`). */
 export const parseTipGoalParams = (search: string | URLSearchParams) =>

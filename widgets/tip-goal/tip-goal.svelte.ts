@@ -19,7 +19,7 @@ import {
 	nextChangeMs,
 	reachedKey
 } from '../../src/core/goal.ts';
-import type { CurrencyInfo } from '../tts/format.ts';
+import type { CurrencyInfo } from '../shared/currency.ts';
 import type { GoalView, TipGoalViewModel } from './view.ts';
 import * as routes from '../../src/contract/routes.ts';
 

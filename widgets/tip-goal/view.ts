@@ -1,6 +1,6 @@
 // The tip-goal widget's view model: everything the markup shows, computed by the rune class
 // (tip-goal.svelte.ts). The component holds no state of its own beyond the bar's animation.
-import type { CurrencyInfo } from '../tts/format.ts';
+import type { CurrencyInfo } from '../shared/currency.ts';
 import type { GoalState } from '../../src/core/goal.ts';
 import type { WidgetTheme } from '../shared/theme-params.ts';
 

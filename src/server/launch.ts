@@ -1,19 +1,15 @@
-// `npm start`: the token endpoint on Node. Demo mode (no TIP_API_KEY) starts the embedded simulator.
-import { existsSync } from 'node:fs';
+// One streamer's token endpoint as `npm start` runs it (src/main.ts picks this mode): sets up the
+// OAuth connection, builds the widgets when they are stale, listens, checks what the upstream key
+// may do and prints the URLs to paste into OBS. In demo mode, main.ts starts the embedded simulator
+// and hands it in (this folder does not import src/sim).
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Me, Overlay } from '../contract/index.ts';
 import { WIDGET_PAGES } from './app.ts';
-import { buildBundle, bundleIsStale, canBuild } from './build.ts';
-import { ConfigError, loadConfig, type Upstream } from './config.ts';
-import { hostedRequested } from '../hosted/config.ts';
-import { setupOAuth } from './oauth-setup.ts';
+import { DIST, ensureBundle } from './build.ts';
+import type { Config, Upstream } from './config.ts';
+import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup.ts';
 import { serveApp } from './serve.ts';
 import type { UpstreamClient } from './upstream.ts';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 
 /** The scopes the widgets use (issue list: TTS, media, counters, overlays and goals). */
 export const NEEDED_SCOPES = {
@@ -25,39 +21,35 @@ export const NEEDED_SCOPES = {
 	'overlays:manage': 'overlays, tip goals and celebrations will not work'
 } as const;
 
-async function main(): Promise<void> {
-	let config;
-	try {
-		if (hostedRequested()) return await startHosted();
-		config = loadConfig();
-	} catch (err) {
-		if (err instanceof ConfigError) {
-			console.error(err.message);
-			process.exit(2);
-		}
-		throw err;
-	}
+/** The embedded simulator main.ts started for demo mode: what the token endpoint needs of it. */
+export interface DemoSimulator {
+	/** Its origin: the preview's demo actions steer it through its control API. */
+	origin: string;
+	/** Its OAuth server, where the demo app is registered so that Connect can be tried. */
+	oauth: DemoOAuthServer;
+	close(): Promise<void>;
+}
 
-	let upstream: Upstream;
-	let closeSim: (() => Promise<void>) | null = null;
-	let simulatorOrigin: string | undefined;
-	let oauth: Awaited<ReturnType<typeof setupOAuth>> = null;
-	if (config.upstream) {
-		upstream = config.upstream;
+/**
+ * Starts the token endpoint in front of `upstream` and stays up until SIGINT or SIGTERM. `demo` is
+ * the embedded simulator in demo mode (then `upstream` is its API, with the demo key).
+ */
+export async function launchSingle(
+	config: Config,
+	upstream: Upstream,
+	demo?: DemoSimulator
+): Promise<void> {
+	let oauth: OAuthSetup | null = null;
+	if (demo) oauth = await setupOAuth(config, upstream.baseUrl, demo.oauth);
+	else
 		try {
 			oauth = await setupOAuth(config, upstream.baseUrl);
 		} catch (err) {
 			console.error(`OAUTH_TOKEN_FILE: ${(err as Error).message}`);
 			process.exit(2);
 		}
-	} else {
-		const { startSimulator } = await import('../sim/index.ts');
-		const sim = await startSimulator({ trafficPerMinute: config.demoTraffic, quiet: true });
-		upstream = { baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, apiKey: sim.apiKey };
-		closeSim = sim.close;
-		simulatorOrigin = sim.origin;
-		oauth = await setupOAuth(config, upstream.baseUrl, sim);
-	}
+	const closeSim = demo?.close ?? null;
+	const simulatorOrigin = demo?.origin;
 
 	if (!config.skipBuild) await ensureBundle();
 
@@ -65,7 +57,7 @@ async function main(): Promise<void> {
 		mode: config.mode,
 		upstream,
 		overlayKey: config.overlayKey,
-		dist,
+		dist: DIST,
 		host: config.host,
 		port: config.port,
 		allowedHosts: config.allowedHosts,
@@ -89,9 +81,27 @@ async function main(): Promise<void> {
 		console.log('Not connected with OAuth yet: open the preview below and press Connect.');
 	const overlays = waitingForConnect ? [] : await describeUpstream(served.upstream, config.mode);
 	const { origin, server } = served;
+	console.log(await startupText(config, origin, overlays, redirectUri));
+
+	const stop = () => {
+		server.close();
+		void closeSim?.().finally(() => process.exit(0));
+		if (!closeSim) process.exit(0);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+/** What `npm start` prints once it listens: the mode, the URLs to open or paste into OBS. */
+async function startupText(
+	config: Config,
+	origin: string,
+	overlays: Overlay[],
+	redirectUri: string | undefined
+): Promise<string> {
 	const k = encodeURIComponent(config.overlayKey);
 	const built = async (name: string) =>
-		(await readFile(`${dist}/${name}.html`).catch(() => null)) !== null;
+		(await readFile(`${DIST}/${name}.html`).catch(() => null)) !== null;
 	const link = async (page: string, path: string) =>
 		(await built(page)) ? `${origin}${path}?key=${k}` : 'not in this build yet';
 	const lines = [
@@ -127,89 +137,7 @@ async function main(): Promise<void> {
 		'',
 		'  Keep these URLs private: the key in them lets a page use your overlays.'
 	];
-	console.log(lines.join('\n'));
-
-	const stop = () => {
-		server.close();
-		void closeSim?.().finally(() => process.exit(0));
-		if (!closeSim) process.exit(0);
-	};
-	process.on('SIGINT', stop);
-	process.on('SIGTERM', stop);
-}
-
-/** Builds the widgets when their sources changed (and Vite is installed); stops if none exist. */
-async function ensureBundle(): Promise<void> {
-	if (!bundleIsStale(root, dist)) return;
-	if (canBuild(root)) {
-		console.log('Building the widgets…');
-		await buildBundle(root, dist);
-	} else if (existsSync(join(dist, 'index.html'))) {
-		// An installation without the development dependencies (npm ci --omit=dev) serves what
-		// `npm run build` built; its files may just look newer after a copy.
-		console.warn(
-			'Note: the widgets were built before their sources last changed (no Vite to rebuild).'
-		);
-	} else {
-		console.error(
-			'The widgets are not built, and this installation cannot build them (no Vite: installed with --omit=dev?). Run `npm ci && npm run build` first.'
-		);
-		process.exit(2);
-	}
-}
-
-/** HOSTED=1: many streamers sign in (src/hosted/); the demo runs on the embedded simulator. */
-async function startHosted(): Promise<void> {
-	const { loadHostedConfig } = await import('../hosted/config.ts');
-	const { serveHosted } = await import('../hosted/serve.ts');
-	const config = loadHostedConfig();
-	let upstream;
-	let closeSim: (() => Promise<void>) | null = null;
-	let simulatorOrigin: string | undefined;
-	if (config.oauth) upstream = config.oauth;
-	else {
-		const { startSimulator, DEMO_TENANTS } = await import('../sim/index.ts');
-		// Three demo streamers: the consent page asks which one is signing in.
-		const sim = await startSimulator({ quiet: true, tenants: DEMO_TENANTS });
-		const { app } = sim.control.oauth.registerApp({
-			secret: null,
-			redirectUris: [`${config.publicUrl}/auth/callback`]
-		});
-		upstream = { issuer: sim.oauthUrl, clientId: app.id, baseUrl: sim.baseUrl, wsUrl: sim.wsUrl };
-		closeSim = sim.close;
-		simulatorOrigin = sim.origin;
-	}
-	if (process.env.SKIP_BUILD !== '1') await ensureBundle();
-	const hosted = await serveHosted({ config, upstream, dist, simulatorOrigin }).catch(
-		(err: NodeJS.ErrnoException) => {
-			console.error(
-				err.code === 'EADDRINUSE'
-					? `Invalid PORT: ${config.port} is already in use`
-					: `Could not start: ${err.message}`
-			);
-			process.exit(2);
-		}
-	);
-	console.log(
-		[
-			`Tip Overlay Kit running in hosted ${config.mode} mode${config.mode === 'demo' ? ' (embedded simulator)' : ''}`,
-			`  Listening on ${hosted.origin}; streamers open ${config.publicUrl}`,
-			`  Database: ${config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : `embedded, in ${config.dataDir}`}`
-		].join('\n')
-	);
-	// Drains (hosted.close: requests and refreshes in flight finish); a second signal stops at once.
-	let stopping = false;
-	const stop = () => {
-		if (stopping) process.exit(1);
-		stopping = true;
-		console.log('Stopping: finishing the requests in flight…');
-		void hosted
-			.close()
-			.then(() => closeSim?.())
-			.finally(() => process.exit(0));
-	};
-	process.on('SIGINT', stop);
-	process.on('SIGTERM', stop);
+	return lines.join('\n');
 }
 
 /** Live mode: who the key belongs to and what it may do; both modes: the overlays to list. */
@@ -251,5 +179,3 @@ async function describeUpstream(client: UpstreamClient, mode: 'live' | 'demo'): 
 		return [];
 	}
 }
-
-await main();
