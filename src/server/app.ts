@@ -1,6 +1,6 @@
 // The token endpoint as a web-standard Request -> Response app (Hono). It holds the upstream key via
 // UpstreamClient, mints realtime handoff tokens for pages, forwards the contract's allowlist of
-// calls, and serves the built pages. Only node.ts touches node:http. Each concern's routes are in
+// calls, and serves the built pages. Only serve.ts touches node:http. Each concern's routes are in
 // routes/; this file puts them in order, and every error reaches the one handler in http-error.ts.
 import { Hono } from 'hono';
 import type { AppOptions } from './app-options.ts';

@@ -15,7 +15,7 @@ import {
 	type TokenSettings
 } from './oauth-tokens.ts';
 
-/** The scopes the widgets use (the same list node.ts checks an API key against). */
+/** The scopes the widgets use (the same list launch.ts checks an API key against). */
 export const OAUTH_SCOPES = [
 	'tts:read',
 	'tts:control',
