@@ -14,7 +14,7 @@
 // and one whose authorization ended is made again on its next use (another instance may have
 // signed the streamer in again).
 import { OAuthConnection } from '../server/oauth-client.ts';
-import type { AccessToken } from '../server/oauth-grant.ts';
+import type { AccessToken } from '../server/oauth-store.ts';
 import { discoveryOnce } from '../server/oauth-http.ts';
 import type { AuthorizationServer } from 'oauth4webapi';
 import {

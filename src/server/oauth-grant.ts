@@ -3,19 +3,12 @@
 // token is refreshed. The rules behind them (never present a refresh token twice) are in
 // oauth-store.ts; oauth-tokens.ts decides when each happens and writes the result.
 import type * as oauth from 'oauth4webapi';
-import type { StoredGrant } from './oauth-store.ts';
+import type { AccessToken, StoredGrant } from './oauth-store.ts';
 
 /** The OAuth server and app a grant belongs to. */
 export interface GrantOwner {
 	issuer: string;
 	clientId: string;
-}
-
-/** An access token, with when to refresh it (ahead of expiry) and when the upstream ends it. */
-export interface AccessToken {
-	token: string;
-	refreshAt: number;
-	expiresAt: number;
 }
 
 const at = (now: number) => new Date(now).toISOString();

@@ -10,7 +10,13 @@ import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { acquireFileLock, LockHeldError, type HeldLock } from './file-lock.ts';
-import type { AccessToken } from './oauth-grant.ts';
+
+/** An access token, with when to refresh it (ahead of expiry) and when the upstream ends it. */
+export interface AccessToken {
+	token: string;
+	refreshAt: number;
+	expiresAt: number;
+}
 
 export const StoredGrant = z.object({
 	version: z.literal(1),

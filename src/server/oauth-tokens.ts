@@ -15,10 +15,9 @@ import {
 	refreshingGrant,
 	revokedGrant,
 	rotatedGrant,
-	type AccessToken,
 	type GrantOwner
 } from './oauth-grant.ts';
-import type { GrantStore, SharedGrant, StoredGrant } from './oauth-store.ts';
+import type { AccessToken, GrantStore, SharedGrant, StoredGrant } from './oauth-store.ts';
 import type { Fetch } from './upstream.ts';
 
 export interface TokenSettings extends GrantOwner {
