@@ -3,7 +3,7 @@
 // `view` (TtsWidget.svelte).
 import type { KnownEvent, QueueTip } from '../../src/contract/index.ts';
 import type { ApiClient } from '../../src/client/api.ts';
-import { AudioError, type AudioPort, type PlayHandle } from '../../src/client/audio.ts';
+import { AudioError, type AudioPort, type PlayHandle } from '../../src/client/audio-port.ts';
 import { openClaimMemory, type ClaimMemory } from '../../src/client/claim-memory.ts';
 import { ClaimRunner, type PlayerPort } from '../../src/client/claim-runner.ts';
 import type { EventHub } from '../../src/client/event-hub.ts';
