@@ -12,12 +12,12 @@ import type { RealtimeState } from '../../src/client/realtime.ts';
 import type { SpeechAnnouncer } from '../../src/client/sound-bus.ts';
 import { ttsInput, ttsQueuePort } from '../../src/client/tts-queue.ts';
 import type { ClaimState } from '../../src/core/claim-protocol.ts';
+import { readCurrency } from '../shared/currency.ts';
 import { callsText, claimText, connectionText, showQueueStatus } from '../shared/queue-status.ts';
 import { textFallbackSeconds } from './format.ts';
 import type { TtsParams } from './params.ts';
 import { alertStyle, type AlertStyle } from './tiers.ts';
 import { initialTtsView, type AlertView, type TtsViewModel } from './view.ts';
-import * as routes from '../../src/contract/routes.ts';
 
 export interface TtsPlayerDeps {
 	api: ApiClient;
@@ -230,9 +230,8 @@ export class TtsPlayer {
 	}
 
 	async #loadCurrency(): Promise<void> {
-		const me = await this.#deps.api.request(routes.meCurrency);
-		if (me.ok)
-			this.#currency = { code: me.body.tenant.currency, symbol: me.body.tenant.currency_symbol };
+		const currency = await readCurrency(this.#deps.api);
+		if (currency) this.#currency = currency;
 	}
 
 	#show(tip: QueueTip, textOnly: boolean, style?: AlertStyle): void {
