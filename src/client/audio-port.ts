@@ -7,8 +7,6 @@ export interface AudioPort {
 	preload(url: string): void;
 	/** Play from the beginning. The returned handle reports the start and the end. */
 	play(url: string, opts: { volume: number }): PlayHandle;
-	/** Forget a preloaded URL (free memory). */
-	unload(url: string): void;
 	/** false in a normal browser until a user gesture unlocks audio; true in OBS (autoplay allowed). */
 	readonly unlocked: boolean;
 	onUnlockChange(cb: (unlocked: boolean) => void): () => void;

@@ -65,10 +65,6 @@ export class TimedAudioPort implements AudioPort {
 		void this.load(url).catch(() => {}); // the failure is reported by play()
 	}
 
-	unload(url: string): void {
-		this.cache.delete(url);
-	}
-
 	play(url: string, _opts: { volume: number }): PlayHandle {
 		const loading = this.load(url);
 		this.cache.delete(url); // played once: free it, as the <audio> port does

@@ -92,13 +92,6 @@ export class HowlerAudioPort implements AudioPort {
 		}
 	}
 
-	unload(url: string): void {
-		const entry = this.#cache.get(url);
-		if (!entry) return;
-		this.#cache.delete(url);
-		entry.howl.unload();
-	}
-
 	play(url: string, opts: { volume: number }): PlayHandle {
 		const entry = this.#cache.get(url) ?? createEntry(url);
 		this.#cache.delete(url);
@@ -117,14 +110,6 @@ export class HowlerAudioPort implements AudioPort {
 		});
 		void handle.started.then(() => this.#unloadSpent());
 		return handle;
-	}
-
-	/** Unloads every preloaded sound. */
-	dispose(): void {
-		for (const entry of this.#cache.values()) entry.howl.unload();
-		this.#cache.clear();
-		this.#unloadSpent();
-		this.#listeners.clear();
 	}
 
 	/**
