@@ -171,7 +171,7 @@ export class TipGoalTracker extends UpstreamReader<TipGoalViewModel, GoalRead> {
 		this.refresh();
 	}
 
-	/** Celebrates when the goal shown now crosses the amount that the one shown before did not. */
+	/** Celebrates a goal reached while this page watched: the one shown before was below it. */
 	#celebrateCrossing(): void {
 		const goal = this.#tally.goal;
 		if (!goal) return;

@@ -35,7 +35,7 @@ function sleep(ms: number): { done: Promise<boolean>; cancel: () => void } {
 	return { done, cancel };
 }
 
-/** What a play uses of the player that runs it. */
+/** What a play uses of the player that runs it: its dependencies, and three ways to show. */
 export interface PlayStage {
 	audio: AudioPort;
 	params: Pick<TtsParams, 'volume' | 'sound_volume'>;
@@ -76,12 +76,13 @@ export class TtsPlay {
 	 * message is shown as text alone for a readable time.
 	 */
 	readonly #voice: string | null;
-	/** The voice is heard first and its card follows (CARD_WAIT_MS): nothing plays before it. */
-	readonly #voiceFirst: boolean;
 	/** stop() was called: the claim is no longer ours, nothing more is shown or heard. */
 	#stopped = false;
-	/** The card waits for the voice to start (#voiceFirst) and is not on screen yet. */
-	#cardWaiting = false;
+	/**
+	 * The card waits for the voice to start and is not on screen yet: when nothing plays before
+	 * the voice, the voice is heard first and its card follows (CARD_WAIT_MS).
+	 */
+	#cardWaiting: boolean;
 	/** When the card went up: the minimum display time counts from there. */
 	#shownAt = Date.now();
 	/** The audio heard now (the sound, then the voice), for stop(). */
@@ -95,7 +96,7 @@ export class TtsPlay {
 		this.orderId = item.orderId;
 		this.#sound = item.attempt === 1 && item.style.sound ? item.style.sound : null;
 		this.#voice = item.mode === 'fallback' ? null : item.tip.tts_url;
-		this.#voiceFirst = this.#voice !== null && this.#sound === null;
+		this.#cardWaiting = this.#voice !== null && this.#sound === null;
 	}
 
 	/** The card waits for the voice to start: it will replace the card on screen (hand-off). */
@@ -114,8 +115,7 @@ export class TtsPlay {
 	 */
 	async run(): Promise<boolean> {
 		const { orderId, style, attempt } = this.#item;
-		if (this.#voiceFirst) this.#cardWaiting = true;
-		else this.#showCard();
+		if (!this.#cardWaiting) this.#showCard();
 		if (attempt === 1 && style.celebrate) this.#stage.celebrate?.(`${style.tier} alert ${orderId}`);
 		try {
 			if (this.#sound !== null) await this.#playSound(this.#sound);
@@ -155,7 +155,7 @@ export class TtsPlay {
 		const { audio, params, speech } = this.#stage;
 		const voice = audio.play(url, { volume: params.volume });
 		this.#audio = voice;
-		const cardWait = this.#voiceFirst ? sleep(CARD_WAIT_MS) : null;
+		const cardWait = this.#cardWaiting ? sleep(CARD_WAIT_MS) : null;
 		void cardWait?.done.then((waited) => waited && this.#showWaitingCard());
 		void voice.started.then((started) => {
 			cardWait?.cancel();
@@ -192,13 +192,14 @@ export class TtsPlay {
 	 */
 	async #playSound(url: string): Promise<void> {
 		const { audio, params, speech } = this.#stage;
-		const note = (message: string) => this.#stage.note(message);
 		const sound = audio.play(url, { volume: params.sound_volume });
 		this.#audio = sound;
 		const ended = sound.done.then(
 			() => true,
 			(err: unknown) => {
-				note(`alert sound skipped (${err instanceof Error ? err.message : String(err)})`);
+				this.#stage.note(
+					`alert sound skipped (${err instanceof Error ? err.message : String(err)})`
+				);
 				return false;
 			}
 		);
@@ -214,7 +215,7 @@ export class TtsPlay {
 		} else {
 			sound.stop();
 			// true: it was still loading when we stopped it (a failure already said why).
-			if (await ended) note('alert sound skipped (it did not start within 2.5 s)');
+			if (await ended) this.#stage.note('alert sound skipped (it did not start within 2.5 s)');
 		}
 		sound.stop();
 		this.#audio = undefined;

@@ -1,6 +1,8 @@
 // The TTS player: owns the widget's state and connects the claim runner (exactly-once playback of
-// the TTS queue), the realtime events, the audio port and the OBS bridge. The markup only renders
-// `view` (TtsWidget.svelte).
+// the TTS queue), the realtime events, the audio port and the OBS bridge. One play of a tip (its
+// sound, card, voice and display time) is a TtsPlay (tts-play.ts); the player keeps what lasts
+// between plays (the card handed over to the next one). The markup only renders `view`
+// (TtsWidget.svelte).
 import type { KnownEvent, QueueTip } from '../../src/contract/index.ts';
 import type { ApiClient } from '../../src/client/api.ts';
 import type { AudioPort } from '../../src/client/audio-port.ts';
@@ -57,7 +59,7 @@ export class TtsPlayer {
 	#obsState: ObsState;
 	/** The play in progress, from the claim runner's play until it settles (even once stopped). */
 	#play: TtsPlay | null = null;
-	/** What a play uses of this player. */
+	/** What a play uses of this player: its dependencies and the ways to show a card. */
 	readonly #stage: PlayStage;
 	/**
 	 * With gap=0, the card of a tip that played to its end, left on screen while its finish and
@@ -75,10 +77,7 @@ export class TtsPlayer {
 		const { params } = deps;
 		this.#obsState = { ...deps.obs };
 		this.#stage = {
-			audio: deps.audio,
-			params,
-			speech: deps.speech,
-			celebrate: deps.celebrate,
+			...deps,
 			show: (tip, textOnly, style) => this.#show(tip, textOnly, style),
 			voiceStarted: (seconds) => {
 				this.view.captionDurationS = seconds;
@@ -96,10 +95,7 @@ export class TtsPlayer {
 				fallback: params.text_fallback === 'on',
 				gapMs: params.gap * 1000
 			},
-			log: (m) => {
-				this.#lastError = m;
-				console.info('[tts]', m);
-			}
+			log: (m) => this.#note(m)
 		});
 	}
 
@@ -256,7 +252,21 @@ export class TtsPlayer {
 
 	#playerPort(): PlayerPort<QueueTip> {
 		return {
-			play: (orderId, tip, mode, attempt) => this.#runPlay(orderId, tip, mode, attempt),
+			play: async (orderId, tip, mode, attempt) => {
+				const { params } = this.#deps;
+				const style = alertStyle(params.alertTiers, tip, params.min_display);
+				const play = new TtsPlay(this.#stage, { orderId, tip, mode, attempt, style });
+				this.#play = play;
+				/** Played to its end (not stopped, not failed): the card may wait for the next one. */
+				let playedToEnd = false;
+				try {
+					playedToEnd = await play.run();
+				} finally {
+					if (this.#play === play) this.#play = null;
+					if (playedToEnd && params.gap === 0) this.#handOff(orderId);
+					else this.#hide(orderId);
+				}
+			},
 			stop: (orderId) => {
 				if (this.#play?.orderId === orderId) this.#play.stop();
 				this.#hide(orderId);
@@ -272,28 +282,6 @@ export class TtsPlayer {
 				else load();
 			}
 		};
-	}
-
-	/** One play of a tip (tts-play.ts); its card then leaves, or waits for the next one (#handOff). */
-	async #runPlay(
-		orderId: string,
-		tip: QueueTip,
-		mode: 'normal' | 'fallback',
-		attempt: number
-	): Promise<void> {
-		const { params } = this.#deps;
-		const style = alertStyle(params.alertTiers, tip, params.min_display);
-		const play = new TtsPlay(this.#stage, { orderId, tip, mode, attempt, style });
-		this.#play = play;
-		/** Played to its end (not stopped, not failed): the card may wait for the next one. */
-		let playedToEnd = false;
-		try {
-			playedToEnd = await play.run();
-		} finally {
-			if (this.#play === play) this.#play = null;
-			if (playedToEnd && params.gap === 0) this.#handOff(orderId);
-			else this.#hide(orderId);
-		}
 	}
 
 	/**
