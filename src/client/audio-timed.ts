@@ -2,7 +2,7 @@
 // reading its length from the RIFF header, and ending after that much real time. It fails where
 // the real port fails on the same URL (HTTP errors, bytes that are not audio, a stalled download),
 // so the claim protocol meets the same outcomes as in a browser.
-import { AudioError, type AudioPort, type PlayHandle } from './audio.ts';
+import { AudioError, type AudioPort, type PlayHandle } from './audio-port.ts';
 
 export interface TimedAudioOptions {
 	/** A download that has not finished after this long fails with 'stall'. */
@@ -63,10 +63,6 @@ export class TimedAudioPort implements AudioPort {
 
 	preload(url: string): void {
 		void this.load(url).catch(() => {}); // the failure is reported by play()
-	}
-
-	unload(url: string): void {
-		this.cache.delete(url);
 	}
 
 	play(url: string, _opts: { volume: number }): PlayHandle {

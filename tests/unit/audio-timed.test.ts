@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AudioError } from '../../src/client/audio.ts';
+import { AudioError } from '../../src/client/audio-port.ts';
 import { TimedAudioPort, wavDurationSeconds } from '../../src/client/audio-timed.ts';
 import { encodeWav } from '../../src/sim/audio.ts';
 

@@ -1,5 +1,8 @@
 // Amounts in the tenant's currency, the same in every widget that shows money (the TTS alert, the
-// tip goal, recent events, top supporters): Intl's formatting with the tenant's own symbol.
+// tip goal, recent events, top supporters): the currency read from GET /me (`tenant.currency` and
+// `tenant.currency_symbol`), and Intl's formatting with the tenant's own symbol.
+import type { ApiClient } from '../../src/client/api.ts';
+import * as routes from '../../src/contract/routes.ts';
 
 export interface CurrencyInfo {
 	/** ISO 4217 code (`tenant.currency`). */
@@ -60,4 +63,10 @@ export function formatAmount(
 	}).format(amount);
 	if (symbol) return symbol + number;
 	return /^[A-Z]{3}$/.test(code) ? `${number} ${code}` : number;
+}
+
+/** Reads the tenant's currency; null when the read failed (the caller may ask again later). */
+export async function readCurrency(api: Pick<ApiClient, 'request'>): Promise<CurrencyInfo | null> {
+	const me = await api.request(routes.meCurrency);
+	return me.ok ? { code: me.body.tenant.currency, symbol: me.body.tenant.currency_symbol } : null;
 }

@@ -1,13 +1,12 @@
 // The tip goal of one overlay: owns the widget's state. The truth is GET /overlays/{id}/tip-goal,
 // re-read on every (re)connect, on overlay.reload and whenever an event cannot be applied with
 // certainty; in between, paid tips inside the window move it at once and overlay.tip_goal.updated
-// replaces it (CONTRACT.md, Records: TipGoal; Event catalog). Time only matters for the countdown
-// and the window's edges: one setTimeout aimed at the next visible change, none when nothing changes.
+// replaces it (CONTRACT.md, Records: TipGoal; Event catalog). The reading and its retries are the
+// shared UpstreamReader's. Time only matters for the countdown and the window's edges: one
+// setTimeout aimed at the next visible change, none when nothing changes.
 import type { KnownEvent, TipGoal } from '../../src/contract/index.ts';
-import type { ApiClient } from '../../src/client/api.ts';
-import type { EventHub } from '../../src/client/event-hub.ts';
+import type { ApiFailure, ApiResult } from '../../src/client/api.ts';
 import type { RealtimeState } from '../../src/client/realtime.ts';
-import { backoffDelay } from '../../src/core/backoff.ts';
 import {
 	barFraction,
 	countdownParts,
@@ -20,15 +19,14 @@ import {
 	reachedKey
 } from '../../src/core/goal.ts';
 import type { CurrencyInfo } from '../shared/currency.ts';
+import { UpstreamReader, type ReaderSource } from '../shared/upstream-reader.ts';
 import type { GoalView, TipGoalViewModel } from './view.ts';
 import * as routes from '../../src/contract/routes.ts';
 
 /** The slice of localStorage this class uses. */
 export type GoalMemory = Pick<Storage, 'getItem' | 'setItem'>;
 
-export interface TipGoalDeps {
-	api: Pick<ApiClient, 'request'>;
-	events: EventHub;
+export interface TipGoalDeps extends ReaderSource {
 	/** The overlay that holds the goal (`o_` + 8 hex). */
 	overlayId: string;
 	/** The tip_goal widget of that overlay, when composed (diagnostics only). */
@@ -43,7 +41,10 @@ export interface TipGoalDeps {
 
 /** Coalesces a burst of doubtful events into one re-read. */
 const REREAD_DEBOUNCE_MS = 50;
-const RETRY = { baseMs: 1000, maxMs: 30_000 };
+
+/** A read of the goal that succeeded. */
+type GoalRead = Extract<ApiResult<{ tip_goal: TipGoal }>, { ok: true }>;
+type GoalStatus = { status: TipGoalViewModel['status']; detail: string };
 
 function defaultMemory(): GoalMemory | null {
 	try {
@@ -54,7 +55,7 @@ function defaultMemory(): GoalMemory | null {
 	}
 }
 
-export class TipGoalTracker {
+export class TipGoalTracker extends UpstreamReader<TipGoalViewModel, GoalRead> {
 	view: TipGoalViewModel = $state({
 		status: 'connecting',
 		goal: null,
@@ -69,61 +70,38 @@ export class TipGoalTracker {
 	// Events on loopback or a healthy connection trail the read they race by milliseconds; 200 ms
 	// of doubt after each read keeps re-reads rare while tips in a burst still move the goal at once.
 	readonly #tally = new GoalTally({ doubtMs: 200 });
-	readonly #disposers: (() => void)[] = [];
-	#connection: RealtimeState = 'connecting';
-	#connectionDetail = '';
 	/** What was last shown, to tell a crossing of the amount from a goal first seen reached. */
 	#shown: TipGoal | null = null;
 	#readOk = false;
 	/** Changes of the connection state; a read tells which connection it was synced with. */
 	#openings = 0;
+	/** The opening the running read began in (-1: the connection was not open). */
+	#readOpening = -1;
 	/** The last read that succeeded started while the current connection was open. */
 	#synced = false;
-	#readFailure: { status: TipGoalViewModel['status']; detail: string } | null = null;
-	#readAgain = false;
-	/** The next read also reads GET /me. */
-	#currencyWanted = false;
-	#failures = 0;
+	#readFailure: GoalStatus | null = null;
 	#reads = 0;
 	#lastEvent = '–';
 	#lastVerdict = '–';
-	/** The one timer of each kind: countdown step, debounced re-read, retry after a failure. */
+	/** The one countdown timer: the next visible change of the goal (refresh). */
 	#tick: ReturnType<typeof setTimeout> | null = null;
-	#reread: ReturnType<typeof setTimeout> | null = null;
-	#retry: ReturnType<typeof setTimeout> | null = null;
-	#destroyed = false;
 
 	constructor(deps: TipGoalDeps) {
+		super(deps);
 		this.#deps = deps;
 		this.#now = deps.now ?? Date.now;
 		this.#memory = deps.memory === undefined ? defaultMemory() : deps.memory;
 	}
 
-	start(): this {
-		this.#disposers.push(
-			this.#deps.events.subscribe({
-				event: (e) => this.apply(e),
-				resync: () => void this.read(true)
-			})
-		);
-		// Before the socket is up: the goal shows as soon as the read answers.
-		void this.read(true);
-		return this;
+	override setConnection(state: RealtimeState, detail: string): void {
+		if (state !== this.connection) this.#openings += 1;
+		super.setConnection(state, detail);
 	}
 
-	/** The realtime connection's state, for the status and the diagnostics. */
-	setConnection(state: RealtimeState, detail: string): void {
-		if (state !== this.#connection) this.#openings += 1;
-		this.#connection = state;
-		this.#connectionDetail = detail;
-		this.#refresh();
-	}
-
-	destroy(): void {
-		this.#destroyed = true;
-		for (const d of this.#disposers.splice(0)) d();
-		for (const t of [this.#tick, this.#reread, this.#retry]) if (t !== null) clearTimeout(t);
-		this.#tick = this.#reread = this.#retry = null;
+	override destroy(): void {
+		super.destroy();
+		if (this.#tick !== null) clearTimeout(this.#tick);
+		this.#tick = null;
 	}
 
 	/** The goal as counted now (null before the first read). */
@@ -139,98 +117,67 @@ export class TipGoalTracker {
 			const verdict = this.#tally.tip(e.data.tip, this.#now());
 			this.#lastVerdict = `${e.data.tip.order_id}: ${verdict.kind}`;
 			if (verdict.kind === 'applied') this.#show();
-			else if (verdict.kind === 'doubt') this.#scheduleReread(REREAD_DEBOUNCE_MS);
-			else this.#refresh();
+			else if (verdict.kind === 'doubt') this.schedule(REREAD_DEBOUNCE_MS);
+			else this.refresh();
 		} else if (e.type === 'overlay.tip_goal.updated' && e.data.overlay_id === overlayId) {
 			this.#lastEvent = e.type;
 			this.#tally.takeTruth(e.data.tip_goal, this.#now());
 			// A read in flight may answer with an older goal than this event: read once more after it.
-			if (this.#tally.readInFlight) this.#readAgain = true;
+			if (this.#tally.readInFlight) this.readAgainAfterRunning();
 			this.#show();
 		} else if (
 			e.type === 'overlay.reload' &&
 			(e.data.overlay_id === null || e.data.overlay_id === overlayId)
 		) {
 			this.#lastEvent = e.type;
-			this.#scheduleReread(0, true);
+			this.wantCurrency();
+			this.schedule(0);
 		}
 	}
 
-	/**
-	 * Reads the goal, and with `withCurrency` the tenant's currency too (on start and every resync;
-	 * a re-read on doubt needs only the goal). A read already running is followed by another.
-	 */
-	async read(withCurrency = false): Promise<void> {
-		if (this.#destroyed) return;
-		this.#currencyWanted ||= withCurrency;
-		if (this.#tally.readInFlight) {
-			this.#readAgain = true;
-			return;
-		}
-		if (this.#retry !== null) clearTimeout(this.#retry);
-		this.#retry = null;
+	/** Every resync reads the tenant's currency again too (a re-read on doubt needs only the goal). */
+	protected override resync(): void {
+		this.wantCurrency();
+		super.resync();
+	}
+
+	protected async fetch(): Promise<GoalRead | ApiFailure> {
 		this.#reads += 1;
-		const opening = this.#connection === 'open' ? this.#openings : -1;
+		this.#readOpening = this.connection === 'open' ? this.#openings : -1;
 		this.#tally.beginRead(this.#now());
-		const { api, overlayId } = this.#deps;
-		const wantsMe = this.#currencyWanted;
-		this.#currencyWanted = false;
-		const [goal, me] = await Promise.all([
-			api.request(routes.tipGoalRead, { overlayId }),
-			wantsMe ? api.request(routes.meCurrency) : null
-		]);
-		if (this.#destroyed) return;
+		const goal = await this.#deps.api.request(routes.tipGoalRead, {
+			overlayId: this.#deps.overlayId
+		});
 		this.#tally.endRead(goal.ok ? goal.body.tip_goal : null, this.#now());
-		if (me && !me.ok) this.#currencyWanted = true;
-		if (me?.ok)
-			this.view.currency = {
-				code: me.body.tenant.currency,
-				symbol: me.body.tenant.currency_symbol
-			} satisfies CurrencyInfo;
-		if (goal.ok) {
-			this.#readOk = true;
-			this.#synced = opening === this.#openings;
-			this.#readFailure = null;
-			this.#failures = 0;
-			this.#show();
-		} else {
-			this.#readFailure = describeFailure(goal, overlayId);
-			// A missing overlay or scope does not fix itself; anything else is retried with backoff.
-			if (this.#readFailure.status === 'failing') {
-				this.#failures += 1;
-				const wait = Math.max(
-					backoffDelay(this.#failures - 1, RETRY),
-					goal.kind === 'http' ? (goal.retryAfterMs ?? 0) : 0
-				);
-				this.#retry = setTimeout(() => {
-					this.#retry = null;
-					void this.read();
-				}, wait);
-			}
-			this.#refresh();
-		}
-		if (this.#readAgain) {
-			this.#readAgain = false;
-			void this.read();
-		}
+		return goal;
 	}
 
-	#scheduleReread(ms: number, withCurrency = false): void {
-		this.#currencyWanted ||= withCurrency;
-		if (this.#reread !== null) clearTimeout(this.#reread);
-		this.#reread = setTimeout(() => {
-			this.#reread = null;
-			void this.read();
-		}, ms);
+	/** The tally took the goal read (fetch): what is left is the status. */
+	protected readSucceeded(): void {
+		this.#readOk = true;
+		this.#synced = this.#readOpening === this.#openings;
+		this.#readFailure = null;
+		this.#celebrateCrossing();
+	}
+
+	protected readFailed(res: ApiFailure): boolean {
+		this.#readFailure = describeFailure(res, this.#deps.overlayId);
+		// A missing overlay or scope does not fix itself; anything else is retried with backoff.
+		return this.#readFailure.status === 'failing';
 	}
 
 	/** The tally changed: celebrate a crossing, then redraw. */
 	#show(): void {
+		this.#celebrateCrossing();
+		this.refresh();
+	}
+
+	/** Celebrates a goal reached while this page watched: the one shown before was below it. */
+	#celebrateCrossing(): void {
 		const goal = this.#tally.goal;
 		if (!goal) return;
 		if (crossesGoal(this.#shown, goal)) this.#celebrate(goal);
 		this.#shown = goal;
-		this.#refresh();
 	}
 
 	#celebrate(goal: TipGoal): void {
@@ -249,7 +196,7 @@ export class TipGoalTracker {
 	}
 
 	/** Recomputes the view from the tally and the clock, and aims the one timer at the next change. */
-	#refresh(): void {
+	protected refresh(): void {
 		const v = this.view;
 		const status = this.#status();
 		if (v.status !== status.status) v.status = status.status;
@@ -263,23 +210,22 @@ export class TipGoalTracker {
 
 		if (this.#tick !== null) clearTimeout(this.#tick);
 		this.#tick = null;
-		const delay = goal && !this.#destroyed ? nextChangeMs(goal, now) : null;
+		const delay = goal && !this.destroyed ? nextChangeMs(goal, now) : null;
 		if (delay !== null)
 			this.#tick = setTimeout(() => {
 				this.#tick = null;
-				this.#refresh();
+				this.refresh();
 			}, delay);
 	}
 
-	#status(): { status: TipGoalViewModel['status']; detail: string } {
-		if (this.#connection === 'unauthorized')
-			return { status: 'unauthorized', detail: this.#connectionDetail };
+	#status(): GoalStatus {
+		if (this.connection === 'unauthorized')
+			return { status: 'unauthorized', detail: this.connectionDetail };
 		if (this.#readFailure && this.#readFailure.status !== 'failing') return this.#readFailure;
-		if (this.#connection === 'failing')
-			return { status: 'failing', detail: this.#connectionDetail };
+		if (this.connection === 'failing') return { status: 'failing', detail: this.connectionDetail };
 		if (this.#readFailure) return this.#readFailure;
 		// Ready: connected, and the goal read since this connection opened (nothing was missed).
-		if (this.#connection === 'open' && this.#readOk && this.#synced)
+		if (this.connection === 'open' && this.#readOk && this.#synced)
 			return { status: 'ready', detail: '' };
 		return { status: 'connecting', detail: '' };
 	}
@@ -287,7 +233,7 @@ export class TipGoalTracker {
 	#diagnostics(): TipGoalViewModel['debug'] {
 		const g = this.#tally.goal;
 		return [
-			['connection', this.#connectionDetail || this.#connection],
+			['connection', this.connectionDetail || this.connection],
 			[
 				'overlay',
 				`${this.#deps.overlayId}${this.#deps.widgetId ? ` / ${this.#deps.widgetId}` : ''}`
@@ -326,12 +272,7 @@ function sameGoalView(a: GoalView | null, b: GoalView | null): boolean {
 	);
 }
 
-type ReadFailure = Extract<Awaited<ReturnType<ApiClient['request']>>, { ok: false }>;
-
-function describeFailure(
-	res: ReadFailure,
-	overlayId: string
-): { status: TipGoalViewModel['status']; detail: string } {
+function describeFailure(res: ApiFailure, overlayId: string): GoalStatus {
 	if (res.kind === 'http') {
 		if (res.status === 401)
 			return { status: 'unauthorized', detail: 'The server did not accept the key in this URL.' };

@@ -1,9 +1,11 @@
 // The TTS player: owns the widget's state and connects the claim runner (exactly-once playback of
-// the TTS queue), the realtime events, the audio port and the OBS bridge. The markup only renders
-// `view` (TtsWidget.svelte).
+// the TTS queue), the realtime events, the audio port and the OBS bridge. One play of a tip (its
+// sound, card, voice and display time) is a TtsPlay (tts-play.ts); the player keeps what lasts
+// between plays (the card handed over to the next one). The markup only renders `view`
+// (TtsWidget.svelte).
 import type { KnownEvent, QueueTip } from '../../src/contract/index.ts';
 import type { ApiClient } from '../../src/client/api.ts';
-import { AudioError, type AudioPort, type PlayHandle } from '../../src/client/audio.ts';
+import type { AudioPort } from '../../src/client/audio-port.ts';
 import { openClaimMemory, type ClaimMemory } from '../../src/client/claim-memory.ts';
 import { ClaimRunner, type PlayerPort } from '../../src/client/claim-runner.ts';
 import type { EventHub } from '../../src/client/event-hub.ts';
@@ -12,12 +14,12 @@ import type { RealtimeState } from '../../src/client/realtime.ts';
 import type { SpeechAnnouncer } from '../../src/client/sound-bus.ts';
 import { ttsInput, ttsQueuePort } from '../../src/client/tts-queue.ts';
 import type { ClaimState } from '../../src/core/claim-protocol.ts';
+import { readCurrency } from '../shared/currency.ts';
 import { callsText, claimText, connectionText, showQueueStatus } from '../shared/queue-status.ts';
-import { textFallbackSeconds } from './format.ts';
 import type { TtsParams } from './params.ts';
 import { alertStyle, type AlertStyle } from './tiers.ts';
+import { TtsPlay, type PlayStage } from './tts-play.ts';
 import { initialTtsView, type AlertView, type TtsViewModel } from './view.ts';
-import * as routes from '../../src/contract/routes.ts';
 
 export interface TtsPlayerDeps {
 	api: ApiClient;
@@ -35,36 +37,11 @@ export interface TtsPlayerDeps {
 	now?: () => number;
 }
 
-/** A tier's sound that has not started this soon is skipped: it never holds the speech. */
-const SOUND_START_MS = 2_500;
-/** A sound URL that turns out long is cut here: the speech is what the tip paid for. */
-const SOUND_MAX_MS = 8_000;
-
 /**
  * With `gap=0`, a card whose tip played to its end waits this long at most for the next alert to
  * take its place (the finish and the next start are two calls) before it leaves on its own.
  */
 const HANDOFF_MS = 250;
-
-/**
- * A tip that speaks at once shows its card when its audio has started, or after this long if the
- * audio is slower: the card's first render, done before the element's `play()`, held the start
- * of the voice back by about 5 ms (the element's start waits for the page's main thread).
- */
-const CARD_WAIT_MS = 100;
-
-/** A wait that `cancel()` ends early (resolving false). */
-function sleep(ms: number): { done: Promise<boolean>; cancel: () => void } {
-	let cancel = () => {};
-	const done = new Promise<boolean>((resolve) => {
-		const t = setTimeout(() => resolve(true), ms);
-		cancel = () => {
-			clearTimeout(t);
-			resolve(false);
-		};
-	});
-	return { done, cancel };
-}
 
 export class TtsPlayer {
 	view: TtsViewModel = $state(initialTtsView());
@@ -80,15 +57,15 @@ export class TtsPlayer {
 	#connection: RealtimeState = 'connecting';
 	#connectionDetail = '';
 	#obsState: ObsState;
-	/** The item on screen and how to stop it. */
-	#playing: { orderId: string; handle?: PlayHandle; wait?: () => void } | null = null;
+	/** The play in progress, from the claim runner's play until it settles (even once stopped). */
+	#play: TtsPlay | null = null;
+	/** What a play uses of this player: its dependencies and the ways to show a card. */
+	readonly #stage: PlayStage;
 	/**
 	 * With gap=0, the card of a tip that played to its end, left on screen while its finish and
 	 * then the next tip's start are on their way (#handOff).
 	 */
 	#handoff: string | null = null;
-	/** The tip whose card waits for its audio to start (CARD_WAIT_MS). */
-	#cardPending: string | null = null;
 	#lastEventId: string | null = null;
 	#lastEventAt: number | null = null;
 	#lastError = '';
@@ -99,6 +76,15 @@ export class TtsPlayer {
 		this.#deps = deps;
 		const { params } = deps;
 		this.#obsState = { ...deps.obs };
+		this.#stage = {
+			...deps,
+			show: (tip, textOnly, style) => this.#show(tip, textOnly, style),
+			voiceStarted: (seconds) => {
+				this.view.captionDurationS = seconds;
+				this.view.captionStartedAt = Date.now();
+			},
+			note: (message) => this.#note(message)
+		};
 		this.#runner = new ClaimRunner<QueueTip>({
 			queue: ttsQueuePort(deps.api),
 			player: this.#playerPort(),
@@ -109,10 +95,7 @@ export class TtsPlayer {
 				fallback: params.text_fallback === 'on',
 				gapMs: params.gap * 1000
 			},
-			log: (m) => {
-				this.#lastError = m;
-				console.info('[tts]', m);
-			}
+			log: (m) => this.#note(m)
 		});
 	}
 
@@ -230,9 +213,8 @@ export class TtsPlayer {
 	}
 
 	async #loadCurrency(): Promise<void> {
-		const me = await this.#deps.api.request(routes.meCurrency);
-		if (me.ok)
-			this.#currency = { code: me.body.tenant.currency, symbol: me.body.tenant.currency_symbol };
+		const currency = await readCurrency(this.#deps.api);
+		if (currency) this.#currency = currency;
 	}
 
 	#show(tip: QueueTip, textOnly: boolean, style?: AlertStyle): void {
@@ -261,7 +243,6 @@ export class TtsPlayer {
 	}
 
 	#hide(orderId: string): void {
-		if (this.#playing?.orderId === orderId) this.#playing = null;
 		if (this.#handoff === orderId) this.#handoff = null;
 		if (this.view.alert?.id === orderId) {
 			this.view.alertVisible = false;
@@ -272,80 +253,22 @@ export class TtsPlayer {
 	#playerPort(): PlayerPort<QueueTip> {
 		return {
 			play: async (orderId, tip, mode, attempt) => {
-				const { params, audio } = this.#deps;
+				const { params } = this.#deps;
 				const style = alertStyle(params.alertTiers, tip, params.min_display);
-				/** When the card went up: the display time counts from there. */
-				let shownAt = Date.now();
-				// The sound and the celebration belong to the alert's first showing: a retry after a
-				// failed speech shows the card again, quietly.
-				const first = attempt === 1;
-				// The voice first, then its card (CARD_WAIT_MS), when nothing plays before the speech.
-				const voiceFirst = mode === 'normal' && tip.tts_url !== null && !(first && style.sound);
-				if (voiceFirst) this.#cardPending = orderId;
-				else this.#show(tip, mode === 'fallback', style);
-				this.#playing = { orderId };
-				const minDisplayMs = style.minDisplayS * 1000;
-				if (first && style.celebrate) this.#deps.celebrate?.(`${style.tier} alert ${orderId}`);
+				const play = new TtsPlay(this.#stage, { orderId, tip, mode, attempt, style });
+				this.#play = play;
 				/** Played to its end (not stopped, not failed): the card may wait for the next one. */
-				let done = false;
+				let playedToEnd = false;
 				try {
-					if (first && style.sound) await this.#playSound(orderId, style.sound);
-					if (this.#playing?.orderId !== orderId) return; // stopped during the sound
-					if (mode === 'fallback' || tip.tts_url === null) {
-						// The audio kept failing: the message as text for a readable time, then done.
-						const wait = sleep(textFallbackSeconds(tip.message, style.minDisplayS) * 1000);
-						this.#playing.wait = wait.cancel;
-						done = await wait.done;
-						return;
-					}
-					const handle = audio.play(tip.tts_url, { volume: params.volume });
-					this.#playing.handle = handle;
-					const showCard = () => {
-						if (this.#cardPending !== orderId) return;
-						this.#cardPending = null;
-						if (this.#playing?.orderId !== orderId) return;
-						this.#show(tip, false, style);
-						shownAt = Date.now();
-					};
-					const cardWait = voiceFirst ? sleep(CARD_WAIT_MS) : null;
-					void cardWait?.done.then((waited) => waited && showCard());
-					void handle.started.then((ok) => {
-						cardWait?.cancel();
-						if (!ok || this.#playing?.orderId !== orderId) return;
-						showCard();
-						const seconds = handle.duration();
-						this.#deps.speech?.speaking(orderId, seconds ? seconds * 1000 + 5_000 : undefined);
-						this.view.captionDurationS = seconds;
-						this.view.captionStartedAt = Date.now();
-					});
-					const how = await handle.done.catch((err: unknown) => {
-						// A locked page is not the tip's fault: give the claim back uncounted.
-						if (err instanceof AudioError && err.reason === 'locked')
-							throw Object.assign(new Error(err.message), { transient: true });
-						throw err;
-					});
-					// The voice ended: a ducked video comes back up now, not after the display time.
-					this.#deps.speech?.quiet(orderId);
-					if (how === 'stopped') return;
-					const rest = shownAt + minDisplayMs - Date.now();
-					if (rest > 0 && this.#playing?.orderId === orderId) {
-						const wait = sleep(rest);
-						this.#playing.wait = wait.cancel;
-						await wait.done;
-					}
-					done = this.#playing?.orderId === orderId;
+					playedToEnd = await play.run();
 				} finally {
-					if (this.#cardPending === orderId) this.#cardPending = null;
-					this.#deps.speech?.quiet(orderId);
-					if (done && params.gap === 0) this.#handOff(orderId);
+					if (this.#play === play) this.#play = null;
+					if (playedToEnd && params.gap === 0) this.#handOff(orderId);
 					else this.#hide(orderId);
 				}
 			},
 			stop: (orderId) => {
-				if (this.#playing?.orderId === orderId) {
-					this.#playing.handle?.stop();
-					this.#playing.wait?.();
-				}
+				if (this.#play?.orderId === orderId) this.#play.stop();
 				this.#hide(orderId);
 			},
 			preload: (_orderId, tip) => {
@@ -354,7 +277,7 @@ export class TtsPlayer {
 				const load = () => this.#deps.audio.preload(url);
 				// Called right after the start of the tip before it: loading now would compete with that
 				// tip's audio starting, so it waits until that plays (or fails).
-				const started = this.#playing?.handle?.started;
+				const started = this.#play?.audioStart;
 				if (started) void started.then(load);
 				else load();
 			}
@@ -368,7 +291,6 @@ export class TtsPlayer {
 	 * render, and sends the finish, then the next start, at once.
 	 */
 	#handOff(orderId: string): void {
-		this.#playing = null;
 		this.#handoff = orderId;
 		// Once the next card has taken its place, hiding this one does nothing.
 		setTimeout(() => this.#hide(orderId), HANDOFF_MS);
@@ -379,45 +301,14 @@ export class TtsPlayer {
 		const id = this.#handoff;
 		const m = this.#runner.snapshot.mine;
 		// On its way: this tip's finish (it is ours until that lands), or another tip's start.
-		const next =
+		const callOnItsWay =
 			m &&
 			!m.cancelled &&
 			m.retryAt === undefined &&
 			(m.orderId === id) !== (m.stage === 'starting');
-		// A card that waits for its audio to start (CARD_WAIT_MS) will take its place.
-		if (id !== null && !next && this.#cardPending === null) this.#hide(id);
-	}
-
-	/**
-	 * The tier's sound before the speech, inside the claim. A sound that fails, or has not started
-	 * within SOUND_START_MS, is skipped with a note: it never blocks the speech or the queue.
-	 */
-	async #playSound(orderId: string, url: string): Promise<void> {
-		const handle = this.#deps.audio.play(url, { volume: this.#deps.params.sound_volume });
-		if (this.#playing?.orderId === orderId) this.#playing.handle = handle;
-		const ended = handle.done.then(
-			() => true,
-			(err: unknown) => {
-				this.#note(`alert sound skipped (${err instanceof Error ? err.message : String(err)})`);
-				return false;
-			}
-		);
-		const startWait = sleep(SOUND_START_MS);
-		const started = await Promise.race([handle.started, startWait.done.then(() => false)]);
-		startWait.cancel();
-		if (started) {
-			// Videos duck for the sound as they do for the speech.
-			this.#deps.speech?.speaking(orderId, SOUND_MAX_MS + 5_000);
-			const cap = sleep(SOUND_MAX_MS);
-			await Promise.race([ended, cap.done]);
-			cap.cancel();
-		} else {
-			handle.stop();
-			// true: it was still loading when we stopped it (a failure already said why).
-			if (await ended) this.#note('alert sound skipped (it did not start within 2.5 s)');
-		}
-		handle.stop();
-		if (this.#playing?.orderId === orderId) this.#playing.handle = undefined;
+		// A card that waits for its voice to start will take its place.
+		const cardComing = this.#play?.cardWaitsForVoice ?? false;
+		if (id !== null && !callOnItsWay && !cardComing) this.#hide(id);
 	}
 
 	#note(message: string): void {
