@@ -18,7 +18,6 @@ import {
 	nextChangeMs,
 	reachedKey
 } from '../../src/core/goal.ts';
-import type { CurrencyInfo } from '../shared/currency.ts';
 import { UpstreamReader, type ReaderSource } from '../shared/upstream-reader.ts';
 import type { GoalView, TipGoalViewModel } from './view.ts';
 import * as routes from '../../src/contract/routes.ts';
