@@ -74,9 +74,7 @@ export function playRows(runs: PlayRun[]): Row[] {
 			'reaction p95 (tts_ready sent → start call in)',
 			'ms',
 			runs.map((r) => p95(r.reactionMs)),
-			{
-				max: BUDGETS.reactionP95Ms
-			}
+			{ max: BUDGETS.reactionP95Ms }
 		),
 		row(
 			'reaction median',
@@ -87,9 +85,7 @@ export function playRows(runs: PlayRun[]): Row[] {
 			'gap p95 (audio end → next ready tip audio)',
 			'ms',
 			runs.map((r) => p95(r.gapMs)),
-			{
-				max: BUDGETS.gapP95Ms
-			}
+			{ max: BUDGETS.gapP95Ms }
 		),
 		row(
 			'gap median',
@@ -115,9 +111,7 @@ export function playRows(runs: PlayRun[]): Row[] {
 			'upstream calls per played tip (steady)',
 			'calls',
 			runs.map((r) => r.callsPerTip),
-			{
-				exactly: BUDGETS.callsPerTip
-			}
+			{ exactly: BUDGETS.callsPerTip }
 		),
 		row(
 			'upstream calls at first connect',
@@ -143,17 +137,13 @@ export function idleRows(run: IdleRun): Row[] {
 				`idle animation frames, ${label}`,
 				'/s',
 				w.map((r) => r[page].framesPerS),
-				{
-					max: BUDGETS.idleFramesPerS
-				}
+				{ max: BUDGETS.idleFramesPerS }
 			),
 			row(
 				`idle main-thread task time, ${label}`,
 				'ms/s',
 				w.map((r) => r[page].taskMsPerS),
-				{
-					max: BUDGETS.idleTaskMsPerS
-				}
+				{ max: BUDGETS.idleTaskMsPerS }
 			),
 			row(
 				`idle CPU above empty page, ${label}`,
@@ -192,9 +182,7 @@ export function recoveryRows(runs: RecoveryRun[]): Row[] {
 			'recovery p95 (accepting again → missed tip started)',
 			'ms',
 			runs.map((r) => p95(r.recoveryMs)),
-			{
-				max: BUDGETS.recoveryP95Ms
-			}
+			{ max: BUDGETS.recoveryP95Ms }
 		),
 		row(
 			'recovery median',
@@ -225,25 +213,19 @@ export function soakRows(
 			`soak JS heap growth, tip ${at} → ${n}`,
 			'MB',
 			runs.map((r) => r.heapMbEnd - r.heapMbAt),
-			{
-				max: BUDGETS.soakHeapGrowthMb
-			}
+			{ max: BUDGETS.soakHeapGrowthMb }
 		),
 		row(
 			`soak DOM nodes growth, tip ${at} → ${n}`,
 			'nodes',
 			runs.map((r) => r.domEnd - r.domAt),
-			{
-				max: BUDGETS.soakDomGrowth
-			}
+			{ max: BUDGETS.soakDomGrowth }
 		),
 		row(
 			'soak tips not played exactly once',
 			'tips',
 			runs.map((r) => r.lostOrDoubled),
-			{
-				exactly: 0
-			}
+			{ exactly: 0 }
 		),
 		row(
 			'soak tips per second',
@@ -260,9 +242,7 @@ export function endpointRows(runs: EndpointRun[]): Row[] {
 			'token endpoint added latency p99',
 			'ms',
 			runs.map((r) => r.addedP99Ms),
-			{
-				max: BUDGETS.endpointAddedP99Ms
-			}
+			{ max: BUDGETS.endpointAddedP99Ms }
 		),
 		row(
 			'token endpoint added latency p50',
