@@ -15,24 +15,31 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { args, only, quick, SETTINGS } from './args.ts';
-import { BUDGETS } from './budgets.ts';
 import { launch } from './browser.ts';
 import { endpointRun, type EndpointRun } from './endpoint.ts';
-import { floorName, floorRun, floorWeights, type FloorPage, type Library } from './floor.ts';
-import { machine, quantile, row, table, type Row } from './lib.ts';
+import { floorName, floorRun, floorWeights, type FloorPage } from './floor.ts';
+import { idleRun, type IdleRun } from './idle.ts';
+import { machine, table, type Row } from './lib.ts';
 import { publishReadme, replacing } from './readme.ts';
-import { LIBRARIES, pageShares, type PageShares } from './shares.ts';
 import {
-	idleRun,
-	p95,
+	endpointRows,
+	floorRows,
+	idleRows,
+	libsOf,
+	playRows,
+	recoveryRows,
+	soakRows,
+	weightRows
+} from './rows.ts';
+import {
 	playRun,
 	recoveryRun,
 	soakRun,
-	type IdleRun,
 	type PlayRun,
 	type RecoveryRun,
 	type SoakRun
 } from './scenarios.ts';
+import { pageShares, type PageShares } from './shares.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const began = Date.now();
@@ -54,43 +61,16 @@ if (!args['no-build'] && [...only].some((p) => p !== 'floor')) {
 
 const rows: Row[] = [];
 const raw: Record<string, unknown> = {};
-const KB = 1000;
 
 // Each page's weight, split between the stack's libraries and our code (bench/shares.ts: its own
-// build of the product, about 5 s), and our code measured the way the budget states it: the page
-// minus the floor page of the same libraries (bench/floor.ts), so a page is not credited with a
-// library it does not load.
+// build of the product, about 5 s), and the floor page of the same libraries (bench/floor.ts), which
+// our code is measured against (weightRows in rows.ts).
 if (only.has('weight')) {
 	log("weight: page sizes, library shares, the floor of each page's libraries");
 	const weights: PageShares[] = await pageShares();
-	const libsOf = (w: PageShares) =>
-		LIBRARIES.filter((lib) => lib !== 'svelte' && w.shares[lib] > 0) as Library[];
 	const floors = await floorWeights(weights.map(libsOf));
 	raw.weight = weights.map((w) => ({ ...w, floor: floorName(libsOf(w)) }));
-	const kb = (n: number) => (n / KB).toFixed(1);
-	for (const w of weights) {
-		const split = [...LIBRARIES, 'other packages' as const]
-			.filter((g) => w.shares[g] > 0)
-			.map((g) => `${g === 'reconnecting-websocket' ? 'rws' : g} ${kb(w.shares[g])}`);
-		rows.push(
-			row(
-				`weight ${w.page}: ${split.join(', ')}, ours ${kb(w.shares.ours)} (CSS ${kb(w.cssGz)})`,
-				'kB gz',
-				[w.totalGz / KB]
-			)
-		);
-		const budget = BUDGETS.ownWeightBytes[w.page];
-		if (budget === undefined) continue;
-		const floor = floors.get(floorName(libsOf(w)))!;
-		rows.push(
-			row(
-				`our code on ${w.page}: page − floor ${floorName(libsOf(w))} (${kb(floor.totalGz)})`,
-				'kB gz',
-				[(w.totalGz - floor.totalGz) / KB],
-				{ max: budget / KB }
-			)
-		);
-	}
+	rows.push(...weightRows(weights, floors));
 }
 
 // The floor of the specified stack (Svelte 5 alone, with zod/mini, and with every library), built
@@ -99,17 +79,7 @@ if (only.has('floor')) {
 	log('floor: Svelte, Svelte + zod/mini and whole-stack pages (build, weight, heap)');
 	const pages: FloorPage[] = await floorRun({ loads: SETTINGS.floorLoads });
 	raw.floor = pages;
-	for (const p of pages) {
-		if (p.page !== 'empty')
-			rows.push(
-				row(
-					`floor weight ${p.page} (JS ${(p.jsGz / KB).toFixed(1)} + CSS ${(p.cssGz / KB).toFixed(1)})`,
-					'kB gz',
-					[p.totalGz / KB]
-				)
-			);
-		rows.push(row(`floor resident JS heap after GC, ${p.page} page`, 'MB', p.heapMb));
-	}
+	rows.push(...floorRows(pages));
 }
 
 async function repeat<T>(name: string, times: number, run: () => Promise<T>): Promise<T[]> {
@@ -121,74 +91,12 @@ async function repeat<T>(name: string, times: number, run: () => Promise<T>): Pr
 	return out;
 }
 
-const median = (v: number[]) => quantile(v, 0.5);
-
 if (only.has('play')) {
 	const runs: PlayRun[] = await repeat('reaction, gap, API economy', SETTINGS.repeats, () =>
 		playRun(SETTINGS.play)
 	);
 	raw.play = runs;
-	rows.push(
-		row(
-			'reaction p95 (tts_ready sent → start call in)',
-			'ms',
-			runs.map((r) => p95(r.reactionMs)),
-			{
-				max: BUDGETS.reactionP95Ms
-			}
-		),
-		row(
-			'reaction median',
-			'ms',
-			runs.map((r) => median(r.reactionMs))
-		),
-		row(
-			'gap p95 (audio end → next ready tip audio)',
-			'ms',
-			runs.map((r) => p95(r.gapMs)),
-			{
-				max: BUDGETS.gapP95Ms
-			}
-		),
-		row(
-			'gap median',
-			'ms',
-			runs.map((r) => median(r.gapMs))
-		),
-		row(
-			'gap part median: audio end → its finish answered upstream',
-			'ms',
-			runs.map((r) => median(r.gapParts.finish))
-		),
-		row(
-			'gap part median: → the next start answered upstream',
-			'ms',
-			runs.map((r) => median(r.gapParts.start))
-		),
-		row(
-			'gap part median: → the next audio playing',
-			'ms',
-			runs.map((r) => median(r.gapParts.play))
-		),
-		row(
-			'upstream calls per played tip (steady)',
-			'calls',
-			runs.map((r) => r.callsPerTip),
-			{
-				exactly: BUDGETS.callsPerTip
-			}
-		),
-		row(
-			'upstream calls at first connect',
-			'calls',
-			runs.map((r) => r.callsAtConnect)
-		),
-		row(
-			'upstream calls per clean reconnect',
-			'calls',
-			runs.flatMap((r) => r.callsPerReconnect)
-		)
-	);
+	rows.push(...playRows(runs));
 }
 
 if (only.has('idle')) {
@@ -196,54 +104,7 @@ if (only.has('idle')) {
 	log(`idle cost (${settleS} s to settle, then ${windows} windows of ${seconds} s)`);
 	const run: IdleRun = await idleRun(SETTINGS.idle);
 	raw.idle = run;
-	// Each window is one figure ("runs" in the table): they follow one another on the same pages.
-	const w = run.windows;
-	for (const page of ['tts', 'overlay'] as const) {
-		const label = page === 'tts' ? 'TTS page' : 'full overlay';
-		rows.push(
-			row(
-				`idle animation frames, ${label}`,
-				'/s',
-				w.map((r) => r[page].framesPerS),
-				{
-					max: BUDGETS.idleFramesPerS
-				}
-			),
-			row(
-				`idle main-thread task time, ${label}`,
-				'ms/s',
-				w.map((r) => r[page].taskMsPerS),
-				{
-					max: BUDGETS.idleTaskMsPerS
-				}
-			),
-			row(
-				`idle CPU above empty page, ${label}`,
-				'% pts',
-				w.map((r) => r[page].cpuPct - r.blank.cpuPct),
-				{ max: BUDGETS.idleCpuOverBlankPts }
-			)
-		);
-	}
-	rows.push(
-		row(
-			'idle main-thread task time, empty page',
-			'ms/s',
-			w.map((r) => r.blank.taskMsPerS)
-		),
-		row(
-			'idle CPU, empty page (browser process tree)',
-			'%',
-			w.map((r) => r.blank.cpuPct)
-		),
-		row('resident JS heap after GC, TTS page', 'MB', [run.resident.tts.heapMb], {
-			max: BUDGETS.residentHeapMb.tts
-		}),
-		row('resident JS heap after GC, full overlay', 'MB', [run.resident.overlay.heapMb], {
-			max: BUDGETS.residentHeapMb.overlay
-		}),
-		row('resident JS heap after GC, empty page', 'MB', [run.resident.blank.heapMb])
-	);
+	rows.push(...idleRows(run));
 }
 
 // The soak is long and measures memory, not time: it runs alongside the recovery runs, whose
@@ -261,70 +122,13 @@ if (only.has('recovery')) {
 		() => recoveryRun(SETTINGS.recovery)
 	);
 	raw.recovery = runs;
-	rows.push(
-		row(
-			'recovery p95 (accepting again → missed tip started)',
-			'ms',
-			runs.map((r) => p95(r.recoveryMs)),
-			{
-				max: BUDGETS.recoveryP95Ms
-			}
-		),
-		row(
-			'recovery median',
-			'ms',
-			runs.map((r) => median(r.recoveryMs))
-		),
-		row(
-			`plays lost or doubled (${runs.reduce((n, r) => n + r.drops, 0)} drops in all)`,
-			'plays',
-			runs.map((r) => r.lostOrDoubled),
-			{ exactly: BUDGETS.recoveryLostOrDoubled }
-		),
-		row(
-			'upstream calls per drop (refused attempts included)',
-			'calls',
-			runs.map((r) => median(r.callsPerDrop))
-		)
-	);
+	rows.push(...recoveryRows(runs));
 }
 
 if (only.has('soak')) {
 	const runs: SoakRun[] = [await soaking!];
 	raw.soak = runs;
-	const at = SETTINGS.soak.checkAt;
-	const n = SETTINGS.soak.tips;
-	rows.push(
-		row(
-			`soak JS heap growth, tip ${at} → ${n}`,
-			'MB',
-			runs.map((r) => r.heapMbEnd - r.heapMbAt),
-			{
-				max: BUDGETS.soakHeapGrowthMb
-			}
-		),
-		row(
-			`soak DOM nodes growth, tip ${at} → ${n}`,
-			'nodes',
-			runs.map((r) => r.domEnd - r.domAt),
-			{
-				max: BUDGETS.soakDomGrowth
-			}
-		),
-		row(
-			'soak tips not played exactly once',
-			'tips',
-			runs.map((r) => r.lostOrDoubled),
-			{
-				exactly: 0
-			}
-		),
-		row(
-			'soak tips per second',
-			'tips/s',
-			runs.map((r) => r.tips / r.seconds)
-		)
-	);
+	rows.push(...soakRows(runs, SETTINGS.soak));
 }
 
 if (only.has('endpoint')) {
@@ -332,32 +136,7 @@ if (only.has('endpoint')) {
 		endpointRun(SETTINGS.endpoint)
 	);
 	raw.endpoint = runs;
-	rows.push(
-		row(
-			'token endpoint added latency p99',
-			'ms',
-			runs.map((r) => r.addedP99Ms),
-			{
-				max: BUDGETS.endpointAddedP99Ms
-			}
-		),
-		row(
-			'token endpoint added latency p50',
-			'ms',
-			runs.map((r) => r.addedP50Ms)
-		),
-		// What a zero-cost hop scores at the same moment: the machine's own noise in that p99.
-		row(
-			'noise p99 (direct call against direct call)',
-			'ms',
-			runs.map((r) => r.noiseP99Ms)
-		),
-		row(
-			`token endpoint proxied calls/s${runs[0]?.pinned ? ', one core' : ' (not pinned)'}`,
-			'calls/s',
-			runs.map((r) => r.rps)
-		)
-	);
+	rows.push(...endpointRows(runs));
 }
 
 let chromium = 'not launched';

@@ -1,49 +1,11 @@
-// The browser scenarios of the bench. Each run gets a fresh stack and a fresh browser, so runs are
-// independent; run.ts repeats them and reports min, median and max over the runs. The idle part is
-// the exception: one start-up, then consecutive windows (see idleRun).
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import {
-	CLOCK_TICKS,
-	launch,
-	openPage,
-	treeCpuTicks,
-	type AudioMark,
-	type BenchBrowser,
-	type BenchPage
-} from './browser.ts';
-import { quantile, sleep } from './lib.ts';
+// The browser scenarios of the bench: reaction, gap and API economy (playRun), the memory soak
+// (soakRun) and the recovery from dropped connections (recoveryRun). Each run gets a fresh stack
+// and a fresh browser, so runs are independent; run.ts repeats them and reports min, median and
+// max over the runs. The idle part, one start-up and then consecutive windows, is in idle.ts.
+import { launch, openPage, type AudioMark } from './browser.ts';
+import { sleep } from './lib.ts';
+import { createTip, FAST, quiet, ttsReady } from './scenario-steps.ts';
 import { FINISH, START, orderIdOfAudio, startStack, type Stack } from './stack.ts';
-
-// The TTS page with no minimum display time and no configured pause between alerts: what remains
-// between two tips is the widget's own overhead.
-const FAST = { min_display: 0, gap: 0, tiers: 'off' };
-
-async function ttsReady(p: BenchPage): Promise<void> {
-	await p.waitFor(
-		`document.querySelector('[data-testid=tts-widget]')?.getAttribute('data-status') === 'ready'`
-	);
-}
-
-/** Waits until the simulator has answered no request for `quietMs` (a page's start-up reads). */
-async function quiet(stack: Stack, quietMs = 500, timeoutMs = 10_000): Promise<void> {
-	const end = Date.now() + timeoutMs;
-	for (;;) {
-		const last = stack.tracker.entries.at(-1)?.t ?? 0;
-		const wait = last + quietMs - Date.now();
-		if (wait <= 0 || Date.now() > end) return;
-		await sleep(wait);
-	}
-}
-
-function createTip(stack: Stack, i: number): string {
-	return stack.sim.control.createTip({
-		name: `Bench ${i}`,
-		amount: 1,
-		message: `Tip ${i}.`,
-		paid: true
-	}).order_id;
-}
 
 export interface PlayRun {
 	/** tip.tts_ready sent → start call answered, per tip (ms). */
@@ -158,122 +120,6 @@ function gaps(
 	if (gapMs.length < order.length - 1)
 		throw new Error(`bench: audio marks missing (${gapMs.length} gaps for ${order.length} tips)`);
 	return { gapMs, gapParts };
-}
-
-export interface IdleFigures {
-	/** Main-thread task time per second of wall time (ms/s). */
-	taskMsPerS: number;
-	framesPerS: number;
-	/** CPU of the browser's whole process tree, % of one core. */
-	cpuPct: number;
-}
-
-export interface ResidentFigures {
-	/** JS heap after GC at the end (MB). */
-	heapMb: number;
-	domNodes: number;
-}
-
-const IDLE_PAGES = ['blank', 'tts', 'overlay'] as const;
-type IdlePage = (typeof IDLE_PAGES)[number];
-
-export interface IdleRun {
-	/** One entry per window; the windows follow one another on the same pages. */
-	windows: Record<IdlePage, IdleFigures>[];
-	/** After the last window. */
-	resident: Record<IdlePage, ResidentFigures>;
-}
-
-/**
- * Idle and resident cost: an empty page, a connected TTS page and a connected full overlay, each in
- * its own browser, side by side; `windows` windows of `seconds` with no events, then heap after GC.
- *
- * What is measured is the steady state a page lives in for hours in OBS, not its start-up:
- * - The windows open `settleS` after the last page connected. Until then Chromium is still busy
- *   with the page loads: V8's memory reducer runs one to three garbage collections about 30 s after
- *   a page loads (10 to 25 ms of main-thread time in all, on the empty page too), Blink polls the
- *   memory use of a page about every 1.4 s from about 60 to 120 s after its load (6 ms in that
- *   minute), and the page's own connect work settles. A 30 s window opened 2 s after start-up
- *   (as before) measured mostly that GC: 0.4 to 0.7 ms/s on every page; opened 45 s after, 0.1 to
- *   0.3 ms/s on the widget pages; from 2 minutes on, a TTS page alone in its browser stays at 0.03
- *   to 0.07 ms/s for at least 20 minutes.
- * - The browsers start `STAGGER_MS` apart, so that their periodic work does not fall on the same
- *   moment on two cores: the simulator pings each socket every 30 s from its connect, and each
- *   browser asks its renderer for a memory dump about a minute after it starts. Task time is wall
- *   time, so two renderers woken together on a loaded machine inflate each other's figure.
- * - The windows are 30 s (the ping period), so each holds one ping per connected page.
- * - The empty page is served over http from loopback, as the widgets are (a data: URL is a
- *   different kind of page to Chromium).
- */
-export async function idleRun(opts: {
-	seconds: number;
-	windows: number;
-	settleS: number;
-}): Promise<IdleRun> {
-	const STAGGER_MS = 10_000;
-	const stack = await startStack();
-	const empty = createServer((_, res) =>
-		res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>blank</title>')
-	);
-	await new Promise<void>((resolve) => empty.listen(0, '127.0.0.1', resolve));
-	const overlayId = stack.sim.control.model.overlayList()[0].id;
-	const urls: Record<IdlePage, string> = {
-		blank: `http://127.0.0.1:${(empty.address() as AddressInfo).port}/`,
-		tts: stack.url('/widget/tts'),
-		overlay: stack.url(`/overlay/${overlayId}`)
-	};
-	const browsers: BenchBrowser[] = [];
-	try {
-		const pages: BenchPage[] = [];
-		for (const name of IDLE_PAGES) {
-			if (browsers.length) await sleep(STAGGER_MS);
-			const b = await launch();
-			browsers.push(b);
-			const p = await openPage(b);
-			pages.push(p);
-			if (name === 'overlay') await p.page.setViewportSize({ width: 1920, height: 1080 });
-			await p.page.goto(urls[name]);
-			if (name !== 'blank') await ttsReady(p);
-		}
-		await quiet(stack, 1_000);
-		await sleep(opts.settleS * 1000);
-		const mark = () =>
-			Promise.all(
-				pages.map(async (p, i) => ({
-					task: (await p.metrics()).TaskDuration,
-					frames: await p.frames(),
-					ticks: browsers[i].pid === null ? NaN : treeCpuTicks(browsers[i].pid!),
-					at: performance.now()
-				}))
-			);
-		const windows: IdleRun['windows'] = [];
-		let before = await mark();
-		for (let w = 0; w < opts.windows; w++) {
-			await sleep(opts.seconds * 1000);
-			const after = await mark();
-			const figures = IDLE_PAGES.map((_, i) => {
-				const elapsedS = (after[i].at - before[i].at) / 1000;
-				return {
-					taskMsPerS: ((after[i].task - before[i].task) * 1000) / elapsedS,
-					framesPerS: (after[i].frames - before[i].frames) / elapsedS,
-					cpuPct: (((after[i].ticks - before[i].ticks) / CLOCK_TICKS) * 100) / elapsedS
-				};
-			});
-			windows.push({ blank: figures[0], tts: figures[1], overlay: figures[2] });
-			before = after;
-		}
-		const resident: ResidentFigures[] = [];
-		for (const p of pages)
-			resident.push({
-				heapMb: (await p.heapAfterGc()) / 2 ** 20,
-				domNodes: await p.domNodesAfterGc()
-			});
-		return { windows, resident: { blank: resident[0], tts: resident[1], overlay: resident[2] } };
-	} finally {
-		for (const b of browsers) await b.close();
-		empty.close();
-		await stack.close();
-	}
 }
 
 export interface SoakRun {
@@ -415,5 +261,3 @@ export async function recoveryRun(opts: { drops: number; clipMs: number }): Prom
 		await stack.close();
 	}
 }
-
-export const p95 = (v: number[]) => quantile(v, 0.95);

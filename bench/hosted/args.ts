@@ -1,0 +1,58 @@
+// The hosted bench's command line (bench/hosted/run.ts says what each flag is for) and the settings
+// it gives: how many streamers, runs and minutes, which parts run, the capacity ramp's steps, and
+// the upstream's documented limits. A value out of its choices ends the run at once (exit 2).
+import { parseArgs } from 'node:util';
+
+const PARTS = ['connect', 'refresh', 'chaos', 'capacity'] as const;
+export const { values: args } = parseArgs({
+	options: {
+		streamers: { type: 'string', default: '50' },
+		minutes: { type: 'string' },
+		runs: { type: 'string' },
+		window: { type: 'string' },
+		quick: { type: 'boolean', default: false },
+		only: { type: 'string' },
+		sources: { type: 'string', default: '5' },
+		// How the refresh storm cuts the access tokens the instances hold (an hour long): each at a
+		// random moment of the first 5 s (`spread`: as if they had always been 5-second tokens), or
+		// all at 5 s (`at-once`: a mass revocation, 1,000 streamers refreshing in the same second).
+		cut: { type: 'string', default: 'spread' },
+		// The capacity ramp: streamers from `from` up to --streamers by `step`, each step `periods`
+		// tip periods long, on a clock `scale` times faster than the documented one.
+		from: { type: 'string' },
+		step: { type: 'string' },
+		periods: { type: 'string' },
+		scale: { type: 'string' },
+		// How the instances reach PostgreSQL: its Unix socket (`socket`), as a deployment with the
+		// database on the same machine would, or TCP on loopback (`tcp`), whose every send also runs
+		// the receiving side of the kernel's TCP stack in the sender's turn (docs/performance.md).
+		db: { type: 'string', default: 'socket' },
+		publish: { type: 'boolean', default: false }
+	}
+});
+const quick = args.quick;
+export const N = Number(args.streamers);
+export const minutes = Number(args.minutes ?? (quick ? 1 : 5));
+export const runs = Number(args.runs ?? (quick ? 1 : 3));
+export const windowS = Number(args.window ?? (quick ? 15 : 60));
+export const only = new Set(args.only ? args.only.split(',') : PARTS);
+/** Browser sources per streamer (the connect storm's, and the TTS sources of chaos and capacity). */
+export const SOURCES = Number(args.sources);
+if (args.cut !== 'spread' && args.cut !== 'at-once') {
+	console.error(`bench:hosted: --cut is spread or at-once, not ${args.cut}`);
+	process.exit(2);
+}
+if (args.db !== 'socket' && args.db !== 'tcp') {
+	console.error(`bench:hosted: --db is socket or tcp, not ${args.db}`);
+	process.exit(2);
+}
+export const INSTANCES = 3;
+/** service-api.md, Limits. */
+export const PER_IP = 240;
+export const PER_KEY = 120;
+export const TIP_EVERY_MIN = 5;
+// The ramp's clock: a 15 s window and a tip every 75 s (4x), 6 s and 30 s with --quick (10x).
+export const scale = Number(args.scale ?? (quick ? 10 : 4));
+export const rampStep = Number(args.step ?? (quick ? 100 : 50));
+export const rampFrom = Number(args.from ?? rampStep);
+export const rampPeriods = Number(args.periods ?? (quick ? 1 : 2));

@@ -1,0 +1,93 @@
+// The hosted bench's table (bench/hosted/run.ts): the figures the parts add, each against its
+// budget where it has one, printed with the machine and the setup, and written to
+// bench-results/hosted-latest.{json,md}, or with --publish to bench/results/ and the README.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { machine, row, table, type Row } from '../lib.ts';
+import { publishReadme, replacing, RESULTS } from '../readme.ts';
+import {
+	args,
+	INSTANCES,
+	minutes,
+	N,
+	only,
+	rampFrom,
+	rampPeriods,
+	rampStep,
+	runs,
+	scale,
+	SOURCES,
+	windowS
+} from './args.ts';
+
+/** What the parts measured: each figure's value per run, and notes. */
+export class Figures {
+	readonly values: Record<string, number[]> = {};
+	/** Lines printed under the table (what a number cannot say: the first 429's call and budget). */
+	readonly notes: string[] = [];
+	readonly add = (name: string, v: number) => (this.values[name] ??= []).push(v);
+}
+
+const BUDGETS: Record<string, { max?: number; exactly?: number }> = {
+	'connect: token mint p99': { max: 50 },
+	'connect: failures': { exactly: 0 },
+	'refresh: rotated-out tokens presented': { exactly: 0 },
+	'refresh: streamers revoked': { exactly: 0 },
+	'refresh: calls failed': { exactly: 0 },
+	'chaos: tips lost': { exactly: 0 },
+	'chaos: tips doubled': { exactly: 0 },
+	'chaos: streamers revoked': { exactly: 0 },
+	'chaos: claim calls refused 429': { exactly: 0 }
+};
+const UNITS: Record<string, string> = {
+	'connect: token mint p99': 'ms',
+	'connect: token mint p50': 'ms',
+	'connect: mint p99 at the instances': 'ms',
+	'connect: client event-loop delay p99': 'ms',
+	'capacity: claim call p99': 'ms',
+	'capacity: slowest claim call': 'ms',
+	'capacity: slowest read': 'ms',
+	'capacity: tip queued to played p99': 'ms'
+};
+
+/** Prints and writes the table; whether every figure met its budget. */
+export function report(figures: Figures): boolean {
+	const rows: Row[] = Object.entries(figures.values).map(([name, values]) =>
+		row(name, UNITS[name] ?? 'count', values, BUDGETS[name])
+	);
+	const m = machine('none (Node clients)');
+	const setup = [
+		`${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s)`,
+		`PostgreSQL over ${args.db === 'tcp' ? 'TCP on loopback' : 'its Unix socket'}`,
+		only.has('connect') && `connect window ${windowS} s`,
+		(only.has('refresh') || only.has('chaos')) &&
+			`refresh storm (held tokens cut ${args.cut === 'spread' ? 'over 5 s' : 'at once'}) and chaos ${minutes} min`,
+		only.has('capacity') &&
+			`capacity ramp from ${rampFrom} by ${rampStep}, ${rampPeriods} tip period(s) a step, clock x${scale}`
+	]
+		.filter(Boolean)
+		.join(', ');
+	const md = [
+		`Hosted bench (${setup}) on ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, load average ${m.loadAverage.join(' ')} at the end, ${m.date}`,
+		'',
+		table(rows),
+		...(figures.notes.length ? ['', ...figures.notes.map((n) => `- ${n}`)] : [])
+	].join('\n');
+	console.log('\n' + md);
+	mkdirSync('bench-results', { recursive: true });
+	writeFileSync(
+		'bench-results/hosted-latest.json',
+		JSON.stringify({ machine: m, setup, rows }, null, 2)
+	);
+	writeFileSync('bench-results/hosted-latest.md', md + '\n');
+	if (args.publish) {
+		// The whole table beside its JSON, as `npm run bench -- --publish` keeps bench/results/latest.md;
+		// docs/performance.md links it and quotes the main figures.
+		const table = RESULTS.hosted.replace(/\.json$/, '.md');
+		writeFileSync(table, md + '\n');
+		const kept = replacing('./', 'hosted', { machine: m, setup, rows });
+		writeFileSync(RESULTS.hosted, JSON.stringify(kept, null, '\t') + '\n');
+		publishReadme('./');
+		console.log(`published into ${table}, ${RESULTS.hosted} and README.md`);
+	}
+	return rows.every((r) => r.met !== false);
+}
