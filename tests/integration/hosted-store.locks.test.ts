@@ -1,7 +1,7 @@
 // The hosted store's refresh locks (issues 19 and 20) on both databases hosted mode supports: one
 // holder per streamer at a time, a holder whose connection the server ends, a rotated token still
 // stored when its holder lost its connection, and, on PostgreSQL, the order and the shortcuts of
-// refreshes queued while every connection of the locks' pool is busy.
+// refreshes queued while every connection of the lock pool is busy.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DbGrantStore } from '../../src/hosted/connections.ts';
@@ -204,26 +204,26 @@ describe.each(storeEngines())('hosted store on %s', (_name, open) => {
 			);
 			await full;
 			// Queued behind them: two whose result another instance stores while they wait, and one
-			// whose check for a stored result finds the authorization ended. Each check (`look`)
-			// reads the rows: the checks asked for at the same moment go to the database as one query.
+			// whose check for a stored result finds the authorization ended. Each check
+			// (`checkStored`) reads the rows: the checks asked for at the same moment go to the database as one query.
 			const { store: counted, queries } = countingStore(db);
 			let stored = false;
-			let looks = 0;
+			let checks = 0;
 			const ran: string[] = [];
-			const look = async (id: string) => {
-				looks++;
+			const checkStored = async (id: string) => {
+				checks++;
 				expect((await counted.grant(id))?.refreshToken).toMatch(/^rt_secret_12\d$/);
 				return stored ? 'adopted' : null;
 			};
 			const adopted = store.refreshLock(
 				queued,
 				async () => (ran.push('queued'), 'refreshed'),
-				() => look(queued)
+				() => checkStored(queued)
 			);
 			const adoptedToo = store.refreshLock(
 				queuedToo,
 				async () => (ran.push('queuedToo'), 'refreshed'),
-				() => look(queuedToo)
+				() => checkStored(queuedToo)
 			);
 			const ended = store.refreshLock(
 				failing,
@@ -233,12 +233,12 @@ describe.each(storeEngines())('hosted store on %s', (_name, open) => {
 				}
 			);
 			await expect(ended).rejects.toThrow('the authorization ended');
-			await expect.poll(() => looks).toBeGreaterThan(1);
+			await expect.poll(() => checks).toBeGreaterThan(1);
 			stored = true;
-			// Every holder still holds its connection: the result came from a look, not the lock.
+			// Every holder still holds its connection: the result came from a check, not the lock.
 			expect(await adopted).toBe('adopted');
 			expect(await adoptedToo).toBe('adopted');
-			expect(queries()).toBeLessThan(looks);
+			expect(queries()).toBeLessThan(checks);
 			expect(inside).toBe(busy.length);
 			open();
 			await Promise.all(holders);
