@@ -139,6 +139,21 @@ export default defineConfig(
 		languageOptions: { parserOptions: { parser: ts.parser, extraFileExtensions: ['.svelte'] } }
 	},
 	{
+		// Units one can read in one sitting: no file over 400 lines (blank lines and comments count
+		// too, since a reader scrolls past them as well).
+		rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] }
+	},
+	{
+		// A function of the app over 60 lines of code either splits into named parts or says, in an
+		// eslint-disable comment's description, why its length is the clearest form (one playback's
+		// state and its event handlers kept together, a data table). Tests and benches are exempt: a
+		// describe block is a list of cases, not a unit to read in one go.
+		files: ['src/**/*.{ts,js,svelte}', 'widgets/**/*.{ts,js,svelte}'],
+		rules: {
+			'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }]
+		}
+	},
+	{
 		// Playwright reads a fixture's dependencies from its first parameter: `({}, use)` asks for none.
 		files: ['tests/e2e/**'],
 		rules: { 'no-empty-pattern': 'off' }
