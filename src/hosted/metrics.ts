@@ -97,109 +97,149 @@ export class HostedMetrics {
 	 * `now`: the database pool and the refresh locks at this moment.
 	 */
 	render(streamers: Record<string, number>, active: number, now: InstanceNow = {}): string {
-		const out: string[] = [];
-		const family = (name: string, type: string, help: string) =>
-			out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
-		/** A summary family: a sum and a count for each set of labels (`{kind="..."}` or none). */
-		const summary = (name: string, help: string, rows: [string, number, number][]) => {
-			family(name, 'summary', help);
-			for (const [labels, sum, count] of rows)
-				out.push(`${name}_sum${labels} ${sum}`, `${name}_count${labels} ${count}`);
-		};
-		family('tip_upstream_requests_total', 'counter', 'Requests to the upstream, by outcome.');
+		const x = new Exposition();
+		this.upstreamFamilies(x);
+		this.streamerFamilies(x, streamers, active);
+		if (now.budget) budgetFamilies(x, now.budget);
+		if (now.pool) poolFamilies(x, now.pool);
+		if (now.locks) lockFamilies(x, now.locks);
+		this.mintFamily(x);
+		return x.text();
+	}
+
+	/** The upstream requests: by outcome, their time, the 429s and the last RateLimit seen. */
+	private upstreamFamilies(x: Exposition): void {
+		x.family('tip_upstream_requests_total', 'counter', 'Requests to the upstream, by outcome.');
 		for (const [key, v] of [...this.requests].sort()) {
 			const [kind, outcome] = key.split(',');
-			out.push(`tip_upstream_requests_total{kind="${kind}",outcome="${outcome}"} ${v}`);
+			x.out.push(`tip_upstream_requests_total{kind="${kind}",outcome="${outcome}"} ${v}`);
 		}
-		summary(
+		x.summary(
 			'tip_upstream_request_seconds',
 			'Time to an upstream answer, by kind.',
 			[...this.took].sort().map(([kind, t]) => [`{kind="${kind}"}`, t.sum, t.count])
 		);
-		family('tip_upstream_rate_limited_total', 'counter', 'Upstream answers 429.');
-		out.push(`tip_upstream_rate_limited_total ${this.rateLimited}`);
+		x.family('tip_upstream_rate_limited_total', 'counter', 'Upstream answers 429.');
+		x.out.push(`tip_upstream_rate_limited_total ${this.rateLimited}`);
 		if (this.rateLimit) {
-			family('tip_upstream_ratelimit_remaining', 'gauge', 'RateLimit-Remaining last seen.');
-			out.push(`tip_upstream_ratelimit_remaining ${this.rateLimit.remaining}`);
+			x.family('tip_upstream_ratelimit_remaining', 'gauge', 'RateLimit-Remaining last seen.');
+			x.out.push(`tip_upstream_ratelimit_remaining ${this.rateLimit.remaining}`);
 		}
-		family('tip_oauth_refreshes_total', 'counter', 'Token refreshes, by outcome.');
+	}
+
+	/** The streamers: their token refreshes, how many by status, how many this instance serves. */
+	private streamerFamilies(x: Exposition, streamers: Record<string, number>, active: number) {
+		x.family('tip_oauth_refreshes_total', 'counter', 'Token refreshes, by outcome.');
 		for (const outcome of ['rotated', 'not_rotated', 'ended', 'adopted'] as const)
-			out.push(
+			x.out.push(
 				`tip_oauth_refreshes_total{outcome="${outcome}"} ${this.refreshes.get(outcome) ?? 0}`
 			);
-		family('tip_streamers', 'gauge', 'Streamers in the database, by status.');
+		x.family('tip_streamers', 'gauge', 'Streamers in the database, by status.');
 		for (const status of ['connected', 'reconnect', 'disconnected'])
-			out.push(`tip_streamers{status="${status}"} ${streamers[status] ?? 0}`);
-		family('tip_streamers_active', 'gauge', 'Streamers this instance has served since it started.');
-		out.push(`tip_streamers_active ${active}`);
-		if (now.budget) {
-			const b = now.budget;
-			family(
-				'tip_upstream_held_calls',
-				'gauge',
-				'Calls held back now by the instance until a budget resets, by priority.'
-			);
-			out.push(
-				`tip_upstream_held_calls{priority="claim"} ${b.queued.claims}`,
-				`tip_upstream_held_calls{priority="read"} ${b.queued.reads}`
-			);
-			family('tip_upstream_held_calls_total', 'counter', 'Calls held back until a reset.');
-			out.push(`tip_upstream_held_calls_total ${b.held}`);
-			family(
-				'tip_upstream_refused_here_total',
-				'counter',
-				'Calls answered 429 by the instance itself: its budget would have held them too long.'
-			);
-			out.push(`tip_upstream_refused_here_total ${b.refusedHere}`);
-			family('tip_upstream_budget_saturated', 'gauge', '1 while reads are held back for claims.');
-			out.push(`tip_upstream_budget_saturated ${b.saturated ? 1 : 0}`);
-		}
-		if (now.pool) {
-			family('tip_db_pool_connections', 'gauge', 'Database connections, by pool and state.');
-			for (const [pool, p] of Object.entries(now.pool))
-				out.push(
-					`tip_db_pool_connections{pool="${pool}",state="idle"} ${p.idle}`,
-					`tip_db_pool_connections{pool="${pool}",state="busy"} ${p.total - p.idle}`
-				);
-			family('tip_db_pool_waiting', 'gauge', 'Callers waiting for a pooled connection.');
-			for (const [pool, p] of Object.entries(now.pool))
-				out.push(`tip_db_pool_waiting{pool="${pool}"} ${p.waiting}`);
-		}
-		if (now.locks) {
-			family('tip_refresh_locks', 'gauge', 'Token refreshes at their lock now, by state.');
-			for (const state of ['connecting', 'waiting', 'holding'] as const)
-				out.push(`tip_refresh_locks{state="${state}"} ${now.locks[state]}`);
-			family(
-				'tip_refresh_lock_contended_total',
-				'counter',
-				'Refreshes that found the lock held by another and waited for its result.'
-			);
-			out.push(`tip_refresh_lock_contended_total ${now.locks.contended}`);
-			summary(
-				'tip_refresh_lock_held_seconds',
-				'How long refreshes held their lock (the refresh, or the read of a stored result).',
-				[['', now.locks.heldSeconds, now.locks.heldCount]]
-			);
-			summary(
-				'tip_refresh_lock_wait_seconds',
-				'From asking for a refresh lock to holding it, or to using the holder’s stored result.',
-				[['', now.locks.waitSeconds, now.locks.waitCount]]
-			);
-		}
-		family('tip_token_mint_seconds', 'histogram', 'Time to answer POST /token.');
-		MINT_BUCKETS.forEach((le, i) =>
-			out.push(`tip_token_mint_seconds_bucket{le="${le}"} ${this.mintBuckets[i]}`)
+			x.out.push(`tip_streamers{status="${status}"} ${streamers[status] ?? 0}`);
+		x.family(
+			'tip_streamers_active',
+			'gauge',
+			'Streamers this instance has served since it started.'
 		);
-		out.push(
+		x.out.push(`tip_streamers_active ${active}`);
+	}
+
+	/** The histogram of the time POST /token takes. */
+	private mintFamily(x: Exposition): void {
+		x.family('tip_token_mint_seconds', 'histogram', 'Time to answer POST /token.');
+		MINT_BUCKETS.forEach((le, i) =>
+			x.out.push(`tip_token_mint_seconds_bucket{le="${le}"} ${this.mintBuckets[i]}`)
+		);
+		x.out.push(
 			`tip_token_mint_seconds_bucket{le="+Inf"} ${this.mintCount}`,
 			`tip_token_mint_seconds_sum ${this.mintSum}`,
 			`tip_token_mint_seconds_count ${this.mintCount}`
 		);
-		return out.join('\n') + '\n';
 	}
 
 	private count(kind: string, outcome: string): void {
 		const key = `${kind},${outcome}`;
 		this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
 	}
+}
+
+/** The lines of one exposition, written family by family. */
+class Exposition {
+	readonly out: string[] = [];
+
+	/** A family's HELP and TYPE lines; its samples follow in `out`. */
+	family(name: string, type: string, help: string): void {
+		this.out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+	}
+
+	/** A summary family: a sum and a count for each set of labels (`{kind="..."}` or none). */
+	summary(name: string, help: string, rows: [string, number, number][]): void {
+		this.family(name, 'summary', help);
+		for (const [labels, sum, count] of rows)
+			this.out.push(`${name}_sum${labels} ${sum}`, `${name}_count${labels} ${count}`);
+	}
+
+	text(): string {
+		return this.out.join('\n') + '\n';
+	}
+}
+
+/** The calls the instance's upstream budget holds back or refuses. */
+function budgetFamilies(x: Exposition, b: UpstreamBudgetSnapshot): void {
+	x.family(
+		'tip_upstream_held_calls',
+		'gauge',
+		'Calls held back now by the instance until a budget resets, by priority.'
+	);
+	x.out.push(
+		`tip_upstream_held_calls{priority="claim"} ${b.queued.claims}`,
+		`tip_upstream_held_calls{priority="read"} ${b.queued.reads}`
+	);
+	x.family('tip_upstream_held_calls_total', 'counter', 'Calls held back until a reset.');
+	x.out.push(`tip_upstream_held_calls_total ${b.held}`);
+	x.family(
+		'tip_upstream_refused_here_total',
+		'counter',
+		'Calls answered 429 by the instance itself: its budget would have held them too long.'
+	);
+	x.out.push(`tip_upstream_refused_here_total ${b.refusedHere}`);
+	x.family('tip_upstream_budget_saturated', 'gauge', '1 while reads are held back for claims.');
+	x.out.push(`tip_upstream_budget_saturated ${b.saturated ? 1 : 0}`);
+}
+
+/** The database's connections, by pool. */
+function poolFamilies(x: Exposition, pools: NonNullable<InstanceNow['pool']>): void {
+	x.family('tip_db_pool_connections', 'gauge', 'Database connections, by pool and state.');
+	for (const [pool, p] of Object.entries(pools))
+		x.out.push(
+			`tip_db_pool_connections{pool="${pool}",state="idle"} ${p.idle}`,
+			`tip_db_pool_connections{pool="${pool}",state="busy"} ${p.total - p.idle}`
+		);
+	x.family('tip_db_pool_waiting', 'gauge', 'Callers waiting for a pooled connection.');
+	for (const [pool, p] of Object.entries(pools))
+		x.out.push(`tip_db_pool_waiting{pool="${pool}"} ${p.waiting}`);
+}
+
+/** The token refreshes at their lock, now and since the start. */
+function lockFamilies(x: Exposition, locks: LockStats & LockTotals): void {
+	x.family('tip_refresh_locks', 'gauge', 'Token refreshes at their lock now, by state.');
+	for (const state of ['connecting', 'waiting', 'holding'] as const)
+		x.out.push(`tip_refresh_locks{state="${state}"} ${locks[state]}`);
+	x.family(
+		'tip_refresh_lock_contended_total',
+		'counter',
+		'Refreshes that found the lock held by another and waited for its result.'
+	);
+	x.out.push(`tip_refresh_lock_contended_total ${locks.contended}`);
+	x.summary(
+		'tip_refresh_lock_held_seconds',
+		'How long refreshes held their lock (the refresh, or the read of a stored result).',
+		[['', locks.heldSeconds, locks.heldCount]]
+	);
+	x.summary(
+		'tip_refresh_lock_wait_seconds',
+		'From asking for a refresh lock to holding it, or to using the holder’s stored result.',
+		[['', locks.waitSeconds, locks.waitCount]]
+	);
 }

@@ -37,6 +37,32 @@ const WIDGETS = [
 
 export function hostedRoutes(o: HostedRouteOptions): Hono {
 	const app = new Hono();
+	const shared = sharedParts(o);
+	signInRoutes(app, shared);
+	dashboardRoute(app, shared);
+	accountRoutes(app, shared);
+	return app;
+}
+
+/** What every route below uses: the options, the session cookie and the page helpers. */
+interface SharedParts {
+	o: HostedRouteOptions;
+	/** PUBLIC_URL is https: the cookie is Secure and named `__Host-session`. */
+	secure: boolean;
+	cookieName: string;
+	/** One of our pages, with the headers every one of them carries (CSP, no caching). */
+	page(c: Context, title: string, body: string, status?: number): Response;
+	/** The streamer signed in by this request's session cookie, if any. */
+	sessionOf(c: Context): Promise<Streamer | null>;
+	/** A POST from one of our own pages: Origin must be PUBLIC_URL's (no cross-site forms). */
+	sameOrigin(c: Context): boolean;
+	/** The answer to a POST that did not come from our pages. */
+	refuse(c: Context): Response;
+	/** The page of a sign-in that did not complete. */
+	failure(c: Context, err: unknown): Response;
+}
+
+function sharedParts(o: HostedRouteOptions): SharedParts {
 	const secure = o.publicUrl.startsWith('https://');
 	const cookieName = secure ? '__Host-session' : 'session';
 	const origin = new URL(o.publicUrl).origin;
@@ -62,13 +88,38 @@ export function hostedRoutes(o: HostedRouteOptions): Hono {
 		return id ? o.store.streamer(id) : null;
 	};
 
-	/** A POST from one of our own pages: Origin must be PUBLIC_URL's (no cross-site forms). */
-	const sameOrigin = (c: Context) => c.req.header('origin') === origin;
-	const refuse = (c: Context) =>
-		page(c, 'Refused', '<p>This request did not come from this site’s pages.</p>', 403);
+	const failure = (c: Context, err: unknown) => {
+		const message =
+			err instanceof OAuthProblem ? err.message : 'the sign-in could not be completed: try again';
+		if (!(err instanceof OAuthProblem))
+			console.error('[hosted] sign-in failed:', err instanceof Error ? err.message : err);
+		return page(
+			c,
+			'Sign-in failed',
+			`<h1>Sign-in failed</h1><p>${esc(message)}</p><p><a href="/">Back</a></p>`,
+			400
+		);
+	};
+
+	return {
+		o,
+		secure,
+		cookieName,
+		page,
+		sessionOf,
+		sameOrigin: (c) => c.req.header('origin') === origin,
+		refuse: (c) =>
+			page(c, 'Refused', '<p>This request did not come from this site’s pages.</p>', 403),
+		failure
+	};
+}
+
+/** The landing page, and signing in (Connect, the OAuth callback) and out. */
+function signInRoutes(app: Hono, s: SharedParts): void {
+	const { o, page } = s;
 
 	app.get('/', async (c) => {
-		const me = await sessionOf(c);
+		const me = await s.sessionOf(c);
 		if (me) return c.redirect('/dashboard', 303);
 		return page(
 			c,
@@ -84,11 +135,11 @@ ${o.demo ? '<p class="note">Demo: the tipping service here is a simulator with d
 	});
 
 	app.post('/auth/start', async (c) => {
-		if (!sameOrigin(c)) return refuse(c);
+		if (!s.sameOrigin(c)) return s.refuse(c);
 		try {
 			return c.redirect(await o.signIn.start(), 303);
 		} catch (err) {
-			return failure(c, err);
+			return s.failure(c, err);
 		}
 	});
 
@@ -97,44 +148,85 @@ ${o.demo ? '<p class="note">Demo: the tipping service here is a simulator with d
 		try {
 			streamer = await o.signIn.finish(new URL(c.req.url).searchParams);
 		} catch (err) {
-			return failure(c, err);
+			return s.failure(c, err);
 		}
 		// A re-authorization replaced the grant: the cached client must read the new one.
 		o.connections.forget(streamer.id);
 		const token = await o.store.createSession(streamer.id, SESSION_MS);
-		setCookie(c, cookieName, token, {
+		setCookie(c, s.cookieName, token, {
 			httpOnly: true,
 			sameSite: 'Lax',
-			secure,
+			secure: s.secure,
 			path: '/',
 			maxAge: SESSION_MS / 1000
 		});
 		return c.redirect('/dashboard', 303);
 	});
 
+	app.post('/auth/signout', async (c) => {
+		if (!s.sameOrigin(c)) return s.refuse(c);
+		const token = getCookie(c, s.cookieName);
+		if (token) await o.store.endSession(token);
+		deleteCookie(c, s.cookieName, { path: '/', secure: s.secure });
+		return c.redirect('/', 303);
+	});
+}
+
+/** The signed-in streamer's dashboard: their overlay URLs, or Reconnect when they are off. */
+function dashboardRoute(app: Hono, s: SharedParts): void {
+	const { o } = s;
 	app.get('/dashboard', async (c) => {
-		const me = await sessionOf(c);
+		const me = await s.sessionOf(c);
 		if (!me) return c.redirect('/', 303);
 		const key = me.status === 'connected' ? await o.store.overlayKey(me.id) : null;
-		if (!key)
-			return page(
-				c,
-				'Dashboard',
-				`${header(me)}
-<p class="warn">${
-					me.status === 'disconnected'
-						? 'You disconnected this tip page: its overlay URLs are off.'
-						: 'The authorization of this tip page ended (revoked in the tipping service, or its scopes changed). Reconnect to bring your overlays back.'
-				}</p>
-<form method="post" action="/auth/start"><button>Reconnect</button></form>
-${signOut()}`
-			);
+		if (!key) return s.page(c, 'Dashboard', reconnectBody(me));
 		const url = (path: string) => `${o.publicUrl}${path}?key=${encodeURIComponent(key)}`;
 		const overlays = await listOverlays(o.connections, me.id);
-		return page(
-			c,
-			'Dashboard',
-			`${header(me)}
+		return s.page(c, 'Dashboard', dashboardBody(me, url, overlays));
+	});
+}
+
+/** The account's actions on the dashboard: New overlay key and Disconnect. */
+function accountRoutes(app: Hono, s: SharedParts): void {
+	const { o } = s;
+
+	app.post('/account/new-key', async (c) => {
+		if (!s.sameOrigin(c)) return s.refuse(c);
+		const me = await s.sessionOf(c);
+		if (!me) return c.redirect('/', 303);
+		if (me.status === 'connected') await o.store.newOverlayKey(me.id);
+		return c.redirect('/dashboard', 303);
+	});
+
+	app.post('/account/disconnect', async (c) => {
+		if (!s.sameOrigin(c)) return s.refuse(c);
+		const me = await s.sessionOf(c);
+		if (!me) return c.redirect('/', 303);
+		// Forgotten here, then revoked at the upstream (best effort: whatever it answers).
+		await o.connections.disconnect(me.id);
+		return c.redirect('/dashboard', 303);
+	});
+}
+
+/** The dashboard of a streamer whose overlay URLs are off (disconnected, or authorization ended). */
+function reconnectBody(me: Streamer): string {
+	return `${header(me)}
+<p class="warn">${
+		me.status === 'disconnected'
+			? 'You disconnected this tip page: its overlay URLs are off.'
+			: 'The authorization of this tip page ended (revoked in the tipping service, or its scopes changed). Reconnect to bring your overlays back.'
+	}</p>
+<form method="post" action="/auth/start"><button>Reconnect</button></form>
+${signOut()}`;
+}
+
+/** The dashboard of a connected streamer: `url` adds their overlay key to one of our paths. */
+function dashboardBody(
+	me: Streamer,
+	url: (path: string) => string,
+	overlays: Overlay[] | null
+): string {
+	return `${header(me)}
 <p><a class="button" href="${esc(url('/preview'))}">Open the control room</a>
 <span class="note">Your overlays live, queues, last events, test tips.</span></p>
 <h2>Overlays</h2>
@@ -152,9 +244,9 @@ ${
 }
 <h2>Widgets one by one</h2>
 <ul>${WIDGETS.map(
-				([w, label]) =>
-					`<li>${label}${urlBox(url(`/widget/${w}`), `OBS URL: ${label}`, 'data-widget-url')}</li>`
-			).join('')}</ul>
+		([w, label]) =>
+			`<li>${label}${urlBox(url(`/widget/${w}`), `OBS URL: ${label}`, 'data-widget-url')}</li>`
+	).join('')}</ul>
 <p class="note">A click selects a whole URL. Add each in OBS as a browser source (1920x1080,
 “Control audio via OBS” ticked). The URLs carry your overlay key: keep them to yourself.</p>
 <h2>Your account</h2>
@@ -162,49 +254,7 @@ ${
 <span class="note">The old URLs stop at once; OBS sources still using them show that they were replaced.</span></form>
 <form method="post" action="/account/disconnect"><button>Disconnect</button>
 <span class="note">Ends this app’s access to your tip page and turns your overlay URLs off.</span></form>
-${signOut()}`
-		);
-	});
-
-	app.post('/account/new-key', async (c) => {
-		if (!sameOrigin(c)) return refuse(c);
-		const me = await sessionOf(c);
-		if (!me) return c.redirect('/', 303);
-		if (me.status === 'connected') await o.store.newOverlayKey(me.id);
-		return c.redirect('/dashboard', 303);
-	});
-
-	app.post('/account/disconnect', async (c) => {
-		if (!sameOrigin(c)) return refuse(c);
-		const me = await sessionOf(c);
-		if (!me) return c.redirect('/', 303);
-		// Forgotten here, then revoked at the upstream (best effort: whatever it answers).
-		await o.connections.disconnect(me.id);
-		return c.redirect('/dashboard', 303);
-	});
-
-	app.post('/auth/signout', async (c) => {
-		if (!sameOrigin(c)) return refuse(c);
-		const token = getCookie(c, cookieName);
-		if (token) await o.store.endSession(token);
-		deleteCookie(c, cookieName, { path: '/', secure });
-		return c.redirect('/', 303);
-	});
-
-	function failure(c: Context, err: unknown) {
-		const message =
-			err instanceof OAuthProblem ? err.message : 'the sign-in could not be completed: try again';
-		if (!(err instanceof OAuthProblem))
-			console.error('[hosted] sign-in failed:', err instanceof Error ? err.message : err);
-		return page(
-			c,
-			'Sign-in failed',
-			`<h1>Sign-in failed</h1><p>${esc(message)}</p><p><a href="/">Back</a></p>`,
-			400
-		);
-	}
-
-	return app;
+${signOut()}`;
 }
 
 async function listOverlays(connections: HostedConnections, streamerId: string) {

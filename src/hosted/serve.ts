@@ -54,6 +54,58 @@ const DRAIN_MS = 10_000;
 
 export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	const { config } = o;
+	const parts = await openParts(o);
+	const { db, store, transport, metrics, budget } = parts;
+	let draining = false;
+	const app = createHostedApp(o, parts, () => draining);
+	const { server, origin } = await listen(
+		async (req: Request, env?: unknown) => {
+			const started = performance.now();
+			const res = await app.fetch(req, env);
+			if (req.method === 'POST' && new URL(req.url).pathname === '/token')
+				metrics.minted((performance.now() - started) / 1000);
+			return res;
+		},
+		config.host,
+		config.port
+	);
+	const requestsDone = countRequests(server);
+	let closing: Promise<void> | null = null;
+	const drain = async () => {
+		draining = true;
+		const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+		await requestsDone();
+		// Idle keep-alive connections, and whatever outlived the deadline.
+		server.closeAllConnections();
+		await closed;
+		await store.settled();
+		transport.close();
+		await db.destroy();
+	};
+	return {
+		server,
+		origin,
+		store,
+		budgetSnapshot: () => budget.budgetSnapshot(),
+		close: () => (closing ??= drain())
+	};
+}
+
+/** What one instance holds open: the database and its store, the upstream transport and clients. */
+interface HostedParts {
+	db: Db;
+	store: HostedStore;
+	transport: ReturnType<typeof keepAliveFetch>;
+	settings: UpstreamSettings;
+	metrics: HostedMetrics;
+	budget: UpstreamBudget;
+	connections: HostedConnections;
+	signIn: HostedSignIn;
+}
+
+/** Opens the database (migrated) and builds the parts that use it and the upstream. */
+async function openParts(o: HostedServeOptions): Promise<HostedParts> {
+	const { config } = o;
 	const localAddress = config.localAddress ?? undefined;
 	if (localAddress) await checkLocalAddress(localAddress);
 	const db = await openDatabase({
@@ -82,14 +134,18 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		budget
 	);
 	const signIn = new HostedSignIn(store, settings);
-	let draining = false;
+	return { db, store, transport, settings, metrics, budget, connections, signIn };
+}
+
+/** Hosted mode's own routes: /metrics, and the landing page, sign-in and dashboard. */
+function ownRoutes(config: HostedConfig, p: HostedParts): Hono {
 	const routes = new Hono();
 	routes.get('/metrics', async (c) =>
 		c.text(
-			metrics.render(await streamerCounts(db), connections.active, {
-				budget: budget.budgetSnapshot(),
-				pool: poolStats(db),
-				locks: store.lockStats()
+			p.metrics.render(await streamerCounts(p.db), p.connections.active, {
+				budget: p.budget.budgetSnapshot(),
+				pool: poolStats(p.db),
+				locks: p.store.lockStats()
 			}),
 			200,
 			{
@@ -101,21 +157,27 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	routes.route(
 		'/',
 		hostedRoutes({
-			store,
-			signIn,
-			connections,
+			store: p.store,
+			signIn: p.signIn,
+			connections: p.connections,
 			publicUrl: config.publicUrl,
-			oauthOrigin: new URL(settings.issuer).origin,
+			oauthOrigin: new URL(p.settings.issuer).origin,
 			demo: config.mode === 'demo'
 		})
 	);
-	const { host } = config;
+	return routes;
+}
+
+/** The single-streamer app, with every overlay key looked up in the store to name its streamer. */
+function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => boolean) {
+	const { config } = o;
+	const { store, settings, connections, budget, db } = p;
 	// Never used for a streamer's request (resolveKey names the streamer); it has no credential.
 	const nobody = new UpstreamClient(
 		() => ({ baseUrl: settings.baseUrl, wsUrl: settings.wsUrl, apiKey: '' }),
-		transport
+		p.transport
 	);
-	const app = createApp({
+	return createApp({
 		mode: config.mode,
 		upstream: nobody,
 		// No single overlay key: every key is looked up (resolveKey).
@@ -126,7 +188,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 				return { upstream: connections.upstream(found.streamerId) };
 			return found;
 		},
-		routes,
+		routes: ownRoutes(config, p),
 		// Not ok (503) while draining or without the database: a load balancer sends no one here.
 		health: async () => {
 			const database = await sql`select 1 as ok`
@@ -134,9 +196,9 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 				.then(() => true)
 				.catch(() => false);
 			return {
-				ok: database && !draining,
+				ok: database && !draining(),
 				mode: 'hosted',
-				...(draining ? { draining: true } : {}),
+				...(draining() ? { draining: true } : {}),
 				database: { reachable: database },
 				// The budgets as this instance keeps them (per IP, per authorization), not the last
 				// RateLimit-* headers seen, which name whichever budget one answer was closest on.
@@ -144,25 +206,20 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 			};
 		},
 		allowedHosts: [
-			host.toLowerCase(),
+			config.host.toLowerCase(),
 			new URL(config.publicUrl).hostname,
 			...(o.allowedHosts ?? [])
 		],
 		simulatorOrigin: o.simulatorOrigin,
 		...nodeAppOptions(o.dist)
 	});
-	const { server, origin } = await listen(
-		async (req: Request, env?: unknown) => {
-			const started = performance.now();
-			const res = await app.fetch(req, env);
-			if (req.method === 'POST' && new URL(req.url).pathname === '/token')
-				metrics.minted((performance.now() - started) / 1000);
-			return res;
-		},
-		host,
-		config.port
-	);
-	// Requests in flight, until their answer is written out.
+}
+
+/**
+ * Counts the server's requests in flight, until their answer is written out. The function it
+ * returns resolves once none is left, or after DRAIN_MS at the latest.
+ */
+function countRequests(server: Server): () => Promise<void> {
 	let inFlight = 0;
 	let idle: (() => void) | null = null;
 	server.on('request', (_req, res: ServerResponse) => {
@@ -171,28 +228,12 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 			if (--inFlight === 0) idle?.();
 		});
 	});
-	let closing: Promise<void> | null = null;
-	const drain = async () => {
-		draining = true;
-		const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+	return async () => {
 		if (inFlight > 0)
 			await new Promise<void>((resolve) => {
 				idle = resolve;
 				setTimeout(resolve, DRAIN_MS).unref();
 			});
-		// Idle keep-alive connections, and whatever outlived the deadline.
-		server.closeAllConnections();
-		await closed;
-		await store.settled();
-		transport.close();
-		await db.destroy();
-	};
-	return {
-		server,
-		origin,
-		store,
-		budgetSnapshot: () => budget.budgetSnapshot(),
-		close: () => (closing ??= drain())
 	};
 }
 

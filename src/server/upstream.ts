@@ -160,42 +160,17 @@ export function keepAliveFetch(
 			const url = new URL(input);
 			if (url.protocol !== 'http:' && url.protocol !== 'https:')
 				throw new TypeError(`unsupported protocol ${url.protocol}`);
-			// oauth4webapi (the OAuth calls, when they take this transport) sends form bodies.
-			const body = init.body instanceof URLSearchParams ? init.body.toString() : init.body;
-			if (body != null && typeof body !== 'string')
-				throw new TypeError('keepAliveFetch sends string and form bodies only');
-			const headers =
-				init.headers instanceof Headers || Array.isArray(init.headers)
-					? Object.fromEntries(new Headers(init.headers))
-					: (init.headers as Record<string, string> | undefined);
+			const body = requestBody(init);
 			const req = (url.protocol === 'https:' ? https : http).request(
 				url,
 				{
 					method: init.method ?? 'GET',
 					// No Accept-Encoding would allow any coding: ask for the body as it is.
-					headers: { 'accept-encoding': 'identity', ...headers },
+					headers: { 'accept-encoding': 'identity', ...requestHeaders(init) },
 					agent: agents[url.protocol],
 					signal: init.signal ?? undefined
 				},
-				(res) => {
-					const chunks: Buffer<ArrayBuffer>[] = [];
-					res.on('data', (chunk: Buffer<ArrayBuffer>) => chunks.push(chunk));
-					finished(res, (err) => {
-						if (err) return reject(err);
-						const status = res.statusCode ?? 502;
-						const responseHeaders = new Headers();
-						const raw = res.rawHeaders;
-						for (let i = 0; i < raw.length; i += 2) responseHeaders.append(raw[i], raw[i + 1]);
-						const body = NULL_BODY.has(status)
-							? null
-							: chunks.length === 1
-								? chunks[0]
-								: Buffer.concat(chunks);
-						const response = new Response(body, { status, headers: responseHeaders });
-						bufferedBodies.set(response, body);
-						resolve(response);
-					});
-				}
+				(res) => readWholeAnswer(res, resolve, reject)
 			);
 			req.on('error', reject);
 			// A call still waiting for a connection (UPSTREAM_MAX_SOCKETS) would hear of its abort
@@ -213,5 +188,49 @@ export function keepAliveFetch(
 			agents['http:'].destroy();
 			agents['https:'].destroy();
 		}
+	});
+}
+
+/** The body of a call as keepAliveFetch sends it: a string, or none. Throws on any other kind. */
+function requestBody(init: RequestInit): string | null | undefined {
+	// oauth4webapi (the OAuth calls, when they take this transport) sends form bodies.
+	const body = init.body instanceof URLSearchParams ? init.body.toString() : init.body;
+	if (body != null && typeof body !== 'string')
+		throw new TypeError('keepAliveFetch sends string and form bodies only');
+	return body;
+}
+
+/** The headers of a call as node:http takes them: a plain object of strings. */
+function requestHeaders(init: RequestInit): Record<string, string> | undefined {
+	return init.headers instanceof Headers || Array.isArray(init.headers)
+		? Object.fromEntries(new Headers(init.headers))
+		: (init.headers as Record<string, string> | undefined);
+}
+
+/**
+ * Reads an upstream answer to its end, then resolves with it as a Response whose bytes
+ * bodyBytes finds again; rejects if the connection fails before the end.
+ */
+function readWholeAnswer(
+	res: http.IncomingMessage,
+	resolve: (response: Response) => void,
+	reject: (err: unknown) => void
+): void {
+	const chunks: Buffer<ArrayBuffer>[] = [];
+	res.on('data', (chunk: Buffer<ArrayBuffer>) => chunks.push(chunk));
+	finished(res, (err) => {
+		if (err) return reject(err);
+		const status = res.statusCode ?? 502;
+		const responseHeaders = new Headers();
+		const raw = res.rawHeaders;
+		for (let i = 0; i < raw.length; i += 2) responseHeaders.append(raw[i], raw[i + 1]);
+		const body = NULL_BODY.has(status)
+			? null
+			: chunks.length === 1
+				? chunks[0]
+				: Buffer.concat(chunks);
+		const response = new Response(body, { status, headers: responseHeaders });
+		bufferedBodies.set(response, body);
+		resolve(response);
 	});
 }
