@@ -220,15 +220,26 @@ const RivalBody = z.object({
 const TrafficBody = z.object({ per_minute: z.number().positive().max(600) });
 
 export function controlApp(control: SimControl): Hono {
-	const { core } = control;
 	const app = new Hono();
-	const parse = async <S extends z.ZodType>(schema: S, req: Request): Promise<z.infer<S>> => {
-		const raw = await req.json().catch(() => ({}));
-		const r = schema.safeParse(raw);
-		if (!r.success) throw new SimError(400, 'bad_request', describeIssues(r.error));
-		return r.data;
-	};
+	demoRoutes(app, control);
+	faultRoutes(app, control);
+	app.onError((err, c) =>
+		err instanceof SimError ? c.json(err.body(), err.status) : c.json({ error: String(err) }, 500)
+	);
+	return app;
+}
 
+/** A request's JSON body read with `schema`; a body that does not fit is a 400 (SimError). */
+async function parse<S extends z.ZodType>(schema: S, req: Request): Promise<z.infer<S>> {
+	const raw = await req.json().catch(() => ({}));
+	const r = schema.safeParse(raw);
+	if (!r.success) throw new SimError(400, 'bad_request', describeIssues(r.error));
+	return r.data;
+}
+
+/** The demo's actions: read the log, send a test tip, start and stop the demo traffic. */
+function demoRoutes(app: Hono, control: SimControl): void {
+	const { core } = control;
 	app.get('/log', (c) => c.json({ entries: core.log.since(Number(c.req.query('since') ?? 0)) }));
 	app.post('/tips', async (c) => {
 		const b = await parse(TipBody, c.req.raw);
@@ -247,6 +258,19 @@ export function controlApp(control: SimControl): Hono {
 		);
 		return c.json({ tip }, 201);
 	});
+	app.post('/traffic', async (c) => {
+		const b = await parse(TrafficBody, c.req.raw);
+		control.traffic?.start(b.per_minute);
+		return c.json({ success: true, per_minute: b.per_minute });
+	});
+	app.delete('/traffic', (c) => {
+		control.traffic?.stop();
+		return c.json({ success: true });
+	});
+}
+
+/** Fault injection: failing HTTP calls, event and socket faults, broken media, a rival's claim. */
+function faultRoutes(app: Hono, control: SimControl): void {
 	app.post('/faults/http', async (c) => {
 		const b = await parse(HttpFaultBody, c.req.raw);
 		control.failHttp({ status: b.status, count: b.count, forMs: b.for_ms, match: b.match });
@@ -291,17 +315,4 @@ export function controlApp(control: SimControl): Hono {
 		control.clearFaults();
 		return c.json({ success: true });
 	});
-	app.post('/traffic', async (c) => {
-		const b = await parse(TrafficBody, c.req.raw);
-		control.traffic?.start(b.per_minute);
-		return c.json({ success: true, per_minute: b.per_minute });
-	});
-	app.delete('/traffic', (c) => {
-		control.traffic?.stop();
-		return c.json({ success: true });
-	});
-	app.onError((err, c) =>
-		err instanceof SimError ? c.json(err.body(), err.status) : c.json({ error: String(err) }, 500)
-	);
-	return app;
 }

@@ -32,8 +32,15 @@ export function oauthActor(o: NonNullable<ApiKey['oauth']>): Actor {
 
 export function oauthApp(core: SimCore): Hono {
 	const app = new Hono();
-	const oauth = core.oauth;
+	metadataRoute(app, core);
+	authorizeRoutes(app, core);
+	tokenRoutes(app, core);
+	app.route('/_sim/oauth', testControls(core));
+	return app;
+}
 
+/** RFC 8414: what a client discovers of this server. */
+function metadataRoute(app: Hono, core: SimCore): void {
 	app.get('/.well-known/oauth-authorization-server', (c) =>
 		c.json({
 			issuer: core.origin,
@@ -52,7 +59,11 @@ export function oauthApp(core: SimCore): Hono {
 			scopes_supported: Scope.options
 		})
 	);
+}
 
+/** The authorize endpoint: the consent page (GET), and the streamer's decision on it (POST). */
+function authorizeRoutes(app: Hono, core: SimCore): void {
+	const oauth = core.oauth;
 	app.get('/oauth/authorize', (c) => {
 		const q = AuthorizeQuery.safeParse(Object.fromEntries(new URL(c.req.url).searchParams));
 		if (!q.success)
@@ -85,7 +96,11 @@ export function oauthApp(core: SimCore): Hono {
 			core
 		);
 	});
+}
 
+/** The token and revocation endpoints, which the app calls with its client credentials. */
+function tokenRoutes(app: Hono, core: SimCore): void {
+	const oauth = core.oauth;
 	app.post('/oauth/token', async (c) => {
 		try {
 			const body = TokenBody.safeParse(await bodyOf(c));
@@ -106,9 +121,19 @@ export function oauthApp(core: SimCore): Hono {
 			return oauthError(c, err);
 		}
 	});
+}
 
-	// --- Test controls (not upstream): register apps, accelerate expiry, revoke, inspect. ---
+/** Test controls under /_sim/oauth (not upstream): register apps, shorten expiry, revoke, list. */
+function testControls(core: SimCore): Hono {
 	const control = new Hono();
+	appControls(control, core);
+	grantControls(control, core);
+	return control;
+}
+
+/** Register an OAuth app, change its scopes or redirect URIs, rotate its secret. */
+function appControls(control: Hono, core: SimCore): void {
+	const oauth = core.oauth;
 	control.post('/apps', async (c) => {
 		const b = z
 			.object({
@@ -158,6 +183,11 @@ export function oauthApp(core: SimCore): Hono {
 			return c.json({ error: (err as Error).message }, 400);
 		}
 	});
+}
+
+/** Shorten the access tokens' lifetime, revoke authorizations as a streamer would, list them. */
+function grantControls(control: Hono, core: SimCore): void {
+	const oauth = core.oauth;
 	control.post('/access-ttl', async (c) => {
 		const b = z
 			.object({ seconds: z.number().int().min(1).max(86_400) })
@@ -189,8 +219,6 @@ export function oauthApp(core: SimCore): Hono {
 			log: core.log.oauthEntries()
 		})
 	);
-	app.route('/_sim/oauth', control);
-	return app;
 }
 
 function answer(c: Context, outcome: AuthorizeOutcome, core: SimCore): Response {
