@@ -71,33 +71,52 @@ export function createParticles(
 	random: () => number = Math.random
 ): Particle[] {
 	const pick = () => COLORS[Math.floor(random() * COLORS.length) % COLORS.length];
+	return style === 'confetti'
+		? confetti(intensity, durationS, random, pick)
+		: fireworks(intensity, durationS, random, pick);
+}
+
+/** Confetti: two cannons in the bottom corners, shooting up and inward. */
+function confetti(
+	intensity: number,
+	durationS: number,
+	random: () => number,
+	pick: () => string
+): Particle[] {
 	const out: Particle[] = [];
-	if (style === 'confetti') {
-		const n = particleCount(style, intensity);
-		for (let i = 0; i < n; i++) {
-			// Two cannons in the bottom corners, shooting up and inward.
-			const left = i % 2 === 0;
-			const start = between(random, 0, Math.min(0.4, durationS * 0.1));
-			out.push({
-				start,
-				life: durationS - start,
-				x0: left ? 0 : 1,
-				y0: 1,
-				vx: (left ? 1 : -1) * between(random, 0.15, 0.6),
-				vy: -between(random, 0.9, 1.6),
-				drag: 1.4,
-				gravity: 0.9,
-				wobble: between(random, 0.005, 0.02),
-				wobbleHz: between(random, 4, 9),
-				phase: between(random, 0, Math.PI * 2),
-				spin: between(random, -8, 8),
-				size: between(random, 0.008, 0.016),
-				color: pick(),
-				shape: random() < 0.8 ? 'rect' : 'dot'
-			});
-		}
-		return out;
+	const n = particleCount('confetti', intensity);
+	for (let i = 0; i < n; i++) {
+		const left = i % 2 === 0;
+		const start = between(random, 0, Math.min(0.4, durationS * 0.1));
+		out.push({
+			start,
+			life: durationS - start,
+			x0: left ? 0 : 1,
+			y0: 1,
+			vx: (left ? 1 : -1) * between(random, 0.15, 0.6),
+			vy: -between(random, 0.9, 1.6),
+			drag: 1.4,
+			gravity: 0.9,
+			wobble: between(random, 0.005, 0.02),
+			wobbleHz: between(random, 4, 9),
+			phase: between(random, 0, Math.PI * 2),
+			spin: between(random, -8, 8),
+			size: between(random, 0.008, 0.016),
+			color: pick(),
+			shape: random() < 0.8 ? 'rect' : 'dot'
+		});
 	}
+	return out;
+}
+
+/** Fireworks: bursts spread over the celebration, each a ring of sparks of one color. */
+function fireworks(
+	intensity: number,
+	durationS: number,
+	random: () => number,
+	pick: () => string
+): Particle[] {
+	const out: Particle[] = [];
 	const bursts = burstCount(Math.min(Math.max(intensity, 0.1), 3));
 	const life = Math.min(1.6, durationS * 0.6);
 	for (let b = 0; b < bursts; b++) {
