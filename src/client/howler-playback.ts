@@ -82,6 +82,7 @@ export function createEntry(url: string): Entry {
  * One closure of about 130 lines on purpose: its timers, listeners and two promises are settled
  * together, once, by `settle`; split into functions they would all have to share that state.
  */
+// eslint-disable-next-line max-lines-per-function -- one playback's handlers share its state
 export function startPlayback(
 	entry: Entry,
 	volume: number,

@@ -30,6 +30,12 @@ export function html5Adapter(url: string): MediaAdapter {
 	return { open: (host, opts) => openVideo(host, url, opts) };
 }
 
+/**
+ * One video's session: its <video> element, what it has reached (started, held, closed), the
+ * watchdog and the element's event handlers. One closure on purpose: every handler reads and
+ * changes that state, and split into functions they would all have to pass it around.
+ */
+// eslint-disable-next-line max-lines-per-function -- one video's handlers share its state
 function openVideo(host: HTMLElement, url: string, opts: SessionOptions): MediaSession {
 	const video = document.createElement('video');
 	video.playsInline = true;

@@ -100,6 +100,13 @@ export function youtubeAdapter(videoId: string): MediaAdapter {
 	return { open: (host, opts) => openYoutube(host, videoId, opts) };
 }
 
+/**
+ * One YouTube video's session: its iframe and player, what it has reached (started, held, playing,
+ * closed), the progress ticker, the watchdog and the player's event handlers. One closure on
+ * purpose: every handler reads and changes that state, and split into functions they would all
+ * have to pass it around.
+ */
+// eslint-disable-next-line max-lines-per-function -- one video's handlers share its state
 function openYoutube(host: HTMLElement, videoId: string, opts: SessionOptions): MediaSession {
 	let player: YtPlayer | null = null;
 	let held = false;
