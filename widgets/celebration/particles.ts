@@ -71,18 +71,20 @@ export function createParticles(
 	random: () => number = Math.random
 ): Particle[] {
 	const pick = () => COLORS[Math.floor(random() * COLORS.length) % COLORS.length];
-	return style === 'confetti'
-		? confetti(intensity, durationS, random, pick)
-		: fireworks(intensity, durationS, random, pick);
+	const shot: Shot = { intensity, durationS, random, pick };
+	return style === 'confetti' ? confetti(shot) : fireworks(shot);
+}
+
+/** One celebration's shot, as its style's function takes it; `pick` draws a color. */
+interface Shot {
+	intensity: number;
+	durationS: number;
+	random: () => number;
+	pick: () => string;
 }
 
 /** Confetti: two cannons in the bottom corners, shooting up and inward. */
-function confetti(
-	intensity: number,
-	durationS: number,
-	random: () => number,
-	pick: () => string
-): Particle[] {
+function confetti({ intensity, durationS, random, pick }: Shot): Particle[] {
 	const out: Particle[] = [];
 	const n = particleCount('confetti', intensity);
 	for (let i = 0; i < n; i++) {
@@ -110,12 +112,7 @@ function confetti(
 }
 
 /** Fireworks: bursts spread over the celebration, each a ring of sparks of one color. */
-function fireworks(
-	intensity: number,
-	durationS: number,
-	random: () => number,
-	pick: () => string
-): Particle[] {
+function fireworks({ intensity, durationS, random, pick }: Shot): Particle[] {
 	const out: Particle[] = [];
 	const bursts = burstCount(Math.min(Math.max(intensity, 0.1), 3));
 	const life = Math.min(1.6, durationS * 0.6);
