@@ -4,12 +4,11 @@ import { mount } from 'svelte';
 import { ApiClient } from '../client/api.ts';
 import { createAudioPort } from '../client/audio.ts';
 import { EventHub } from '../client/event-hub.ts';
-import { createObsBridge, type ObsBridge } from '../client/obs.ts';
+import { createObsBridge } from '../client/obs.ts';
 import {
 	announceCelebration,
 	createSpeechAnnouncer,
-	listenCelebrations,
-	type SpeechAnnouncer
+	listenCelebrations
 } from '../client/sound-bus.ts';
 import type { ParamResult } from '../client/params.ts';
 import { connectWidgets } from '../client/widget-page.ts';
@@ -37,228 +36,216 @@ function fail(title: string, problems: string[], hint?: string): void {
 	mount(OverlayApp, { target, props: { error: { title, problems, hint } } });
 }
 
+/** Loads the overlay this page shows, then shows it, or a card saying what went wrong. */
 async function main(): Promise<void> {
-	const loaded = await loadOverlay();
-	if (!loaded) return;
-	const { params, api, overlay } = loaded;
-	const events = new EventHub();
-	const audio = createAudioPort();
-	const placed: Placed[] = [];
-	const page: OverlayPage = {
-		params,
-		api,
-		overlay,
-		events,
-		audio,
-		obs: createObsBridge(),
-		// The TTS widgets tell media players (this overlay's and other sources') when a tip is read.
-		speech: createSpeechAnnouncer(),
-		placed,
-		problems: [],
-		unlockers: [() => audio.unlock()],
-		celebrateHere: (reason) => {
-			let fired = false;
-			for (const w of placed)
-				if (w.kind === 'celebration') {
-					w.state.fire(reason);
-					fired = true;
-				}
-			return fired;
-		}
-	};
-	for (const widget of overlay.widgets) await placeWidget(page, widget);
-	if (page.problems.length)
+	if (!OVERLAY_ID.test(overlayId))
+		return fail('This overlay URL needs fixing', [
+			`"${overlayId}" is not an overlay id (o_ + 8 hex)`
+		]);
+	if (!parsed.ok)
 		return fail(
-			'This overlay URL needs fixing',
-			[...new Set(page.problems)],
-			'The README lists every parameter.'
-		);
-	start(page);
-}
-
-/** What the widgets of this overlay share, and what placing them gathers. */
-interface OverlayPage {
-	/** The page's parameters (the TTS widget's, which every widget's start from). */
-	params: TtsParams;
-	api: ApiClient;
-	overlay: Overlay;
-	events: EventHub;
-	audio: ReturnType<typeof createAudioPort>;
-	obs: ObsBridge;
-	speech: SpeechAnnouncer;
-	/** The widgets placed so far. */
-	placed: Placed[];
-	/** What is wrong with the URL, for one widget or another. */
-	problems: string[];
-	/** What the page's "unlock audio" click unlocks: the audio port, and each media player. */
-	unlockers: (() => unknown)[];
-	/** Fires this overlay's celebration widgets; false when it has none. */
-	celebrateHere(reason: string): boolean;
-}
-
-/** The page's parameters, its API client and the overlay it shows; null once a failure is shown. */
-async function loadOverlay(): Promise<{
-	params: TtsParams;
-	api: ApiClient;
-	overlay: Overlay;
-} | null> {
-	if (!OVERLAY_ID.test(overlayId)) {
-		fail('This overlay URL needs fixing', [`"${overlayId}" is not an overlay id (o_ + 8 hex)`]);
-		return null;
-	}
-	if (!parsed.ok) {
-		fail(
 			'This overlay URL needs fixing',
 			parsed.errors,
 			'Edit the URL in the browser source properties. The README lists every parameter.'
 		);
-		return null;
-	}
 	const params = parsed.value;
 	const api = new ApiClient({ overlayKey: params.key });
 	const res = await api.request(routes.overlayRead, { overlayId });
-	if (res.ok) return { params, api, overlay: res.body.overlay };
-	if (res.kind === 'http' && res.status === 401)
-		fail('The overlay key was refused', ['The server did not accept the key in this URL.']);
-	else if (res.kind === 'http' && res.status === 403)
-		fail('The API key cannot read overlays', [
-			'The upstream API key of the token endpoint lacks the overlays:manage scope.'
-		]);
-	else if (res.kind === 'http' && res.status === 404)
-		fail('No such overlay', [`The upstream has no overlay ${overlayId}.`]);
-	else
-		fail('The overlay could not be loaded', [
+	if (!res.ok) {
+		if (res.kind === 'http' && res.status === 401)
+			return fail('The overlay key was refused', [
+				'The server did not accept the key in this URL.'
+			]);
+		if (res.kind === 'http' && res.status === 403)
+			return fail('The API key cannot read overlays', [
+				'The upstream API key of the token endpoint lacks the overlays:manage scope.'
+			]);
+		if (res.kind === 'http' && res.status === 404)
+			return fail('No such overlay', [`The upstream has no overlay ${overlayId}.`]);
+		return fail('The overlay could not be loaded', [
 			res.kind === 'http'
 				? `The server answered ${res.status}.`
 				: 'The server could not be reached.'
 		]);
-	return null;
+	}
+	await new OverlayPage(params, api, res.body.overlay).show();
 }
 
-/** A widget's own parameters: the page's, with its place in this overlay; null when wrong. */
-function paramsFor<P>(
-	page: OverlayPage,
-	parse: (q: URLSearchParams) => ParamResult<P>,
-	id: string
-): P | null {
-	const p = parse(withPlace(location.search, page.overlay.id, id));
-	if (!p.ok) page.problems.push(...p.errors);
-	return p.ok ? p.value : null;
-}
+/**
+ * One loaded overlay: what its widgets share (one API client, event hub, audio port and OBS
+ * bridge), and what placing them gathers (the widgets, what is wrong with the URL, what the
+ * "unlock audio" click unlocks).
+ */
+class OverlayPage {
+	readonly #params: TtsParams;
+	readonly #api: ApiClient;
+	readonly #overlay: Overlay;
+	readonly #events = new EventHub();
+	readonly #audio = createAudioPort();
+	readonly #obs = createObsBridge();
+	// The TTS widgets tell media players (this overlay's and other sources') when a tip is read.
+	readonly #speech = createSpeechAnnouncer();
+	readonly #placed: Placed[] = [];
+	readonly #problems: string[] = [];
+	readonly #unlockers: (() => unknown)[] = [() => this.#audio.unlock()];
 
-/** Places one widget of the overlay, or notes what is wrong with its parameters. */
-async function placeWidget(page: OverlayPage, widget: OverlayWidget): Promise<void> {
-	const { api, events, overlay, placed } = page;
-	const box = widgetBox(overlay, widget);
-	const id = widget.id;
-	if (widget.type === 'tts') await placeTts(page, id, box);
-	else if (widget.type === 'counter') {
-		const p = paramsFor(page, parseCountersParams, id);
-		if (p) {
-			const state = new CountersState({ api, events, params: p, settings: widget.settings });
-			placed.push({ id, box, kind: 'counter', state });
-		}
-	} else if (widget.type === 'celebration') {
-		const p = paramsFor(page, parseCelebrationParams, id);
-		if (p) {
-			const state = new CelebrationState({ api, events, params: p });
-			placed.push({ id, box, kind: 'celebration', state });
-		}
-	} else if (widget.type === 'tip_goal') {
-		const p = paramsFor(page, parseTipGoalParams, id);
-		if (p) {
-			const tracker = new TipGoalTracker({
-				api,
-				events,
-				overlayId: overlay.id,
-				widgetId: widget.id,
-				debug: p.debug,
-				// Reaching the goal fires this overlay's celebration widgets.
-				onReached: () => void page.celebrateHere('tip goal reached')
+	constructor(params: TtsParams, api: ApiClient, overlay: Overlay) {
+		this.#params = params;
+		this.#api = api;
+		this.#overlay = overlay;
+	}
+
+	/** Places every widget, then starts them and shows them, or shows what is wrong with the URL. */
+	async show(): Promise<void> {
+		for (const widget of this.#overlay.widgets) await this.#place(widget);
+		if (this.#problems.length)
+			return fail(
+				'This overlay URL needs fixing',
+				[...new Set(this.#problems)],
+				'The README lists every parameter.'
+			);
+		this.#start();
+	}
+
+	/** Fires this overlay's celebration widgets; false when it has none. */
+	#celebrateHere = (reason: string): boolean => {
+		let fired = false;
+		for (const w of this.#placed)
+			if (w.kind === 'celebration') {
+				w.state.fire(reason);
+				fired = true;
+			}
+		return fired;
+	};
+
+	/** A widget's own parameters: the page's, with its place in this overlay; null when wrong. */
+	#paramsFor<P>(parse: (q: URLSearchParams) => ParamResult<P>, id: string): P | null {
+		const p = parse(withPlace(location.search, this.#overlay.id, id));
+		if (!p.ok) this.#problems.push(...p.errors);
+		return p.ok ? p.value : null;
+	}
+
+	/** Places one widget of the overlay, or notes what is wrong with its parameters. */
+	async #place(widget: OverlayWidget): Promise<void> {
+		const api = this.#api;
+		const events = this.#events;
+		const box = widgetBox(this.#overlay, widget);
+		const id = widget.id;
+		if (widget.type === 'tts') await this.#placeTts(id, box);
+		else if (widget.type === 'counter') {
+			const p = this.#paramsFor(parseCountersParams, id);
+			if (p) {
+				const state = new CountersState({ api, events, params: p, settings: widget.settings });
+				this.#placed.push({ id, box, kind: 'counter', state });
+			}
+		} else if (widget.type === 'celebration') {
+			const p = this.#paramsFor(parseCelebrationParams, id);
+			if (p) {
+				const state = new CelebrationState({ api, events, params: p });
+				this.#placed.push({ id, box, kind: 'celebration', state });
+			}
+		} else if (widget.type === 'tip_goal') {
+			const p = this.#paramsFor(parseTipGoalParams, id);
+			if (p) {
+				const tracker = new TipGoalTracker({
+					api,
+					events,
+					overlayId: this.#overlay.id,
+					widgetId: widget.id,
+					debug: p.debug,
+					// Reaching the goal fires this overlay's celebration widgets.
+					onReached: () => void this.#celebrateHere('tip goal reached')
+				});
+				this.#placed.push({ id, box, kind: 'tip_goal', tracker, theme: p });
+			}
+		} else if (widget.type === 'media') await this.#placeMedia(id, box);
+		// Other types are left out; the preview lists them.
+	}
+
+	async #placeTts(id: string, box: Box): Promise<void> {
+		const params = this.#params;
+		const player = await TtsPlayer.open({
+			api: this.#api,
+			events: this.#events,
+			audio: this.#audio,
+			obs: this.#obs,
+			params,
+			instance: `${this.#overlay.id}-${id}`,
+			speech: this.#speech,
+			// A tier with celebrate=1: this overlay's celebration widgets, or, without one, every
+			// celebration source of this OBS.
+			celebrate: (reason) => (this.#celebrateHere(reason) ? undefined : announceCelebration(reason))
+		});
+		this.#placed.push({ id, box, kind: 'tts', player, theme: params });
+	}
+
+	async #placeMedia(id: string, box: Box): Promise<void> {
+		// Loaded only for overlays that have a media widget.
+		const { createOverlayMedia } = await import('./overlay-media.ts');
+		const m = await createOverlayMedia({
+			api: this.#api,
+			events: this.#events,
+			obs: this.#obs,
+			search: location.search,
+			instance: `${this.#overlay.id}-${id}`
+		});
+		if (!m.ok) this.#problems.push(...m.errors);
+		else {
+			this.#unlockers.push(m.unlock);
+			this.#placed.push({
+				id,
+				box,
+				kind: 'media',
+				player: m.player,
+				theme: m.theme,
+				component: m.component
 			});
-			placed.push({ id, box, kind: 'tip_goal', tracker, theme: p });
 		}
-	} else if (widget.type === 'media') await placeMedia(page, id, box);
-	// Other types are left out; the preview lists them.
-}
+	}
 
-async function placeTts(page: OverlayPage, id: string, box: Box): Promise<void> {
-	const { api, events, audio, obs, params, speech } = page;
-	const player = await TtsPlayer.open({
-		api,
-		events,
-		audio,
-		obs,
-		params,
-		instance: `${page.overlay.id}-${id}`,
-		speech,
-		// A tier with celebrate=1: this overlay's celebration widgets, or, without one, every
-		// celebration source of this OBS.
-		celebrate: (reason) => (page.celebrateHere(reason) ? undefined : announceCelebration(reason))
-	});
-	page.placed.push({ id, box, kind: 'tts', player, theme: params });
-}
-
-async function placeMedia(page: OverlayPage, id: string, box: Box): Promise<void> {
-	// Loaded only for overlays that have a media widget.
-	const { createOverlayMedia } = await import('./overlay-media.ts');
-	const m = await createOverlayMedia({
-		api: page.api,
-		events: page.events,
-		obs: page.obs,
-		search: location.search,
-		instance: `${page.overlay.id}-${id}`
-	});
-	if (!m.ok) page.problems.push(...m.errors);
-	else {
-		page.unlockers.push(m.unlock);
-		page.placed.push({
-			id,
-			box,
-			kind: 'media',
-			player: m.player,
-			theme: m.theme,
-			component: m.component
+	/** Starts the placed widgets on one realtime connection, and shows them. */
+	#start(): void {
+		const events = this.#events;
+		const overlay = this.#overlay;
+		const placed = this.#placed;
+		const parts = placed.map((w) =>
+			w.kind === 'tts' || w.kind === 'media'
+				? w.player
+				: w.kind === 'tip_goal'
+					? w.tracker
+					: w.state
+		);
+		for (const part of parts) part.start();
+		// Alert tiers of TTS sources elsewhere in this OBS fire this overlay's celebrations too.
+		if (placed.some((w) => w.kind === 'celebration')) listenCelebrations(this.#celebrateHere);
+		events.subscribe({
+			event: (e) => {
+				// The streamer (or a tip-goal change) asked this overlay's browser source to reload.
+				if (
+					e.type === 'overlay.reload' &&
+					(e.data.overlay_id === null || e.data.overlay_id === overlay.id)
+				)
+					location.reload();
+			}
+		});
+		connectWidgets(
+			this.#api,
+			events,
+			parts,
+			{ ...TTS_EVENTS, ...MEDIA_EVENTS, ...COUNTER_EVENTS, ...OVERLAY_EVENTS },
+			{ widgets: placed }
+		);
+		mount(OverlayApp, {
+			target,
+			props: {
+				overlay,
+				widgets: placed,
+				onUnlockAudio: () => {
+					for (const unlock of this.#unlockers) void unlock();
+				}
+			}
 		});
 	}
-}
-
-/** Starts the placed widgets on one realtime connection, and shows them. */
-function start(page: OverlayPage): void {
-	const { api, events, overlay, placed } = page;
-	const parts = placed.map((w) =>
-		w.kind === 'tts' || w.kind === 'media' ? w.player : w.kind === 'tip_goal' ? w.tracker : w.state
-	);
-	for (const part of parts) part.start();
-	// Alert tiers of TTS sources elsewhere in this OBS fire this overlay's celebrations too.
-	if (placed.some((w) => w.kind === 'celebration')) listenCelebrations(page.celebrateHere);
-	events.subscribe({
-		event: (e) => {
-			// The streamer (or a tip-goal change) asked this overlay's browser source to reload.
-			if (
-				e.type === 'overlay.reload' &&
-				(e.data.overlay_id === null || e.data.overlay_id === overlay.id)
-			)
-				location.reload();
-		}
-	});
-	connectWidgets(
-		api,
-		events,
-		parts,
-		{ ...TTS_EVENTS, ...MEDIA_EVENTS, ...COUNTER_EVENTS, ...OVERLAY_EVENTS },
-		{ widgets: placed }
-	);
-	mount(OverlayApp, {
-		target,
-		props: {
-			overlay,
-			widgets: placed,
-			onUnlockAudio: () => {
-				for (const unlock of page.unlockers) void unlock();
-			}
-		}
-	});
 }
 
 void main();

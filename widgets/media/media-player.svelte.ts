@@ -247,73 +247,75 @@ export class MediaPlayer {
 		this.view.failed = [...this.#failures.values()].reverse();
 	}
 
+	/**
+	 * The claim runner's view of this player: play one item in the host element until it ends,
+	 * fails or is stopped, and stop it. Kept as one object literal: play and stop share the item
+	 * playing (#current) and its cancel, and the overlay's weight budget counts every byte a split
+	 * would add.
+	 */
+	// eslint-disable-next-line max-lines-per-function -- play and stop share the playing item
 	#playerPort(): PlayerPort<QueueMediaItem> {
 		return {
-			play: (orderId, media) => this.#play(orderId, media),
-			stop: (orderId, why) => this.#stop(orderId, why),
+			play: async (orderId, media) => {
+				const source = classifyMedia(media.media_url, media.platform);
+				const adapter = adapterFor(source);
+				if (!adapter) {
+					const reason = source.kind === 'unsupported' ? source.reason : 'unsupported';
+					this.#noteFailure(media, reason, true);
+					throw new MediaPlayError(reason, { permanent: true });
+				}
+				let cancel = () => {};
+				const cancelled = new Promise<void>((resolve) => (cancel = resolve));
+				const cur: Playing = { orderId, cancel };
+				this.#current = cur;
+				this.view.now = { ...nowPlaying(media), mirrored: false };
+				try {
+					const host = await this.#hostReady();
+					if (this.#current !== cur) return; // stopped meanwhile
+					const volume = this.#volume();
+					const opened = adapter.open(host, {
+						startAt: media.media_start_time,
+						volume,
+						onStarted: () => {
+							if (this.view.now?.orderId === orderId) this.view.now.started = true;
+						},
+						onProgress: (position, duration) => {
+							const now = this.view.now;
+							if (now?.orderId !== orderId) return;
+							now.position = position;
+							if (duration !== null && now.duration !== duration) now.duration = duration;
+						}
+					});
+					const session = withVolumeFade(opened, volume);
+					cur.session = session;
+					this.#applyHold();
+					await Promise.race([session.done, cancelled]);
+				} catch (err) {
+					const e =
+						err instanceof MediaPlayError ? err : new MediaPlayError(String(err ?? 'error'));
+					// A page that may not autoplay: not the video's fault; wait for a click.
+					if (e.transient) this.#deps.gate.locked?.();
+					else this.#noteFailure(media, e.message, e.permanent);
+					throw e;
+				} finally {
+					cur.session?.destroy();
+					if (this.#current === cur) {
+						this.#current = null;
+						if (this.view.now?.orderId === orderId) this.view.now = null;
+					}
+				}
+			},
+			stop: (orderId, why) => {
+				const cur = this.#current;
+				if (cur?.orderId !== orderId) return;
+				this.#lastNote = `stopped ${orderId}: ${why}`;
+				this.#current = null;
+				cur.session?.destroy();
+				cur.cancel();
+				if (this.view.now?.orderId === orderId) this.view.now = null;
+			},
 			preload: () => {}
 		};
-	}
-
-	/** Plays one item in the host element until it ends, fails or is stopped. */
-	async #play(orderId: string, media: QueueMediaItem): Promise<void> {
-		const source = classifyMedia(media.media_url, media.platform);
-		const adapter = adapterFor(source);
-		if (!adapter) {
-			const reason = source.kind === 'unsupported' ? source.reason : 'unsupported';
-			this.#noteFailure(media, reason, true);
-			throw new MediaPlayError(reason, { permanent: true });
-		}
-		let cancel = () => {};
-		const cancelled = new Promise<void>((resolve) => (cancel = resolve));
-		const cur: Playing = { orderId, cancel };
-		this.#current = cur;
-		this.view.now = { ...nowPlaying(media), mirrored: false };
-		try {
-			const host = await this.#hostReady();
-			if (this.#current !== cur) return; // stopped meanwhile
-			const volume = this.#volume();
-			const opened = adapter.open(host, {
-				startAt: media.media_start_time,
-				volume,
-				onStarted: () => {
-					if (this.view.now?.orderId === orderId) this.view.now.started = true;
-				},
-				onProgress: (position, duration) => {
-					const now = this.view.now;
-					if (now?.orderId !== orderId) return;
-					now.position = position;
-					if (duration !== null && now.duration !== duration) now.duration = duration;
-				}
-			});
-			const session = withVolumeFade(opened, volume);
-			cur.session = session;
-			this.#applyHold();
-			await Promise.race([session.done, cancelled]);
-		} catch (err) {
-			const e = err instanceof MediaPlayError ? err : new MediaPlayError(String(err ?? 'error'));
-			// A page that may not autoplay: not the video's fault; wait for a click.
-			if (e.transient) this.#deps.gate.locked?.();
-			else this.#noteFailure(media, e.message, e.permanent);
-			throw e;
-		} finally {
-			cur.session?.destroy();
-			if (this.#current === cur) {
-				this.#current = null;
-				if (this.view.now?.orderId === orderId) this.view.now = null;
-			}
-		}
-	}
-
-	/** Stops the item playing, if it is `orderId` (`why` is kept for the debug panel). */
-	#stop(orderId: string, why: string): void {
-		const cur = this.#current;
-		if (cur?.orderId !== orderId) return;
-		this.#lastNote = `stopped ${orderId}: ${why}`;
-		this.#current = null;
-		cur.session?.destroy();
-		cur.cancel();
-		if (this.view.now?.orderId === orderId) this.view.now = null;
 	}
 
 	#refresh(): void {
