@@ -1,6 +1,7 @@
 // ESLint (`npm run lint`, which `npm test` runs first): the recommended rules of ESLint,
-// typescript-eslint and eslint-plugin-svelte, and the layer rule below, which keeps every import
-// pointing down (docs/architecture.md, "Layers and the entry point"):
+// typescript-eslint and eslint-plugin-svelte, the size limits (files of at most 400 lines, the
+// app's functions of at most 60), and the layer rule below, which keeps every import pointing
+// down (docs/architecture.md, "Layers and the entry point"):
 //   src/contract   the wire types: imports nothing of ours
 //   src/core       pure logic: imports contract
 //   src/client     browser adapters: imports core and contract
