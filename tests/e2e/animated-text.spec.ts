@@ -4,27 +4,19 @@
 // counters page and inside an overlay, in every engine. Once the last one ends, no frame runs.
 import type { Page } from '@playwright/test';
 import fc from 'fast-check';
-import { attrOf, expect, test, textOf, type Stack } from './fixtures.ts';
+import { attrOf, countFrames, expect, frames, test, textOf, type Stack } from './fixtures.ts';
 import { REACT_MS } from './fixtures.ts';
 
 const MAIN = 'o_1a2b3c4d'; // demo overlay with the tip goal and every counter (w_main_counters)
 
-/** Counts requestAnimationFrame callbacks from the first script on (window.__frames). */
-async function countFrames(page: Page): Promise<void> {
-	await page.addInitScript(() => {
-		const w = window as unknown as { __frames: number };
-		w.__frames = 0;
-		const raf = window.requestAnimationFrame.bind(window);
-		window.requestAnimationFrame = (cb) =>
-			raf((t) => {
-				w.__frames += 1;
-				cb(t);
-			});
-	});
-}
+type Motion = 'motion' | 'reduced motion';
 
-const frames = (page: Page) =>
-	page.evaluate(() => (window as unknown as { __frames: number }).__frames);
+/** Opens `url` with its animation frames counted, the viewer asking for `motion`. */
+async function open(page: Page, url: string, motion: Motion = 'motion'): Promise<void> {
+	if (motion === 'reduced motion') await page.emulateMedia({ reducedMotion: 'reduce' });
+	await countFrames(page);
+	await page.goto(url);
+}
 
 /** No animation frame runs for a second and a half (once whatever moved has ended). */
 async function expectIdle(page: Page): Promise<void> {
@@ -108,15 +100,13 @@ test('a change to another counter just after a count ends is shown', async ({ pa
 		.toBe('7');
 });
 
-for (const motion of ['motion', 'reduced motion'] as const) {
+for (const motion of ['motion', 'reduced motion'] satisfies Motion[]) {
 	test(`bursts of counter changes end with every value on screen (${motion})`, async ({
 		page,
 		stack
 	}) => {
 		test.setTimeout(120_000);
-		if (motion === 'reduced motion') await page.emulateMedia({ reducedMotion: 'reduce' });
-		await countFrames(page);
-		await page.goto(stack.url('/widget/counters', { format: 'plain' }));
+		await open(page, stack.url('/widget/counters', { format: 'plain' }), motion);
 		await counterReady(page);
 		await fc.assert(
 			fc.asyncProperty(burst, async (changes) => {
@@ -135,8 +125,7 @@ test('bursts of counter changes end with every value on screen inside an overlay
 	stack
 }) => {
 	test.setTimeout(120_000);
-	await countFrames(page);
-	await page.goto(stack.url(`/overlay/${MAIN}`));
+	await open(page, stack.url(`/overlay/${MAIN}`));
 	await counterReady(page);
 	await fc.assert(
 		fc.asyncProperty(burst, async (changes) => {
@@ -158,15 +147,13 @@ test('bursts of counter changes end with every value on screen inside an overlay
 	await expectIdle(page);
 });
 
-for (const motion of ['motion', 'reduced motion'] as const) {
+for (const motion of ['motion', 'reduced motion'] satisfies Motion[]) {
 	test(`bursts of tips end with the goal's total and bar on screen (${motion})`, async ({
 		page,
 		stack
 	}) => {
 		test.setTimeout(120_000);
-		if (motion === 'reduced motion') await page.emulateMedia({ reducedMotion: 'reduce' });
-		await countFrames(page);
-		await page.goto(stack.url('/widget/tip-goal', { overlay: MAIN }));
+		await open(page, stack.url('/widget/tip-goal', { overlay: MAIN }), motion);
 		await expect
 			.poll(() => attrOf(page, '[data-testid=tip-goal-widget]', 'data-status'), {
 				timeout: 20_000

@@ -2,7 +2,7 @@
 // for every overlay, its overlay and itself, never for another overlay or widget, honours reduced
 // motion, and requests no animation frame once a celebration has ended.
 import type { Page } from '@playwright/test';
-import { attrOf, expect, test, textOf } from './fixtures.ts';
+import { attrOf, countFrames, expect, frames, test, textOf } from './fixtures.ts';
 import { REACT_MS } from './fixtures.ts';
 
 const WIDGET = '[data-testid=celebration-widget]';
@@ -14,23 +14,6 @@ async function ready(page: Page): Promise<void> {
 
 const fired = async (page: Page) => Number(await attrOf(page, WIDGET, 'data-fired'));
 const completed = async (page: Page) => Number(await attrOf(page, WIDGET, 'data-completed'));
-
-/** Counts requestAnimationFrame callbacks from the first script on (window.__rafCalls). */
-async function countFrames(page: Page): Promise<void> {
-	await page.addInitScript(() => {
-		const w = window as unknown as { __rafCalls: number };
-		w.__rafCalls = 0;
-		const raf = window.requestAnimationFrame.bind(window);
-		window.requestAnimationFrame = (cb) =>
-			raf((t) => {
-				w.__rafCalls += 1;
-				cb(t);
-			});
-	});
-}
-
-const frames = (page: Page) =>
-	page.evaluate(() => (window as unknown as { __rafCalls: number }).__rafCalls);
 
 test('fires for every overlay, for its overlay and for itself', async ({ page, stack }) => {
 	await page.goto(stack.url('/widget/celebration', { ...MAIN, duration: 1 }));

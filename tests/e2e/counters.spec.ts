@@ -1,7 +1,7 @@
 // The counters widget in real Chromium engines against the simulator: one counter or all, every
 // change on screen, deletions, the overlay widget's settings, and no idle frames.
 import type { Page } from '@playwright/test';
-import { attrOf, expect, test, textOf } from './fixtures.ts';
+import { attrOf, countFrames, expect, frames, test, textOf } from './fixtures.ts';
 import { REACT_MS } from './fixtures.ts';
 
 const WIDGET = '[data-testid=counters-widget]';
@@ -19,23 +19,6 @@ function shown(page: Page): Promise<string[]> {
 		)
 	);
 }
-
-/** Counts requestAnimationFrame callbacks from the first script on (window.__rafCalls). */
-async function countFrames(page: Page): Promise<void> {
-	await page.addInitScript(() => {
-		const w = window as unknown as { __rafCalls: number };
-		w.__rafCalls = 0;
-		const raf = window.requestAnimationFrame.bind(window);
-		window.requestAnimationFrame = (cb) =>
-			raf((t) => {
-				w.__rafCalls += 1;
-				cb(t);
-			});
-	});
-}
-
-const frames = (page: Page) =>
-	page.evaluate(() => (window as unknown as { __rafCalls: number }).__rafCalls);
 
 test('every counter is listed and a change shows, with a bump', async ({ page, stack }) => {
 	await page.goto(stack.url('/widget/counters', { format: 'plain' }));

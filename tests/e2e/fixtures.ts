@@ -72,6 +72,28 @@ export function attrOf(page: Page, selector: string, name: string): Promise<stri
 }
 
 /**
+ * Counts the page's requestAnimationFrame callbacks from its first script on (call before goto):
+ * `frames(page)` reads the count, so a test can check that an idle page runs none.
+ */
+export async function countFrames(page: Page): Promise<void> {
+	await page.addInitScript(() => {
+		const w = window as unknown as { __rafCalls: number };
+		w.__rafCalls = 0;
+		const raf = window.requestAnimationFrame.bind(window);
+		window.requestAnimationFrame = (cb) =>
+			raf((t) => {
+				w.__rafCalls += 1;
+				cb(t);
+			});
+	});
+}
+
+/** Animation frames the page has run since it loaded (countFrames). */
+export function frames(page: Page): Promise<number> {
+	return page.evaluate(() => (window as unknown as { __rafCalls: number }).__rafCalls);
+}
+
+/**
  * How long a test waits for a widget to react to an event. Generous on purpose: the reaction
  * budget (well under a second) is a timing, measured by `npm run bench`, not asserted in tests,
  * where a loaded CI machine would make it flaky.

@@ -1,7 +1,7 @@
 // The top-supporters widget in real Chromium engines against the simulator: a paid tip moves the
 // board, a reload shows the same board, a bad parameter shows a card, no idle frames or reads.
 import type { Page } from '@playwright/test';
-import { attrOf, expect, REACT_MS, test, textOf } from './fixtures.ts';
+import { attrOf, countFrames, expect, frames, REACT_MS, test, textOf } from './fixtures.ts';
 
 const WIDGET = '[data-testid=leaderboard-widget]';
 
@@ -44,24 +44,13 @@ test('a bad limit shows the card naming it', async ({ page, stack }) => {
 });
 
 test('an idle board runs no animation frame and reads nothing', async ({ page, stack }) => {
-	await page.addInitScript(() => {
-		const w = window as unknown as { __rafCalls: number };
-		w.__rafCalls = 0;
-		const raf = window.requestAnimationFrame.bind(window);
-		window.requestAnimationFrame = (cb) =>
-			raf((t) => {
-				w.__rafCalls += 1;
-				cb(t);
-			});
-	});
+	await countFrames(page);
 	await page.goto(stack.url('/widget/leaderboard'));
 	await ready(page);
 	await page.waitForTimeout(2500); // past the debounce of any read the start may have queued
-	const frames = () =>
-		page.evaluate(() => (window as unknown as { __rafCalls: number }).__rafCalls);
-	const f0 = await frames();
+	const f0 = await frames(page);
 	const reads = stack.calls('GET', /^\/leaderboard/).length;
 	await page.waitForTimeout(2000);
-	expect((await frames()) - f0).toBe(0);
+	expect((await frames(page)) - f0).toBe(0);
 	expect(stack.calls('GET', /^\/leaderboard/).length).toBe(reads);
 });

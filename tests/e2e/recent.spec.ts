@@ -2,7 +2,7 @@
 // request show at once, a removed tip leaves at once, a reload shows the same list, a bad parameter
 // shows a card, no idle frames.
 import type { Page } from '@playwright/test';
-import { attrOf, expect, REACT_MS, test, textOf } from './fixtures.ts';
+import { attrOf, countFrames, expect, frames, REACT_MS, test, textOf } from './fixtures.ts';
 
 const WIDGET = '[data-testid=recent-widget]';
 
@@ -80,16 +80,7 @@ test('a bad limit shows the card naming it', async ({ page, stack }) => {
 });
 
 test('an idle list runs no animation frame', async ({ page, stack }) => {
-	await page.addInitScript(() => {
-		const w = window as unknown as { __rafCalls: number };
-		w.__rafCalls = 0;
-		const raf = window.requestAnimationFrame.bind(window);
-		window.requestAnimationFrame = (cb) =>
-			raf((t) => {
-				w.__rafCalls += 1;
-				cb(t);
-			});
-	});
+	await countFrames(page);
 	await page.goto(stack.url('/widget/recent'));
 	await ready(page);
 	stack.sim.control.createTip({ name: 'Idle check', amount: 1 });
@@ -97,9 +88,7 @@ test('an idle list runs no animation frame', async ({ page, stack }) => {
 		.poll(async () => (await rows(page))[0] ?? '', { timeout: REACT_MS })
 		.toContain('Idle check');
 	await page.waitForTimeout(1000);
-	const frames = () =>
-		page.evaluate(() => (window as unknown as { __rafCalls: number }).__rafCalls);
-	const before = await frames();
+	const before = await frames(page);
 	await page.waitForTimeout(2000);
-	expect((await frames()) - before).toBe(0);
+	expect((await frames(page)) - before).toBe(0);
 });

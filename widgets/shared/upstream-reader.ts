@@ -9,8 +9,7 @@ import type { EventHub } from '../../src/client/event-hub.ts';
 import type { RealtimeState } from '../../src/client/realtime.ts';
 import { backoffDelay } from '../../src/core/backoff.ts';
 import type { KnownEvent } from '../../src/contract/index.ts';
-import type { CurrencyInfo } from './currency.ts';
-import { readCurrency } from './currency.ts';
+import { readCurrency, type CurrencyInfo } from './currency.ts';
 
 export interface ReaderSource {
 	api: Pick<ApiClient, 'request'>;
