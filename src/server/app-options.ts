@@ -33,4 +33,29 @@ export interface AppOptions {
 	health?: () => Promise<Record<string, unknown>>;
 	/** Connect with OAuth (oauth-routes.ts); hasApiKey: a key is used while not connected. */
 	oauth?: { connection: OAuthConnection; hasApiKey: boolean };
+	/**
+	 * Single mode: the dock's control key (X-Control-Key), apart from the overlay key: only it
+	 * reaches /control (skip, remove, pause, replay, visibility, tipping). Absent: no /control.
+	 */
+	controlKey?: string;
+	/** Single mode: makes and stores a new control key; the old one stops at once. */
+	newControlKey?: () => Promise<string>;
+	/**
+	 * Hosted mode: who a /control request acts for, by its X-Control-Key or by the signed-in
+	 * session's cookie with X-CSRF-Token; null: neither (401).
+	 */
+	resolveControl?: (c: Context) => Promise<ControlAccess | { replaced: true } | null>;
+	/** Hosted mode: the CSRF token of the request's signed-in session (GET /control/session). */
+	sessionCsrf?: (c: Context) => Promise<string | null>;
+	/**
+	 * Runs one dock action of a streamer at a time (hosted: across instances), so that two docks
+	 * pressing at once never skip or replay twice. Default: one at a time in this process.
+	 */
+	controlLock?: <T>(streamer: string, action: () => Promise<T>) => Promise<T>;
+}
+
+/** The streamer a /control request acts for, and their upstream client. */
+export interface ControlAccess {
+	streamer: string;
+	upstream: UpstreamClient;
 }
