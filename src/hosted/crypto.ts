@@ -2,7 +2,9 @@
 // encrypted (AES-256-GCM) under keys derived from SECRET_KEY, each ciphertext naming the key id it
 // was sealed with, so the secret can be rotated: `SECRET_KEY=new-id:secret,old-id:secret` seals with
 // the first and still opens what the others sealed. Overlay keys and session tokens are also looked
-// up by a keyed hash (HMAC-SHA256), never by their plain value, and compared in constant time.
+// up by a keyed hash (HMAC-SHA256), never by their plain value, and compared in constant time. A
+// dashboard session's CSRF token is derived from its session token (HMAC-SHA256 under a key of
+// its own), so nothing more is stored for it.
 import {
 	createCipheriv,
 	createDecipheriv,
@@ -20,6 +22,7 @@ interface Key {
 	id: string;
 	seal: Buffer;
 	hash: Buffer;
+	csrf: Buffer;
 }
 
 export class SecretBoxError extends Error {}
@@ -48,7 +51,12 @@ export function parseSecretKey(value: string): Key[] {
 		if (keys.some((k) => k.id === id)) throw new SecretBoxError(`names key id "${id}" twice`);
 		const derive = (purpose: string) =>
 			Buffer.from(hkdfSync('sha256', secret, 'tip-overlay-kit', purpose, 32));
-		keys.push({ id, seal: derive('seal v1'), hash: derive('lookup hash v1') });
+		keys.push({
+			id,
+			seal: derive('seal v1'),
+			hash: derive('lookup hash v1'),
+			csrf: derive('csrf v1')
+		});
 	}
 	return keys;
 }
@@ -109,7 +117,26 @@ export class SecretBox {
 	lookupHash(value: string): string {
 		return this.lookupHashes(value)[0];
 	}
+
+	/**
+	 * The CSRF token of a dashboard session: what its pages send in X-CSRF-Token. A page on another
+	 * site cannot read it (it is answered only to our own pages, with the session's cookie), and
+	 * without SECRET_KEY it cannot be made from anything else.
+	 */
+	csrfToken(sessionToken: string): string {
+		return csrfUnder(this.keys[0], sessionToken);
+	}
+
+	/** Whether `given` is the session's CSRF token under any key (one made before a rotation too). */
+	csrfMatches(sessionToken: string, given: string): boolean {
+		let match = false;
+		for (const k of this.keys) if (sameSecret(csrfUnder(k, sessionToken), given)) match = true;
+		return match;
+	}
 }
+
+const csrfUnder = (k: Key, sessionToken: string) =>
+	createHmac('sha256', k.csrf).update(sessionToken).digest('base64url');
 
 /** Constant-time equality of two strings (after the index lookup found a candidate). */
 export function sameSecret(a: string, b: string): boolean {

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect, type ColumnType, type Generated } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
+import type { Pool } from 'pg';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -35,14 +36,15 @@ export interface GrantsTable {
 	updated_at: Timestamp;
 }
 
-export interface OverlayKeysTable {
+/** A streamer's overlay keys and control keys (streamer-keys.ts): one table each, these columns. */
+export interface KeysTable {
 	/** The key's lookup hash (crypto.ts lookupHash): the key itself is never stored in clear. */
 	hash: string;
 	streamer_id: string;
 	/** The key, sealed, for the streamer's own dashboard. */
 	sealed: string;
 	created_at: Generated<Date>;
-	/** Set: replaced by a newer key or turned off by Disconnect; its sources show a card. */
+	/** Set: replaced by a newer key or turned off by Disconnect (an overlay's sources show a card). */
 	replaced_at: Timestamp | null;
 }
 
@@ -64,7 +66,8 @@ export interface SignInAttemptsTable {
 export interface Database {
 	streamers: StreamersTable;
 	grants: GrantsTable;
-	overlay_keys: OverlayKeysTable;
+	overlay_keys: KeysTable;
+	control_keys: KeysTable;
 	sessions: SessionsTable;
 	sign_in_attempts: SignInAttemptsTable;
 }
@@ -89,6 +92,17 @@ export const LOCK_POOL_MAX = 10;
  * its lock is this plus the token request's own timeout (oauth-http.ts), never unbounded.
  */
 export const LOCK_STATEMENT_TIMEOUT_MS = 10_000;
+/**
+ * The control pool: a connection for each dock action holding its streamer's control lock
+ * (control-lock.ts) while the action calls the upstream. Actions are a streamer's button presses,
+ * so a few connections serve many streamers; an action waiting for one waits in the pool's queue.
+ */
+export const CONTROL_POOL_MAX = 5;
+/**
+ * The longest a dock action waits for a connection of the control pool, then for its streamer's
+ * lock (another instance's action of the same streamer): a few upstream calls of at most 10 s each.
+ */
+export const CONTROL_LOCK_WAIT_MS = 30_000;
 
 /**
  * On a server every statement of ours runs as a named prepared statement, parsed once per
@@ -134,7 +148,10 @@ interface PoolLike {
 	idleCount: number;
 	waitingCount: number;
 }
-const servers = new WeakMap<Db, { queries: PoolLike; locks: PoolLike; lockDb: Db }>();
+const servers = new WeakMap<
+	Db,
+	{ queries: PoolLike; locks: PoolLike; lockDb: Db; control: Pool & PoolLike }
+>();
 
 export interface PoolStats {
 	total: number;
@@ -142,11 +159,13 @@ export interface PoolStats {
 	waiting: number;
 }
 
-/** A server's two pools right now: connections open, idle, and callers waiting for one. */
-export function poolStats(db: Db): { queries: PoolStats; locks: PoolStats } | null {
+/** A server's three pools right now: connections open, idle, and callers waiting for one. */
+export function poolStats(
+	db: Db
+): { queries: PoolStats; locks: PoolStats; control: PoolStats } | null {
 	const s = servers.get(db);
 	const of = (p: PoolLike) => ({ total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount });
-	return s ? { queries: of(s.queries), locks: of(s.locks) } : null;
+	return s ? { queries: of(s.queries), locks: of(s.locks), control: of(s.control) } : null;
 }
 
 /** The handle on the lock pool (a server), or null (PGlite: locks in memory). */
@@ -154,12 +173,18 @@ export function lockDatabase(db: Db): Db | null {
 	return servers.get(db)?.lockDb ?? null;
 }
 
+/** The control pool (a server), or null (PGlite: control locks are in memory). */
+export function controlPool(db: Db): Pool | null {
+	return servers.get(db)?.control ?? null;
+}
+
 /** PGlite: one process, one connection (refresh locks are in memory, locks.ts). */
 export const embedded = (db: Db): boolean => onPGlite.has(db);
 
 /**
  * A PostgreSQL server (`postgres://...`) or, without one, PGlite in `dataDir` (null: in memory).
- * On a server, two pools (the query pool and the lock pool); destroy() closes both.
+ * On a server, three pools (the query pool, the lock pool, the control pool); destroy() closes
+ * them all.
  */
 export async function openDatabase(opts: {
 	databaseUrl?: string;
@@ -173,13 +198,19 @@ export async function openDatabase(opts: {
 			max: LOCK_POOL_MAX,
 			statement_timeout: LOCK_STATEMENT_TIMEOUT_MS
 		});
+		const control = new pg.Pool({
+			connectionString: opts.databaseUrl,
+			max: CONTROL_POOL_MAX,
+			connectionTimeoutMillis: CONTROL_LOCK_WAIT_MS,
+			statement_timeout: CONTROL_LOCK_WAIT_MS
+		});
 		// A dropped connection is the pool's business, not a crash of the server. The pool listens
 		// for errors only on its idle connections; one checked out (a lock holder waiting for the
 		// upstream) that breaks between two statements would throw from its client as an uncaught
 		// error. So every connection gets a listener of its own, which logs the error once: its
 		// next statement fails, and the pool drops it when it is given back. (The pool's own
 		// 'error' event, for idle ones, must have a listener too; the client's has logged it.)
-		for (const pool of [queries, locks]) {
+		for (const pool of [queries, locks, control]) {
 			pool.on('connect', (client) => {
 				client.on('error', (err) => console.error('[db] connection error:', err.message));
 				nameStatements(client);
@@ -188,12 +219,12 @@ export async function openDatabase(opts: {
 		}
 		const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: queries }) });
 		const lockDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: locks }) });
-		// One handle to close: the lock pool goes with the query pool.
+		// One handle to close: the lock pool and the control pool go with the query pool.
 		const destroy = db.destroy.bind(db);
 		db.destroy = async () => {
-			await Promise.all([destroy(), lockDb.destroy()]);
+			await Promise.all([destroy(), lockDb.destroy(), control.end()]);
 		};
-		servers.set(db, { queries, locks, lockDb });
+		servers.set(db, { queries, locks, lockDb, control });
 		return db;
 	}
 	const { PGlite } = await import('@electric-sql/pglite');

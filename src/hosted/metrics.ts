@@ -20,7 +20,7 @@ export interface InstanceNow {
 	/** The upstream budgets and what they hold back (UpstreamBudget.budgetSnapshot). */
 	budget?: UpstreamBudgetSnapshot;
 	/** The database's pools (db.ts poolStats; null on PGlite). */
-	pool?: Record<'queries' | 'locks', PoolStats> | null;
+	pool?: Record<'queries' | 'locks' | 'control', PoolStats> | null;
 	locks?: LockStats & LockTotals;
 }
 

@@ -73,6 +73,30 @@ const MIGRATIONS: Record<string, Migration> = {
 		async down(db: Kysely<unknown>) {
 			await db.schema.alterTable('grants').dropColumn('access_refresh_at').execute();
 		}
+	},
+	// The dock's control keys (streamer-keys.ts): the overlay keys' columns, a table of their own
+	// so that one kind can never be looked up as the other.
+	'003-control-keys': {
+		async up(db: Kysely<unknown>) {
+			await db.schema
+				.createTable('control_keys')
+				.addColumn('hash', 'text', (c) => c.primaryKey())
+				.addColumn('streamer_id', 'text', (c) =>
+					c.notNull().references('streamers.id').onDelete('cascade')
+				)
+				.addColumn('sealed', 'text', (c) => c.notNull())
+				.addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+				.addColumn('replaced_at', 'timestamptz')
+				.execute();
+			await db.schema
+				.createIndex('control_keys_streamer')
+				.on('control_keys')
+				.column('streamer_id')
+				.execute();
+		},
+		async down(db: Kysely<unknown>) {
+			await db.schema.dropTable('control_keys').execute();
+		}
 	}
 };
 

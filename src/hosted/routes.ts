@@ -1,15 +1,17 @@
 // Hosted mode's own pages and actions: the landing page with "Connect your tip page", the OAuth
-// callback that signs a streamer in, their dashboard (their overlay URLs, the control room,
-// New overlay key, Disconnect, Sign out). Everything else (widget pages, /token, /api) is the
+// callback that signs a streamer in, their dashboard (their overlay URLs, the control room, their
+// dock URL and the dock's controls, New overlay key, New control key, Disconnect, Sign out). Everything else (widget pages, /token, /api) is the
 // single-streamer app with the overlay key naming the streamer (app.ts resolveKey).
 //
-// Sessions: a random token in an HttpOnly, SameSite=Lax cookie (Secure and `__Host-` on https),
-// stored by hash with an expiry. State-changing calls are POSTs whose Origin must be PUBLIC_URL's.
+// Sessions: a random token in an HttpOnly, SameSite=Lax cookie (session-cookie.ts), stored by
+// hash with an expiry. State-changing calls are POSTs whose Origin must be PUBLIC_URL's. The dock
+// (/dock, its /control calls) works with the same cookie plus a CSRF token (control.ts).
 import { Hono, type Context } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, setCookie } from 'hono/cookie';
 import { Overlay } from '../contract/index.ts';
 import { OAuthProblem } from '../server/oauth-errors.ts';
 import type { HostedConnections } from './connections.ts';
+import { sessionCookie } from './session-cookie.ts';
 import type { HostedSignIn } from './signin.ts';
 import type { HostedStore, Streamer } from './store.ts';
 
@@ -47,9 +49,7 @@ export function hostedRoutes(o: HostedRouteOptions): Hono {
 /** What every route below uses: the options, the session cookie and the page helpers. */
 interface SharedParts {
 	o: HostedRouteOptions;
-	/** PUBLIC_URL is https: the cookie is Secure and named `__Host-session`. */
-	secure: boolean;
-	cookieName: string;
+	cookie: ReturnType<typeof sessionCookie>;
 	/** One of our pages, with the headers every one of them carries (CSP, no caching). */
 	page(c: Context, title: string, body: string, status?: number): Response;
 	/** The streamer signed in by this request's session cookie, if any. */
@@ -63,8 +63,7 @@ interface SharedParts {
 }
 
 function sharedParts(o: HostedRouteOptions): SharedParts {
-	const secure = o.publicUrl.startsWith('https://');
-	const cookieName = secure ? '__Host-session' : 'session';
+	const cookie = sessionCookie(o.publicUrl);
 	const origin = new URL(o.publicUrl).origin;
 
 	const page = (c: Context, title: string, body: string, status = 200) =>
@@ -83,7 +82,7 @@ function sharedParts(o: HostedRouteOptions): SharedParts {
 		});
 
 	const sessionOf = async (c: Context): Promise<Streamer | null> => {
-		const token = getCookie(c, cookieName);
+		const token = cookie.tokenOf(c);
 		const id = token ? await o.store.session(token) : null;
 		return id ? o.store.streamer(id) : null;
 	};
@@ -103,8 +102,7 @@ function sharedParts(o: HostedRouteOptions): SharedParts {
 
 	return {
 		o,
-		secure,
-		cookieName,
+		cookie,
 		page,
 		sessionOf,
 		sameOrigin: (c) => c.req.header('origin') === origin,
@@ -153,10 +151,10 @@ ${o.demo ? '<p class="note">Demo: the tipping service here is a simulator with d
 		// A re-authorization replaced the grant: the cached client must read the new one.
 		o.connections.forget(streamer.id);
 		const token = await o.store.createSession(streamer.id, SESSION_MS);
-		setCookie(c, s.cookieName, token, {
+		setCookie(c, s.cookie.name, token, {
 			httpOnly: true,
 			sameSite: 'Lax',
-			secure: s.secure,
+			secure: s.cookie.secure,
 			path: '/',
 			maxAge: SESSION_MS / 1000
 		});
@@ -165,9 +163,9 @@ ${o.demo ? '<p class="note">Demo: the tipping service here is a simulator with d
 
 	app.post('/auth/signout', async (c) => {
 		if (!s.sameOrigin(c)) return s.refuse(c);
-		const token = getCookie(c, s.cookieName);
+		const token = s.cookie.tokenOf(c);
 		if (token) await o.store.endSession(token);
-		deleteCookie(c, s.cookieName, { path: '/', secure: s.secure });
+		deleteCookie(c, s.cookie.name, { path: '/', secure: s.cookie.secure });
 		return c.redirect('/', 303);
 	});
 }
@@ -181,12 +179,16 @@ function dashboardRoute(app: Hono, s: SharedParts): void {
 		const key = me.status === 'connected' ? await o.store.overlayKey(me.id) : null;
 		if (!key) return s.page(c, 'Dashboard', reconnectBody(me));
 		const url = (path: string) => `${o.publicUrl}${path}?key=${encodeURIComponent(key)}`;
-		const overlays = await listOverlays(o.connections, me.id);
-		return s.page(c, 'Dashboard', dashboardBody(me, url, overlays));
+		const [overlays, controlKey] = await Promise.all([
+			listOverlays(o.connections, me.id),
+			o.store.controlKey(me.id)
+		]);
+		const dockUrl = controlKey && `${o.publicUrl}/dock?key=${encodeURIComponent(controlKey)}`;
+		return s.page(c, 'Dashboard', dashboardBody(me, url, overlays, dockUrl));
 	});
 }
 
-/** The account's actions on the dashboard: New overlay key and Disconnect. */
+/** The account's actions on the dashboard: New overlay key, New control key and Disconnect. */
 function accountRoutes(app: Hono, s: SharedParts): void {
 	const { o } = s;
 
@@ -195,6 +197,14 @@ function accountRoutes(app: Hono, s: SharedParts): void {
 		const me = await s.sessionOf(c);
 		if (!me) return c.redirect('/', 303);
 		if (me.status === 'connected') await o.store.newOverlayKey(me.id);
+		return c.redirect('/dashboard', 303);
+	});
+
+	app.post('/account/new-control-key', async (c) => {
+		if (!s.sameOrigin(c)) return s.refuse(c);
+		const me = await s.sessionOf(c);
+		if (!me) return c.redirect('/', 303);
+		if (me.status === 'connected') await o.store.newControlKey(me.id);
 		return c.redirect('/dashboard', 303);
 	});
 
@@ -220,11 +230,15 @@ function reconnectBody(me: Streamer): string {
 ${signOut()}`;
 }
 
-/** The dashboard of a connected streamer: `url` adds their overlay key to one of our paths. */
+/**
+ * The dashboard of a connected streamer: `url` adds their overlay key to one of our paths;
+ * `dockUrl` carries their control key.
+ */
 function dashboardBody(
 	me: Streamer,
 	url: (path: string) => string,
-	overlays: Overlay[] | null
+	overlays: Overlay[] | null,
+	dockUrl: string | null
 ): string {
 	return `${header(me)}
 <p><a class="button" href="${esc(url('/preview'))}">Open the control room</a>
@@ -249,12 +263,30 @@ ${
 	).join('')}</ul>
 <p class="note">A click selects a whole URL. Add each in OBS as a browser source (1920x1080,
 “Control audio via OBS” ticked). The URLs carry your overlay key: keep them to yourself.</p>
+${dockSection(dockUrl)}
 <h2>Your account</h2>
 <form method="post" action="/account/new-key"><button>New overlay key</button>
 <span class="note">The old URLs stop at once; OBS sources still using them show that they were replaced.</span></form>
 <form method="post" action="/account/disconnect"><button>Disconnect</button>
 <span class="note">Ends this app’s access to your tip page and turns your overlay URLs off.</span></form>
 ${signOut()}`;
+}
+
+/** The dock: its controls here, its URL for OBS, and New control key. */
+function dockSection(dockUrl: string | null): string {
+	return `<h2>Dock</h2>
+<p><a class="button" href="/dock">Open the controls</a>
+<span class="note">Now playing, Skip, Pause, Remove and Replay for your tips and videos, in this browser while you are signed in.</span></p>
+${
+	dockUrl
+		? `<p>Your dock URL${urlBox(dockUrl, 'Dock URL for OBS', 'data-dock-url')}</p>
+<p class="note">In OBS: Docks › Custom Browser Docks…, type a name (Tips), paste this URL, Apply.
+The dock opens beside your scenes. It carries your control key, which can skip, remove and pause:
+never show it on stream. Your overlay URLs cannot do any of this.</p>
+<form method="post" action="/account/new-control-key"><button>New control key</button>
+<span class="note">The old dock URL stops at once; paste the new one into OBS.</span></form>`
+		: ''
+}`;
 }
 
 async function listOverlays(connections: HostedConnections, streamerId: string) {

@@ -17,6 +17,7 @@ import {
 } from '../server/upstream-budget.ts';
 import type { HostedConfig } from './config.ts';
 import { HostedConnections, type UpstreamSettings } from './connections.ts';
+import { hostedControl } from './control.ts';
 import { SecretBox } from './crypto.ts';
 import { openDatabase, poolStats, type Db } from './db.ts';
 import { HostedMetrics } from './metrics.ts';
@@ -168,7 +169,10 @@ function ownRoutes(config: HostedConfig, p: HostedParts): Hono {
 	return routes;
 }
 
-/** The single-streamer app, with every overlay key looked up in the store to name its streamer. */
+/**
+ * The single-streamer app, with every overlay key looked up in the store to name its streamer, and
+ * every control key or dashboard session naming the streamer of a dock's call.
+ */
 function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => boolean) {
 	const { config } = o;
 	const { store, settings, connections, budget, db } = p;
@@ -188,6 +192,8 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 				return { upstream: connections.upstream(found.streamerId) };
 			return found;
 		},
+		// The dock's /control calls: a control key or the dashboard's session (control.ts).
+		...hostedControl({ store, connections, publicUrl: config.publicUrl }),
 		routes: ownRoutes(config, p),
 		// Not ok (503) while draining or without the database: a load balancer sends no one here.
 		health: async () => {

@@ -1,6 +1,8 @@
 // Dashboard sessions in hosted mode: a signed-in streamer's browser holds a random token (routes.ts
 // keeps it in a cookie), and the database keeps only the token's keyed hash (crypto.ts), the
-// streamer and an expiry. Expired sessions are deleted whenever a new one starts.
+// streamer and an expiry. Expired sessions are deleted whenever a new one starts. A session's CSRF
+// token (what its pages send with each /control call) is derived from its token (crypto.ts), so
+// nothing more is stored for it.
 import { randomToken } from './crypto.ts';
 import type { StoreContext } from './store-context.ts';
 
@@ -37,6 +39,17 @@ export class Sessions {
 			.where('expires_at', '>', this.ctx.now())
 			.executeTakeFirst();
 		return row?.streamer_id ?? null;
+	}
+
+	/** The CSRF token of a live session, or null (unknown, expired, or signed out). */
+	async csrf(token: string): Promise<string | null> {
+		return (await this.streamerOf(token)) ? this.ctx.box.csrfToken(token) : null;
+	}
+
+	/** The streamer of a live session whose CSRF token is `csrf` (compared in constant time). */
+	async streamerWithCsrf(token: string, csrf: string): Promise<string | null> {
+		if (!SESSION_TOKEN.test(token) || !this.ctx.box.csrfMatches(token, csrf)) return null;
+		return this.streamerOf(token);
 	}
 
 	/** Sign out: the session is deleted. */

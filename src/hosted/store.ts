@@ -4,17 +4,19 @@
 // - streamers.ts: the streamer, and their sign-in, Reconnect and Disconnect;
 // - grants.ts: their authorization (OAuth tokens, encrypted) and what a token refresh writes;
 //   grant-reads.ts reads it, many streamers' in one query;
-// - overlay-keys.ts: the key in their overlay URLs;
+// - streamer-keys.ts: the key in their overlay URLs, and the control key of their dock URL;
 // - sessions.ts: their dashboard sessions; sign-in-attempts.ts: sign-ins in progress.
 // The store also runs a token refresh under the streamer's deployment-wide lock (locks.ts), with a
-// store on the lock's connection. Every query names the streamers it is for, and a read of several
+// store on the lock's connection, and a dock action under the streamer's control lock
+// (control-lock.ts). Every query names the streamers it is for, and a read of several
 // hands each caller only the row it asked for: nothing here lists or reaches across streamers.
+import { controlLocks } from './control-lock.ts';
 import type { SecretBox } from './crypto.ts';
 import type { Db } from './db.ts';
 import { GrantReads, type StreamerAndGrant } from './grant-reads.ts';
 import { Grants, type Grant, type GrantInput } from './grants.ts';
 import { refreshLocks, type HeldLock, type LockStats, type LockTotals } from './locks.ts';
-import { OverlayKeys, type KeyLookup } from './overlay-keys.ts';
+import { StreamerKeys, type KeyLookup } from './streamer-keys.ts';
 import { Sessions } from './sessions.ts';
 import { SignInAttempts } from './sign-in-attempts.ts';
 import type { StoreContext } from './store-context.ts';
@@ -27,7 +29,8 @@ export class HostedStore {
 	private readonly streamers: Streamers;
 	private readonly grants: Grants;
 	private readonly reads: GrantReads;
-	private readonly keys: OverlayKeys;
+	private readonly keys: StreamerKeys;
+	private readonly controlKeys: StreamerKeys;
 	private readonly sessions: Sessions;
 	private readonly signIns: SignInAttempts;
 
@@ -41,8 +44,9 @@ export class HostedStore {
 		this.ctx = { db, box, now, lock };
 		this.grants = new Grants(this.ctx);
 		this.reads = new GrantReads(this.ctx);
-		this.keys = new OverlayKeys(this.ctx);
-		this.streamers = new Streamers(this.ctx, this.grants, this.keys);
+		this.keys = new StreamerKeys(this.ctx, 'overlay');
+		this.controlKeys = new StreamerKeys(this.ctx, 'control');
+		this.streamers = new Streamers(this.ctx, this.grants, [this.keys, this.controlKeys]);
 		this.sessions = new Sessions(this.ctx);
 		this.signIns = new SignInAttempts(this.ctx);
 	}
@@ -75,6 +79,14 @@ export class HostedStore {
 	lockStats(): LockStats & LockTotals {
 		const locks = refreshLocks(this.ctx.db);
 		return { ...locks.current, ...locks.totals };
+	}
+
+	/**
+	 * Runs a dock action holding the streamer's control lock, deployment-wide (control-lock.ts):
+	 * one action of a streamer at a time, so that two docks pressing at once never act twice.
+	 */
+	controlLock<T>(streamerId: string, action: () => Promise<T>): Promise<T> {
+		return controlLocks(this.ctx.db).run(streamerId, action);
 	}
 
 	/** Resolves once no refresh of this process holds or waits for a lock. */
@@ -125,7 +137,7 @@ export class HostedStore {
 		return this.grants.storeRefreshed(streamerId, generation, grant);
 	}
 
-	// --- Overlay keys (overlay-keys.ts) ---
+	// --- Overlay keys and control keys (streamer-keys.ts) ---
 
 	overlayKey(streamerId: string): Promise<string | null> {
 		return this.keys.live(streamerId);
@@ -139,6 +151,21 @@ export class HostedStore {
 		return this.keys.resolve(key);
 	}
 
+	/** The streamer's live control key (made now for a connected one without); null: none. */
+	controlKey(streamerId: string): Promise<string | null> {
+		return this.controlKeys.liveOrNew(streamerId);
+	}
+
+	/** "New control key": the old one is refused at once, on every instance. */
+	newControlKey(streamerId: string): Promise<string> {
+		return this.controlKeys.replace(streamerId);
+	}
+
+	/** The streamer a control key belongs to; an overlay key is never one (another table). */
+	resolveControlKey(key: string): Promise<KeyLookup> {
+		return this.controlKeys.resolve(key);
+	}
+
 	// --- Dashboard sessions (sessions.ts) and sign-ins in progress (sign-in-attempts.ts) ---
 
 	createSession(streamerId: string, ttlMs: number): Promise<string> {
@@ -147,6 +174,16 @@ export class HostedStore {
 
 	session(token: string): Promise<string | null> {
 		return this.sessions.streamerOf(token);
+	}
+
+	/** The CSRF token of a live session (derived from its token), or null. */
+	sessionCsrf(token: string): Promise<string | null> {
+		return this.sessions.csrf(token);
+	}
+
+	/** The streamer of a live session whose CSRF token `csrf` is, or null. */
+	sessionWithCsrf(token: string, csrf: string): Promise<string | null> {
+		return this.sessions.streamerWithCsrf(token, csrf);
 	}
 
 	endSession(token: string): Promise<void> {

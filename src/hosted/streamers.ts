@@ -1,12 +1,13 @@
 // The streamers of a hosted deployment: one row each, identified by the upstream's tenant id, with
 // their status (connected, or asked to reconnect, or disconnected). Signing in, being asked to
-// reconnect and disconnecting change their grant (grants.ts) and overlay key (overlay-keys.ts)
-// too, in the same transaction, so this module runs those three changes.
+// reconnect and disconnecting change their grant (grants.ts) and keys (streamer-keys.ts: the
+// overlay key and the dock's control key) too, in the same transaction, so this module runs those
+// three changes.
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { StreamersTable } from './db.ts';
 import type { GrantInput, Grants } from './grants.ts';
-import type { OverlayKeys } from './overlay-keys.ts';
+import type { StreamerKeys } from './streamer-keys.ts';
 import type { StoreContext } from './store-context.ts';
 
 export interface Streamer {
@@ -28,12 +29,14 @@ export class Streamers {
 	constructor(
 		private readonly ctx: StoreContext,
 		private readonly grants: Grants,
-		private readonly keys: OverlayKeys
+		/** Their overlay key and their control key. */
+		private readonly keys: readonly StreamerKeys[]
 	) {}
 
 	/**
 	 * A streamer signed in (authorization code exchanged, GET /me read): creates or updates them by
-	 * tenant id, replaces any previous authorization, and makes sure they have a live overlay key.
+	 * tenant id, replaces any previous authorization, and makes sure they have a live overlay key
+	 * and control key.
 	 */
 	async signedIn(
 		me: { tenantId: string; name: string; currency: string },
@@ -67,7 +70,7 @@ export class Streamers {
 					})
 					.execute();
 			await this.grants.replace(tx, id, grant, now);
-			await this.keys.ensureLive(tx, id);
+			for (const keys of this.keys) await keys.ensureLive(tx, id);
 			return {
 				streamer: {
 					id,
@@ -105,12 +108,12 @@ export class Streamers {
 		});
 	}
 
-	/** Disconnect: tokens deleted, overlay key turned off (after the caller revoked upstream). */
+	/** Disconnect: tokens deleted, both keys turned off (after the caller revoked upstream). */
 	async disconnect(streamerId: string): Promise<void> {
 		await this.ctx.db.transaction().execute(async (tx) => {
 			const now = this.ctx.now();
 			await this.grants.drop(tx, streamerId);
-			await this.keys.turnOff(tx, streamerId, now);
+			for (const keys of this.keys) await keys.turnOff(tx, streamerId, now);
 			await tx
 				.updateTable('streamers')
 				.set({ status: 'disconnected', updated_at: now })

@@ -38,7 +38,11 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 		const applied = await sql<{ name: string }>`select name from kysely_migration order by name`
 			.execute(db!)
 			.then((r) => r.rows.map((row) => row.name));
-		expect(applied).toEqual(['001-streamers-keys-sessions', '002-access-refresh-at']);
+		expect(applied).toEqual([
+			'001-streamers-keys-sessions',
+			'002-access-refresh-at',
+			'003-control-keys'
+		]);
 		for (const a of apps) {
 			const health = await fetch(`${a.origin}/healthz`);
 			expect(health.status).toBe(200);

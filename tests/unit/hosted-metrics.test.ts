@@ -58,7 +58,8 @@ describe('hosted metrics', () => {
 			},
 			pool: {
 				queries: { total: 10, idle: 4, waiting: 0 },
-				locks: { total: 3, idle: 0, waiting: 2 }
+				locks: { total: 3, idle: 0, waiting: 2 },
+				control: { total: 1, idle: 0, waiting: 0 }
 			},
 			locks: {
 				connecting: 2,
@@ -91,6 +92,7 @@ describe('hosted metrics', () => {
 			'tip_db_pool_connections{pool="queries",state="busy"} 6\n',
 			'tip_db_pool_connections{pool="locks",state="busy"} 3\n',
 			'tip_db_pool_waiting{pool="locks"} 2\n',
+			'tip_db_pool_connections{pool="control",state="busy"} 1\n',
 			'tip_refresh_locks{state="waiting"} 1\n',
 			'tip_refresh_lock_contended_total 5\n',
 			'tip_refresh_lock_wait_seconds_count 6\n'
