@@ -12,14 +12,15 @@ import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup
 import { serveApp } from './serve.ts';
 import type { UpstreamClient } from './upstream.ts';
 
-/** The scopes the widgets use (issue list: TTS, media, counters, overlays and goals). */
+/** The scopes the widgets and the dock use (TTS, media, counters, overlays and goals, tipping). */
 export const NEEDED_SCOPES = {
 	'tts:read': 'the TTS player cannot read the queue',
 	'tts:control': 'the TTS player cannot claim and finish tips',
 	'media:read': 'the media player cannot read the queue',
 	'media:control': 'the media player cannot claim and finish videos',
 	'counters:manage': 'counters cannot be shown',
-	'overlays:manage': 'overlays, tip goals and celebrations will not work'
+	'overlays:manage': 'overlays, tip goals and celebrations will not work',
+	'tipping:control': "the dock's Open / Close tipping will be refused"
 } as const;
 
 /** The embedded simulator main.ts started for demo mode: what the token endpoint needs of it. */

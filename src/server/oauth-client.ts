@@ -15,14 +15,18 @@ import {
 	type TokenSettings
 } from './oauth-tokens.ts';
 
-/** The scopes the widgets use (the same list launch.ts checks an API key against). */
+/**
+ * The scopes the widgets and the dock use (the same list launch.ts checks an API key against);
+ * tipping:control is the dock's Open/Close tipping.
+ */
 export const OAUTH_SCOPES = [
 	'tts:read',
 	'tts:control',
 	'media:read',
 	'media:control',
 	'counters:manage',
-	'overlays:manage'
+	'overlays:manage',
+	'tipping:control'
 ] as const;
 
 export interface OAuthSettings extends TokenSettings {

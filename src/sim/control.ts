@@ -45,9 +45,12 @@ export class SimControl {
 		if (key) this.hub?.closeForKey(key.id);
 	}
 
-	/** A tip for the first account, or for the named one (the hosted demo has several). */
-	createTip(input: TipInput, tenantId?: string): ReturnType<SimCore['model']['createTip']> {
-		return this.tenant(tenantId).createTip(input);
+	/**
+	 * A viewer's tip (a checkout on the tip page) for the first account, or for the named one (the
+	 * hosted demo has several). Refused with 409 `tipping_closed` while tipping is closed.
+	 */
+	createTip(input: TipInput, tenantId?: string): ReturnType<SimCore['model']['checkout']> {
+		return this.tenant(tenantId).checkout(input);
 	}
 
 	/** An account's model by tenant id (absent: the first); unknown ids are refused. */
@@ -237,7 +240,10 @@ async function parse<S extends z.ZodType>(schema: S, req: Request): Promise<z.in
 	return r.data;
 }
 
-/** The demo's actions: read the log, send a test tip, start and stop the demo traffic. */
+/**
+ * The demo's actions: read the log, send a test tip (a viewer's, so refused while tipping is
+ * closed), start and stop the demo traffic.
+ */
 function demoRoutes(app: Hono, control: SimControl): void {
 	const { core } = control;
 	app.get('/log', (c) => c.json({ entries: core.log.since(Number(c.req.query('since') ?? 0)) }));

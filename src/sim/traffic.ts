@@ -33,15 +33,19 @@ export class DemoTraffic {
 		this.timer = null;
 	}
 
-	/** One step of traffic: mostly tips, sometimes a video, a counter bump or a celebration. */
+	/**
+	 * One step of traffic: mostly tips, sometimes a video, a counter bump or a celebration. The
+	 * tips are viewers' checkouts: while tipping is closed none is sent (the step does nothing).
+	 */
 	step(): void {
 		const { model } = this.core;
 		const roll = this.rng.next();
 		if (roll < 0.6) {
+			if (!model.accepting) return;
 			const input = randomTipInput(this.rng);
 			const withVideo = this.rng.chance(0.2);
 			const video = withVideo ? this.rng.pick(demoVideos) : null;
-			model.createTip({
+			model.checkout({
 				...input,
 				media: video
 					? {

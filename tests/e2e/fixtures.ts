@@ -11,11 +11,16 @@ const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 
 export const OVERLAY_KEY = 'e2e_stack_overlay_key_42';
 
+/** The dock's control key of the stack's token endpoint (X-Control-Key on /control). */
+export const CONTROL_KEY = 'e2e_stack_control_key_42';
+
 export interface Stack {
 	sim: RunningSimulator;
 	/** The token endpoint's origin (what OBS loads). */
 	origin: string;
 	key: string;
+	/** The control key: what the dock sends to skip, pause, remove, replay, hide or close. */
+	controlKey: string;
 	/** A page URL with the overlay key and extra parameters. */
 	url(path: string, params?: Record<string, string | number>): string;
 	/** API calls the simulator answered, e.g. `calls('POST', /^\/tts\/.+\/start$/)`. */
@@ -29,6 +34,7 @@ export const test = base.extend<{ stack: Stack }>({
 			mode: 'demo',
 			upstream: { baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, apiKey: sim.apiKey },
 			overlayKey: OVERLAY_KEY,
+			controlKey: CONTROL_KEY,
 			dist,
 			simulatorOrigin: sim.origin
 		});
@@ -36,6 +42,7 @@ export const test = base.extend<{ stack: Stack }>({
 			sim,
 			origin: served.origin,
 			key: OVERLAY_KEY,
+			controlKey: CONTROL_KEY,
 			url: (path, params = {}) => {
 				const q = new URLSearchParams({ key: OVERLAY_KEY });
 				for (const [k, v] of Object.entries(params)) q.set(k, String(v));

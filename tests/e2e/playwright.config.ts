@@ -15,6 +15,9 @@ const baseURL = `http://127.0.0.1:${port}`;
 /** The overlay key the e2e server runs with (tests/e2e/fixtures.ts reads it too). */
 export const E2E_OVERLAY_KEY = process.env.E2E_OVERLAY_KEY ?? 'e2e_overlay_key_0123456789';
 
+/** Its control key: given, so that the server writes no .control-key file into the checkout. */
+const E2E_CONTROL_KEY = process.env.E2E_CONTROL_KEY ?? 'e2e_control_key_0123456789';
+
 const args = [...chromiumArgs];
 
 // Launch options only replace the browser's environment, so start from ours.
@@ -78,6 +81,7 @@ export default defineConfig({
 			PORT: String(port),
 			HOST: '127.0.0.1',
 			OVERLAY_KEY: E2E_OVERLAY_KEY,
+			CONTROL_KEY: E2E_CONTROL_KEY,
 			DEMO_TRAFFIC: '0',
 			SKIP_BUILD: '1'
 		},

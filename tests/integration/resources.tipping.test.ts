@@ -108,6 +108,43 @@ describe('tipping', () => {
 		await nextEvent(rt, 'tipping.opened');
 	});
 
+	it("while closed, a viewer's tip is refused with 409 tipping_closed but an API tip is taken", async () => {
+		expect((await api(sim, 'POST', '/tipping/close')).status).toBe(200);
+		const viewer = await fetch(`${sim.origin}/_sim/tips`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({
+				name: 'Late viewer',
+				amount: 3,
+				media_url: `${sim.origin}/demo/bars.webm`
+			})
+		});
+		expect(viewer.status).toBe(409);
+		expect(await viewer.json()).toEqual({ error: 'tipping is closed', code: 'tipping_closed' });
+		expect(expectBody(await api(sim, 'GET', '/tts/queue'), 200, TtsQueueBody).items).toEqual([]);
+		expect(sim.control.log.events('tip.created')).toEqual([]);
+		expect(sim.control.log.events('queue.media.added')).toEqual([]);
+
+		// tips:create makes tips the service took no payment for: no checkout, so not stopped.
+		const apiTip = await createTip({ name: 'Kofi relay', paid: true, source: 'kofi' });
+		const q = expectBody(await api(sim, 'GET', '/tts/queue'), 200, TtsQueueBody);
+		expect(q.items.map((t) => t.order_id)).toEqual([apiTip.order_id]);
+
+		expect((await api(sim, 'POST', '/tipping/open')).status).toBe(200);
+		const reopened = await fetch(`${sim.origin}/_sim/tips`, { method: 'POST', body: '{}' });
+		expect(reopened.status).toBe(201);
+	});
+
+	it('closing a closed tipping answers the same and announces nothing more', async () => {
+		expect((await api(sim, 'POST', '/tipping/close')).status).toBe(200);
+		const again = expectBody(await api(sim, 'POST', '/tipping/close'), 200, TippingChangeBody);
+		expect(again).toMatchObject({ success: true, accepting: false });
+		await api(sim, 'POST', '/tipping/open');
+		await nextEvent(rt, 'tipping.opened');
+		const tipping = sim.control.log.events().filter((e) => e.type.startsWith('tipping.'));
+		expect(tipping.map((e) => e.type)).toEqual(['tipping.closed', 'tipping.opened']);
+	});
+
 	it('POST /tips creates an API tip with 201 that enters the TTS queue and fires tip.created', async () => {
 		const res = await api(sim, 'POST', '/tips', {
 			body: {

@@ -75,6 +75,15 @@ describe('starting a tip (claiming the playing slot)', () => {
 		expect(again.current_order_id).toBe(a.order_id);
 		expect(sim.control.log.events('queue.tts.started')).toHaveLength(1);
 	});
+
+	it('answers already_playing with its own order id also while the queue is paused', async () => {
+		// CONTRACT.md: how a reloaded consumer finds its claim, whatever the pause says.
+		const a = await tip();
+		expectBody(await start(a.order_id), 200, TtsStartBody);
+		expect((await api(sim, 'POST', '/tts/pause')).status).toBe(200);
+		const again = expectError(await start(a.order_id), 409, 'already_playing', AlreadyPlayingBody);
+		expect(again.current_order_id).toBe(a.order_id);
+	});
 });
 
 describe('finishing a tip', () => {

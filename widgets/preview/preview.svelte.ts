@@ -117,7 +117,9 @@ export class PreviewState {
 			method: 'POST',
 			headers: { 'x-overlay-key': this.key }
 		}).catch(() => null);
-		this.notice = res?.ok ? `${action}: done` : `${action}: failed (${res?.status ?? 'no answer'})`;
+		if (!res) this.notice = `${action}: failed (no answer)`;
+		else if (res.ok) this.notice = `${action}: done`;
+		else this.notice = `${action}: failed (${(await reasonOf(res)) ?? res.status})`;
 	}
 
 	/**
@@ -192,4 +194,11 @@ export class PreviewState {
 		);
 		this.widgetPages = found.filter((t): t is string => t !== null);
 	}
+}
+
+/** The refusal's own words (`error` of its JSON body, e.g. "tipping is closed"), if it has them. */
+async function reasonOf(res: Response): Promise<string | null> {
+	const body: unknown = await res.json().catch(() => null);
+	const error = (body as { error?: unknown } | null)?.error;
+	return typeof error === 'string' ? error : null;
 }

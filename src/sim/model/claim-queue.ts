@@ -45,13 +45,20 @@ export class ClaimQueue<Item extends { order_id: string }, Played extends Item> 
 
 	start(orderId: string): Item {
 		const item = this.queued(orderId);
+		// CONTRACT.md: the claimed item started again answers already_playing with its own id, also
+		// while paused (the queue_paused rule is for queued items): a reloaded consumer finds its
+		// claim this way and releases it.
+		if (this.current === orderId) throw this.alreadyPlaying('it already holds the playing slot');
 		if (this.paused) throw new SimError(409, 'queue_paused', 'the queue is paused');
-		if (this.current !== null)
-			throw new SimError(409, 'already_playing', 'another item holds the playing slot', {
-				current_order_id: this.current
-			});
+		if (this.current !== null) throw this.alreadyPlaying('another item holds the playing slot');
 		this.current = orderId;
 		return item;
+	}
+
+	private alreadyPlaying(message: string): SimError {
+		return new SimError(409, 'already_playing', message, {
+			current_order_id: this.current
+		});
 	}
 
 	finish(orderId: string): Played {

@@ -19,8 +19,6 @@ import { badRequest, notFound, SimError } from '../errors.ts';
 import { ClaimQueue } from './claim-queue.ts';
 import { IdSource } from './ids.ts';
 import { leaderboardOf, mediaItem, type MediaInput } from './records.ts';
-
-export type { MediaInput } from './records.ts';
 import {
 	DEMO_TENANTS,
 	demoOverlays,
@@ -28,6 +26,7 @@ import {
 	type DemoTenant,
 	type OverlayState
 } from './overlays.ts';
+export type { MediaInput } from './records.ts';
 
 export const MAX_COUNTERS = 100;
 
@@ -151,6 +150,13 @@ export class SimModel {
 			);
 		this.opts.requestAudio?.(tip);
 		return tip;
+	}
+
+	// A viewer's tip (/_sim, the demo traffic) is a checkout, which closing tipping stops
+	// (service-api.md, tipping:control); one made with POST /tips is not: see handlers.ts.
+	checkout(input: TipInput): QueueTip {
+		if (!this.accepting) throw new SimError(409, 'tipping_closed', 'tipping is closed');
+		return this.createTip(input);
 	}
 
 	/** Rendering finished: the tip's `tts_url` becomes non-null and `tip.tts_ready` fires. */
@@ -374,7 +380,9 @@ export class SimModel {
 
 	// --- tipping ---
 
+	/** Opens or closes tipping; announced only on a change, as pause and visibility are. */
 	setAccepting(accepting: boolean, actor?: Actor): boolean {
+		if (this.accepting === accepting) return accepting;
 		this.accepting = accepting;
 		this.emit(accepting ? 'tipping.opened' : 'tipping.closed', {}, actor);
 		return accepting;
