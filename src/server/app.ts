@@ -10,16 +10,20 @@ import { demoActionRoutes } from './routes/demo-actions.ts';
 import { guardRequests } from './routes/guards.ts';
 import { healthRoute } from './routes/health.ts';
 import { overlayKeyCheck } from './routes/overlay-key.ts';
+import { controlRoutes } from './routes/control.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { proxyRoutes } from './routes/proxy.ts';
 import { tokenRoute } from './routes/token.ts';
+import { FailureLimiter } from './security.ts';
 
 export type { AppOptions } from './app-options.ts';
 export { WIDGET_PAGES } from './routes/pages.ts';
 
 export function createApp(opts: AppOptions): Hono {
 	const app = new Hono();
-	const key = overlayKeyCheck(opts);
+	// One limit on wrong keys of either kind: guessing control keys costs as much as overlay keys.
+	const failures = opts.failures ?? new FailureLimiter();
+	const key = overlayKeyCheck({ ...opts, failures });
 	// Order matters: the guards run first, hosted mode's routes come ahead of the widget routes, and
 	// the static files come after every page route.
 	guardRequests(app, opts);
@@ -28,6 +32,8 @@ export function createApp(opts: AppOptions): Hono {
 	tokenRoute(app, key);
 	proxyRoutes(app, key);
 	demoActionRoutes(app, opts, key);
+	// The dock's routes exist only where a control credential does (a control key, or hosted mode).
+	if (opts.controlKey !== undefined || opts.resolveControl) controlRoutes(app, opts, failures);
 	if (opts.oauth)
 		app.route(
 			'/oauth',

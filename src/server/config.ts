@@ -37,6 +37,12 @@ export const Env = z.object({
 		.regex(OVERLAY_KEY, 'expected 16 to 128 characters of A-Z a-z 0-9 _ -')
 		.optional(),
 	OVERLAY_KEY_FILE: z.string().min(1).default('.overlay-key'),
+	/** The dock's key (X-Control-Key): skip, remove, pause, replay; never in a browser source. */
+	CONTROL_KEY: z
+		.string()
+		.regex(OVERLAY_KEY, 'expected 16 to 128 characters of A-Z a-z 0-9 _ -')
+		.optional(),
+	CONTROL_KEY_FILE: z.string().min(1).default('.control-key'),
 	/** Extra names this server may be reached by (comma-separated), for the Host header check. */
 	ALLOWED_HOSTS: z.string().default(''),
 	DEMO_TRAFFIC: z
@@ -72,6 +78,21 @@ export const Env = z.object({
 		.optional(),
 	OAUTH_TOKEN_FILE: z.string().min(1).default('.oauth-token.json')
 });
+
+/** The overlay key and the dock's control key: from the environment, else from their files. */
+function keysOf(
+	e: z.infer<typeof Env>
+): Pick<Config, 'overlayKey' | 'controlKey' | 'controlKeyFile'> {
+	const overlayKey = e.OVERLAY_KEY ?? persistentKey(e.OVERLAY_KEY_FILE, 'overlay');
+	const controlKey = e.CONTROL_KEY ?? persistentKey(e.CONTROL_KEY_FILE, 'control');
+	// The overlay key sits in OBS browser-source URLs, which get shown by accident: if it were the
+	// control key too, anyone who saw it could skip and pause.
+	if (controlKey === overlayKey)
+		throw new ConfigError(
+			`Invalid environment:\n  ${e.CONTROL_KEY ? 'CONTROL_KEY' : 'CONTROL_KEY_FILE'}: the control key must differ from the overlay key`
+		);
+	return { overlayKey, controlKey, controlKeyFile: e.CONTROL_KEY ? null : e.CONTROL_KEY_FILE };
+}
 
 /** Runs even after the URL check failed (zod checks continue), so it must not throw. */
 function isOAuthUrl(value: string): boolean {
@@ -113,6 +134,10 @@ export interface Config {
 	host: string;
 	port: number;
 	overlayKey: string;
+	/** The dock's control key: CONTROL_KEY, else the one kept in CONTROL_KEY_FILE. */
+	controlKey: string;
+	/** Where a new control key is stored; null: CONTROL_KEY sets it (a new one cannot be kept). */
+	controlKeyFile: string | null;
 	allowedHosts: string[];
 	demoTraffic: number;
 	/** Serve the bundle as it is instead of rebuilding it when stale (SKIP_BUILD=1). */
@@ -165,7 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 		upstream,
 		host: e.HOST,
 		port: e.PORT,
-		overlayKey: e.OVERLAY_KEY ?? persistentOverlayKey(e.OVERLAY_KEY_FILE),
+		...keysOf(e),
 		allowedHosts: e.ALLOWED_HOSTS.split(',')
 			.map((h) => h.trim().toLowerCase())
 			.filter(Boolean),
@@ -183,34 +208,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 	};
 }
 
+/** The two keys kept in a file when not set in the environment: their names in messages. */
+const KEY_NAMES = {
+	overlay: { what: 'overlay key', env: 'OVERLAY_KEY', file: 'OVERLAY_KEY_FILE' },
+	control: { what: 'control key', env: 'CONTROL_KEY', file: 'CONTROL_KEY_FILE' }
+} as const;
+
+type KeyKind = keyof typeof KEY_NAMES;
+
 /**
- * The overlay key from a local git-ignored file, created with a CSPRNG on first start so that OBS
- * URLs stay the same across restarts. Written atomically with owner-only permissions.
+ * A key (the overlay key, the dock's control key) from a local git-ignored file, created with a
+ * CSPRNG on first start so that OBS URLs stay the same across restarts. Written atomically with
+ * owner-only permissions.
  */
-export function persistentOverlayKey(file: string): string {
-	// A file system error (a directory in the way, no write permission) stops the server with a
-	// message like any other bad setting, not with a stack trace.
-	const io = <T>(what: string, action: () => T): T => {
-		try {
-			return action();
-		} catch (err) {
-			const reason = (err as NodeJS.ErrnoException).code ?? String(err);
-			throw new ConfigError(
-				`Cannot ${what} the overlay key file ${file} (${reason}): set OVERLAY_KEY, or OVERLAY_KEY_FILE to a writable path`
-			);
-		}
-	};
+export function persistentKey(file: string, kind: KeyKind): string {
+	const { what } = KEY_NAMES[kind];
 	if (existsSync(file)) {
-		const key = io('read', () => readFileSync(file, 'utf8')).trim();
+		const key = keyFileIo(file, kind, 'read', () => readFileSync(file, 'utf8')).trim();
 		if (!OVERLAY_KEY.test(key))
 			throw new ConfigError(
-				`Invalid overlay key file ${file}: expected 16 to 128 characters of A-Z a-z 0-9 _ - (delete it to make a new one)`
+				`Invalid ${what} file ${file}: expected 16 to 128 characters of A-Z a-z 0-9 _ - (delete it to make a new one)`
 			);
 		return key;
 	}
+	return storeNewKey(file, kind);
+}
+
+/** Makes a new key with a CSPRNG and keeps it in `file` (replacing the one there). */
+export function storeNewKey(file: string, kind: KeyKind): string {
 	const key = randomBytes(24).toString('base64url');
-	io('write', () => writeOwnerOnly(file, key));
+	keyFileIo(file, kind, 'write', () => writeOwnerOnly(file, key));
 	return key;
+}
+
+/**
+ * A file system error (a directory in the way, no write permission) stops the server with a
+ * message like any other bad setting, not with a stack trace.
+ */
+function keyFileIo<T>(file: string, kind: KeyKind, verb: string, action: () => T): T {
+	try {
+		return action();
+	} catch (err) {
+		const reason = (err as NodeJS.ErrnoException).code ?? String(err);
+		const { what, env, file: fileEnv } = KEY_NAMES[kind];
+		throw new ConfigError(
+			`Cannot ${verb} the ${what} file ${file} (${reason}): set ${env}, or ${fileEnv} to a writable path`
+		);
+	}
 }
 
 /** Writes a secret atomically (temp file, rename) with owner-only permissions. */

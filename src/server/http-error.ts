@@ -13,7 +13,9 @@ export class HttpError extends Error {
 		readonly code: string,
 		message: string,
 		/** Headers the answer carries (Retry-After on a 429, Allow on a 405, Cache-Control). */
-		readonly headers?: Record<string, string>
+		readonly headers?: Record<string, string>,
+		/** More fields of the body (`required_scope` of a 403 missing_scope). */
+		readonly fields?: Record<string, string>
 	) {
 		super(message);
 	}
@@ -22,7 +24,7 @@ export class HttpError extends Error {
 /** `{ error, code }` with the error's status; anything unexpected is logged and answered 500. */
 export function errorResponse(c: Context, err: unknown): Response {
 	if (err instanceof HttpError)
-		return c.json({ error: err.message, code: err.code }, err.status, err.headers);
+		return c.json({ ...err.fields, error: err.message, code: err.code }, err.status, err.headers);
 	if (err instanceof UpstreamUnavailable)
 		return c.json(
 			{ error: 'the upstream service could not be reached', code: 'upstream_unreachable' },

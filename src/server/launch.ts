@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { Me, Overlay } from '../contract/index.ts';
 import { WIDGET_PAGES } from './app.ts';
 import { DIST, ensureBundle } from './build.ts';
-import type { Config, Upstream } from './config.ts';
+import { ConfigError, storeNewKey, type Config, type Upstream } from './config.ts';
+import { HttpError } from './http-error.ts';
 import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup.ts';
 import { serveApp } from './serve.ts';
 import type { UpstreamClient } from './upstream.ts';
@@ -57,6 +58,8 @@ export async function launchSingle(
 		mode: config.mode,
 		upstream,
 		overlayKey: config.overlayKey,
+		controlKey: config.controlKey,
+		newControlKey: newControlKey(config),
 		dist: DIST,
 		host: config.host,
 		port: config.port,
@@ -99,11 +102,12 @@ async function startupText(
 	overlays: Overlay[],
 	redirectUri: string | undefined
 ): Promise<string> {
-	const k = encodeURIComponent(config.overlayKey);
 	const built = async (name: string) =>
 		(await readFile(`${DIST}/${name}.html`).catch(() => null)) !== null;
-	const link = async (page: string, path: string) =>
-		(await built(page)) ? `${origin}${path}?key=${k}` : 'not in this build yet';
+	const link = async (page: string, path: string, key = config.overlayKey) =>
+		(await built(page))
+			? `${origin}${path}?key=${encodeURIComponent(key)}`
+			: 'not in this build yet';
 	const lines = [
 		`Tip Overlay Kit running in ${config.mode} mode${config.mode === 'demo' ? ' (embedded simulator, no account needed)' : ''}`,
 		`  Listening on ${origin}`,
@@ -128,6 +132,9 @@ async function startupText(
 					))
 				]
 			: []),
+		'',
+		`  Dock (OBS: Docks > Custom Browser Docks): ${await link('dock', '/dock', config.controlKey)}`,
+		'    Its key can skip, remove and pause: keep it in the dock, never in a browser source.',
 		...(redirectUri
 			? [
 					'',
@@ -138,6 +145,32 @@ async function startupText(
 		'  Keep these URLs private: the key in them lets a page use your overlays.'
 	];
 	return lines.join('\n');
+}
+
+/**
+ * POST /control/new-key: a new control key in CONTROL_KEY_FILE. A key set by CONTROL_KEY would come
+ * back at the next start, so then the dock is told to change it there instead.
+ */
+function newControlKey(config: Config): () => Promise<string> {
+	const file = config.controlKeyFile;
+	return async () => {
+		if (file === null)
+			throw new HttpError(
+				409,
+				'control_key_in_environment',
+				'the control key is set by CONTROL_KEY: change it there and restart the server'
+			);
+		try {
+			let key: string;
+			do key = storeNewKey(file, 'control');
+			while (key === config.overlayKey);
+			return key;
+		} catch (err) {
+			// The old key stays in force; the message names the file and the variables to set.
+			if (err instanceof ConfigError) throw new HttpError(500, 'key_not_stored', err.message);
+			throw err;
+		}
+	};
 }
 
 /** Live mode: who the key belongs to and what it may do; both modes: the overlays to list. */

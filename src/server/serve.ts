@@ -17,6 +17,10 @@ export interface ServeOptions {
 	mode: 'live' | 'demo';
 	upstream: Upstream;
 	overlayKey: string;
+	/** The dock's control key; absent: no /control routes. */
+	controlKey?: string;
+	/** Makes and stores a new control key (POST /control/new-key). */
+	newControlKey?: () => Promise<string>;
 	/** The built bundle (dist/). */
 	dist: string;
 	host?: string;
@@ -88,6 +92,8 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 			? { oauth: { connection: opts.oauth, hasApiKey: opts.upstream.apiKey !== '' } }
 			: {}),
 		overlayKey: opts.overlayKey,
+		controlKey: opts.controlKey,
+		newControlKey: opts.newControlKey,
 		allowedHosts: [host.toLowerCase(), ...(opts.allowedHosts ?? [])],
 		...nodeAppOptions(opts.dist)
 	});

@@ -13,6 +13,7 @@ import { withSim, type Sim } from '../fixtures/sim.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'start-test-overlay-key-0123456789';
+const CONTROL_KEY = 'start-test-control-key-0123456789';
 
 const BASE_ENV: NodeJS.ProcessEnv = {
 	...process.env,
@@ -24,6 +25,7 @@ const BASE_ENV: NodeJS.ProcessEnv = {
 	HOST: '127.0.0.1',
 	PORT: '0',
 	OVERLAY_KEY: KEY,
+	CONTROL_KEY,
 	DEMO_TRAFFIC: '0',
 	SKIP_BUILD: '1'
 };
@@ -144,9 +146,39 @@ describe('npm start in demo mode', () => {
 		for (const o of overlays) expect(out).toContain(o.name);
 		const printed = [...out.matchAll(/(http:\/\/\S+\?key=\S+)/g)].map((m) => m[1]);
 		for (const url of printed) {
-			expect(url).toContain(`key=${KEY}`);
+			// The dock alone carries the control key; every other page the overlay key.
+			expect(url).toContain(
+				new URL(url).pathname === '/dock' ? `key=${CONTROL_KEY}` : `key=${KEY}`
+			);
 			expect((await fetch(url)).status, url).toBe(200);
 		}
+	});
+
+	it('prints the dock URL with the control key and says it must stay out of browser sources', () => {
+		const out = server.out();
+		expect(out).toMatch(
+			new RegExp(
+				`Dock \\(OBS: Docks > Custom Browser Docks\\): (http://\\S+/dock\\?key=${CONTROL_KEY}|not in this build yet)\n`
+			)
+		);
+		expect(out).toContain('never in a browser source');
+	});
+
+	it('lets the control key, not the overlay key, act on the queues; CONTROL_KEY keeps its key', async () => {
+		const act = (key: string, path: string) =>
+			fetch(`${server.origin}/control/${path}`, {
+				method: 'POST',
+				// A client of its own: the wrong key below counts in the limiter tested further down.
+				headers: { 'x-control-key': key, 'x-forwarded-for': '203.0.113.7' }
+			});
+		expect((await act(KEY, 'actions/tts-pause')).status).toBe(401);
+		const paused = await act(CONTROL_KEY, 'actions/tts-pause');
+		expect(await paused.json()).toMatchObject({ outcome: 'done' });
+		await act(CONTROL_KEY, 'actions/tts-resume');
+		// A new key would be lost at the next start, where CONTROL_KEY sets the old one again.
+		const renewed = await act(CONTROL_KEY, 'new-key');
+		expect(renewed.status).toBe(409);
+		expect(await renewed.json()).toMatchObject({ code: 'control_key_in_environment' });
 	});
 
 	it('mints a realtime token and forwards an allowlisted call over real HTTP', async () => {

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '../../src/server/config.ts';
 
 const OVERLAY_KEY = 'test-overlay-key-0123456789';
 const OAUTH = {
+	CONTROL_KEY: 'test-control-key-0123456789',
 	OAUTH_CLIENT_ID: 'oc_3f9a1b',
 	TIP_OAUTH_URL: 'https://auth.example.com',
 	TIP_API_BASE_URL: 'https://api.example.com/v1',

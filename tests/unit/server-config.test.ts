@@ -4,7 +4,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, persistentOverlayKey } from '../../src/server/config.ts';
+import {
+	ConfigError,
+	loadConfig as loadConfigIn,
+	persistentKey,
+	storeNewKey
+} from '../../src/server/config.ts';
 
 const OVERLAY_KEY = 'test-overlay-key-0123456789';
 const LIVE = {
@@ -30,6 +35,10 @@ beforeEach(() => {
 	dir = mkdtempSync(join(tmpdir(), 'overlay-config-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** loadConfig with the generated control key kept in the test's folder, not in the checkout. */
+const loadConfig = (env: NodeJS.ProcessEnv) =>
+	loadConfigIn({ CONTROL_KEY_FILE: join(dir, '.control-key'), ...env });
 
 describe('loadConfig', () => {
 	it('runs in demo mode with the documented defaults when TIP_API_KEY is unset', () => {
@@ -179,10 +188,63 @@ describe('loadConfig', () => {
 	});
 });
 
-describe('persistentOverlayKey', () => {
+describe('the control key (the dock)', () => {
+	const CONTROL_KEY = 'test-control-key-0123456789';
+
+	it('takes CONTROL_KEY, with no file to store a new one in', () => {
+		const config = loadConfig({ OVERLAY_KEY, CONTROL_KEY });
+		expect(config).toMatchObject({ controlKey: CONTROL_KEY, controlKeyFile: null });
+	});
+
+	it('generates one apart from the overlay key, kept owner-only in CONTROL_KEY_FILE', () => {
+		const file = join(dir, 'control-key');
+		const config = loadConfig({ OVERLAY_KEY, CONTROL_KEY_FILE: file });
+		expect(config.controlKey).toMatch(/^[A-Za-z0-9_-]{32,128}$/);
+		expect(config.controlKey).not.toBe(config.overlayKey);
+		expect(config.controlKeyFile).toBe(file);
+		expect(readFileSync(file, 'utf8').trim()).toBe(config.controlKey);
+		if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+		expect(loadConfig({ OVERLAY_KEY, CONTROL_KEY_FILE: file }).controlKey).toBe(config.controlKey);
+	});
+
+	it('names CONTROL_KEY when it is not a key', () => {
+		const err = configError({ OVERLAY_KEY, CONTROL_KEY: 'short' });
+		expect(err.message).toMatch(/CONTROL_KEY: expected 16 to 128 characters/);
+		expect(err.message).not.toContain('short');
+	});
+
+	it('names CONTROL_KEY when it is the overlay key, without repeating the key', () => {
+		const err = configError({ OVERLAY_KEY, CONTROL_KEY: OVERLAY_KEY });
+		expect(err.message).toMatch(/CONTROL_KEY: the control key must differ from the overlay key/);
+		expect(err.message).not.toContain(OVERLAY_KEY);
+	});
+
+	it('names CONTROL_KEY_FILE when the file holds the overlay key', () => {
+		const file = join(dir, 'control-key');
+		writeFileSync(file, OVERLAY_KEY + '\n');
+		expect(configError({ OVERLAY_KEY, CONTROL_KEY_FILE: file }).message).toMatch(
+			/CONTROL_KEY_FILE: the control key must differ/
+		);
+	});
+
+	it('names the control key variables when its file cannot be written', () => {
+		const err = configError({ OVERLAY_KEY, CONTROL_KEY_FILE: join(dir, 'missing', 'key') });
+		expect(err.message).toMatch(/control key file .*set CONTROL_KEY, or CONTROL_KEY_FILE/);
+	});
+
+	it('a new key replaces the stored one, and the next start reads the new one', () => {
+		const file = join(dir, 'control-key');
+		const first = loadConfig({ OVERLAY_KEY, CONTROL_KEY_FILE: file }).controlKey;
+		const next = storeNewKey(file, 'control');
+		expect(next).not.toBe(first);
+		expect(loadConfig({ OVERLAY_KEY, CONTROL_KEY_FILE: file }).controlKey).toBe(next);
+	});
+});
+
+describe('persistentKey', () => {
 	it('creates an owner-only file holding a key that passes the OVERLAY_KEY rule', () => {
 		const file = join(dir, '.overlay-key');
-		const key = persistentOverlayKey(file);
+		const key = persistentKey(file, 'overlay');
 		expect(key).toMatch(/^[A-Za-z0-9_-]{16,128}$/);
 		expect(readFileSync(file, 'utf8').trim()).toBe(key);
 		if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -190,14 +252,14 @@ describe('persistentOverlayKey', () => {
 
 	it('returns the same key on the next call so that OBS URLs survive a restart', () => {
 		const file = join(dir, '.overlay-key');
-		const key = persistentOverlayKey(file);
-		expect(persistentOverlayKey(file)).toBe(key);
-		expect(persistentOverlayKey(file)).toBe(key);
+		const key = persistentKey(file, 'overlay');
+		expect(persistentKey(file, 'overlay')).toBe(key);
+		expect(persistentKey(file, 'overlay')).toBe(key);
 	});
 
 	it('makes a different key in a different place (CSPRNG, not a constant)', () => {
-		const a = persistentOverlayKey(join(dir, 'a'));
-		const b = persistentOverlayKey(join(dir, 'b'));
+		const a = persistentKey(join(dir, 'a'), 'overlay');
+		const b = persistentKey(join(dir, 'b'), 'overlay');
 		expect(a).not.toBe(b);
 		expect(a.length).toBeGreaterThanOrEqual(32);
 	});
@@ -205,16 +267,16 @@ describe('persistentOverlayKey', () => {
 	it('accepts a key file written by hand with a trailing newline', () => {
 		const file = join(dir, '.overlay-key');
 		writeFileSync(file, 'hand-written-key-0123456789\n');
-		expect(persistentOverlayKey(file)).toBe('hand-written-key-0123456789');
+		expect(persistentKey(file, 'overlay')).toBe('hand-written-key-0123456789');
 	});
 
 	it('names the file when it cannot be read or written instead of crashing', () => {
 		// A directory where the file should be, and a file inside a folder that does not exist.
-		expect(() => persistentOverlayKey(dir)).toThrow(ConfigError);
-		expect(() => persistentOverlayKey(dir)).toThrow(dir);
+		expect(() => persistentKey(dir, 'overlay')).toThrow(ConfigError);
+		expect(() => persistentKey(dir, 'overlay')).toThrow(dir);
 		const nowhere = join(dir, 'missing-folder', '.overlay-key');
-		expect(() => persistentOverlayKey(nowhere)).toThrow(ConfigError);
-		expect(() => persistentOverlayKey(nowhere)).toThrow(nowhere);
+		expect(() => persistentKey(nowhere, 'overlay')).toThrow(ConfigError);
+		expect(() => persistentKey(nowhere, 'overlay')).toThrow(nowhere);
 	});
 
 	it.each([
@@ -225,8 +287,8 @@ describe('persistentOverlayKey', () => {
 	])('refuses a key file that is %s with a message naming the file', (_, content) => {
 		const file = join(dir, '.overlay-key');
 		writeFileSync(file, content);
-		expect(() => persistentOverlayKey(file)).toThrow(ConfigError);
-		expect(() => persistentOverlayKey(file)).toThrow(file);
+		expect(() => persistentKey(file, 'overlay')).toThrow(ConfigError);
+		expect(() => persistentKey(file, 'overlay')).toThrow(file);
 		// The file is left alone: the streamer decides whether to delete it.
 		expect(readFileSync(file, 'utf8')).toBe(content);
 	});

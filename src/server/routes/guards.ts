@@ -1,13 +1,13 @@
 // Checks every request passes before a route sees it: the Host header and the raw path (security.ts
-// says why), and the size of a body sent to /token or /api. Also how a route tells whether a
-// request carries a body without making the Node adapter build a whole Request for it.
+// says why), and the size of a body sent to /token, /api or /control. Also how a route tells
+// whether a request carries a body without making the Node adapter build a whole Request for it.
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppOptions } from '../app-options.ts';
 import { HttpError } from '../http-error.ts';
 import { hostAllowed, rawPathTricky } from '../security.ts';
 
-/** The largest request body /token and /api accept. */
+/** The largest request body /token, /api and /control accept. */
 export const MAX_BODY = 16 * 1024;
 
 export const tooLarge = () => new HttpError(413, 'too_large', 'request body too large');
@@ -44,6 +44,7 @@ export function guardRequests(app: Hono, opts: Pick<AppOptions, 'allowedHosts' |
 	};
 	app.use('/token', limit);
 	app.use('/api/*', limit);
+	app.use('/control/*', limit);
 }
 
 /** GET and HEAD requests reach the app without a body (a Request cannot carry one). */

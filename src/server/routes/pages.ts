@@ -1,5 +1,5 @@
-// The built pages: one per widget, the overlay (all of a scene's widgets), the preview and the
-// index, each sent with a Content-Security-Policy and no caching; then the built static files.
+// The built pages: one per widget, the overlay (all of a scene's widgets), the preview, the dock and
+// the index, each sent with a Content-Security-Policy and no caching; then the built static files.
 // A page a build does not contain, or an id that cannot exist, is an HTML 404.
 import type { Context, Hono } from 'hono';
 import { OVERLAY_ID } from '../../contract/index.ts';
@@ -35,10 +35,14 @@ const PAGE_HEADERS = {
 };
 
 export function pageRoutes(app: Hono, opts: Pick<AppOptions, 'readPage' | 'staticFiles'>) {
-	const page = async (c: Context, name: string): Promise<Response> => {
+	const page = async (
+		c: Context,
+		name: string,
+		headers: Record<string, string> = PAGE_HEADERS
+	): Promise<Response> => {
 		const html = await opts.readPage(name);
 		if (html === null) return notFoundPage(c);
-		return c.body(html, 200, PAGE_HEADERS);
+		return c.body(html, 200, headers);
 	};
 
 	app.get('/widget/:type', async (c) => {
@@ -51,6 +55,8 @@ export function pageRoutes(app: Hono, opts: Pick<AppOptions, 'readPage' | 'stati
 		OVERLAY_ID.test(c.req.param('overlayId')) ? page(c, 'overlay') : notFoundPage(c)
 	);
 	app.get('/preview', (c) => page(c, 'preview'));
+	// The dock's URL carries the control key: no Referer at all, not even the origin.
+	app.get('/dock', (c) => page(c, 'dock', { ...PAGE_HEADERS, 'Referrer-Policy': 'no-referrer' }));
 	app.get('/', (c) => page(c, 'index'));
 	if (opts.staticFiles) app.use('*', opts.staticFiles);
 }

@@ -43,7 +43,7 @@ function notForwarded(method: string, path: string): HttpError {
 }
 
 /** Only a route with a query schema forwards a query, and only what that schema lets through. */
-function forwardedQuery(route: Route, url: URL): string {
+export function forwardedQuery(route: Route, url: URL): string {
 	if (!route.query || !url.search) return '';
 	const parsed = route.query.safeParse(Object.fromEntries(url.searchParams));
 	if (!parsed.success) throw new HttpError(400, 'bad_request', 'invalid query');

@@ -1,0 +1,221 @@
+// The dock's actions (POST /control/actions/:action, /work/dock-spec.md): what each one asks the
+// upstream, and how the answers become the dock's outcome. Each is safe to press twice: the ones
+// the upstream would repeat (a skip skips whatever plays, a replay queues another copy) first read
+// the queue and answer `already` when the press has nothing left to do. routes/control.ts runs
+// them one at a time per streamer, so that the read and the call it decides stay together.
+import type { z } from 'zod/mini';
+import {
+	ApiErrorBody,
+	MissingScopeBody,
+	ROUTES,
+	type QueueMediaItem,
+	type QueueTip,
+	type Route
+} from '../contract/index.ts';
+import { HttpError } from './http-error.ts';
+import { bodyBytes, UpstreamUnavailable, type UpstreamClient } from './upstream.ts';
+
+export interface ActionOutcome {
+	/** done: the dock's press changed something; already: it was so before (pressed twice, or
+	 *  another dock did it). */
+	outcome: 'done' | 'already';
+	message: string;
+}
+
+/** An action the dock can take: with an order id (`{ order_id }`) or without a body. */
+export type ControlAction =
+	| { order: true; run(upstream: UpstreamClient, orderId: string): Promise<ActionOutcome> }
+	| { order: false; run(upstream: UpstreamClient): Promise<ActionOutcome> };
+
+type Queue = 'tts' | 'media';
+
+const done = (message: string): ActionOutcome => ({ outcome: 'done', message });
+const already = (message: string): ActionOutcome => ({ outcome: 'already', message });
+
+const NOUN = { tts: 'tip', media: 'video' } as const;
+const QUEUE_NAME = { tts: 'TTS', media: 'media' } as const;
+
+export const CONTROL_ACTIONS: Record<string, ControlAction> = {
+	'tts-skip': { order: true, run: (up, id) => skip(up, 'tts', id) },
+	'media-skip': { order: true, run: (up, id) => skip(up, 'media', id) },
+	'tts-pause': { order: false, run: (up) => pause(up, 'tts', true) },
+	'tts-resume': { order: false, run: (up) => pause(up, 'tts', false) },
+	'media-pause': { order: false, run: (up) => pause(up, 'media', true) },
+	'media-resume': { order: false, run: (up) => pause(up, 'media', false) },
+	'media-show': { order: false, run: (up) => showMedia(up, true) },
+	'media-hide': { order: false, run: (up) => showMedia(up, false) },
+	'tipping-open': { order: false, run: (up) => tipping(up, true) },
+	'tipping-close': { order: false, run: (up) => tipping(up, false) },
+	'tts-remove': { order: true, run: (up, id) => remove(up, 'tts', id) },
+	'media-remove': { order: true, run: (up, id) => remove(up, 'media', id) },
+	'tts-replay': { order: true, run: replayTip },
+	'media-replay': { order: true, run: replayVideo }
+};
+
+/**
+ * The upstream's skip takes no order id (it skips the claimed item, else the head): it is sent only
+ * while the item the dock shows as playing is the one claimed, so a press that comes after the
+ * item ended, or a second press, never skips the next one.
+ */
+async function skip(up: UpstreamClient, q: Queue, orderId: string): Promise<ActionOutcome> {
+	const queue = await ask(up, q === 'tts' ? ROUTES.ttsQueue : ROUTES.mediaQueue);
+	if (queue.current_order_id !== orderId) {
+		if (queue.items.some((item) => item.order_id === orderId))
+			throw new HttpError(
+				409,
+				'not_playing',
+				`that ${NOUN[q]} is waiting, not playing: remove it instead`
+			);
+		return already(`already skipped, or it has ended`);
+	}
+	const skipped = await ask(up, q === 'tts' ? ROUTES.ttsSkip : ROUTES.mediaSkip);
+	if (skipped.order_id === orderId) return done('skipped');
+	if (skipped.order_id === null) return already('it had ended: nothing was skipped');
+	// It ended between the read and the skip, and the upstream skipped the next one: say so.
+	return done(`it had just ended, so the ${NOUN[q]} after it was skipped`);
+}
+
+async function pause(up: UpstreamClient, q: Queue, paused: boolean): Promise<ActionOutcome> {
+	const route = {
+		tts: paused ? ROUTES.ttsPause : ROUTES.ttsResume,
+		media: paused ? ROUTES.mediaPause : ROUTES.mediaResume
+	}[q];
+	await ask(up, route);
+	return done(`${QUEUE_NAME[q]} queue ${paused ? 'paused' : 'resumed'}`);
+}
+
+async function showMedia(up: UpstreamClient, visible: boolean): Promise<ActionOutcome> {
+	await ask(up, ROUTES.mediaVisibility, { body: { visible } });
+	return done(visible ? 'the video player shows' : 'the video player is hidden');
+}
+
+async function tipping(up: UpstreamClient, open: boolean): Promise<ActionOutcome> {
+	await ask(up, open ? ROUTES.tippingOpen : ROUTES.tippingClose);
+	return done(open ? 'tipping is open' : 'tipping is closed: new tips are refused');
+}
+
+/** A 404 or 409 `not_in_queue` means it left the queue already (played, skipped, removed). */
+async function remove(up: UpstreamClient, q: Queue, orderId: string): Promise<ActionOutcome> {
+	try {
+		await ask(up, q === 'tts' ? ROUTES.ttsRemove : ROUTES.mediaRemove, { orderId });
+	} catch (err) {
+		if (err instanceof HttpError && (err.status === 404 || err.code === 'not_in_queue'))
+			return already('no longer in the queue');
+		throw err;
+	}
+	return done('removed from the queue');
+}
+
+/** How far back a replay looks for the played item (one page, the upstream's largest). */
+const HISTORY_PAGE = '?limit=100';
+
+/**
+ * A replay is a new queue item (`is_replay`) with the played tip's name, amount and message: one
+ * such item waiting means a replay of it is queued already.
+ */
+async function replayTip(up: UpstreamClient, orderId: string): Promise<ActionOutcome> {
+	const played = (await ask(up, ROUTES.ttsHistory, { query: HISTORY_PAGE })).tips.find(
+		(tip) => tip.order_id === orderId
+	);
+	// Older than the page: the dedupe cannot see it; the upstream still knows it (or answers 404).
+	if (played) {
+		const same = (tip: QueueTip) =>
+			tip.is_replay &&
+			tip.name === played.name &&
+			tip.amount === played.amount &&
+			tip.message === played.message;
+		if ((await ask(up, ROUTES.ttsQueue)).items.some(same)) return already('already queued again');
+	}
+	await ask(up, ROUTES.ttsReplay, { orderId });
+	return done('queued again');
+}
+
+/** The upstream has no media replay: the played video is queued again by its URL. */
+async function replayVideo(up: UpstreamClient, orderId: string): Promise<ActionOutcome> {
+	const played = (await ask(up, ROUTES.mediaHistory, { query: HISTORY_PAGE })).media.find(
+		(item) => item.order_id === orderId
+	);
+	if (!played) throw new HttpError(404, 'not_found', 'that video is not among the last 100 played');
+	const same = (item: QueueMediaItem) => item.media_url === played.media_url;
+	if ((await ask(up, ROUTES.mediaQueue)).items.some(same)) return already('already queued again');
+	await ask(up, ROUTES.mediaEnqueue, {
+		body: { url: played.media_url, start_time: played.media_start_time }
+	});
+	return done('queued again');
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * One call of an action to the upstream: its answer parsed with the route's schema, or the refusal
+ * the dock gets (refusal()). `orderId` fills the route's `:orderId` (checked with OrderId before).
+ */
+async function ask<R extends Route>(
+	up: UpstreamClient,
+	route: R,
+	o: { orderId?: string; query?: string; body?: unknown } = {}
+): Promise<z.infer<R['response']>> {
+	const path = route.path.replace(':orderId', o.orderId ?? '') + (o.query ?? '');
+	const res = await up.call(
+		route.method,
+		path,
+		o.body === undefined ? undefined : JSON.stringify(o.body)
+	);
+	let data: unknown = null;
+	try {
+		data = JSON.parse(utf8.decode(await bodyBytes(res)));
+	} catch (err) {
+		// A body cut off on the way is a failed call; a body that is not JSON is judged below.
+		if (!(err instanceof SyntaxError))
+			throw new UpstreamUnavailable(err instanceof Error ? err.message : String(err));
+	}
+	if (!res.ok) throw refusal(res, data);
+	const parsed = route.response.safeParse(data);
+	if (!parsed.success)
+		throw new HttpError(
+			502,
+			'bad_upstream_answer',
+			'the upstream answered with something unexpected: try again'
+		);
+	return parsed.data as z.infer<R['response']>;
+}
+
+/** What the dock gets for the upstream's refusal (dock-spec, Answers of an action). */
+export function refusal(res: Response, data: unknown): HttpError {
+	const body = ApiErrorBody.safeParse(data);
+	const code = body.success ? body.data.code : undefined;
+	const text = body.success ? body.data.error : `the upstream answered ${res.status}`;
+	const scope = MissingScopeBody.safeParse(data);
+	if (res.status === 403 && scope.success) {
+		const required = scope.data.required_scope;
+		return new HttpError(
+			403,
+			'missing_scope',
+			`the upstream credential lacks the scope ${required}: give the key (or the connection) that scope`,
+			undefined,
+			{ required_scope: required }
+		);
+	}
+	if (res.status === 404) return new HttpError(404, 'not_found', `not found upstream: ${text}`);
+	if (res.status === 409) return new HttpError(409, code ?? 'conflict', text);
+	if (res.status === 429) {
+		const wait = [res.headers.get('retry-after'), res.headers.get('ratelimit-reset')].find(
+			(v) => v !== null && /^\d{1,5}$/.test(v)
+		);
+		return new HttpError(
+			429,
+			'rate_limited',
+			`the upstream's rate limit is spent: try again in ${wait ?? 'a few'} seconds`,
+			{ 'Retry-After': wait ?? '5' }
+		);
+	}
+	if (res.status >= 500) return upstreamUnavailable();
+	// A 401 (the server's credential was refused, or OAuth is not connected), a 400: nothing the
+	// dock can fix by pressing again; the upstream's words say what is wrong.
+	return new HttpError(502, 'upstream_refused', `the upstream refused the call: ${text}`);
+}
+
+/** The upstream could not be reached or failed (5xx): nothing known to have changed. */
+export function upstreamUnavailable(): HttpError {
+	return new HttpError(502, 'upstream_unavailable', 'the upstream could not be reached: try again');
+}

@@ -1,0 +1,79 @@
+// The credential every /control route requires (/work/dock-spec.md, Credentials): the dock's control
+// key in X-Control-Key, apart from the overlay key (which OBS browser-source URLs carry, and which
+// is refused here like any wrong key). Compared in constant time; wrong attempts count in the same
+// per-client limiter as wrong overlay keys. In hosted mode resolveControl decides (a streamer's
+// control key, or the signed-in session's cookie with its CSRF token).
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppOptions, ControlAccess } from '../app-options.ts';
+import { HttpError } from '../http-error.ts';
+import { keyMatches, type FailureLimiter } from '../security.ts';
+
+type KeyOptions = Pick<
+	AppOptions,
+	'upstream' | 'controlKey' | 'newControlKey' | 'clientAddress' | 'resolveControl'
+>;
+
+export interface ControlKeyCheck {
+	/** Middleware: refuses the request unless it carries the control credential. */
+	requireControl: MiddlewareHandler;
+	/** Who a request that passed requireControl acts for. */
+	accessOf(c: Context): ControlAccess;
+	/** Single mode: makes a new control key (newControlKey); the old one is refused from now on. */
+	replaceKey(): Promise<string>;
+}
+
+/** The streamer of single mode, for the control lock. */
+const SINGLE = 'single';
+
+const badKey = () =>
+	new HttpError(401, 'bad_control_key', 'missing or wrong control key (the ?key= of the dock URL)');
+
+export function controlKeyCheck(opts: KeyOptions, failures: FailureLimiter): ControlKeyCheck {
+	const access = new WeakMap<Request, ControlAccess>();
+	// The key in force: read on every request, so a new key takes over (and the old one stops) at once.
+	let current = opts.controlKey;
+
+	const requireControl: MiddlewareHandler = async (c, next) => {
+		const who = opts.clientAddress?.(c) ?? 'local';
+		const wait = failures.blocked(who);
+		if (wait !== null)
+			throw new HttpError(429, 'too_many_attempts', 'too many wrong keys; wait a minute', {
+				'Retry-After': String(wait)
+			});
+		if (opts.resolveControl) {
+			const found = await opts.resolveControl(c);
+			if (found && 'replaced' in found)
+				throw new HttpError(
+					401,
+					'control_key_replaced',
+					'this dock URL was replaced by a newer one: copy the new dock URL from your dashboard'
+				);
+			if (!found) {
+				failures.fail(who);
+				throw badKey();
+			}
+			access.set(c.req.raw, found);
+		} else if (current !== undefined && keyMatches(c.req.header('x-control-key'), current)) {
+			access.set(c.req.raw, { streamer: SINGLE, upstream: opts.upstream });
+		} else {
+			failures.fail(who);
+			throw badKey();
+		}
+		await next();
+	};
+
+	return {
+		requireControl,
+		accessOf: (c) => {
+			const found = access.get(c.req.raw);
+			if (!found) throw badKey();
+			return found;
+		},
+		replaceKey: async () => {
+			if (!opts.newControlKey || opts.resolveControl)
+				throw new HttpError(404, 'not_found', 'a new control key is made on the dashboard');
+			current = await opts.newControlKey();
+			return current;
+		}
+	};
+}
