@@ -85,12 +85,16 @@ export class DockState {
 		this.#realtime = new RealtimeConnection({
 			api: { mintToken: this.client.mintToken },
 			events: DOCK_EVENTS,
-			onEvent: (e) => this.#onEvent(e),
-			// Nothing is replayed after a reconnect: the snapshots are the truth (CONTRACT.md).
-			onResync: () => this.#want(ALL, 0),
-			onState: (state, detail) => this.#onState(state, detail)
+			onEvent: (e) => this.apply(e),
+			onResync: () => this.resync(),
+			onState: (state, detail) => this.setConnection(state, detail)
 		}).start();
 		return this;
+	}
+
+	/** The connection is (again) ready: nothing is replayed, the snapshots are the truth. */
+	resync(): void {
+		this.#want(ALL, 0);
 	}
 
 	/** The realtime connection, for the page's test handle. */
@@ -107,7 +111,8 @@ export class DockState {
 		this.#fades.clear();
 	}
 
-	#onState(state: RealtimeState, detail: string): void {
+	/** The realtime connection's state, for the connection line. */
+	setConnection(state: RealtimeState, detail: string): void {
 		this.connection = state;
 		this.connectionDetail = detail;
 		if (state === 'unauthorized') this.#refuse(detail);
@@ -122,7 +127,8 @@ export class DockState {
 		this.close();
 	}
 
-	#onEvent(e: KnownEvent): void {
+	/** A realtime event (checked and de-duplicated by the connection). */
+	apply(e: KnownEvent): void {
 		const family = snapshotOf(e);
 		const waiting = this.#expect.get(family);
 		if (waiting !== undefined) {
