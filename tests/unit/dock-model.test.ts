@@ -76,11 +76,11 @@ function loaded(): DockModel {
 	m = applySnapshot(m, { snapshot: 'media', body: { ...queue, visible: true } });
 	m = applySnapshot(m, {
 		snapshot: 'ttsHistory',
-		body: { tips: [], has_more: false, next_cursor: null }
+		body: { tips: [] }
 	});
 	m = applySnapshot(m, {
 		snapshot: 'mediaHistory',
-		body: { media: [], has_more: false, next_cursor: null }
+		body: { media: [] }
 	});
 	return applySnapshot(m, { snapshot: 'tipping', body: { accepting: true } });
 }
@@ -299,14 +299,12 @@ describe('the dock model', () => {
 				tips: [
 					{ ...tip(3), played_at: at(30) },
 					{ ...tip(1), played_at: at(10) }
-				],
-				has_more: false,
-				next_cursor: null
+				]
 			}
 		});
 		m = applySnapshot(m, {
 			snapshot: 'mediaHistory',
-			body: { media: [{ ...video(2), played_at: at(20) }], has_more: false, next_cursor: null }
+			body: { media: [{ ...video(2), played_at: at(20) }] }
 		});
 		expect(recentRows(m).map((r) => r.item.order_id)).toEqual(['tip_3_aa', 'med_2_bb', 'tip_1_aa']);
 	});

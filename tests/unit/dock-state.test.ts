@@ -56,12 +56,12 @@ function setup() {
 			case 'ttsHistory':
 				return {
 					ok: true,
-					read: { snapshot: s, body: { tips: [], has_more: false, next_cursor: null } }
+					read: { snapshot: s, body: { tips: [] } }
 				};
 			case 'mediaHistory':
 				return {
 					ok: true,
-					read: { snapshot: s, body: { media: [], has_more: false, next_cursor: null } }
+					read: { snapshot: s, body: { media: [] } }
 				};
 			case 'tipping':
 				return { ok: true, read: { snapshot: s, body: { accepting: true } } };
