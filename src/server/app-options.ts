@@ -36,6 +36,7 @@ export interface AppOptions {
 	/**
 	 * Single mode: the dock's control key (X-Control-Key), apart from the overlay key: only it
 	 * reaches /control (skip, remove, pause, replay, visibility, tipping). Absent: no /control.
+	 * The key at start: after POST /control/new-key the app holds the one newControlKey returned.
 	 */
 	controlKey?: string;
 	/** Single mode: makes and stores a new control key; the old one stops at once. */

@@ -66,7 +66,7 @@ async function skip(up: UpstreamClient, q: Queue, orderId: string): Promise<Acti
 				'not_playing',
 				`that ${NOUN[q]} is waiting, not playing: remove it instead`
 			);
-		return already(`already skipped, or it has ended`);
+		return already('already skipped, or it has ended');
 	}
 	const skipped = await ask(up, q === 'tts' ? ROUTES.ttsSkip : ROUTES.mediaSkip);
 	if (skipped.order_id === orderId) return done('skipped');

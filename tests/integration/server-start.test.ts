@@ -3,7 +3,7 @@
 // SKIP_BUILD=1 serves dist/ as it is: building the bundle is not what these tests are about.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -289,6 +289,31 @@ describe('npm start in live mode', () => {
 		const restarted = await start(env);
 		expect(await (await fetch(`${restarted.origin}/healthz`)).json()).toMatchObject({ ok: true });
 		await stop(restarted);
+	});
+});
+
+describe('npm start with the control key in CONTROL_KEY_FILE', () => {
+	it('keeps a new control key in the file, and the old key stops at once', async () => {
+		const file = join(mkdtempSync(join(tmpdir(), 'start-control-')), '.control-key');
+		const server = await start({ CONTROL_KEY: '', CONTROL_KEY_FILE: file });
+		try {
+			const old = readFileSync(file, 'utf8').trim();
+			const call = (key: string, path: string) =>
+				fetch(`${server.origin}/control/${path}`, {
+					method: 'POST',
+					headers: { 'x-control-key': key }
+				});
+			const res = await call(old, 'new-key');
+			expect(res.status).toBe(200);
+			const { key } = (await res.json()) as { key: string };
+			expect(readFileSync(file, 'utf8').trim()).toBe(key);
+			expect(statSync(file).mode & 0o777).toBe(0o600);
+			expect((await call(old, 'actions/tts-resume')).status).toBe(401);
+			expect((await call(key, 'actions/tts-resume')).status).toBe(200);
+			expect(server.out() + server.err()).not.toContain(key);
+		} finally {
+			await stop(server);
+		}
 	});
 });
 

@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppOptions, ControlAccess } from '../app-options.ts';
 import { HttpError } from '../http-error.ts';
 import { keyMatches, type FailureLimiter } from '../security.ts';
+import { clientNotBlocked } from './overlay-key.ts';
 
 type KeyOptions = Pick<
 	AppOptions,
@@ -34,12 +35,7 @@ export function controlKeyCheck(opts: KeyOptions, failures: FailureLimiter): Con
 	let current = opts.controlKey;
 
 	const requireControl: MiddlewareHandler = async (c, next) => {
-		const who = opts.clientAddress?.(c) ?? 'local';
-		const wait = failures.blocked(who);
-		if (wait !== null)
-			throw new HttpError(429, 'too_many_attempts', 'too many wrong keys; wait a minute', {
-				'Retry-After': String(wait)
-			});
+		const who = clientNotBlocked(c, opts.clientAddress, failures);
 		if (opts.resolveControl) {
 			const found = await opts.resolveControl(c);
 			if (found && 'replaced' in found)

@@ -19,6 +19,24 @@ type KeyOptions = Pick<
 	'upstream' | 'overlayKey' | 'failures' | 'clientAddress' | 'resolveKey'
 >;
 
+/**
+ * The client a key check counts failures for (every kind of key counts in one limiter), once it
+ * is known not to be held back by too many wrong keys (429 with Retry-After otherwise).
+ */
+export function clientNotBlocked(
+	c: Context,
+	clientAddress: AppOptions['clientAddress'],
+	failures: FailureLimiter
+): string {
+	const who = clientAddress?.(c) ?? 'local';
+	const wait = failures.blocked(who);
+	if (wait !== null)
+		throw new HttpError(429, 'too_many_attempts', 'too many wrong keys; wait a minute', {
+			'Retry-After': String(wait)
+		});
+	return who;
+}
+
 const badKey = () =>
 	new HttpError(401, 'bad_overlay_key', 'missing or wrong overlay key (the ?key= of the URL)');
 
@@ -28,12 +46,7 @@ export function overlayKeyCheck(opts: KeyOptions): OverlayKeyCheck {
 	const failures = opts.failures ?? new FailureLimiter();
 
 	const requireKey: MiddlewareHandler = async (c, next) => {
-		const who = opts.clientAddress?.(c) ?? 'local';
-		const wait = failures.blocked(who);
-		if (wait !== null)
-			throw new HttpError(429, 'too_many_attempts', 'too many wrong overlay keys; wait a minute', {
-				'Retry-After': String(wait)
-			});
+		const who = clientNotBlocked(c, opts.clientAddress, failures);
 		const key = c.req.header('x-overlay-key');
 		if (opts.resolveKey) {
 			const found = key ? await opts.resolveKey(key) : null;
