@@ -33,18 +33,26 @@ function run(credential: DockCredential): void {
 async function hosted(): Promise<void> {
 	const session = await openSession();
 	if (session.ok) return run({ csrf: session.csrf });
-	if (session.signedOut)
-		problem(
-			'Sign in on the dashboard',
-			['This dock has no control key and no signed-in session.'],
-			'Sign in on the dashboard, then open its dock again; or use the dock URL with your control key.'
-		);
-	else
-		problem(
-			'The dock could not start',
-			[`The session could not be read: ${session.error}.`],
-			'Reload the page in a moment.'
-		);
+	switch (session.why) {
+		case 'signed-out':
+			return problem(
+				'Sign in on the dashboard',
+				['This dock has no control key and no signed-in session.'],
+				'Sign in on the dashboard, then open its dock again; or use the dock URL with your control key.'
+			);
+		case 'no-dashboard':
+			return problem(
+				'This dock URL needs its key',
+				['key: missing; expected the control key'],
+				'Open the dock URL that `npm start` prints.'
+			);
+		default:
+			return problem(
+				'The dock could not start',
+				[`The session could not be read: ${session.error}.`],
+				'Reload the page in a moment.'
+			);
+	}
 }
 
 if (key === null) void hosted();

@@ -60,9 +60,11 @@ describe('the dock client', () => {
 		expect(refused).toHaveBeenLastCalledWith('missing or wrong control key');
 	});
 
-	it('tells a signed-out dashboard from a session it could open', async () => {
+	it('tells a signed-out dashboard and a server with no dashboard from a session it could open', async () => {
 		const out = fakeFetch(() => [401, { error: 'sign in first', code: 'not_signed_in' }]);
-		expect(await openSession(out.fetch)).toMatchObject({ ok: false, signedOut: true });
+		expect(await openSession(out.fetch)).toMatchObject({ ok: false, why: 'signed-out' });
+		const single = fakeFetch(() => [404, { error: 'not found', code: 'not_found' }]);
+		expect(await openSession(single.fetch)).toMatchObject({ ok: false, why: 'no-dashboard' });
 		const inside = fakeFetch(() => [200, { csrf: 'abc' }]);
 		expect(await openSession(inside.fetch)).toEqual({ ok: true, csrf: 'abc' });
 		expect(inside.calls[0].url).toBe('/control/session');

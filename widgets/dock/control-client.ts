@@ -118,21 +118,30 @@ export class ControlClient {
 	}
 }
 
+/** Why a dock without a key cannot open a session. */
+export type NoSession =
+	/** 401: nobody is signed in on the dashboard (in this browser). */
+	| 'signed-out'
+	/** 404: no dashboard here (single mode): the dock needs its key. */
+	| 'no-dashboard'
+	| 'failed';
+
 /**
  * GET /control/session (hosted): the signed-in dashboard's CSRF token, sent on every call of its
- * dock. 401: not signed in.
+ * dock.
  */
 export async function openSession(
 	fetch?: FetchLike
-): Promise<{ ok: true; csrf: string } | { ok: false; signedOut: boolean; error: string }> {
+): Promise<{ ok: true; csrf: string } | { ok: false; why: NoSession; error: string }> {
 	const api = new ApiClient({ credential: {}, baseUrl: '/control', fetch });
 	const res = await api.send('session', 'GET', '/session');
 	if (!res.ok) {
-		const signedOut = res.kind === 'http' && res.status === 401;
+		const status = res.kind === 'http' ? res.status : 0;
+		const why = status === 401 ? 'signed-out' : status === 404 ? 'no-dashboard' : 'failed';
 		const error = res.kind === 'http' ? `the server answered ${res.status}` : res.error;
-		return { ok: false, signedOut, error };
+		return { ok: false, why, error };
 	}
 	const csrf = (res.body as { csrf?: unknown } | null)?.csrf;
 	if (typeof csrf === 'string' && csrf) return { ok: true, csrf };
-	return { ok: false, signedOut: false, error: 'the server answered without a session token' };
+	return { ok: false, why: 'failed', error: 'the server answered without a session token' };
 }
