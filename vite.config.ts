@@ -12,6 +12,7 @@ const pagesDir = here('./src/pages/');
 // once, here, and handed to the build and the dev server as src/pages/<name>.html.
 const titles: Record<string, string> = {
 	index: 'Tip Overlay Kit',
+	dock: 'Dock – Tip Overlay Kit',
 	overlay: 'Overlay – Tip Overlay Kit',
 	preview: 'Preview – Tip Overlay Kit',
 	'widget-celebration': 'Celebration – Tip Overlay Kit',

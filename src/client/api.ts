@@ -70,8 +70,14 @@ export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
 
 export interface ApiClientOptions {
 	/** The ?key= of the page URL, sent as X-Overlay-Key. */
-	overlayKey: string;
-	/** Origin of the token endpoint; '' (default) is the page's own origin. */
+	overlayKey?: string;
+	/**
+	 * The page's credential as headers, instead of X-Overlay-Key: the dock's X-Control-Key, or the
+	 * signed-in dashboard's X-CSRF-Token (its session cookie goes along: fetch's default
+	 * `credentials: 'same-origin'`).
+	 */
+	credential?: Record<string, string>;
+	/** Origin of the token endpoint; '' (default) is the page's own origin; the dock's '/control'. */
 	baseUrl?: string;
 	fetch?: FetchLike;
 	/** Per call; no AbortSignal.timeout (Chrome 103 predates it), a timer instead. */
@@ -87,7 +93,7 @@ export interface ApiStats {
 }
 
 export class ApiClient {
-	readonly #overlayKey: string;
+	readonly #credential: Record<string, string>;
 	readonly #baseUrl: string;
 	readonly #fetchImpl: FetchLike;
 	readonly #timeoutMs: number;
@@ -103,7 +109,7 @@ export class ApiClient {
 	onKeyRefused: ((error: string) => void) | null = null;
 
 	constructor(options: ApiClientOptions) {
-		this.#overlayKey = options.overlayKey;
+		this.#credential = options.credential ?? { 'X-Overlay-Key': options.overlayKey ?? '' };
 		this.#baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
 		// Called unbound, window.fetch throws "Illegal invocation".
 		this.#fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -120,7 +126,7 @@ export class ApiClient {
 
 	/** POST /token: a fresh single-use handoff token and the ws_url to use it on. */
 	async mintToken(): Promise<TokenResult> {
-		const res = await this.#send('token', 'POST', '/token');
+		const res = await this.send('token', 'POST', '/token');
 		if (res.ok) return this.#parseBody('token', res.status, res.body, mintedToken());
 		// A wrong key, or (hosted mode) one the streamer replaced (the server says so): no retry helps.
 		const refused = keyRefusal(res);
@@ -156,7 +162,7 @@ export class ApiClient {
 			route.query && options?.query
 				? '?' + new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))
 				: '';
-		const res = await this.#send(name, route.method, '/api' + path.value + query, body);
+		const res = await this.send(name, route.method, '/api' + path.value + query, body);
 		if (!res.ok) return res;
 		return this.#parseBody(name, res.status, res.body, route.response) as ApiResult<RouteBody<R>>;
 	}
@@ -177,18 +183,18 @@ export class ApiClient {
 		return { ok: false, kind: 'malformed', status, error, body };
 	}
 
-	/** The HTTP exchange: 2xx comes back as `ok` with the raw JSON for the caller to validate. */
-	async #send(
+	/**
+	 * The HTTP exchange, also for the token endpoint's own calls (the dock's actions): 2xx comes
+	 * back as `ok` with the raw JSON for the caller to validate.
+	 */
+	async send(
 		name: string,
 		method: string,
 		path: string,
 		body?: string
 	): Promise<{ ok: true; status: number; body: unknown } | ApiFailure> {
 		this.#calls.set(name, (this.#calls.get(name) ?? 0) + 1);
-		const headers: Record<string, string> = {
-			'X-Overlay-Key': this.#overlayKey,
-			Accept: 'application/json'
-		};
+		const headers: Record<string, string> = { ...this.#credential, Accept: 'application/json' };
 		if (body !== undefined) headers['Content-Type'] = 'application/json';
 		const abort = new AbortController();
 		const timer = setTimeout(() => abort.abort(), this.#timeoutMs);
