@@ -5,6 +5,21 @@
 // holds the next alert until resume; a removed tip never plays; a replayed tip plays once; hide
 // takes the video off the media widget and an overlay page; close refuses the demo tip.
 import type { Page } from '@playwright/test';
+import {
+	cards,
+	controlAction as dock,
+	fast,
+	LONG,
+	reading,
+	SKIP_DEADLINE_MS,
+	sounding,
+	ttsFinishes,
+	ttsFinishesOf,
+	ttsReady,
+	ttsStarts,
+	ttsStartsOf,
+	watchPlayback
+} from './dock.helpers.ts';
 import { attrOf, eventually, expect, REACT_MS, test, textOf, type Stack } from './fixtures.ts';
 import {
 	finishesOf,
@@ -13,69 +28,6 @@ import {
 	startsOf,
 	videoTime
 } from './media.helpers.ts';
-
-const fast = { min_display: 0, gap: 0 };
-/** The issue's bound: a skip stops the playing widget within half a second. */
-const SKIP_DEADLINE_MS = 500;
-const ttsStart = /^\/tts\/[^/]+\/start$/;
-const ttsFinish = /^\/tts\/[^/]+\/finish$/;
-const idOf = (path: string) => path.split('/')[2];
-const ok = (e: { status: number }) => e.status === 200;
-const ttsStartsOf = (stack: Stack, id: string) =>
-	stack.calls('POST', ttsStart).filter((e) => ok(e) && idOf(e.path) === id);
-const ttsFinishesOf = (stack: Stack, id: string) =>
-	stack.calls('POST', ttsFinish).filter((e) => ok(e) && idOf(e.path) === id);
-
-/** Long enough to be still reading when the dock acts (spoken by espeak-ng, or a tone as long). */
-const LONG =
-	'This message is long on purpose: it is still being read aloud when the streamer presses a ' +
-	'button in the dock, a good while after it started.';
-
-interface Outcome {
-	status: number;
-	body: { outcome?: string; code?: string; message?: string; error?: string };
-}
-
-/** A dock action from the test process: POST /control/actions/:action with the control key. */
-async function dock(stack: Stack, action: string, orderId?: string): Promise<Outcome> {
-	const res = await fetch(`${stack.origin}/control/actions/${action}`, {
-		method: 'POST',
-		headers: { 'x-control-key': stack.controlKey, 'content-type': 'application/json' },
-		body: orderId === undefined ? undefined : JSON.stringify({ order_id: orderId })
-	});
-	return { status: res.status, body: (await res.json()) as Outcome['body'] };
-}
-
-/**
- * Before the page's first script: remembers every media element the page plays (howler's <audio>,
- * the media widget's <video>, attached or not) and every TTS alert card shown, so the test can ask
- * what sounds now (`__sounding`) and which tips were ever on screen (`__cards`).
- */
-async function watchPlayback(page: Page): Promise<void> {
-	await page.addInitScript(() => {
-		const w = window as unknown as { __sounding: () => string[]; __cards: string[] };
-		const played = new Set<HTMLMediaElement>();
-		const play = HTMLMediaElement.prototype.play;
-		HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
-			played.add(this);
-			return play.call(this);
-		};
-		w.__sounding = () =>
-			[...played].filter((el) => !el.paused && !el.ended).map((el) => el.currentSrc || el.src);
-		w.__cards = [];
-		new MutationObserver(() => {
-			for (const card of document.querySelectorAll<HTMLElement>('[data-testid=tts-alert]')) {
-				const id = card.dataset.alertId ?? '?';
-				if (!w.__cards.includes(id)) w.__cards.push(id);
-			}
-		}).observe(document, { subtree: true, childList: true, attributes: true });
-	});
-}
-
-const sounding = (page: Page) =>
-	page.evaluate(() => (window as unknown as { __sounding: () => string[] }).__sounding());
-const cards = (page: Page) =>
-	page.evaluate(() => (window as unknown as { __cards: string[] }).__cards);
 
 /**
  * In the page: presses a skip as the dock does (a fetch of the same origin with the control key),
@@ -117,21 +69,6 @@ function note(what: string, ms: number | null): void {
 		description:
 			ms === null ? `still sounding after ${SKIP_DEADLINE_MS} ms` : `${Math.round(ms)} ms`
 	});
-}
-
-async function ttsReady(page: Page): Promise<void> {
-	await expect
-		.poll(() => attrOf(page, '[data-testid=tts-widget]', 'data-status'), { timeout: 20_000 })
-		.toBe('ready');
-}
-
-/** The page reads this tip's own audio now (not only its alert sound). */
-async function reading(page: Page, orderId: string): Promise<void> {
-	await expect
-		.poll(async () => (await sounding(page)).some((src) => src.includes(`/audio/${orderId}`)), {
-			timeout: 20_000
-		})
-		.toBe(true);
 }
 
 test('a skip from the dock silences the tip being read within 500 ms and the next one plays', async ({
@@ -201,7 +138,7 @@ test('pause holds the next alert until resume, which plays it once', async ({ pa
 		REACT_MS
 	);
 	await page.waitForTimeout(1500);
-	expect(stack.calls('POST', ttsStart)).toEqual([]);
+	expect(ttsStarts(stack)).toEqual([]);
 	expect(await cards(page)).toEqual([]);
 	expect(await sounding(page)).toEqual([]);
 
@@ -329,7 +266,7 @@ test('closing tipping refuses the demo tip with its reason and no alert shows; o
 	await expect
 		.poll(() => textOf(preview, '[data-testid=notice]'), { timeout: REACT_MS })
 		.toBe('tip: done');
-	await eventually(() => stack.calls('POST', ttsFinish).length === 1, 30_000);
+	await eventually(() => ttsFinishes(stack).length === 1, 30_000);
 	expect(await cards(page)).toHaveLength(1);
 	await preview.context().close();
 });
