@@ -10,6 +10,7 @@ import { createApp } from '../server/app.ts';
 import { listen, nodeAppOptions } from '../server/serve.ts';
 import { keepAliveFetch, UpstreamClient } from '../server/upstream.ts';
 import { discoveryOnce } from '../server/oauth-http.ts';
+import { readsShared } from '../server/read-flights.ts';
 import {
 	UpstreamBudget,
 	type UpstreamBudgetOptions,
@@ -144,6 +145,7 @@ function ownRoutes(config: HostedConfig, p: HostedParts): Hono {
 		c.text(
 			p.metrics.render(await streamerCounts(p.db), p.connections.active, {
 				budget: p.budget.budgetSnapshot(),
+				readsShared: readsShared(),
 				pool: poolStats(p.db),
 				locks: p.store.lockStats()
 			}),
@@ -185,9 +187,11 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		resolveKey: async (key) => {
 			const found = await store.resolveOverlayKey(key);
 			if (found && 'streamerId' in found)
-				return { upstream: connections.upstream(found.streamerId) };
+				return { upstream: connections.upstream(found.streamerId), streamer: found.streamerId };
 			return found;
 		},
+		// Counted per streamer for /metrics: whose readers are over their share.
+		readRefused: (streamer, by) => p.metrics.readRefused(streamer ?? 'none', by),
 		routes: ownRoutes(config, p),
 		// Not ok (503) while draining or without the database: a load balancer sends no one here.
 		health: async () => {

@@ -12,6 +12,7 @@ import { healthRoute } from './routes/health.ts';
 import { overlayKeyCheck } from './routes/overlay-key.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { proxyRoutes } from './routes/proxy.ts';
+import { limitReads } from './routes/read-limit.ts';
 import { tokenRoute } from './routes/token.ts';
 
 export type { AppOptions } from './app-options.ts';
@@ -19,7 +20,7 @@ export { WIDGET_PAGES } from './routes/pages.ts';
 
 export function createApp(opts: AppOptions): Hono {
 	const app = new Hono();
-	const key = overlayKeyCheck(opts);
+	const key = limitReads(overlayKeyCheck(opts), opts);
 	// Order matters: the guards run first, hosted mode's routes come ahead of the widget routes, and
 	// the static files come after every page route.
 	guardRequests(app, opts);
