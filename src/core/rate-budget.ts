@@ -5,8 +5,10 @@
 // What a response tells: the upstream sends one set of RateLimit-* headers, that of whichever
 // budget of the call is closer to running out. Its Limit says which: the per-IP policy's number or
 // the per-authorization one (when both are the same, or the number is neither, both are assumed,
-// which only ever waits longer). A budget is known until its window resets; after that it is
-// unknown (the upstream's window restarts at the next call) and nothing waits on it.
+// which only ever waits longer). A budget is known until its window resets; then the next window is
+// taken to start whole (the upstream's window restarts at the next call), counted down by our own
+// sends until an answer tells its real count, so the calls held for the reset do not all go at
+// once; a window after that is unknown until an answer shows it, and nothing waits on it.
 //
 // Claims first (issue 41): a read may spend a budget only down to a floor that keeps, for the rest
 // of the window, the claims' share of it pro rata (claimShare of a whole window's calls, for the
@@ -60,6 +62,8 @@ interface Window {
 	remaining: number;
 	/** When the window resets (ms, the caller's clock): an upper bound, Reset being rounded up. */
 	resetAt: number;
+	/** Not read from an answer: the window after a known one, guessed to start then (live()). */
+	guessedFrom?: number;
 }
 
 /**
@@ -202,10 +206,10 @@ export class BudgetBook {
 			nearlySpent: w.remaining - 1 < this.floor(w, now),
 			spent: w.remaining <= 0
 		});
-		const ip = this.live(this.ip, now);
+		const ip = this.peek(this.ip, now);
 		const authorizations = { known: 0, nearlySpent: 0, spent: 0 };
 		for (const [id, w] of this.authorizations) {
-			const live = this.live(w, now);
+			const live = this.peek(w, now);
 			if (!live) {
 				this.authorizations.delete(id);
 				continue;
@@ -223,18 +227,38 @@ export class BudgetBook {
 		};
 	}
 
-	/** The window while it lasts; after its reset the budget is unknown. */
+	/** What live() would give, without starting a guessed window (a snapshot sends nothing). */
+	private peek(w: Window | null | undefined, now: number): Window | null {
+		if (!w || now < w.resetAt) return w ?? null;
+		if (now >= w.resetAt + this.policy.windowMs) return null;
+		return { limit: w.limit, remaining: w.limit, resetAt: now + this.policy.windowMs };
+	}
+
+	/**
+	 * The window while it lasts; for one window's length after its reset, the next one (whole at
+	 * first, then lowered by our sends); after that the budget is unknown.
+	 */
 	private live(w: Window | null | undefined, now: number): Window | null {
-		return w && now < w.resetAt ? w : null;
+		if (!w || now >= w.resetAt + this.policy.windowMs) return null;
+		if (now >= w.resetAt) {
+			w.remaining = w.limit;
+			w.resetAt = now + this.policy.windowMs;
+			w.guessedFrom = now;
+		}
+		return w;
 	}
 }
 
 /**
  * What is known after an answer: a later window replaces the known one; within the same window
  * the lower count wins (answers overtake each other, and our own sends lower the estimate); an
- * answer from an earlier window tells nothing new.
+ * answer from an earlier window tells nothing new. A guessed window takes the answer's reset (the
+ * upstream's window may be shorter than the policy's), and the lower count: our sends since the
+ * guess began were all in the upstream's new window.
  */
 function merge(known: Window | null, seen: Window): Window {
+	if (known?.guessedFrom !== undefined && seen.resetAt - known.guessedFrom > SAME_WINDOW_MS)
+		return { ...seen, remaining: Math.min(known.remaining, seen.remaining) };
 	if (!known || seen.resetAt - known.resetAt > SAME_WINDOW_MS) return seen;
 	if (known.resetAt - seen.resetAt > SAME_WINDOW_MS) return known;
 	return {

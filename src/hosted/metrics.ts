@@ -231,6 +231,12 @@ function budgetFamilies(x: Exposition, b: UpstreamBudgetSnapshot): void {
 	x.family('tip_upstream_held_calls_total', 'counter', 'Calls held back until a reset.');
 	x.out.push(`tip_upstream_held_calls_total ${b.held}`);
 	x.family(
+		'tip_upstream_held_claims_total',
+		'counter',
+		'Claims (start, finish, release, controls) held back until a reset.'
+	);
+	x.out.push(`tip_upstream_held_claims_total ${b.heldClaims}`);
+	x.family(
 		'tip_upstream_refused_here_total',
 		'counter',
 		'Calls answered 429 by the instance itself: its budget would have held them too long.'

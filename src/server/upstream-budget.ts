@@ -38,8 +38,12 @@ export interface UpstreamBudgetOptions {
 /** What /healthz and /metrics read: the budgets and what was held back or refused for them. */
 export interface UpstreamBudgetSnapshot extends BudgetSnapshot {
 	queued: { claims: number; reads: number };
-	/** Since start: calls held until a reset, calls answered 429 here, 429s from the upstream. */
+	/**
+	 * Since start: calls held until a reset (and claims among them: none while the claims keep
+	 * within their share), calls answered 429 here, 429s from the upstream.
+	 */
 	held: number;
+	heldClaims: number;
 	refusedHere: number;
 	upstream429: number;
 }
@@ -61,6 +65,7 @@ export class UpstreamBudget {
 	private timer: ReturnType<typeof setTimeout> | null = null;
 	private timerAt = Infinity;
 	private held = 0;
+	private heldClaims = 0;
 	private refusedHere = 0;
 	private upstream429 = 0;
 
@@ -80,6 +85,7 @@ export class UpstreamBudget {
 		}
 		if (at - now > this.maxWaitMs) return this.refuse(authorization, priority, at - now);
 		this.held += 1;
+		if (priority === 'claim') this.heldClaims += 1;
 		return new Promise<Slot>((go) => {
 			this.waiting.push({ authorization, priority, deadline: now + this.maxWaitMs, go });
 			this.wake(at);
@@ -104,6 +110,7 @@ export class UpstreamBudget {
 			...this.book.snapshot(this.now()),
 			queued: { claims, reads: this.waiting.length - claims },
 			held: this.held,
+			heldClaims: this.heldClaims,
 			refusedHere: this.refusedHere,
 			upstream429: this.upstream429
 		};

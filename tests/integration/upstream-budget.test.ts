@@ -39,7 +39,10 @@ describe('an instance’s upstream budgets', { timeout: 60_000 }, () => {
 		const upstream = client(sim, budget, key.value);
 		expect((await upstream.call('GET', '/tts/queue')).status).toBe(200);
 
-		const reads = Array.from({ length: 10 }, () => upstream.call('GET', '/tts/queue'));
+		// Ten different reads (identical ones would share one call).
+		const reads = Array.from({ length: 10 }, (_, i) =>
+			upstream.call('GET', `/tts/history?limit=${i + 1}`)
+		);
 		// One tip plays at a time: start, finish, the next.
 		const claims: number[] = [];
 		for (const tip of tips)

@@ -39,7 +39,7 @@ describe('the rate-limit budgets', () => {
 		});
 	});
 
-	it('a spent budget holds claims too, until its reset; after it nothing is held', () => {
+	it('a spent budget holds claims too, until its reset; after it, a whole window', () => {
 		const book = new BudgetBook(POLICY);
 		book.observe('oa_a', h(120, 2, 10), 200, 0);
 		book.spend('oa_a', 0);
@@ -50,7 +50,34 @@ describe('the rate-limit budgets', () => {
 		expect(book.snapshot(5000).authorizations.spent).toBe(1);
 		expect(book.sendAt('oa_a', 'claim', 10_000)).toBe(10_000);
 		expect(book.sendAt('oa_a', 'read', 10_000)).toBe(10_000);
-		expect(book.snapshot(10_000)).toMatchObject({ authorizations: { known: 0 }, saturated: false });
+		expect(book.snapshot(10_000)).toMatchObject({
+			authorizations: { known: 1, nearlySpent: 0, spent: 0 },
+			saturated: false
+		});
+		// That window (guessed from the reset, when a call was asked for) ended, and a whole window
+		// after it went by without a call: the budget is unknown again.
+		expect(book.snapshot(129_999)).toMatchObject({ authorizations: { known: 1 } });
+		expect(book.snapshot(130_000)).toMatchObject({ authorizations: { known: 0 } });
+	});
+
+	it('after a reset the next window is counted down by our sends until an answer tells its count', () => {
+		const book = new BudgetBook(SHARED);
+		book.observe('oa_a', h(120, 12, 5), 200, 0);
+		// The reads held for the reset do not all go at it: the new window's claim share holds.
+		let reads = 0;
+		while (book.sendAt('oa_a', 'read', 5000) <= 5000 && reads < 200) {
+			book.spend('oa_a', 5000);
+			reads += 1;
+		}
+		expect(reads).toBe(120 - 12 - 60);
+		expect(book.sendAt('oa_a', 'claim', 5000)).toBe(5000);
+		// An answer of the new window replaces the guess (its reset, and the lower count)...
+		book.observe('oa_a', h(120, 20, 15), 200, 6000);
+		expect(book.snapshot(6000)).toMatchObject({ authorizations: { known: 1, nearlySpent: 1 } });
+		// 20 left, 15 s to go: the floor (12 + 60 x 15/60) falls to 19 at 7 s before the reset.
+		expect(book.sendAt('oa_a', 'read', 6000)).toBe(14_000);
+		// ...and the upstream's window (15 s here) is the one that resets.
+		expect(book.sendAt('oa_a', 'read', 21_000)).toBe(21_000);
 	});
 
 	it('a 429 means spent until its reset, whatever Remaining says', () => {
