@@ -16,6 +16,7 @@ import {
 	type UpstreamBudgetOptions,
 	type UpstreamBudgetSnapshot
 } from '../server/upstream-budget.ts';
+import type { ReadLimits } from '../core/read-allowance.ts';
 import type { HostedConfig } from './config.ts';
 import { HostedConnections, type UpstreamSettings } from './connections.ts';
 import { SecretBox } from './crypto.ts';
@@ -35,6 +36,8 @@ export interface HostedServeOptions {
 	simulatorOrigin?: string;
 	/** The upstream's limits (default: service-api.md's), for tests against a simulator's. */
 	budget?: UpstreamBudgetOptions;
+	/** What a reader may read (default: DEFAULT_READ_LIMITS), for tests of the budget alone. */
+	readLimits?: ReadLimits;
 }
 
 export interface HostedApp {
@@ -215,6 +218,7 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 			...(o.allowedHosts ?? [])
 		],
 		simulatorOrigin: o.simulatorOrigin,
+		readLimits: o.readLimits,
 		...nodeAppOptions(o.dist)
 	});
 }

@@ -114,7 +114,11 @@ describe('a flood of reads', { timeout: 60_000 }, () => {
 		expect(reads.map((r) => r.status)).toEqual(reads.map(() => 200));
 		const bodies = await Promise.all(reads.map((r) => r.text()));
 		expect(new Set(bodies).size).toBe(1);
-		expect(sent().slice(before).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /tts/queue']);
+		expect(
+			sent()
+				.slice(before)
+				.map((r) => `${r.method} ${r.path}`)
+		).toEqual(['GET /tts/queue']);
 		expect(budget.budgetSnapshot().held).toBe(1);
 	});
 

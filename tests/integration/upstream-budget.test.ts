@@ -94,7 +94,16 @@ describe('an instance’s upstream budgets', { timeout: 60_000 }, () => {
 		// 10 calls per authorization per minute; the instance keeps 1 of them for claims.
 		const sim = await start({ perKeyPerMinute: 10, perIpPerMinute: 1000 });
 		const hosted = await startHosted(sim, {
-			budget: { policy: { perIp: 1000, perAuthorization: 10, reserve: 0.1, claimShare: 0, windowMs: 60_000 }, maxWaitMs: 1000 }
+			budget: {
+				policy: {
+					perIp: 1000,
+					perAuthorization: 10,
+					reserve: 0.1,
+					claimShare: 0,
+					windowMs: 60_000
+				},
+				maxWaitMs: 1000
+			}
 		});
 		try {
 			const browser = new Browser(hosted.publicUrl);
@@ -143,7 +152,16 @@ describe('an instance’s upstream budgets', { timeout: 60_000 }, () => {
 		// and holds a call up to 10 s: a read of a nearly spent budget waits for the reset.
 		const sim = await start({ perKeyPerMinute: 10, perIpPerMinute: 1000, rateWindowMs: 4000 });
 		const hosted = await startHosted(sim, {
-			budget: { policy: { perIp: 1000, perAuthorization: 10, reserve: 0.1, claimShare: 0, windowMs: 60_000 }, maxWaitMs: 10_000 }
+			budget: {
+				policy: {
+					perIp: 1000,
+					perAuthorization: 10,
+					reserve: 0.1,
+					claimShare: 0,
+					windowMs: 60_000
+				},
+				maxWaitMs: 10_000
+			}
 		});
 		try {
 			const browser = new Browser(hosted.publicUrl);
