@@ -6,6 +6,7 @@ import { machine, row, table, type Row } from '../lib.ts';
 import { publishReadme, RESULTS } from '../readme.ts';
 import {
 	args,
+	FLOOD,
 	INSTANCES,
 	minutes,
 	N,
@@ -62,15 +63,19 @@ export function report(figures: Figures): boolean {
 		row(name, UNITS[name] ?? 'count', values, BUDGETS[name])
 	);
 	const m = machine('none (Node clients)');
+	const floodOnly = only.size === 1 && only.has('flood');
 	const setup = [
-		`${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s)`,
+		floodOnly
+			? `${INSTANCES} instances, ${runs} run(s)`
+			: `${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s)`,
 		`PostgreSQL over ${args.db === 'tcp' ? 'TCP on loopback' : 'its Unix socket'}`,
 		only.has('connect') && `connect window ${windowS} s`,
 		(only.has('refresh') || only.has('chaos')) &&
 			`refresh storm (held tokens cut ${args.cut === 'spread' ? 'over 5 s' : 'at once'}) and chaos ${minutes} min`,
 		only.has('capacity') &&
 			`capacity ramp from ${rampFrom} by ${rampStep}, ${rampPeriods} tip period(s) a step, clock x${scale}`,
-		only.has('flood') && `read flood ${minutes} min`
+		only.has('flood') &&
+			`read flood ${minutes} min (${Math.min(N, FLOOD.streamers)} streamers, one on-air TTS source each)`
 	]
 		.filter(Boolean)
 		.join(', ');
