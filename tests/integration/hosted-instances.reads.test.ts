@@ -4,6 +4,7 @@
 // or refused on either; and a reader over its allowance is answered 429 by the instance it reached
 // and counted for its streamer in that instance's /metrics.
 import { describe, expect, it } from 'vitest';
+import { UNLIMITED_READS } from '../../src/core/read-allowance.ts';
 import type { HostedApp } from '../../src/hosted/serve.ts';
 import {
 	dashboard,
@@ -16,8 +17,6 @@ import {
 import { until, type Sim } from '../fixtures/sim.ts';
 
 useDeployments();
-
-const UNLIMITED = { key: { burst: 1e9, perS: 1e9 }, address: { burst: 1e9, perS: 1e9 } };
 
 const keyOf = async (sim: Sim, apps: HostedApp[]) => {
 	const html = await dashboard(apps[1], await signIn(sim, apps[0], apps[1]));
@@ -41,7 +40,7 @@ describe.skipIf(missing)('reads and claims across hosted instances', { timeout: 
 						windowMs: 10_000
 					}
 				},
-				readLimits: UNLIMITED
+				readLimits: UNLIMITED_READS
 			}
 		);
 		const key = await keyOf(sim, apps);

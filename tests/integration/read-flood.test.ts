@@ -3,7 +3,11 @@
 // reads), identical reads cost the upstream one call and never answer with data older than the
 // read, and a reader over its allowance is answered 429 here, never sent on.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_READ_LIMITS } from '../../src/core/read-allowance.ts';
+import {
+	DEFAULT_READ_LIMITS,
+	UNLIMITED_READS,
+	type ReadLimits
+} from '../../src/core/read-allowance.ts';
 import { BudgetedUpstreamClient, UpstreamBudget } from '../../src/server/upstream-budget.ts';
 import type { Fetch } from '../../src/server/upstream.ts';
 import { simsPerTest, until, type Sim } from '../fixtures/sim.ts';
@@ -11,8 +15,6 @@ import { send, simUpstream, tokenEndpoint } from '../fixtures/token-endpoint.ts'
 
 const start = simsPerTest();
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Reads are not limited by the token endpoint: the flood reaches the upstream budget. */
-const UNLIMITED = { key: { burst: 1e9, perS: 1e9 }, address: { burst: 1e9, perS: 1e9 } };
 
 /**
  * The single-mode endpoint (serve.ts) on its own key of `sim`, with the budget of the documented
@@ -20,7 +22,7 @@ const UNLIMITED = { key: { burst: 1e9, perS: 1e9 }, address: { burst: 1e9, perS:
  */
 async function endpoint(
 	sim: Sim,
-	o: { perKey: number; windowMs: number; readLimits?: typeof UNLIMITED; fetch?: Fetch }
+	o: { perKey: number; windowMs: number; readLimits?: ReadLimits; fetch?: Fetch }
 ) {
 	const key = sim.control.addKey({ name: 'Token endpoint' });
 	const upstream = simUpstream(sim, key.value);
@@ -46,7 +48,7 @@ describe('a flood of reads', { timeout: 60_000 }, () => {
 		const { app, budget, sent } = await endpoint(sim, {
 			perKey: 40,
 			windowMs: 10_000,
-			readLimits: UNLIMITED
+			readLimits: UNLIMITED_READS
 		});
 		let flooding = true;
 		const reads: Promise<Response>[] = [];
@@ -99,7 +101,7 @@ describe('a flood of reads', { timeout: 60_000 }, () => {
 		const { app, budget, sent } = await endpoint(sim, {
 			perKey: 10,
 			windowMs: 60_000,
-			readLimits: UNLIMITED
+			readLimits: UNLIMITED_READS
 		});
 		// Down to what the claims keep: the next reads wait for the reset.
 		let remaining = Infinity;
