@@ -3,6 +3,7 @@
 // JSON line with its origin and runs until killed (endpoint.ts pins each to its own core with
 // taskset). `client <settings JSON>` measures them and prints one JSON line with the figures.
 import http from 'node:http';
+import { UNLIMITED_READS } from '../src/core/read-allowance.ts';
 import { serveApp } from '../src/server/serve.ts';
 import { startSimulator } from '../src/sim/index.ts';
 import { quantile } from './lib.ts';
@@ -49,7 +50,9 @@ if (role === 'sim') {
 		mode: 'live',
 		upstream: { baseUrl, wsUrl, apiKey },
 		overlayKey: OVERLAY_KEY,
-		dist: DIST
+		dist: DIST,
+		// The figure is the endpoint's cost per call: thousands of reads on one key, never refused.
+		readLimits: UNLIMITED_READS
 	});
 	console.log(JSON.stringify({ origin: served.origin }));
 } else if (role === 'client') {

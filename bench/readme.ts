@@ -43,7 +43,9 @@ export const SUMMARY = {
 		'refresh: calls failed',
 		'chaos: tips lost',
 		'chaos: tips doubled',
-		'capacity: streamers per egress IP'
+		'capacity: streamers per egress IP',
+		'flood: tip created to started p99',
+		'flood: tips started more than 1 s late'
 	]
 } as const;
 export type Bench = keyof typeof SUMMARY;

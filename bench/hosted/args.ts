@@ -3,7 +3,7 @@
 // the upstream's documented limits. A value out of its choices ends the run at once (exit 2).
 import { parseArgs } from 'node:util';
 
-const PARTS = ['connect', 'refresh', 'chaos', 'capacity'] as const;
+export const PARTS = ['connect', 'refresh', 'chaos', 'capacity', 'flood'] as const;
 export const { values: args } = parseArgs({
 	options: {
 		streamers: { type: 'string', default: '50' },
@@ -56,3 +56,14 @@ export const scale = Number(args.scale ?? (quick ? 10 : 4));
 export const rampStep = Number(args.step ?? (quick ? 100 : 50));
 export const rampFrom = Number(args.from ?? rampStep);
 export const rampPeriods = Number(args.periods ?? (quick ? 1 : 2));
+/**
+ * The read flood (flood.ts), issue 41's scenario: three streamers, a tip each every 3 s, three
+ * reads of each one's queue at once every 1.5 s, an instance restarted every 20 s.
+ */
+export const FLOOD = {
+	streamers: 3,
+	tipEveryMs: 3000,
+	readsEveryMs: 1500,
+	readsAtOnce: 3,
+	restartEveryMs: 20_000
+};

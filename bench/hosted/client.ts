@@ -14,15 +14,29 @@ import { readRateLimitHeaders } from '../../src/core/rate-budget.ts';
 import { keepAliveFetch } from '../../src/server/upstream.ts';
 import { quantile } from '../lib.ts';
 import type { SimReady } from './sim.ts';
+import { floodReads } from './flood-reader.ts';
 import { TtsSource } from './sources.ts';
 
 export type ClientMessage =
 	| { type: 'signin'; instances: string[]; sim: SimReady; streamers: number; tenants: string[] }
 	| { type: 'connect'; windowMs: number; sources: number }
 	| { type: 'reads'; ms: number; everyMs: number }
-	/** Each streamer's `sources` TTS sources, `shown` of them on air; none: all closed. */
+	/**
+	 * Each streamer's `sources` TTS sources (of the first `streamers` only, when given), `shown` of
+	 * them on air, with these URL parameters; none: all closed.
+	 */
 	| { type: 'sources'; on: false }
-	| { type: 'sources'; on: true; sources: number; shown: number; spreadMs: number }
+	| {
+			type: 'sources';
+			on: true;
+			sources: number;
+			shown: number;
+			spreadMs: number;
+			streamers?: number;
+			params?: Record<string, string>;
+	  }
+	/** The read flood (flood-reader.ts) on the first `streamers` streamers' keys. */
+	| { type: 'flood'; streamers: number; ms: number; everyMs: number; atOnce: number }
 	/** From now on the sources reach only these instances. */
 	| { type: 'route'; instances: string[] }
 	/** The calls to the instances since the last `calls`. */
@@ -332,17 +346,16 @@ async function reads(ms: number, everyMs: number): Promise<ReadsResult> {
 
 let sources: TtsSource[] = [];
 
-/** Every streamer's TTS sources, started spread over `spreadMs`; resolves when they are open. */
+/** The streamers' TTS sources, started spread over `spreadMs`; resolves when they are open. */
 async function startSources(
-	perStreamer: number,
-	shown: number,
-	spreadMs: number
+	m: Extract<ClientMessage, { type: 'sources'; on: true }>
 ): Promise<SourcesResult> {
 	const t0 = Date.now();
-	for (let i = 0; i < keys.length; i++) {
-		await sleep(t0 + (spreadMs * i) / keys.length - Date.now());
-		for (let j = 0; j < perStreamer; j++)
-			sources.push(await TtsSource.open(keys[i], balanced, j < shown, warn));
+	const streamers = Math.min(keys.length, m.streamers ?? keys.length);
+	for (let i = 0; i < streamers; i++) {
+		await sleep(t0 + (m.spreadMs * i) / streamers - Date.now());
+		for (let j = 0; j < m.sources; j++)
+			sources.push(await TtsSource.open(keys[i], balanced, j < m.shown, warn, m.params));
 	}
 	// The widget says `ready` once its connection is open (and its audio unlocked: always, here).
 	const open = (s: TtsSource) => s.player.view.status === 'ready';
@@ -365,12 +378,17 @@ process.on('message', async (m: ClientMessage) => {
 		else if (m.type === 'sources') {
 			for (const s of sources) s.close();
 			sources = [];
-			const result = m.on ? await startSources(m.sources, m.shown, m.spreadMs) : null;
+			const result = m.on ? await startSources(m) : null;
 			process.send!({ type: 'done', result });
 		} else if (m.type === 'route') {
 			instances = m.instances;
 			process.send!({ type: 'done', result: null });
 		} else if (m.type === 'calls') process.send!({ type: 'done', result: takeCalls() });
+		else if (m.type === 'flood')
+			process.send!({
+				type: 'done',
+				result: await floodReads(keys.slice(0, m.streamers), balanced, m)
+			});
 	} catch (err) {
 		process.send!({ type: 'error', error: err instanceof Error ? err.stack : String(err) });
 	}

@@ -3,9 +3,10 @@
 // bench-results/hosted-latest.{json,md}, or with --publish to bench/results/ and the README.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { machine, row, table, type Row } from '../lib.ts';
-import { publishReadme, replacing, RESULTS } from '../readme.ts';
+import { publishReadme, RESULTS } from '../readme.ts';
 import {
 	args,
+	FLOOD,
 	INSTANCES,
 	minutes,
 	N,
@@ -18,6 +19,7 @@ import {
 	SOURCES,
 	windowS
 } from './args.ts';
+import { toPublish } from './publish.ts';
 
 /** What the parts measured: each figure's value per run, and notes. */
 export class Figures {
@@ -36,7 +38,11 @@ const BUDGETS: Record<string, { max?: number; exactly?: number }> = {
 	'chaos: tips lost': { exactly: 0 },
 	'chaos: tips doubled': { exactly: 0 },
 	'chaos: streamers revoked': { exactly: 0 },
-	'chaos: claim calls refused 429': { exactly: 0 }
+	'chaos: claim calls refused 429': { exactly: 0 },
+	'flood: tip created to started p99': { max: 1000 },
+	'flood: tips started more than 1 s late': { exactly: 0 },
+	'flood: tips not started': { exactly: 0 },
+	'flood: claim calls refused 429': { exactly: 0 }
 };
 const UNITS: Record<string, string> = {
 	'connect: token mint p99': 'ms',
@@ -46,7 +52,9 @@ const UNITS: Record<string, string> = {
 	'capacity: claim call p99': 'ms',
 	'capacity: slowest claim call': 'ms',
 	'capacity: slowest read': 'ms',
-	'capacity: tip queued to played p99': 'ms'
+	'capacity: tip queued to played p99': 'ms',
+	'flood: tip created to started p99': 'ms',
+	'flood: upstream queue reads per flooded read': 'ratio'
 };
 
 /** Prints and writes the table; whether every figure met its budget. */
@@ -55,23 +63,30 @@ export function report(figures: Figures): boolean {
 		row(name, UNITS[name] ?? 'count', values, BUDGETS[name])
 	);
 	const m = machine('none (Node clients)');
+	const floodOnly = only.size === 1 && only.has('flood');
 	const setup = [
-		`${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s)`,
+		floodOnly
+			? `${INSTANCES} instances, ${runs} run(s)`
+			: `${N} streamers x ${SOURCES} sources, ${INSTANCES} instances, ${runs} run(s)`,
 		`PostgreSQL over ${args.db === 'tcp' ? 'TCP on loopback' : 'its Unix socket'}`,
 		only.has('connect') && `connect window ${windowS} s`,
 		(only.has('refresh') || only.has('chaos')) &&
 			`refresh storm (held tokens cut ${args.cut === 'spread' ? 'over 5 s' : 'at once'}) and chaos ${minutes} min`,
 		only.has('capacity') &&
-			`capacity ramp from ${rampFrom} by ${rampStep}, ${rampPeriods} tip period(s) a step, clock x${scale}`
+			`capacity ramp from ${rampFrom} by ${rampStep}, ${rampPeriods} tip period(s) a step, clock x${scale}`,
+		only.has('flood') &&
+			`read flood ${minutes} min (${Math.min(N, FLOOD.streamers)} streamers, one on-air TTS source each)`
 	]
 		.filter(Boolean)
 		.join(', ');
-	const md = [
-		`Hosted bench (${setup}) on ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, load average ${m.loadAverage.join(' ')} at the end, ${m.date}`,
-		'',
-		table(rows),
-		...(figures.notes.length ? ['', ...figures.notes.map((n) => `- ${n}`)] : [])
-	].join('\n');
+	const mdOf = (setup: string, rows: Row[], notes: string[]) =>
+		[
+			`Hosted bench (${setup}) on ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, load average ${m.loadAverage.join(' ')} at the end, ${m.date}`,
+			'',
+			table(rows),
+			...(notes.length ? ['', ...notes.map((n) => `- ${n}`)] : [])
+		].join('\n');
+	const md = mdOf(setup, rows, figures.notes);
 	console.log('\n' + md);
 	mkdirSync('bench-results', { recursive: true });
 	writeFileSync(
@@ -83,9 +98,9 @@ export function report(figures: Figures): boolean {
 		// The whole table beside its JSON, as `npm run bench -- --publish` keeps bench/results/latest.md;
 		// docs/performance.md links it and quotes the main figures.
 		const table = RESULTS.hosted.replace(/\.json$/, '.md');
-		writeFileSync(table, md + '\n');
-		const kept = replacing('./', 'hosted', { machine: m, setup, rows });
-		writeFileSync(RESULTS.hosted, JSON.stringify(kept, null, '\t') + '\n');
+		const out = toPublish({ machine: m, setup, rows }, figures.notes);
+		writeFileSync(table, mdOf(out.run.setup!, out.run.rows, out.notes) + '\n');
+		writeFileSync(RESULTS.hosted, JSON.stringify(out.run, null, '\t') + '\n');
 		publishReadme('./');
 		console.log(`published into ${table}, ${RESULTS.hosted} and README.md`);
 	}

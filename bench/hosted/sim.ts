@@ -46,6 +46,8 @@ export interface StepStats {
 	/** Of those, played (finished) so far, and their time from queued to finished (ms). */
 	tipsPlayed: number;
 	tipMs: number[];
+	/** Of those, started so far: the time from created to the start the upstream accepted (ms). */
+	startMs: number[];
 }
 
 export type SimMessage =
@@ -94,7 +96,7 @@ const core = sim.control.core;
 // streamers writes (its refreshes, reuses and revocations were undercounted from the log).
 let requestCount = 0;
 let step: StepStats = emptyStep();
-const created = new Map<string, { tenant: string }>();
+const created = new Map<string, { tenant: string; at: number; startedAt?: number }>();
 function emptyStep(): StepStats {
 	return {
 		requests: 0,
@@ -103,7 +105,8 @@ function emptyStep(): StepStats {
 		limited: [],
 		tipsCreated: 0,
 		tipsPlayed: 0,
-		tipMs: []
+		tipMs: [],
+		startMs: []
 	};
 }
 /** OAuth grants, refreshes, reuses and revocations by action, and 429s: counted the same way. */
@@ -124,6 +127,9 @@ log.request = (e) => {
 	step.byKind[kind] = (step.byKind[kind] ?? 0) + 1;
 	if (e.status === 429)
 		step.limited.push({ t: Date.now(), call: kind, budget: e.key ? 'authorization' : 'ip' });
+	const started = e.status === 200 && /^\/tts\/([^/]+)\/start$/.exec(e.path);
+	const tip = started ? created.get(decodeURIComponent(started[1])) : undefined;
+	if (tip && tip.startedAt === undefined) tip.startedAt = Date.now();
 };
 const ipHit = core.ipLimiter.hit.bind(core.ipLimiter);
 core.ipLimiter.hit = (bucket) => {
@@ -138,12 +144,14 @@ function tip(tenant: string): void {
 		tenant
 	);
 	step.tipsCreated += 1;
-	created.set(t.order_id, { tenant });
+	created.set(t.order_id, { tenant, at: Date.now() });
 }
 
 /** The tips of this step played so far, and how long each took from queued to finished. */
 function stepStats(): StepStats {
-	const result = { ...step, tipMs: [] as number[], tipsPlayed: 0 };
+	const result = { ...step, tipMs: [] as number[], tipsPlayed: 0, startMs: [] as number[] };
+	for (const c of created.values())
+		if (c.startedAt !== undefined) result.startMs.push(c.startedAt - c.at);
 	const tenants = new Set([...created.values()].map((c) => c.tenant));
 	for (const tenant of tenants)
 		for (const h of sim.control.tenant(tenant).tts.history) {

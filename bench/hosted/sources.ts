@@ -41,17 +41,19 @@ export class TtsSource {
 
 	/**
 	 * `key`: the streamer's overlay key; `fetch`: how the page reaches the instances; `shown`: an
-	 * on-air source claims tips (claim=visible, the default), a hidden one only listens.
+	 * on-air source claims tips (claim=visible, the default), a hidden one only listens; `params`:
+	 * the source URL's other parameters (the read flood's short alerts).
 	 */
 	static async open(
 		key: string,
 		fetch: FetchLike,
 		shown: boolean,
-		warn: (m: string) => void
+		warn: (m: string) => void,
+		params: Record<string, string> = {}
 	): Promise<TtsSource> {
-		const parsed = parseTtsParams(new URLSearchParams({ key }));
+		const parsed = parseTtsParams(new URLSearchParams({ ...params, key }));
 		if (!parsed.ok) throw new Error(`TTS params refused: ${JSON.stringify(parsed.errors)}`);
-		const params = parsed.value;
+		const tts = parsed.value;
 		const api = new ApiClient({ overlayKey: key, fetch, warn });
 		const events = new EventHub();
 		// The page's own opening: its claim memory is a volatile one where there is no localStorage.
@@ -65,8 +67,8 @@ export class TtsSource {
 					String(url).startsWith('/') ? fetch(String(url), init) : globalThis.fetch(url, init)
 			}),
 			obs: obsState(shown),
-			params,
-			instance: params.instance ?? 'widget-tts'
+			params: tts,
+			instance: tts.instance ?? 'widget-tts'
 		});
 		player.start();
 		const realtime = openWidgetConnection(

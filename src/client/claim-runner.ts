@@ -77,8 +77,11 @@ export class ClaimRunner<T> {
 	 */
 	#sinceSnapshot: ClaimInput<T>[] | null = null;
 	readonly #listeners = new Set<(s: ClaimState<T>) => void>();
-	/** Calls made, per kind: for diagnostics and the bench's API economy. */
-	readonly calls = { snapshot: 0, start: 0, finish: 0, release: 0 };
+	/**
+	 * Calls made, per kind, and reads refused 429 (the server's or the upstream's rate limit, waited
+	 * out): for the debug panel and the bench's API economy.
+	 */
+	readonly calls = { snapshot: 0, start: 0, finish: 0, release: 0, '429': 0 };
 
 	readonly #opts: RunnerOptions<T>;
 
@@ -224,10 +227,11 @@ export class ClaimRunner<T> {
 				for (const input of replay) this.dispatch(input);
 				return;
 			}
-			// Without a snapshot nothing is claimed; try again with a capped backoff.
-			const wait =
-				('retryAfterMs' in r && r.retryAfterMs) ||
-				Math.min(30_000, 1000 * 2 ** Math.min(this.#snapshotRetry, 5));
+			// Without a snapshot nothing is claimed; try again with a capped backoff, or after the wait
+			// a 429 asked for.
+			const limited = 'retryAfterMs' in r && r.retryAfterMs;
+			if (limited) this.calls['429'] += 1;
+			const wait = limited || Math.min(30_000, 1000 * 2 ** Math.min(this.#snapshotRetry, 5));
 			this.#snapshotRetry += 1;
 			this.requestSnapshot(wait);
 		});

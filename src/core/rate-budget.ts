@@ -5,8 +5,17 @@
 // What a response tells: the upstream sends one set of RateLimit-* headers, that of whichever
 // budget of the call is closer to running out. Its Limit says which: the per-IP policy's number or
 // the per-authorization one (when both are the same, or the number is neither, both are assumed,
-// which only ever waits longer). A budget is known until its window resets; after that it is
-// unknown (the upstream's window restarts at the next call) and nothing waits on it.
+// which only ever waits longer). A budget is known until its window resets; then the next window is
+// taken to start whole (the upstream's window restarts at the next call), counted down by our own
+// sends until an answer tells its real count, so the calls held for the reset do not all go at
+// once; a window after that is unknown until an answer shows it, and nothing waits on it.
+//
+// Claims first (issue 41): a read may spend a budget only down to a floor that keeps, for the rest
+// of the window, the claims' share of it pro rata (claimShare of a whole window's calls, for the
+// time left) plus the reserve. So reads cannot spend early in a window what the claims of its last
+// seconds need: claims arriving at up to claimShare of the limit a window never find the budget
+// spent, however many reads come. Every instance applies the same floor to the count the upstream
+// reports, so the share is kept across instances too.
 import type { HeaderSource } from './backoff.ts';
 
 export interface RateLimitHeaders {
@@ -24,11 +33,28 @@ export interface BudgetPolicy {
 	perIp: number;
 	/** Requests per window per authorization (service-api.md: 120 a minute). */
 	perAuthorization: number;
-	/** Share of a budget kept for claims: reads wait once no more than this is left. */
+	/** Share of a budget kept for claims at the end of a window: reads never spend it. */
 	reserve: number;
+	/**
+	 * Share of a whole window kept for claims, pro rata for the time left in it: with 0.5, half of
+	 * what is left of the window's time is kept as half of the limit's calls.
+	 */
+	claimShare: number;
+	/** The windows' length (service-api.md: a minute). */
+	windowMs: number;
 }
 
-export const DOCUMENTED_POLICY: BudgetPolicy = { perIp: 240, perAuthorization: 120, reserve: 0.1 };
+/**
+ * 0.5 of a minute kept for claims: 60 calls a minute per authorization (a tip every 2 s, its start
+ * and finish) and 120 per IP; reads may use the rest, 48 of 120 at once at a window's start.
+ */
+export const DOCUMENTED_POLICY: BudgetPolicy = {
+	perIp: 240,
+	perAuthorization: 120,
+	reserve: 0.1,
+	claimShare: 0.5,
+	windowMs: 60_000
+};
 
 /** The window of a known budget, as last read from the upstream (estimates lowered by our sends). */
 interface Window {
@@ -36,6 +62,8 @@ interface Window {
 	remaining: number;
 	/** When the window resets (ms, the caller's clock): an upper bound, Reset being rounded up. */
 	resetAt: number;
+	/** Not read from an answer: the window after a known one, guessed to start then (live()). */
+	guessedFrom?: number;
 }
 
 /**
@@ -48,7 +76,7 @@ export interface BudgetView {
 	limit: number;
 	remaining: number;
 	resetInMs: number;
-	/** Reads wait: no more than the reserve is left. */
+	/** Reads wait: no more than the claims' share is left. */
 	nearlySpent: boolean;
 	/** Nothing is sent until the reset. */
 	spent: boolean;
@@ -82,7 +110,7 @@ export class BudgetBook {
 
 	constructor(readonly policy: BudgetPolicy = DOCUMENTED_POLICY) {}
 
-	/** What is kept for claims out of a budget of `limit`: at least one call. */
+	/** What is kept for claims at the end of a window of `limit`: at least one call. */
 	private reserveOf(limit: number): number {
 		return Math.max(1, Math.ceil(limit * this.policy.reserve));
 	}
@@ -92,21 +120,45 @@ export class BudgetBook {
 	 * never hold a call back.
 	 */
 	sendAt(authorization: string, priority: CallPriority, now: number): number {
-		return this.holdingWindow(authorization, priority, now)?.resetAt ?? now;
+		return this.holding(authorization, priority, now)?.at ?? now;
 	}
 
 	/** The limit of the budget that holds such a call back (0 if none does). */
 	holdingLimit(authorization: string, priority: CallPriority, now: number): number {
-		return this.holdingWindow(authorization, priority, now)?.limit ?? 0;
+		return this.holding(authorization, priority, now)?.w.limit ?? 0;
 	}
 
-	private holdingWindow(authorization: string, priority: CallPriority, now: number): Window | null {
-		let holding: Window | null = null;
+	/** The budget that holds such a call back longest, and until when; null: none does. */
+	private holding(
+		authorization: string,
+		priority: CallPriority,
+		now: number
+	): { w: Window; at: number } | null {
+		let holding: { w: Window; at: number } | null = null;
 		for (const w of this.windowsOf(authorization, now)) {
-			const floor = priority === 'claim' ? 0 : this.reserveOf(w.limit);
-			if (w.remaining <= floor && (!holding || w.resetAt > holding.resetAt)) holding = w;
+			const at = priority === 'claim' ? (w.remaining <= 0 ? w.resetAt : now) : this.readAt(w, now);
+			if (at > now && (!holding || at > holding.at)) holding = { w, at };
 		}
 		return holding;
+	}
+
+	/**
+	 * What reads leave of a window at `now`: the reserve, and the claims' share of the time left.
+	 * It falls as the window runs out, so reads held by it go one by one, not all at the reset.
+	 */
+	private floor(w: Window, now: number): number {
+		const left = Math.min(1, Math.max(0, (w.resetAt - now) / this.policy.windowMs));
+		return this.reserveOf(w.limit) + w.limit * this.policy.claimShare * left;
+	}
+
+	/** When a read may go on this window: once the floor is left after it (now, or later). */
+	private readAt(w: Window, now: number): number {
+		if (w.remaining - 1 >= this.floor(w, now)) return now;
+		const above = w.remaining - 1 - this.reserveOf(w.limit);
+		const perMs = (w.limit * this.policy.claimShare) / this.policy.windowMs;
+		if (above < 0 || perMs <= 0) return w.resetAt;
+		// The floor falls to `remaining - 1` when the time left is down to above / perMs.
+		return Math.min(w.resetAt, Math.ceil(w.resetAt - above / perMs));
 	}
 
 	private windowsOf(authorization: string, now: number): Window[] {
@@ -151,13 +203,13 @@ export class BudgetBook {
 			limit: w.limit,
 			remaining: w.remaining,
 			resetInMs: Math.max(0, w.resetAt - now),
-			nearlySpent: w.remaining <= this.reserveOf(w.limit),
+			nearlySpent: w.remaining - 1 < this.floor(w, now),
 			spent: w.remaining <= 0
 		});
-		const ip = this.live(this.ip, now);
+		const ip = this.peek(this.ip, now);
 		const authorizations = { known: 0, nearlySpent: 0, spent: 0 };
 		for (const [id, w] of this.authorizations) {
-			const live = this.live(w, now);
+			const live = this.peek(w, now);
 			if (!live) {
 				this.authorizations.delete(id);
 				continue;
@@ -175,18 +227,38 @@ export class BudgetBook {
 		};
 	}
 
-	/** The window while it lasts; after its reset the budget is unknown. */
+	/** What live() would give, without starting a guessed window (a snapshot sends nothing). */
+	private peek(w: Window | null | undefined, now: number): Window | null {
+		if (!w || now < w.resetAt) return w ?? null;
+		if (now >= w.resetAt + this.policy.windowMs) return null;
+		return { limit: w.limit, remaining: w.limit, resetAt: now + this.policy.windowMs };
+	}
+
+	/**
+	 * The window while it lasts; for one window's length after its reset, the next one (whole at
+	 * first, then lowered by our sends); after that the budget is unknown.
+	 */
 	private live(w: Window | null | undefined, now: number): Window | null {
-		return w && now < w.resetAt ? w : null;
+		if (!w || now >= w.resetAt + this.policy.windowMs) return null;
+		if (now >= w.resetAt) {
+			w.remaining = w.limit;
+			w.resetAt = now + this.policy.windowMs;
+			w.guessedFrom = now;
+		}
+		return w;
 	}
 }
 
 /**
  * What is known after an answer: a later window replaces the known one; within the same window
  * the lower count wins (answers overtake each other, and our own sends lower the estimate); an
- * answer from an earlier window tells nothing new.
+ * answer from an earlier window tells nothing new. A guessed window takes the answer's reset (the
+ * upstream's window may be shorter than the policy's), and the lower count: our sends since the
+ * guess began were all in the upstream's new window.
  */
 function merge(known: Window | null, seen: Window): Window {
+	if (known?.guessedFrom !== undefined && seen.resetAt - known.guessedFrom > SAME_WINDOW_MS)
+		return { ...seen, remaining: Math.min(known.remaining, seen.remaining) };
 	if (!known || seen.resetAt - known.resetAt > SAME_WINDOW_MS) return seen;
 	if (known.resetAt - seen.resetAt > SAME_WINDOW_MS) return known;
 	return {

@@ -1,7 +1,8 @@
 // What one hosted instance counts, for GET /metrics (the Prometheus text format, version 0.0.4) and
 // /healthz: its upstream requests by outcome (429s among them) and the last RateLimit-* headers
-// seen, its token refreshes by outcome, and how long POST /token takes to mint a handoff token.
-// Counts since the instance started; nothing in them names a streamer.
+// seen, its token refreshes by outcome, how long POST /token takes to mint a handoff token, and
+// the reads it refused (429) per streamer. Counts since the instance started; only the refused
+// reads name a streamer, by its id (never a key or a name).
 import { readRateLimitHeaders } from '../core/rate-budget.ts';
 import type { Fetch } from '../server/upstream.ts';
 import type { UpstreamBudgetSnapshot } from '../server/upstream-budget.ts';
@@ -19,6 +20,8 @@ const MINT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 export interface InstanceNow {
 	/** The upstream budgets and what they hold back (UpstreamBudget.budgetSnapshot). */
 	budget?: UpstreamBudgetSnapshot;
+	/** Reads answered by an identical read's upstream call, since the start (read-flights.ts). */
+	readsShared?: number;
 	/** The database's pools (db.ts poolStats; null on PGlite). */
 	pool?: Record<'queries' | 'locks' | 'control', PoolStats> | null;
 	locks?: LockStats & LockTotals;
@@ -39,6 +42,8 @@ export class HostedMetrics {
 	private readonly mintBuckets = MINT_BUCKETS.map(() => 0);
 	private mintCount = 0;
 	private mintSum = 0;
+	/** Reads refused 429 by the instance's read allowance, by streamer and allowance. */
+	private readonly readsRefused = new Map<string, number>();
 	rateLimit: RateLimitSeen | null = null;
 
 	constructor(private readonly now: () => number = Date.now) {}
@@ -76,6 +81,12 @@ export class HostedMetrics {
 		this.refreshes.set(outcome, (this.refreshes.get(outcome) ?? 0) + 1);
 	}
 
+	/** A read of `streamer` refused 429 for its streamer's or its address's allowance. */
+	readRefused(streamer: string, by: 'key' | 'address'): void {
+		const key = `${streamer},${by}`;
+		this.readsRefused.set(key, (this.readsRefused.get(key) ?? 0) + 1);
+	}
+
 	/** A POST /token answered after `seconds`. */
 	minted(seconds: number): void {
 		this.mintCount += 1;
@@ -101,6 +112,7 @@ export class HostedMetrics {
 		this.upstreamFamilies(x);
 		this.streamerFamilies(x, streamers, active);
 		if (now.budget) budgetFamilies(x, now.budget);
+		this.readFamilies(x, now.readsShared);
 		if (now.pool) poolFamilies(x, now.pool);
 		if (now.locks) lockFamilies(x, now.locks);
 		this.mintFamily(x);
@@ -143,6 +155,26 @@ export class HostedMetrics {
 			'Streamers this instance has served since it started.'
 		);
 		x.out.push(`tip_streamers_active ${active}`);
+	}
+
+	/** The reads refused here per streamer, and those an identical read's call answered. */
+	private readFamilies(x: Exposition, shared: number | undefined): void {
+		x.family(
+			'tip_reads_refused_total',
+			'counter',
+			'Reads answered 429 by the instance, by streamer and by allowance (key or address).'
+		);
+		for (const [key, v] of [...this.readsRefused].sort()) {
+			const [streamer, by] = key.split(',');
+			x.out.push(`tip_reads_refused_total{streamer="${streamer}",by="${by}"} ${v}`);
+		}
+		if (shared === undefined) return;
+		x.family(
+			'tip_upstream_reads_shared_total',
+			'counter',
+			'Reads answered by the upstream call of an identical read (calls spared).'
+		);
+		x.out.push(`tip_upstream_reads_shared_total ${shared}`);
 	}
 
 	/** The histogram of the time POST /token takes. */
@@ -198,6 +230,12 @@ function budgetFamilies(x: Exposition, b: UpstreamBudgetSnapshot): void {
 	);
 	x.family('tip_upstream_held_calls_total', 'counter', 'Calls held back until a reset.');
 	x.out.push(`tip_upstream_held_calls_total ${b.held}`);
+	x.family(
+		'tip_upstream_held_claims_total',
+		'counter',
+		'Claims (start, finish, release, controls) held back until a reset.'
+	);
+	x.out.push(`tip_upstream_held_claims_total ${b.heldClaims}`);
 	x.family(
 		'tip_upstream_refused_here_total',
 		'counter',

@@ -10,11 +10,13 @@ import { createApp } from '../server/app.ts';
 import { listen, nodeAppOptions } from '../server/serve.ts';
 import { keepAliveFetch, UpstreamClient } from '../server/upstream.ts';
 import { discoveryOnce } from '../server/oauth-http.ts';
+import { readsShared } from '../server/read-flights.ts';
 import {
 	UpstreamBudget,
 	type UpstreamBudgetOptions,
 	type UpstreamBudgetSnapshot
 } from '../server/upstream-budget.ts';
+import type { ReadLimits } from '../core/read-allowance.ts';
 import type { HostedConfig } from './config.ts';
 import { HostedConnections, type UpstreamSettings } from './connections.ts';
 import { hostedControl } from './control.ts';
@@ -35,6 +37,8 @@ export interface HostedServeOptions {
 	simulatorOrigin?: string;
 	/** The upstream's limits (default: service-api.md's), for tests against a simulator's. */
 	budget?: UpstreamBudgetOptions;
+	/** What a reader may read (default: DEFAULT_READ_LIMITS), for tests of the budget alone. */
+	readLimits?: ReadLimits;
 }
 
 export interface HostedApp {
@@ -145,6 +149,7 @@ function ownRoutes(config: HostedConfig, p: HostedParts): Hono {
 		c.text(
 			p.metrics.render(await streamerCounts(p.db), p.connections.active, {
 				budget: p.budget.budgetSnapshot(),
+				readsShared: readsShared(),
 				pool: poolStats(p.db),
 				locks: p.store.lockStats()
 			}),
@@ -189,11 +194,13 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		resolveKey: async (key) => {
 			const found = await store.resolveOverlayKey(key);
 			if (found && 'streamerId' in found)
-				return { upstream: connections.upstream(found.streamerId) };
+				return { upstream: connections.upstream(found.streamerId), streamer: found.streamerId };
 			return found;
 		},
 		// The dock's /control calls: a control key or the dashboard's session (control.ts).
 		...hostedControl({ store, connections, publicUrl: config.publicUrl }),
+		// Counted per streamer for /metrics: whose readers are over their share.
+		readRefused: (streamer, by) => p.metrics.readRefused(streamer ?? 'none', by),
 		routes: ownRoutes(config, p),
 		// Not ok (503) while draining or without the database: a load balancer sends no one here.
 		health: async () => {
@@ -217,6 +224,7 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 			...(o.allowedHosts ?? [])
 		],
 		simulatorOrigin: o.simulatorOrigin,
+		readLimits: o.readLimits,
 		...nodeAppOptions(o.dist)
 	});
 }

@@ -50,7 +50,13 @@ async function main(): Promise<void> {
 		);
 	const params = parsed.value;
 	const api = new ApiClient({ overlayKey: params.key });
-	const res = await api.request(routes.overlayRead, { overlayId });
+	let res = await api.request(routes.overlayRead, { overlayId });
+	// A 429 (the token endpoint's allowance, or a rate limit) is waited out, as it asks.
+	while (!res.ok && res.kind === 'http' && res.status === 429) {
+		const wait = res.retryAfterMs;
+		await new Promise((r) => setTimeout(r, wait));
+		res = await api.request(routes.overlayRead, { overlayId });
+	}
 	if (!res.ok) {
 		if (res.kind === 'http' && res.status === 401)
 			return fail('The overlay key was refused', [

@@ -1,6 +1,7 @@
 // What createApp (app.ts) is given: the mode, the upstream client, the overlay key and what the
 // runtime provides. Apart from app.ts so the route modules can each take the part they use.
 import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { ReadLimits } from '../core/read-allowance.ts';
 import type { OAuthConnection } from './oauth-client.ts';
 import type { FailureLimiter } from './security.ts';
 import type { UpstreamClient } from './upstream.ts';
@@ -26,7 +27,13 @@ export interface AppOptions {
 	 * (`upstream` and `overlayKey` above are then unused for /token and /api). `replaced`: a key
 	 * the streamer replaced or turned off.
 	 */
-	resolveKey?: (key: string) => Promise<{ upstream: UpstreamClient } | { replaced: true } | null>;
+	resolveKey?: (
+		key: string
+	) => Promise<{ upstream: UpstreamClient; streamer: string } | { replaced: true } | null>;
+	/** What a reader may read through /api before it is answered 429 (read-allowance.ts). */
+	readLimits?: ReadLimits;
+	/** A read was refused 429 for its key's (hosted: streamer's) or its address's allowance. */
+	readRefused?: (streamer: string | null, by: 'key' | 'address') => void;
 	/** Hosted mode's own pages and actions (hosted/routes.ts), ahead of the widget routes. */
 	routes?: Hono;
 	/** Hosted mode: what /healthz reports instead of the one upstream's reachability. */

@@ -13,6 +13,7 @@ import { overlayKeyCheck } from './routes/overlay-key.ts';
 import { controlRoutes } from './routes/control.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { proxyRoutes } from './routes/proxy.ts';
+import { limitReads } from './routes/read-limit.ts';
 import { tokenRoute } from './routes/token.ts';
 import { FailureLimiter } from './security.ts';
 
@@ -23,7 +24,7 @@ export function createApp(opts: AppOptions): Hono {
 	const app = new Hono();
 	// One limit on wrong keys of either kind: guessing control keys costs as much as overlay keys.
 	const failures = opts.failures ?? new FailureLimiter();
-	const key = overlayKeyCheck({ ...opts, failures });
+	const key = limitReads(overlayKeyCheck({ ...opts, failures }), opts);
 	// Order matters: the guards run first, hosted mode's routes come ahead of the widget routes, and
 	// the static files come after every page route.
 	guardRequests(app, opts);

@@ -11,7 +11,9 @@ import { createApp } from './app.ts';
 import { forwardedClient } from './security.ts';
 import type { Upstream } from './config.ts';
 import type { OAuthConnection } from './oauth-client.ts';
-import { keepAliveFetch, UpstreamClient } from './upstream.ts';
+import type { ReadLimits } from '../core/read-allowance.ts';
+import { BudgetedUpstreamClient, UpstreamBudget } from './upstream-budget.ts';
+import { keepAliveFetch, type UpstreamClient } from './upstream.ts';
 
 export interface ServeOptions {
 	mode: 'live' | 'demo';
@@ -30,6 +32,8 @@ export interface ServeOptions {
 	simulatorOrigin?: string;
 	/** Connect with OAuth: the connection whose access token replaces the API key once connected. */
 	oauth?: OAuthConnection;
+	/** What a reader may read (default: DEFAULT_READ_LIMITS); the benches lift it. */
+	readLimits?: ReadLimits;
 }
 
 export interface ServedApp {
@@ -83,8 +87,18 @@ export async function listen(
 export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 	const host = opts.host ?? '127.0.0.1';
 	const transport = keepAliveFetch();
-	const upstream = new UpstreamClient(() => opts.upstream, transport, 10_000, opts.oauth ?? null);
+	// One credential (the key, or the OAuth authorization) and one address: one budget of each,
+	// so that the streamer's claims keep their share of them however much the pages read.
+	const upstream = new BudgetedUpstreamClient(
+		new UpstreamBudget(),
+		'streamer',
+		() => opts.upstream,
+		transport,
+		10_000,
+		opts.oauth ?? null
+	);
 	const app = createApp({
+		readLimits: opts.readLimits,
 		mode: opts.mode,
 		simulatorOrigin: opts.simulatorOrigin,
 		upstream,

@@ -1,9 +1,10 @@
 // The upstream's rate limits kept by this process (the rules: src/core/rate-budget.ts): every call
-// waits while a budget it counts against is known spent, reads wait once a budget is nearly spent
-// so that claims (start, finish, release) still go, and a call that would wait longer than the
-// page would is answered here with the upstream's 429 shape (RateLimit-* headers, `error` only), so
-// the page waits out the reset (CONTRACT.md) and nothing is sent that the upstream would refuse.
-import { matchRoute, type RouteName } from '../contract/index.ts';
+// waits while a budget it counts against is known spent, reads wait once only the claims' share of
+// a budget is left so that claims (start, finish, release, the dock's controls) still go, and a
+// call that would wait longer than the page would is answered here with the upstream's 429 shape
+// (RateLimit-* headers, `error` only), so the page waits out the reset (CONTRACT.md) and nothing
+// is sent that the upstream would refuse.
+import { ROUTES } from '../contract/index.ts';
 import {
 	BudgetBook,
 	DOCUMENTED_POLICY,
@@ -14,19 +15,14 @@ import {
 } from '../core/rate-budget.ts';
 import { UpstreamClient } from './upstream.ts';
 
-const CLAIM_ROUTES: ReadonlySet<RouteName> = new Set([
-	'ttsStart',
-	'ttsFinish',
-	'ttsRelease',
-	'mediaStart',
-	'mediaFinish',
-	'mediaRelease'
-]);
-
-/** Start, finish and release go first when a budget is nearly spent; everything else is a read. */
+/**
+ * What the streamer's alerts and actions wait on goes first: every write (start, finish, release,
+ * the dock's skip, pause, replay, visibility, tipping). Reads, and the handoff token a page mints
+ * to connect, are reads: a flood of either must not hold back a tip.
+ */
 export function callPriority(method: string, path: string): CallPriority {
-	const name = matchRoute(method, path.split('?')[0])?.name;
-	return name && CLAIM_ROUTES.has(name) ? 'claim' : 'read';
+	if (method === 'GET' || method === 'HEAD') return 'read';
+	return path.split('?')[0] === ROUTES.realtimeToken.path ? 'read' : 'claim';
 }
 
 export interface UpstreamBudgetOptions {
@@ -42,8 +38,12 @@ export interface UpstreamBudgetOptions {
 /** What /healthz and /metrics read: the budgets and what was held back or refused for them. */
 export interface UpstreamBudgetSnapshot extends BudgetSnapshot {
 	queued: { claims: number; reads: number };
-	/** Since start: calls held until a reset, calls answered 429 here, 429s from the upstream. */
+	/**
+	 * Since start: calls held until a reset (and claims among them: none while the claims keep
+	 * within their share), calls answered 429 here, 429s from the upstream.
+	 */
 	held: number;
+	heldClaims: number;
 	refusedHere: number;
 	upstream429: number;
 }
@@ -65,6 +65,7 @@ export class UpstreamBudget {
 	private timer: ReturnType<typeof setTimeout> | null = null;
 	private timerAt = Infinity;
 	private held = 0;
+	private heldClaims = 0;
 	private refusedHere = 0;
 	private upstream429 = 0;
 
@@ -84,6 +85,7 @@ export class UpstreamBudget {
 		}
 		if (at - now > this.maxWaitMs) return this.refuse(authorization, priority, at - now);
 		this.held += 1;
+		if (priority === 'claim') this.heldClaims += 1;
 		return new Promise<Slot>((go) => {
 			this.waiting.push({ authorization, priority, deadline: now + this.maxWaitMs, go });
 			this.wake(at);
@@ -108,6 +110,7 @@ export class UpstreamBudget {
 			...this.book.snapshot(this.now()),
 			queued: { claims, reads: this.waiting.length - claims },
 			held: this.held,
+			heldClaims: this.heldClaims,
 			refusedHere: this.refusedHere,
 			upstream429: this.upstream429
 		};
@@ -178,10 +181,15 @@ export class BudgetedUpstreamClient extends UpstreamClient {
 		super(...client);
 	}
 
-	override async call(method: string, path: string, body?: string): Promise<Response> {
+	protected override async send(
+		method: string,
+		path: string,
+		body: string | undefined,
+		sent: () => void
+	): Promise<Response> {
 		const slot = await this.budget.admit(this.authorization, callPriority(method, path));
 		if (!slot.ok) return slot.response;
-		const res = await super.call(method, path, body);
+		const res = await super.send(method, path, body, sent);
 		this.budget.observe(this.authorization, res);
 		return res;
 	}

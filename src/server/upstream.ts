@@ -1,9 +1,11 @@
 // The one place that talks to the upstream with a credential: the API key, or the OAuth access token
 // when the streamer connected with OAuth (oauth-client.ts), which wins while the connection lives.
+// Identical reads of one client share upstream calls (read-flights.ts).
 import http from 'node:http';
 import https from 'node:https';
 import { finished } from 'node:stream';
 import type { Upstream } from './config.ts';
+import { ReadFlights } from './read-flights.ts';
 
 export class UpstreamUnavailable extends Error {}
 
@@ -22,6 +24,8 @@ export interface BearerSource {
 }
 
 export class UpstreamClient {
+	private readonly reads = new ReadFlights(copiesOf);
+
 	constructor(
 		private readonly upstream: () => Upstream,
 		private readonly fetchImpl: Fetch = fetch,
@@ -33,10 +37,28 @@ export class UpstreamClient {
 		return this.upstream().wsUrl;
 	}
 
-	/** `path` is relative to {base_url} and already validated against the allowlist. */
-	async call(method: string, path: string, body?: string): Promise<Response> {
+	/**
+	 * `path` is relative to {base_url} and already validated against the allowlist. A GET shares
+	 * the call of an identical one not sent yet, or the next one after the call in flight.
+	 */
+	call(method: string, path: string, body?: string): Promise<Response> {
+		if (method !== 'GET' || body !== undefined) return this.send(method, path, body, () => {});
+		return this.reads.read(path, (sent) => this.send(method, path, body, sent));
+	}
+
+	/**
+	 * One call to the upstream; `sent` is called as the request leaves (a read that comes later
+	 * than that must not take its answer: it may miss what happened in between).
+	 */
+	protected async send(
+		method: string,
+		path: string,
+		body: string | undefined,
+		sent: () => void
+	): Promise<Response> {
 		const { baseUrl, apiKey } = this.upstream();
 		const send = async (bearer: string) => {
+			sent();
 			const headers: Record<string, string> = {
 				authorization: `Bearer ${bearer}`,
 				accept: 'application/json'
@@ -111,6 +133,21 @@ export async function bodyBytes(res: Response): Promise<Uint8Array<ArrayBuffer>>
 	const buffered = bufferedBodies.get(res);
 	if (buffered !== undefined) return buffered ?? new Uint8Array(0);
 	return new Uint8Array(await res.arrayBuffer());
+}
+
+/** `n` Responses of one answer, each with its status, headers and the body's bytes. */
+async function copiesOf(res: Response, n: number): Promise<Response[]> {
+	let bytes: Uint8Array<ArrayBuffer> | null;
+	try {
+		bytes = NULL_BODY.has(res.status) ? null : await bodyBytes(res);
+	} catch (err) {
+		throw new UpstreamUnavailable(err instanceof Error ? err.message : String(err));
+	}
+	return Array.from({ length: n }, () => {
+		const copy = new Response(bytes, { status: res.status, headers: res.headers });
+		bufferedBodies.set(copy, bytes);
+		return copy;
+	});
 }
 
 /** Idle keep-alive connections close after this (or 1 s before the server's Keep-Alive timeout). */

@@ -185,7 +185,7 @@ describe('the token endpoint in hosted mode', { timeout: 150_000 }, () => {
 			resolveKey: async (key) => {
 				const found = await store.resolveOverlayKey(key);
 				return found && 'streamerId' in found
-					? { upstream: connections.upstream(found.streamerId) }
+					? { upstream: connections.upstream(found.streamerId), streamer: found.streamerId }
 					: found;
 			}
 		});

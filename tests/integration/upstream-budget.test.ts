@@ -33,13 +33,16 @@ describe('an instance’s upstream budgets', { timeout: 60_000 }, () => {
 		for (let i = 0; i < 4; i++) tips.push(await readyTip(sim, { message: `tip ${i}` }));
 		const key = sim.control.addKey({ name: 'Instance' });
 		const budget = new UpstreamBudget({
-			policy: { perIp: 1000, perAuthorization: 10, reserve: 0.3 },
+			policy: { perIp: 1000, perAuthorization: 10, reserve: 0.3, claimShare: 0, windowMs: 60_000 },
 			maxWaitMs: 5000
 		});
 		const upstream = client(sim, budget, key.value);
 		expect((await upstream.call('GET', '/tts/queue')).status).toBe(200);
 
-		const reads = Array.from({ length: 10 }, () => upstream.call('GET', '/tts/queue'));
+		// Ten different reads (identical ones would share one call).
+		const reads = Array.from({ length: 10 }, (_, i) =>
+			upstream.call('GET', `/tts/history?limit=${i + 1}`)
+		);
 		// One tip plays at a time: start, finish, the next.
 		const claims: number[] = [];
 		for (const tip of tips)
@@ -60,7 +63,7 @@ describe('an instance’s upstream budgets', { timeout: 60_000 }, () => {
 		const sim = await start({ perKeyPerMinute: 100, perIpPerMinute: 1000 });
 		const tip = await readyTip(sim);
 		const budget = new UpstreamBudget({
-			policy: { perIp: 1000, perAuthorization: 100, reserve: 0.1 },
+			policy: { perIp: 1000, perAuthorization: 100, reserve: 0.1, claimShare: 0, windowMs: 60_000 },
 			maxWaitMs: 5000
 		});
 		const a = sim.control.addKey({ name: 'Streamer A' });
@@ -91,7 +94,16 @@ describe('an instance’s upstream budgets', { timeout: 60_000 }, () => {
 		// 10 calls per authorization per minute; the instance keeps 1 of them for claims.
 		const sim = await start({ perKeyPerMinute: 10, perIpPerMinute: 1000 });
 		const hosted = await startHosted(sim, {
-			budget: { policy: { perIp: 1000, perAuthorization: 10, reserve: 0.1 }, maxWaitMs: 1000 }
+			budget: {
+				policy: {
+					perIp: 1000,
+					perAuthorization: 10,
+					reserve: 0.1,
+					claimShare: 0,
+					windowMs: 60_000
+				},
+				maxWaitMs: 1000
+			}
 		});
 		try {
 			const browser = new Browser(hosted.publicUrl);
@@ -140,7 +152,16 @@ describe('an instance’s upstream budgets', { timeout: 60_000 }, () => {
 		// and holds a call up to 10 s: a read of a nearly spent budget waits for the reset.
 		const sim = await start({ perKeyPerMinute: 10, perIpPerMinute: 1000, rateWindowMs: 4000 });
 		const hosted = await startHosted(sim, {
-			budget: { policy: { perIp: 1000, perAuthorization: 10, reserve: 0.1 }, maxWaitMs: 10_000 }
+			budget: {
+				policy: {
+					perIp: 1000,
+					perAuthorization: 10,
+					reserve: 0.1,
+					claimShare: 0,
+					windowMs: 60_000
+				},
+				maxWaitMs: 10_000
+			}
 		});
 		try {
 			const browser = new Browser(hosted.publicUrl);

@@ -46,6 +46,9 @@ describe('hosted metrics', () => {
 		m.refreshed('adopted');
 		m.refreshed('adopted');
 		for (const s of [0.002, 0.03, 0.03, 0.7, 20]) m.minted(s);
+		m.readRefused('s_abc', 'address');
+		m.readRefused('s_abc', 'address');
+		m.readRefused('s_def', 'key');
 		const text = m.render({}, 0, {
 			budget: {
 				ip: null,
@@ -53,9 +56,11 @@ describe('hosted metrics', () => {
 				saturated: true,
 				queued: { claims: 0, reads: 3 },
 				held: 7,
+				heldClaims: 0,
 				refusedHere: 1,
 				upstream429: 0
 			},
+			readsShared: 12,
 			pool: {
 				queries: { total: 10, idle: 4, waiting: 0 },
 				locks: { total: 3, idle: 0, waiting: 2 },
@@ -86,8 +91,13 @@ describe('hosted metrics', () => {
 			'tip_upstream_held_calls{priority="claim"} 0\n',
 			'tip_upstream_held_calls{priority="read"} 3\n',
 			'tip_upstream_held_calls_total 7\n',
+			'tip_upstream_held_claims_total 0\n',
 			'tip_upstream_refused_here_total 1\n',
 			'tip_upstream_budget_saturated 1\n',
+			// Reads refused here, per streamer and allowance; reads an identical read's call answered.
+			'tip_reads_refused_total{streamer="s_abc",by="address"} 2\n',
+			'tip_reads_refused_total{streamer="s_def",by="key"} 1\n',
+			'tip_upstream_reads_shared_total 12\n',
 			// The pools and the refresh locks at the scrape.
 			'tip_db_pool_connections{pool="queries",state="busy"} 6\n',
 			'tip_db_pool_connections{pool="locks",state="busy"} 3\n',

@@ -1,5 +1,6 @@
 // The upstream's limits as budgets (service-api.md, Limits; CONTRACT.md, Rate-limit headers): what
-// the RateLimit-* headers of an answer hold back, claims before reads, and the reset honoured.
+// the RateLimit-* headers of an answer hold back, claims before reads, the claims' share of a
+// window kept from reads (issue 41), and the reset honoured.
 import { describe, expect, it } from 'vitest';
 import {
 	BudgetBook,
@@ -7,7 +8,9 @@ import {
 	type RateLimitHeaders
 } from '../../src/core/rate-budget.ts';
 
-const POLICY = { perIp: 240, perAuthorization: 120, reserve: 0.1 };
+/** Only the reserve kept (no share over time): the rules that hold whatever the share. */
+const POLICY = { perIp: 240, perAuthorization: 120, reserve: 0.1, claimShare: 0, windowMs: 60_000 };
+const SHARED = { ...POLICY, claimShare: 0.5 };
 const h = (limit: number, remaining: number, resetS: number): RateLimitHeaders => ({
 	limit,
 	remaining,
@@ -36,7 +39,7 @@ describe('the rate-limit budgets', () => {
 		});
 	});
 
-	it('a spent budget holds claims too, until its reset; after it nothing is held', () => {
+	it('a spent budget holds claims too, until its reset; after it, a whole window', () => {
 		const book = new BudgetBook(POLICY);
 		book.observe('oa_a', h(120, 2, 10), 200, 0);
 		book.spend('oa_a', 0);
@@ -47,7 +50,34 @@ describe('the rate-limit budgets', () => {
 		expect(book.snapshot(5000).authorizations.spent).toBe(1);
 		expect(book.sendAt('oa_a', 'claim', 10_000)).toBe(10_000);
 		expect(book.sendAt('oa_a', 'read', 10_000)).toBe(10_000);
-		expect(book.snapshot(10_000)).toMatchObject({ authorizations: { known: 0 }, saturated: false });
+		expect(book.snapshot(10_000)).toMatchObject({
+			authorizations: { known: 1, nearlySpent: 0, spent: 0 },
+			saturated: false
+		});
+		// That window (guessed from the reset, when a call was asked for) ended, and a whole window
+		// after it went by without a call: the budget is unknown again.
+		expect(book.snapshot(129_999)).toMatchObject({ authorizations: { known: 1 } });
+		expect(book.snapshot(130_000)).toMatchObject({ authorizations: { known: 0 } });
+	});
+
+	it('after a reset the next window is counted down by our sends until an answer tells its count', () => {
+		const book = new BudgetBook(SHARED);
+		book.observe('oa_a', h(120, 12, 5), 200, 0);
+		// The reads held for the reset do not all go at it: the new window's claim share holds.
+		let reads = 0;
+		while (book.sendAt('oa_a', 'read', 5000) <= 5000 && reads < 200) {
+			book.spend('oa_a', 5000);
+			reads += 1;
+		}
+		expect(reads).toBe(120 - 12 - 60);
+		expect(book.sendAt('oa_a', 'claim', 5000)).toBe(5000);
+		// An answer of the new window replaces the guess (its reset, and the lower count)...
+		book.observe('oa_a', h(120, 20, 15), 200, 6000);
+		expect(book.snapshot(6000)).toMatchObject({ authorizations: { known: 1, nearlySpent: 1 } });
+		// 20 left, 15 s to go: the floor (12 + 60 x 15/60) falls to 19 at 7 s before the reset.
+		expect(book.sendAt('oa_a', 'read', 6000)).toBe(14_000);
+		// ...and the upstream's window (15 s here) is the one that resets.
+		expect(book.sendAt('oa_a', 'read', 21_000)).toBe(21_000);
 	});
 
 	it('a 429 means spent until its reset, whatever Remaining says', () => {
@@ -88,6 +118,53 @@ describe('the rate-limit budgets', () => {
 		// A later window replaces the known one.
 		book.observe('oa_a', h(120, 119, 60), 200, 29_000);
 		expect(book.sendAt('oa_a', 'read', 29_000)).toBe(29_000);
+	});
+
+	it('reads keep the claims’ share of the time left: half a window’s calls at its start, none at its end', () => {
+		const book = new BudgetBook(SHARED);
+		// A minute's window just began: 12 (the reserve) + 60 (half of 120, a whole window ahead).
+		book.observe('oa_a', h(120, 73, 60), 200, 0);
+		expect(book.sendAt('oa_a', 'read', 0)).toBe(0);
+		book.spend('oa_a', 0);
+		// 72 left is the floor: the next read waits until the floor falls to 71, a second later (the
+		// share falls by one call a second), and claims go at once.
+		expect(book.sendAt('oa_a', 'read', 0)).toBe(1000);
+		expect(book.sendAt('oa_a', 'claim', 0)).toBe(0);
+		expect(book.snapshot(0)).toMatchObject({
+			authorizations: { nearlySpent: 1, spent: 0 },
+			saturated: true
+		});
+		// Half-way through, 42 is the floor; 10 s before the reset, 22.
+		expect(book.sendAt('oa_a', 'read', 30_000)).toBe(30_000);
+		book.observe('oa_a', h(120, 22, 10), 200, 50_000);
+		expect(book.sendAt('oa_a', 'read', 50_000)).toBe(51_000);
+		expect(book.sendAt('oa_a', 'claim', 50_000)).toBe(50_000);
+		// Down to the reserve: reads wait for the reset itself.
+		book.observe('oa_a', h(120, 12, 5), 200, 55_000);
+		expect(book.sendAt('oa_a', 'read', 55_000)).toBe(60_000);
+	});
+
+	it('a flood of reads leaves the claims of the rest of the window their share', () => {
+		const book = new BudgetBook(SHARED);
+		book.observe('oa_a', h(120, 119, 60), 200, 0);
+		let claimsHeld = 0;
+		let reads = 0;
+		// Every 100 ms for a minute a read is asked for; every 2 s a claim (a tip's start or
+		// finish: 30 a minute) must go at once.
+		for (let t = 0; t < 60_000; t += 100) {
+			if (t % 2000 === 0) {
+				if (book.sendAt('oa_a', 'claim', t) > t) claimsHeld += 1;
+				book.spend('oa_a', t);
+			}
+			if (book.sendAt('oa_a', 'read', t) <= t) {
+				book.spend('oa_a', t);
+				reads += 1;
+			}
+		}
+		expect(claimsHeld).toBe(0);
+		// Reads had the rest (less the reserve), spread over the window.
+		expect(reads).toBeGreaterThan(60);
+		expect(book.snapshot(59_900).authorizations.spent).toBe(0);
 	});
 
 	it('reads the three headers as whole numbers, or not at all', () => {

@@ -12,7 +12,7 @@ const answer = (status: number, limit: number, remaining: number, resetS: number
 			'RateLimit-Reset': String(resetS)
 		}
 	});
-const POLICY = { perIp: 240, perAuthorization: 10, reserve: 0.2 };
+const POLICY = { perIp: 240, perAuthorization: 10, reserve: 0.2, claimShare: 0, windowMs: 60_000 };
 
 beforeEach(() => {
 	vi.useFakeTimers();
@@ -22,10 +22,14 @@ afterEach(() => {
 });
 
 describe('the upstream budget of a process', () => {
-	it('tells claims (start, finish, release) from reads', () => {
+	it('tells claims (start, finish, release) and the dock’s controls from reads', () => {
 		expect(callPriority('POST', '/tts/tip_1_abc/start')).toBe('claim');
 		expect(callPriority('POST', '/tts/tip_1_abc/finish')).toBe('claim');
 		expect(callPriority('POST', '/media/md_1_abc/release')).toBe('claim');
+		expect(callPriority('POST', '/tts/skip')).toBe('claim');
+		expect(callPriority('DELETE', '/tts/tip_1_abc')).toBe('claim');
+		expect(callPriority('POST', '/media/visibility')).toBe('claim');
+		expect(callPriority('POST', '/tipping/open')).toBe('claim');
 		expect(callPriority('GET', '/tts/queue')).toBe('read');
 		expect(callPriority('GET', '/tts/history?limit=5')).toBe('read');
 		expect(callPriority('POST', '/realtime/token')).toBe('read');

@@ -12,6 +12,8 @@ export interface OverlayKeyCheck {
 	requireKey: MiddlewareHandler;
 	/** The upstream client serving a request that passed requireKey. */
 	upstreamOf(c: Context): UpstreamClient;
+	/** Hosted: the streamer a request that passed requireKey is for; single mode: null. */
+	streamerOf(c: Context): string | null;
 }
 
 type KeyOptions = Pick<
@@ -42,7 +44,7 @@ const badKey = () =>
 
 export function overlayKeyCheck(opts: KeyOptions): OverlayKeyCheck {
 	/** Hosted: the upstream client of each request's streamer (set by requireKey). */
-	const streamerUpstream = new WeakMap<Request, UpstreamClient>();
+	const streamerUpstream = new WeakMap<Request, { upstream: UpstreamClient; streamer: string }>();
 	const failures = opts.failures ?? new FailureLimiter();
 
 	const requireKey: MiddlewareHandler = async (c, next) => {
@@ -60,7 +62,7 @@ export function overlayKeyCheck(opts: KeyOptions): OverlayKeyCheck {
 				failures.fail(who);
 				throw badKey();
 			}
-			streamerUpstream.set(c.req.raw, found.upstream);
+			streamerUpstream.set(c.req.raw, found);
 		} else if (!keyMatches(key, opts.overlayKey)) {
 			failures.fail(who);
 			throw badKey();
@@ -68,5 +70,9 @@ export function overlayKeyCheck(opts: KeyOptions): OverlayKeyCheck {
 		await next();
 	};
 
-	return { requireKey, upstreamOf: (c) => streamerUpstream.get(c.req.raw) ?? opts.upstream };
+	return {
+		requireKey,
+		upstreamOf: (c) => streamerUpstream.get(c.req.raw)?.upstream ?? opts.upstream,
+		streamerOf: (c) => streamerUpstream.get(c.req.raw)?.streamer ?? null
+	};
 }

@@ -1,0 +1,108 @@
+// Alerts first across hosted instances (issue 41): two instances on one PostgreSQL behind a load
+// balancer, one streamer, a flood of reads through both while tips flow. Each instance keeps the
+// claims' share of the streamer's window from the count the upstream reports, so no claim is held
+// or refused on either; and a reader over its allowance is answered 429 by the instance it reached
+// and counted for its streamer in that instance's /metrics.
+import { describe, expect, it } from 'vitest';
+import { UNLIMITED_READS } from '../../src/core/read-allowance.ts';
+import type { HostedApp } from '../../src/hosted/serve.ts';
+import {
+	dashboard,
+	deployment,
+	missing,
+	pause,
+	signIn,
+	useDeployments
+} from '../fixtures/hosted-instances.ts';
+import { until, type Sim } from '../fixtures/sim.ts';
+
+useDeployments();
+
+const keyOf = async (sim: Sim, apps: HostedApp[]) => {
+	const html = await dashboard(apps[1], await signIn(sim, apps[0], apps[1]));
+	return /\/widget\/tts\?key=([A-Za-z0-9_-]{43})/.exec(html)![1];
+};
+
+describe.skipIf(missing)('reads and claims across hosted instances', { timeout: 120_000 }, () => {
+	it('a flood of reads through both instances holds back no claim on either', async () => {
+		// 40 calls per 10-second window per authorization (a minute's 240, scaled).
+		const { sim, apps } = await deployment(
+			2,
+			() => undefined,
+			{ perKeyPerMinute: 40, perIpPerMinute: 100_000, rateWindowMs: 10_000 },
+			undefined,
+			{
+				budget: {
+					policy: {
+						perIp: 100_000,
+						perAuthorization: 40,
+						reserve: 0.1,
+						claimShare: 0.5,
+						windowMs: 10_000
+					}
+				},
+				readLimits: UNLIMITED_READS
+			}
+		);
+		const key = await keyOf(sim, apps);
+		let next = 0;
+		// The load balancer: round robin.
+		const call = (method: string, path: string) =>
+			fetch(apps[next++ % apps.length].origin + path, {
+				method,
+				headers: { 'x-overlay-key': key }
+			});
+		let flooding = true;
+		const reads: Promise<Response>[] = [];
+		const flood = (async () => {
+			for (let i = 0; flooding; i++) {
+				for (let n = 0; n < 3; n++) reads.push(call('GET', '/api/tts/queue'));
+				reads.push(call('GET', `/api/tts/history?limit=${(i % 50) + 1}`));
+				await pause(150);
+			}
+		})();
+		const claims: number[] = [];
+		for (let i = 0; i < 16; i++) {
+			const tip = sim.control.createTip({ name: 'Viewer', amount: 5, message: `tip ${i}` });
+			await until(() => sim.control.model.tts.find(tip.order_id)?.tts_url != null);
+			claims.push((await call('POST', `/api/tts/${tip.order_id}/start`)).status);
+			await pause(200);
+			claims.push((await call('POST', `/api/tts/${tip.order_id}/finish`)).status);
+			await pause(1050);
+		}
+		flooding = false;
+		await flood;
+		const answered = await Promise.all(reads);
+
+		expect(claims).toEqual(claims.map(() => 200));
+		for (const app of apps) expect(app.budgetSnapshot()).toMatchObject({ heldClaims: 0 });
+		const upstream = sim.control.log.requests();
+		expect(upstream.filter((r) => r.status === 429)).toEqual([]);
+		// The flood was cut: held by both instances, and fewer calls sent than reads made.
+		expect(apps.every((a) => a.budgetSnapshot().held > 0)).toBe(true);
+		expect(upstream.filter((r) => r.method === 'GET').length).toBeLessThan(answered.length / 2);
+	});
+
+	it('a reader over its allowance is answered 429 and counted for its streamer in /metrics', async () => {
+		const { sim, apps } = await deployment(2);
+		const key = await keyOf(sim, apps);
+		const [a, b] = apps;
+		const reads = await Promise.all(
+			Array.from({ length: 80 }, () =>
+				fetch(`${a.origin}/api/tts/queue`, { headers: { 'x-overlay-key': key } })
+			)
+		);
+		const refused = reads.filter((r) => r.status === 429);
+		// The address's burst is 60 reads at once.
+		expect(refused).toHaveLength(20);
+		expect(Number(refused[0].headers.get('Retry-After'))).toBeGreaterThan(0);
+		const metrics = await (await fetch(`${a.origin}/metrics`)).text();
+		expect(metrics).toMatch(/^tip_reads_refused_total\{streamer="s_[\w-]+",by="address"\} 20$/m);
+		// The other instance keeps its own allowance.
+		const other = await fetch(`${b.origin}/api/tts/queue`, { headers: { 'x-overlay-key': key } });
+		expect(other.status).toBe(200);
+		expect(await (await fetch(`${b.origin}/metrics`)).text()).not.toMatch(
+			/tip_reads_refused_total\{/
+		);
+	});
+});
