@@ -17,27 +17,21 @@ import {
 	type DockModel,
 	type Snapshot
 } from '../../widgets/dock/dock-model.ts';
+import { queueTip } from './contract-examples.ts';
 
 const T0 = Date.parse('2026-12-01T20:00:00Z');
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 
 function tip(n: number, extra: Partial<QueueTip> = {}): QueueTip {
 	return {
+		...queueTip(),
 		order_id: `tip_${n}_aa`,
 		name: `Viewer ${n}`,
 		amount: n,
 		message: `message ${n}`,
 		tts_url: null,
-		is_replay: false,
-		is_sub_reward: false,
-		source: 'stripe',
-		external_source: null,
-		external_ref: null,
-		is_paid: true,
 		platform: null,
 		platform_user_id: null,
-		name_was_filtered: false,
-		message_was_filtered: false,
 		queued_at: at(n),
 		...extra
 	};

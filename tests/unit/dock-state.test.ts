@@ -7,26 +7,20 @@ import type { SendResult } from '../../widgets/dock/actions.ts';
 import type { ControlClient, ReadResult } from '../../widgets/dock/control-client.ts';
 import { DockState } from '../../widgets/dock/dock.svelte.ts';
 import type { Snapshot } from '../../widgets/dock/dock-model.ts';
+import { queueTip } from './contract-examples.ts';
 
 const T0 = '2026-12-01T20:00:00.000Z';
 
 function tip(n: number): QueueTip {
 	return {
+		...queueTip(),
 		order_id: `tip_${n}_aa`,
 		name: `Viewer ${n}`,
 		amount: n,
 		message: null,
 		tts_url: null,
-		is_replay: false,
-		is_sub_reward: false,
-		source: 'stripe',
-		external_source: null,
-		external_ref: null,
-		is_paid: true,
 		platform: null,
 		platform_user_id: null,
-		name_was_filtered: false,
-		message_was_filtered: false,
 		queued_at: T0
 	};
 }
