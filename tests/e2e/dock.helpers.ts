@@ -129,6 +129,17 @@ const silentAt = (page: Page) =>
 
 // --- the dock page ---
 
+/** A TTS widget (fast alerts, its playback watched) in a second page of the browser, ready, and
+ *  the dock open in `page`: what the tests of the dock's effect on a widget start from. */
+export async function ttsBesideDock(page: Page, stack: Stack): Promise<Page> {
+	const widget = await page.context().newPage();
+	await watchPlayback(widget);
+	await widget.goto(stack.url('/widget/tts', fast));
+	await ttsReady(widget);
+	await openDock(page, stack);
+	return widget;
+}
+
 export const dockUrl = (stack: Stack, key = stack.controlKey) =>
 	`${stack.origin}/dock?key=${encodeURIComponent(key)}`;
 

@@ -13,7 +13,6 @@ import {
 	control,
 	controlAction,
 	dockUrl,
-	fast,
 	fullDock,
 	LONG,
 	MARKUP,
@@ -28,7 +27,7 @@ import {
 	skipInDock,
 	SKIP_DEADLINE_MS,
 	ttsFinishesOf,
-	ttsReady,
+	ttsBesideDock,
 	ttsStarts,
 	ttsStartsOf,
 	watchPlayback
@@ -88,11 +87,7 @@ test('Skip in the dock silences the tip the TTS widget reads within 500 ms; the 
 	page,
 	stack
 }) => {
-	const widget = await page.context().newPage();
-	await watchPlayback(widget);
-	await widget.goto(stack.url('/widget/tts', fast));
-	await ttsReady(widget);
-	await openDock(page, stack);
+	const widget = await ttsBesideDock(page, stack);
 	const tip = stack.sim.control.createTip({ name: 'Too long', amount: 3, message: LONG });
 	const next = stack.sim.control.createTip({ name: 'Next', amount: 1, message: 'Me next.' });
 	await reading(widget, tip.order_id);
@@ -143,11 +138,7 @@ test('Pause TTS in the dock holds a tip that arrives until Resume, which plays i
 	page,
 	stack
 }) => {
-	const widget = await page.context().newPage();
-	await watchPlayback(widget);
-	await widget.goto(stack.url('/widget/tts', fast));
-	await ttsReady(widget);
-	await openDock(page, stack);
+	const widget = await ttsBesideDock(page, stack);
 	expect(await control(page, 'tts-pause')).toBe('Running · Pause');
 
 	await press(page, BUTTON.control('tts-pause'));
@@ -177,11 +168,7 @@ test('Remove on an Up next row takes the row away and that tip never plays', asy
 	page,
 	stack
 }) => {
-	const widget = await page.context().newPage();
-	await watchPlayback(widget);
-	await widget.goto(stack.url('/widget/tts', fast));
-	await ttsReady(widget);
-	await openDock(page, stack);
+	const widget = await ttsBesideDock(page, stack);
 	const first = stack.sim.control.createTip({ name: 'First', amount: 1, message: LONG });
 	const removed = stack.sim.control.createTip({ name: 'Removed', amount: 1, message: 'Not me.' });
 	const last = stack.sim.control.createTip({ name: 'Last', amount: 1, message: 'Me last.' });
@@ -202,11 +189,7 @@ test('Remove on an Up next row takes the row away and that tip never plays', asy
 
 test('Replay on a Recent row reads the tip once more, exactly once', async ({ page, stack }) => {
 	test.setTimeout(90_000);
-	const widget = await page.context().newPage();
-	await watchPlayback(widget);
-	await widget.goto(stack.url('/widget/tts', fast));
-	await ttsReady(widget);
-	await openDock(page, stack);
+	const widget = await ttsBesideDock(page, stack);
 	const tip = stack.sim.control.createTip({ name: 'Encore', amount: 4, message: 'Read me twice.' });
 	await eventually(() => ttsFinishesOf(stack, tip.order_id).length === 1, 30_000);
 	await expect.poll(() => rows(page, 'recent'), { timeout: REACT_MS }).toEqual([tip.order_id]);
