@@ -6,6 +6,7 @@ import { z } from 'zod/mini';
 // A record that adds fields to another is `withFields(otherShape, { ... })` (common.ts), the
 // other's fields kept as a plain shape: the same schema as `z.extend`, lighter on every page.
 import { CounterName, DateTime, OrderId, OverlayId, Platform, Url, withFields } from './common.ts';
+import { TipModeration } from './moderation.ts';
 
 // --- Identity (GET /me) ---
 
@@ -68,7 +69,9 @@ const queueTipShape = {
 	platform_user_id: z.nullable(z.string()),
 	name_was_filtered: z.boolean(),
 	message_was_filtered: z.boolean(),
-	queued_at: DateTime
+	queued_at: DateTime,
+	/** Ours: the token endpoint's moderation decision (moderation.ts); never from the upstream. */
+	moderation: z.optional(TipModeration)
 };
 export const QueueTip = z.looseObject(queueTipShape);
 export type QueueTip = z.infer<typeof QueueTip>;

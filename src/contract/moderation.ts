@@ -1,0 +1,82 @@
+// Moderation (docs/moderation.md): the streamer's rules as the token endpoint stores and the dock
+// edits them, what the token endpoint adds to every tip it hands a page, and the messages of the
+// push channel (GET /live, GET /control/live). Ours, not the upstream's: the upstream renders the
+// speech, so the kit can only decide, before a claim's sound starts, whether a tip is read aloud.
+import { z } from 'zod/mini';
+import { OrderId } from './common.ts';
+
+/** What a rule does to a tip it matches. */
+export const RuleOutcome = z.enum(['no_voice', 'hold', 'remove']);
+export type RuleOutcome = z.infer<typeof RuleOutcome>;
+
+/** A tip's decision: read aloud, shown without voice, held, removed; `pending`: not decided yet. */
+export const Decided = z.enum(['read', 'no_voice', 'hold', 'remove', 'pending']);
+export type Decided = z.infer<typeof Decided>;
+
+export const RuleKind = z.enum(['word', 'name', 'link', 'min_amount', 'every_tip', 'from_amount']);
+export type RuleKind = z.infer<typeof RuleKind>;
+
+/** How the message is given out: as written, with blocked words masked (`•`), or not at all. */
+export const MessageShown = z.enum(['shown', 'masked', 'hidden']);
+
+/**
+ * What the token endpoint adds to each tip (`moderation`) in the TTS queue, history, start and
+ * finish answers. On /api (OBS pages) the tip's `message` is already masked or null and its
+ * `tts_url` is null unless the outcome is `read`; `rule` and `by` are given to the dock only.
+ */
+export const TipModeration = z.looseObject({
+	outcome: Decided,
+	message: MessageShown,
+	/** Dock only: the rule that decided (its text as the streamer wrote it), null for none. */
+	rule: z.optional(
+		z.nullable(z.looseObject({ kind: RuleKind, text: z.optional(z.string()) }))
+	),
+	/** Dock only: decided by the rules, or by a person (approved / rejected a held tip). */
+	by: z.optional(z.enum(['rules', 'approved', 'rejected']))
+});
+export type TipModeration = z.infer<typeof TipModeration>;
+
+const RuleText = /*@__PURE__*/ z
+	.string()
+	.check(z.trim(), z.minLength(1, 'empty'), z.maxLength(100, 'longer than 100 characters'));
+const TextRule = z.object({ text: RuleText, outcome: RuleOutcome });
+const Amount = /*@__PURE__*/ z
+	.number()
+	.check(z.gte(0, 'below 0'), z.lte(1_000_000, 'above 1000000'));
+const AmountRule = z.object({ amount: Amount, outcome: RuleOutcome });
+
+/** The streamer's rules (PUT /control/moderation). Every field has a default: `{}` is no rule. */
+export const ModerationRules = z.object({
+	/** Blocked words and phrases, matched in the message (a trailing `*` also matches longer forms). */
+	words: z._default(z.array(TextRule).check(z.maxLength(1000, 'more than 1000 words')), []),
+	/** Blocked tipper names, matched against the whole name. */
+	names: z._default(z.array(TextRule).check(z.maxLength(1000, 'more than 1000 names')), []),
+	/** A message with a link in it; null: links are allowed. */
+	links: z._default(z.nullable(RuleOutcome), null),
+	/** Tips below this amount (usually `no_voice`). */
+	minAmount: z._default(z.nullable(AmountRule), null),
+	/** Every tip (usually `hold`: a person approves each one). */
+	everyTip: z._default(z.nullable(RuleOutcome), null),
+	/** Tips from this amount up (usually `hold`). */
+	fromAmount: z._default(z.nullable(AmountRule), null),
+	/** What Reject does to a held tip: show it without voice and without its message, or remove it. */
+	onReject: z._default(z.enum(['no_voice', 'remove']), 'no_voice')
+});
+export type ModerationRules = z.infer<typeof ModerationRules>;
+
+/** GET/PUT /control/moderation answer. `version` grows with every save. */
+export const StoredRules = z.looseObject({ rules: ModerationRules, version: z.int() });
+export type StoredRules = z.infer<typeof StoredRules>;
+
+/**
+ * One message of the push channel (a `data:` line of GET /live or /control/live). Hints only, no
+ * viewer text: `hello` on every (re)connect and `resync` after the server itself lost changes mean
+ * "read everything again"; `decision` means a tip's decision changed (approved or rejected);
+ * `rules` means the rules were saved.
+ */
+export const LiveMessage = z.looseObject({
+	type: z.enum(['hello', 'resync', 'decision', 'rules']),
+	order_id: z.optional(OrderId),
+	version: z.optional(z.int())
+});
+export type LiveMessage = z.infer<typeof LiveMessage>;

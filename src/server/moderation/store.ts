@@ -1,0 +1,42 @@
+// Where the token endpoint keeps the streamer's moderation rules and its decisions (issue 39): a
+// file in single mode (file-store.ts), PostgreSQL in hosted mode (src/hosted/moderation-store.ts).
+// A decision is made once per tip and then never changes, except that a person settles a held
+// tip (approve, reject): so every copy of a widget, on any instance, gets the same outcome.
+import type { LiveMessage, ModerationRules, RuleKind, StoredRules } from '../../contract/index.ts';
+
+export interface Decision {
+	orderId: string;
+	outcome: 'read' | 'no_voice' | 'hold' | 'remove';
+	/** What decided: the rule (its kind and the streamer's own text), or null: no rule matched. */
+	rule: { kind: RuleKind; text?: string } | null;
+	/** The message's spans to mask (UTF-16 offsets, end excluded); empty for none. */
+	spans: [number, number][];
+	by: 'rules' | 'approved' | 'rejected';
+	/** ISO date-time. */
+	decidedAt: string;
+}
+
+export interface ModerationStore {
+	/** The streamer's rules; the defaults (no rule) at version 0 when none were saved. */
+	rules(streamer: string): Promise<StoredRules>;
+	/** Saves the rules as the next version and publishes `{ type: 'rules', version }`. */
+	saveRules(streamer: string, rules: ModerationRules): Promise<StoredRules>;
+	/** The stored decisions of these orders (an order with none is absent). */
+	get(streamer: string, orderIds: readonly string[]): Promise<Map<string, Decision>>;
+	/**
+	 * Stores each proposal unless the order already has a decision, and returns the stored decision
+	 * of every proposal: the first writer wins, on every instance.
+	 */
+	decide(streamer: string, proposals: readonly Decision[]): Promise<Map<string, Decision>>;
+	/**
+	 * A held tip's decision becomes `to` (approved or rejected) and `{ type: 'decision', order_id }`
+	 * is published; null when the order is not held (any more): another dock settled it first.
+	 */
+	settle(streamer: string, orderId: string, to: Decision): Promise<Decision | null>;
+	/**
+	 * The streamer's changes, made on any instance. `resync` when changes may have been missed (the
+	 * listening connection was lost and is back). Returns the unsubscribe.
+	 */
+	subscribe(streamer: string, listener: (m: LiveMessage) => void): () => void;
+	close?(): Promise<void>;
+}
