@@ -2,19 +2,10 @@
 // file in single mode (file-store.ts), PostgreSQL in hosted mode (src/hosted/moderation-store.ts).
 // A decision is made once per tip and then never changes, except that a person settles a held
 // tip (approve, reject): so every copy of a widget, on any instance, gets the same outcome.
-import type { LiveMessage, ModerationRules, RuleKind, StoredRules } from '../../contract/index.ts';
+import type { LiveMessage, ModerationRules, StoredRules } from '../../contract/index.ts';
+import type { Decision } from '../../core/moderation/decision.ts';
 
-export interface Decision {
-	orderId: string;
-	outcome: 'read' | 'no_voice' | 'hold' | 'remove';
-	/** What decided: the rule (its kind and the streamer's own text), or null: no rule matched. */
-	rule: { kind: RuleKind; text?: string } | null;
-	/** The message's spans to mask (UTF-16 offsets, end excluded); empty for none. */
-	spans: [number, number][];
-	by: 'rules' | 'approved' | 'rejected';
-	/** ISO date-time. */
-	decidedAt: string;
-}
+export type { Decision } from '../../core/moderation/decision.ts';
 
 export interface ModerationStore {
 	/** The streamer's rules; the defaults (no rule) at version 0 when none were saved. */

@@ -1,0 +1,106 @@
+// A tip's moderation decision (issue 39) and the tip as each audience is given it. Pure: the token
+// endpoint decides with the streamer's compiled rules (matcher.ts), stores the decision once, and
+// rewrites every tip it hands out with `present` (docs/moderation.md).
+import type { ModerationRules, QueueTip, RuleKind, TipModeration } from '../../contract/index.ts';
+import { compileRules, maskMessage } from './matcher.ts';
+
+export interface Decision {
+	orderId: string;
+	outcome: 'read' | 'no_voice' | 'hold' | 'remove';
+	/** What decided: the rule (its kind and the streamer's own text), or null: no rule matched. */
+	rule: { kind: RuleKind; text?: string } | null;
+	/** The message's spans to mask (UTF-16 offsets, end excluded); empty for none. */
+	spans: [number, number][];
+	by: 'rules' | 'approved' | 'rejected';
+	/** ISO date-time. */
+	decidedAt: string;
+}
+
+/** Rules compiled once per version: checking a tip is then a walk of the message. */
+export type Judge = (tip: Pick<QueueTip, 'order_id' | 'name' | 'amount' | 'message'>) => Decision;
+
+export function judge(rules: ModerationRules, now: () => Date = () => new Date()): Judge {
+	const compiled = compileRules(rules);
+	return (tip) => {
+		const message = tip.message ?? '';
+		const verdict = compiled.check({ name: tip.name, amount: tip.amount ?? 0, message });
+		const by = verdict.decidedBy;
+		const spans: [number, number][] = [];
+		for (const m of verdict.matches)
+			if (m.start !== undefined && m.end !== undefined) spans.push([m.start, m.end]);
+		return {
+			orderId: tip.order_id,
+			outcome: verdict.outcome,
+			rule: by ? { kind: by.kind, ...(by.rule !== undefined ? { text: by.rule } : {}) } : null,
+			spans,
+			by: 'rules',
+			decidedAt: now().toISOString()
+		};
+	};
+}
+
+/** Approve (read aloud, as written) or Reject (the rules' `onReject`) of a held decision. */
+export function settled(
+	held: Decision,
+	how: 'approve' | 'reject',
+	onReject: ModerationRules['onReject'],
+	now: Date = new Date()
+): Decision {
+	return {
+		...held,
+		outcome: how === 'approve' ? 'read' : onReject,
+		by: how === 'approve' ? 'approved' : 'rejected',
+		decidedAt: now.toISOString()
+	};
+}
+
+/** How much of the message a decision lets out: as written, masked, or nothing. */
+function messageShown(d: Decision, audience: 'page' | 'dock'): TipModeration['message'] {
+	if (d.outcome === 'read') return 'shown';
+	if (d.outcome === 'no_voice' && d.by === 'rejected') return 'hidden';
+	if (d.outcome === 'no_voice' && d.rule?.kind === 'name') return 'hidden';
+	if (audience === 'page' && d.outcome !== 'no_voice') return 'hidden';
+	return d.spans.length ? 'masked' : 'shown';
+}
+
+/**
+ * The tip as `audience` gets it. Pages (OBS sources) get no audio unless it is read aloud, the
+ * message masked or null, and no rule text (it is the blocked word); the dock gets the rule and
+ * who decided, and the masked message even of a held tip (the whole one on request only).
+ * `decision` null: not decided (the store could not be reached): nothing of the message, no audio.
+ */
+export function present<T extends QueueTip>(
+	tip: T,
+	decision: Decision | null,
+	audience: 'page' | 'dock'
+): T {
+	if (decision === null)
+		return {
+			...tip,
+			tts_url: null,
+			message: null,
+			moderation: { outcome: 'pending', message: 'hidden' }
+		};
+	const shown = messageShown(decision, audience);
+	const message =
+		tip.message === null || shown === 'hidden'
+			? null
+			: shown === 'masked'
+				? maskMessage(tip.message, spansAsMatches(decision.spans))
+				: tip.message;
+	const moderation: TipModeration = { outcome: decision.outcome, message: shown };
+	if (audience === 'dock') {
+		moderation.rule = decision.rule;
+		moderation.by = decision.by;
+	}
+	return {
+		...tip,
+		tts_url: decision.outcome === 'read' ? tip.tts_url : null,
+		message,
+		moderation
+	};
+}
+
+function spansAsMatches(spans: readonly [number, number][]) {
+	return spans.map(([start, end]) => ({ kind: 'word' as const, outcome: 'hold' as const, start, end }));
+}
