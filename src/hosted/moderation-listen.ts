@@ -13,6 +13,8 @@ import type { Client } from 'pg';
 
 /** The notification channel of moderation's changes (payload: moderation-store.ts Notice). */
 export const CHANNEL = 'tip_moderation';
+/** How the LISTEN connection shows in pg_stat_activity. */
+export const LISTEN_APPLICATION_NAME = 'tip_moderation listen';
 
 const BACKOFF_FIRST_MS = 250;
 const BACKOFF_MAX_MS = 15_000;
@@ -94,6 +96,7 @@ class ServerListener implements Listening {
 		if (this.closed) return;
 		const client = new pg.Client({
 			connectionString: this.url,
+			application_name: LISTEN_APPLICATION_NAME,
 			query_timeout: PING_TIMEOUT_MS,
 			keepAlive: true
 		});
