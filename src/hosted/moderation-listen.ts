@@ -97,11 +97,17 @@ class ServerListener implements Listening {
 		const client = new pg.Client({
 			connectionString: this.url,
 			application_name: LISTEN_APPLICATION_NAME,
+			connectionTimeoutMillis: PING_TIMEOUT_MS,
 			query_timeout: PING_TIMEOUT_MS,
 			keepAlive: true
 		});
 		let down = false;
-		let ping: NodeJS.Timeout | undefined;
+		// Set now, for `lost` to stop; its first ping comes long after the connection is open (or
+		// has failed to open, within connectionTimeoutMillis).
+		const ping = setInterval(() => {
+			client.query('select 1').catch((err: Error) => lost(`ping: ${err.message}`));
+		}, PING_EVERY_MS);
+		ping.unref();
 		const lost = (why: string) => {
 			if (down) return;
 			down = true;
@@ -129,10 +135,6 @@ class ServerListener implements Listening {
 		this.client = client;
 		if (this.closed) return;
 		this.failures = 0;
-		ping = setInterval(() => {
-			client.query('select 1').catch((err: Error) => lost(`ping: ${err.message}`));
-		}, PING_EVERY_MS);
-		ping.unref();
 		this.on.listening();
 	}
 
