@@ -88,6 +88,7 @@ export class HostedModerationStore implements ModerationStore {
 		});
 	}
 
+	/** The streamer's rules; kept for later reads on this instance, so not to be changed. */
 	async rules(streamer: string): Promise<StoredRules> {
 		const hit = this.cached.get(streamer);
 		if (hit) {
