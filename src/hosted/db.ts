@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect, type ColumnType, type Generated } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -63,6 +64,28 @@ export interface SignInAttemptsTable {
 	expires_at: Timestamp;
 }
 
+/** A streamer's moderation rules (moderation-store.ts): one row, once they saved any. */
+export interface ModerationRulesTable {
+	streamer_id: string;
+	/** The contract's ModerationRules, as saved. */
+	rules: ColumnType<unknown, string, string>;
+	/** 1 at the first save, one more at each save. */
+	version: number;
+	updated_at: Timestamp;
+}
+
+/** The decision made for one tip of a streamer (moderation-store.ts). */
+export interface ModerationDecisionsTable {
+	streamer_id: string;
+	order_id: string;
+	/** The Decision (src/server/moderation/store.ts). */
+	decision: ColumnType<unknown, string, string>;
+	/** The decision's outcome, apart: a held tip is settled only while it is `hold`. */
+	outcome: string;
+	/** When it was decided (or settled); decisions are pruned by it. */
+	decided_at: Timestamp;
+}
+
 export interface Database {
 	streamers: StreamersTable;
 	grants: GrantsTable;
@@ -70,11 +93,14 @@ export interface Database {
 	control_keys: KeysTable;
 	sessions: SessionsTable;
 	sign_in_attempts: SignInAttemptsTable;
+	moderation_rules: ModerationRulesTable;
+	moderation_decisions: ModerationDecisionsTable;
 }
 
 export type Db = Kysely<Database>;
 
-const onPGlite = new WeakSet<Db>();
+/** The embedded database under each PGlite handle (its LISTEN, moderation-listen.ts). */
+const onPGlite = new WeakMap<Db, PGlite>();
 
 /**
  * The query pool: connections for the statements of requests (key lookups, sessions, a streamer's
@@ -150,7 +176,7 @@ interface PoolLike {
 }
 const servers = new WeakMap<
 	Db,
-	{ queries: PoolLike; locks: PoolLike; lockDb: Db; control: Pool & PoolLike }
+	{ url: string; queries: PoolLike; locks: PoolLike; lockDb: Db; control: Pool & PoolLike }
 >();
 
 export interface PoolStats {
@@ -178,13 +204,24 @@ export function controlPool(db: Db): Pool | null {
 	return servers.get(db)?.control ?? null;
 }
 
+/**
+ * Where a connection of its own can LISTEN (moderation-listen.ts): the server's URL, or the
+ * embedded database itself; null for a handle openDatabase did not make.
+ */
+export function listenTarget(db: Db): { url: string } | { pglite: PGlite } | null {
+	const server = servers.get(db);
+	if (server) return { url: server.url };
+	const pglite = onPGlite.get(db);
+	return pglite ? { pglite } : null;
+}
+
 /** PGlite: one process, one connection (refresh locks are in memory, locks.ts). */
 export const embedded = (db: Db): boolean => onPGlite.has(db);
 
 /**
  * A PostgreSQL server (`postgres://...`) or, without one, PGlite in `dataDir` (null: in memory).
  * On a server, three pools (the query pool, the lock pool, the control pool); destroy() closes
- * them all.
+ * them all (not a LISTEN connection: its owner closes it first, moderation-listen.ts).
  */
 export async function openDatabase(opts: {
 	databaseUrl?: string;
@@ -224,13 +261,13 @@ export async function openDatabase(opts: {
 		db.destroy = async () => {
 			await Promise.all([destroy(), lockDb.destroy(), control.end()]);
 		};
-		servers.set(db, { queries, locks, lockDb, control });
+		servers.set(db, { url: opts.databaseUrl, queries, locks, lockDb, control });
 		return db;
 	}
 	const { PGlite } = await import('@electric-sql/pglite');
 	const lite = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
 	await lite.waitReady;
 	const db = new Kysely<Database>({ dialect: new PGliteDialect(lite) });
-	onPGlite.add(db);
+	onPGlite.set(db, lite);
 	return db;
 }

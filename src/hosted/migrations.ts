@@ -97,6 +97,41 @@ const MIGRATIONS: Record<string, Migration> = {
 		async down(db: Kysely<unknown>) {
 			await db.schema.dropTable('control_keys').execute();
 		}
+	},
+	// Moderation (issue 39, moderation-store.ts): each streamer's rules, and the decision made for
+	// each of their tips (kept 30 days, pruned by decided_at).
+	'004-moderation': {
+		async up(db: Kysely<unknown>) {
+			await db.schema
+				.createTable('moderation_rules')
+				.addColumn('streamer_id', 'text', (c) =>
+					c.primaryKey().references('streamers.id').onDelete('cascade')
+				)
+				.addColumn('rules', 'jsonb', (c) => c.notNull())
+				.addColumn('version', 'integer', (c) => c.notNull())
+				.addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+				.execute();
+			await db.schema
+				.createTable('moderation_decisions')
+				.addColumn('streamer_id', 'text', (c) =>
+					c.notNull().references('streamers.id').onDelete('cascade')
+				)
+				.addColumn('order_id', 'text', (c) => c.notNull())
+				.addColumn('decision', 'jsonb', (c) => c.notNull())
+				.addColumn('outcome', 'text', (c) => c.notNull())
+				.addColumn('decided_at', 'timestamptz', (c) => c.notNull())
+				.addPrimaryKeyConstraint('moderation_decisions_pkey', ['streamer_id', 'order_id'])
+				.execute();
+			await db.schema
+				.createIndex('moderation_decisions_decided_at')
+				.on('moderation_decisions')
+				.column('decided_at')
+				.execute();
+		},
+		async down(db: Kysely<unknown>) {
+			await db.schema.dropTable('moderation_decisions').execute();
+			await db.schema.dropTable('moderation_rules').execute();
+		}
 	}
 };
 

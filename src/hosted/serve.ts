@@ -24,6 +24,7 @@ import { SecretBox } from './crypto.ts';
 import { openDatabase, poolStats, type Db } from './db.ts';
 import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
+import { HostedModerationStore } from './moderation-store.ts';
 import { hostedRoutes } from './routes.ts';
 import { HostedSignIn } from './signin.ts';
 import { HostedStore } from './store.ts';
@@ -60,7 +61,7 @@ const DRAIN_MS = 10_000;
 export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	const { config } = o;
 	const parts = await openParts(o);
-	const { db, store, transport, metrics, budget } = parts;
+	const { db, store, moderation, transport, metrics, budget } = parts;
 	let draining = false;
 	const app = createHostedApp(o, parts, () => draining);
 	const { server, origin } = await listen(
@@ -85,6 +86,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		await closed;
 		await store.settled();
 		transport.close();
+		// Its LISTEN connection first: the embedded database's listen goes with the database.
+		await moderation.close();
 		await db.destroy();
 	};
 	return {
@@ -100,6 +103,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 interface HostedParts {
 	db: Db;
 	store: HostedStore;
+	/** The streamers' moderation rules and decisions, with this instance's LISTEN. */
+	moderation: HostedModerationStore;
 	transport: ReturnType<typeof keepAliveFetch>;
 	settings: UpstreamSettings;
 	metrics: HostedMetrics;
@@ -139,7 +144,8 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		budget
 	);
 	const signIn = new HostedSignIn(store, settings);
-	return { db, store, transport, settings, metrics, budget, connections, signIn };
+	const moderation = new HostedModerationStore(db);
+	return { db, store, moderation, transport, settings, metrics, budget, connections, signIn };
 }
 
 /** Hosted mode's own routes: /metrics, and the landing page, sign-in and dashboard. */
@@ -180,7 +186,7 @@ function ownRoutes(config: HostedConfig, p: HostedParts): Hono {
  */
 function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => boolean) {
 	const { config } = o;
-	const { store, settings, connections, budget, db } = p;
+	const { store, moderation, settings, connections, budget, db } = p;
 	// Never used for a streamer's request (resolveKey names the streamer); it has no credential.
 	const nobody = new UpstreamClient(
 		() => ({ baseUrl: settings.baseUrl, wsUrl: settings.wsUrl, apiKey: '' }),
@@ -199,6 +205,8 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		},
 		// The dock's /control calls: a control key or the dashboard's session (control.ts).
 		...hostedControl({ store, connections, publicUrl: config.publicUrl }),
+		// The rules and decisions in the database: the same on every instance.
+		moderation,
 		// Counted per streamer for /metrics: whose readers are over their share.
 		readRefused: (streamer, by) => p.metrics.readRefused(streamer ?? 'none', by),
 		routes: ownRoutes(config, p),

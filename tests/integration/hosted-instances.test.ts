@@ -41,7 +41,8 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 		expect(applied).toEqual([
 			'001-streamers-keys-sessions',
 			'002-access-refresh-at',
-			'003-control-keys'
+			'003-control-keys',
+			'004-moderation'
 		]);
 		for (const a of apps) {
 			const health = await fetch(`${a.origin}/healthz`);

@@ -1,0 +1,328 @@
+// Hosted mode's moderation store (issue 39, src/server/moderation/store.ts): each streamer's rules
+// and the decision made for each of their tips, in PostgreSQL (migration 004), shared by every
+// instance.
+// - A tip is decided once: the first instance to store a decision wins (INSERT ... ON CONFLICT DO
+//   NOTHING, then the stored one is read back), and every instance hands out that one.
+// - A held tip is settled once: the update applies only while the row is still `hold`, so of two
+//   docks pressing Approve and Reject at once, on any instances, exactly one changes it.
+// - Every change a subscriber hears of (saved rules, a settled tip) is sent with pg_notify in the
+//   change's own transaction: it is heard only once committed, and never lost while the change is
+//   kept. Each instance listens once (moderation-listen.ts) and hands a streamer's notifications to
+//   that streamer's subscribers only.
+// - The rules are read for every tip decided, so each instance keeps them in memory, while (and
+//   only while) it listens: a `rules` notification, from whichever instance saved, drops them.
+// Decisions older than KEEP_DECISIONS_MS are pruned, at most once per PRUNE_EVERY_MS, by a decide().
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { z } from 'zod/mini';
+import {
+	ModerationRules,
+	RuleKind,
+	type LiveMessage,
+	type StoredRules
+} from '../contract/index.ts';
+import type { Decision, ModerationStore } from '../server/moderation/store.ts';
+import { listenTarget, type Database, type Db, type ModerationDecisionsTable } from './db.ts';
+import { CHANNEL, listen, type Listening } from './moderation-listen.ts';
+
+/** A decision is kept this long after it was made (or settled), then pruned. */
+const KEEP_DECISIONS_MS = 30 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+/** Streamers whose rules an instance keeps in memory at most (the least recently read go). */
+const RULES_CACHED_MAX = 1000;
+/** Proposals stored per statement. */
+const DECIDE_BATCH = 500;
+
+/** A notification's payload: the streamer, what changed (the rules' version, the tip's order). */
+const Notice = z.object({
+	s: z.string(),
+	t: z.enum(['rules', 'decision']),
+	o: z.optional(z.string()),
+	v: z.optional(z.int())
+});
+type Notice = z.infer<typeof Notice>;
+
+/** A decision as stored (its order id is the row's). */
+const StoredDecision = z.object({
+	outcome: z.enum(['read', 'no_voice', 'hold', 'remove']),
+	rule: z.nullable(z.object({ kind: RuleKind, text: z.optional(z.string()) })),
+	spans: z.array(z.tuple([z.int(), z.int()])),
+	by: z.enum(['rules', 'approved', 'rejected']),
+	decidedAt: z.string()
+});
+
+type DecisionRow = Pick<
+	Selectable<ModerationDecisionsTable>,
+	'order_id' | 'decision' | 'outcome' | 'decided_at'
+>;
+
+export interface HostedModerationOptions {
+	/** The clock of pruning (tests); decisions carry their own decidedAt. */
+	now?: () => Date;
+}
+
+export class HostedModerationStore implements ModerationStore {
+	private readonly now: () => Date;
+	private readonly subscribers = new Map<string, Set<(m: LiveMessage) => void>>();
+	private readonly listening: Listening;
+	/** True while LISTEN is in place: only then may rules be kept in memory. */
+	private heard = false;
+	private readonly cached = new Map<string, StoredRules>();
+	/** Bumped whenever what is in memory may be stale: a read begun before is not kept. */
+	private epoch = 0;
+	private prunedAt = -Infinity;
+	private pruning: Promise<void> | null = null;
+	private closed: Promise<void> | null = null;
+
+	/** Listens at once, on its own connection (pg) or on the embedded database (PGlite). */
+	constructor(
+		private readonly db: Db,
+		opts: HostedModerationOptions = {}
+	) {
+		this.now = opts.now ?? (() => new Date());
+		const target = listenTarget(db);
+		if (!target) throw new Error('HostedModerationStore needs a database opened by openDatabase');
+		this.listening = listen(target, {
+			notified: (payload) => this.notified(payload),
+			listening: () => this.relistened(),
+			lost: () => this.forget()
+		});
+	}
+
+	/** The streamer's rules; kept for later reads on this instance, so not to be changed. */
+	async rules(streamer: string): Promise<StoredRules> {
+		const hit = this.cached.get(streamer);
+		if (hit) {
+			// Least recently read last: the first is the one to drop.
+			this.cached.delete(streamer);
+			this.cached.set(streamer, hit);
+			return hit;
+		}
+		const epoch = this.epoch;
+		const row = await this.db
+			.selectFrom('moderation_rules')
+			.select(['rules', 'version'])
+			.where('streamer_id', '=', streamer)
+			.executeTakeFirst();
+		const stored = row
+			? { rules: readRules(streamer, row.rules), version: row.version }
+			: { rules: ModerationRules.parse({}), version: 0 };
+		if (this.heard && epoch === this.epoch) {
+			this.cached.set(streamer, stored);
+			if (this.cached.size > RULES_CACHED_MAX) this.cached.delete(this.cached.keys().next().value!);
+		}
+		return stored;
+	}
+
+	async saveRules(streamer: string, rules: ModerationRules): Promise<StoredRules> {
+		const version = await this.db.transaction().execute(async (tx) => {
+			const row = await tx
+				.insertInto('moderation_rules')
+				.values({
+					streamer_id: streamer,
+					rules: JSON.stringify(rules),
+					version: 1,
+					updated_at: this.now()
+				})
+				.onConflict((oc) =>
+					oc.column('streamer_id').doUpdateSet((eb) => ({
+						rules: eb.ref('excluded.rules'),
+						version: eb(eb.ref('moderation_rules.version'), '+', 1),
+						updated_at: eb.ref('excluded.updated_at')
+					}))
+				)
+				.returning('version')
+				.executeTakeFirstOrThrow();
+			await notify(tx, { s: streamer, t: 'rules', v: row.version });
+			return row.version;
+		});
+		this.dropRules(streamer);
+		return { rules, version };
+	}
+
+	async get(streamer: string, orderIds: readonly string[]): Promise<Map<string, Decision>> {
+		if (orderIds.length === 0) return new Map();
+		const rows = await this.db
+			.selectFrom('moderation_decisions')
+			.select(['order_id', 'decision', 'outcome', 'decided_at'])
+			.where('streamer_id', '=', streamer)
+			.where((eb) => eb('order_id', '=', eb.fn.any(eb.val([...orderIds]))))
+			.execute();
+		return new Map(rows.map((row) => [row.order_id, toDecision(streamer, row)]));
+	}
+
+	async decide(streamer: string, proposals: readonly Decision[]): Promise<Map<string, Decision>> {
+		// One proposal per order: the first.
+		const first = new Map<string, Decision>();
+		for (const p of proposals) if (!first.has(p.orderId)) first.set(p.orderId, p);
+		if (first.size === 0) return new Map();
+		const all = [...first.values()];
+		for (let i = 0; i < all.length; i += DECIDE_BATCH)
+			await this.store(streamer, all.slice(i, i + DECIDE_BATCH));
+		this.pruneNowAndThen();
+		return this.get(streamer, [...first.keys()]);
+	}
+
+	async settle(streamer: string, orderId: string, to: Decision): Promise<Decision | null> {
+		const decision = { ...to, orderId };
+		return this.db.transaction().execute(async (tx) => {
+			const row = await tx
+				.updateTable('moderation_decisions')
+				.set({
+					decision: JSON.stringify(decision),
+					outcome: decision.outcome,
+					decided_at: decision.decidedAt
+				})
+				.where('streamer_id', '=', streamer)
+				.where('order_id', '=', orderId)
+				.where('outcome', '=', 'hold')
+				.returning(['order_id', 'decision', 'outcome', 'decided_at'])
+				.executeTakeFirst();
+			if (!row) return null;
+			await notify(tx, { s: streamer, t: 'decision', o: orderId });
+			return toDecision(streamer, row);
+		});
+	}
+
+	subscribe(streamer: string, listener: (m: LiveMessage) => void): () => void {
+		let set = this.subscribers.get(streamer);
+		if (!set) this.subscribers.set(streamer, (set = new Set()));
+		// Its own entry: the same function subscribed twice is two subscriptions.
+		const entry = (m: LiveMessage) => listener(m);
+		set.add(entry);
+		return () => {
+			set.delete(entry);
+			if (set.size === 0 && this.subscribers.get(streamer) === set)
+				this.subscribers.delete(streamer);
+		};
+	}
+
+	/** Stops listening and waits for a prune under way; call before the database is destroyed. */
+	close(): Promise<void> {
+		return (this.closed ??= (async () => {
+			await this.listening.close();
+			await this.pruning;
+			this.forget();
+		})());
+	}
+
+	/** Stores proposals for orders without a decision; the others' stay as they are. */
+	private async store(streamer: string, proposals: readonly Decision[]): Promise<void> {
+		// Arrays, not a row of parameters each: one statement text (db.ts names each) for any count.
+		const column = <T>(f: (d: Decision) => T) => proposals.map(f);
+		await sql`insert into moderation_decisions
+			(streamer_id, order_id, decision, outcome, decided_at)
+			select ${streamer}, d.order_id, d.decision::jsonb, d.outcome, d.decided_at::timestamptz
+			from unnest(
+				${column((d) => d.orderId)}::text[], ${column((d) => JSON.stringify(d))}::text[],
+				${column((d) => d.outcome)}::text[], ${column((d) => d.decidedAt)}::text[]
+			) as d(order_id, decision, outcome, decided_at)
+			on conflict (streamer_id, order_id) do nothing`.execute(this.db);
+	}
+
+	/** Deletes the decisions past keeping, in the background, at most once per PRUNE_EVERY_MS. */
+	private pruneNowAndThen(): void {
+		const now = this.now().getTime();
+		if (this.pruning || this.closed || now - this.prunedAt < PRUNE_EVERY_MS) return;
+		this.prunedAt = now;
+		this.pruning = this.db
+			.deleteFrom('moderation_decisions')
+			.where('decided_at', '<', new Date(now - KEEP_DECISIONS_MS))
+			.execute()
+			.then(
+				() => {},
+				(err: Error) => console.error('[moderation] pruning old decisions failed:', err.message)
+			)
+			.finally(() => (this.pruning = null));
+	}
+
+	private notified(payload: string): void {
+		let notice: Notice;
+		try {
+			notice = Notice.parse(JSON.parse(payload));
+		} catch {
+			console.error('[moderation] a notification that is not ours was ignored');
+			return;
+		}
+		if (notice.t === 'rules') {
+			this.dropRules(notice.s);
+			this.deliver(notice.s, {
+				type: 'rules',
+				...(notice.v === undefined ? {} : { version: notice.v })
+			});
+		} else
+			this.deliver(notice.s, {
+				type: 'decision',
+				...(notice.o === undefined ? {} : { order_id: notice.o })
+			});
+	}
+
+	/** LISTEN is (again) in place: whatever was sent meanwhile is read again by everyone. */
+	private relistened(): void {
+		this.forget();
+		this.heard = true;
+		for (const streamer of [...this.subscribers.keys()]) this.deliver(streamer, { type: 'resync' });
+	}
+
+	/** Nothing in memory can be trusted any more (not listening, or changes may be missed). */
+	private forget(): void {
+		this.heard = false;
+		this.cached.clear();
+		this.epoch++;
+	}
+
+	private dropRules(streamer: string): void {
+		this.cached.delete(streamer);
+		this.epoch++;
+	}
+
+	private deliver(streamer: string, message: LiveMessage): void {
+		for (const listener of [...(this.subscribers.get(streamer) ?? [])])
+			try {
+				listener(message);
+			} catch (err) {
+				console.error('[moderation] a subscriber failed:', (err as Error).message);
+			}
+	}
+}
+
+/** Sends a notice to every instance once (and only if) the transaction `tx` commits. */
+async function notify(tx: Kysely<Database>, notice: Notice): Promise<void> {
+	await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`.execute(tx);
+}
+
+/** Stored rules, read with the contract's schema; unreadable ones are no rule (and logged). */
+function readRules(streamer: string, stored: unknown): ModerationRules {
+	const parsed = ModerationRules.safeParse(json(stored));
+	if (parsed.success) return parsed.data;
+	// The fields only, never the rules' text (the blocked words).
+	const fields = parsed.error.issues.map((i) => i.path.join('.') || '(rules)').join(', ');
+	console.error(`[moderation] the stored rules of ${streamer} are unreadable (${fields}): no rule`);
+	return ModerationRules.parse({});
+}
+
+function toDecision(streamer: string, row: DecisionRow): Decision {
+	const parsed = StoredDecision.safeParse(json(row.decision));
+	if (parsed.success) return { orderId: row.order_id, ...parsed.data };
+	// Never thrown (every read of the queue would fail): the row's own columns, and a person
+	// decides a tip whose outcome is unreadable too.
+	console.error(`[moderation] the stored decision of ${streamer} ${row.order_id} is unreadable`);
+	const outcome = StoredDecision.shape.outcome.safeParse(row.outcome);
+	return {
+		orderId: row.order_id,
+		outcome: outcome.success ? outcome.data : 'hold',
+		rule: null,
+		spans: [],
+		by: 'rules',
+		decidedAt: new Date(row.decided_at).toISOString()
+	};
+}
+
+/** A jsonb column: parsed by the driver, or its text (unreadable text: left to the schema). */
+function json(v: unknown): unknown {
+	if (typeof v !== 'string') return v;
+	try {
+		return JSON.parse(v);
+	} catch {
+		return v;
+	}
+}
