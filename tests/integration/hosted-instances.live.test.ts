@@ -1,0 +1,96 @@
+// Moderation through two hosted instances on one PostgreSQL (issue 39, point 3): a tip read on
+// either instance gets the same decision, an approval given through one instance's dock reaches a
+// page's push channel (GET /live) on the other, and the other then lets the tip play. The store
+// itself across instances: hosted-instances.moderation.test.ts.
+import { describe, expect, it } from 'vitest';
+import type { HostedApp } from '../../src/hosted/serve.ts';
+import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';
+import {
+	dashboard,
+	deployment,
+	missing,
+	signIn,
+	useDeployments
+} from '../fixtures/hosted-instances.ts';
+import { until, type Sim } from '../fixtures/sim.ts';
+
+useDeployments();
+
+const call = (on: HostedApp, method: string, path: string, headers = {}, body?: unknown) =>
+	fetch(on.origin + path, {
+		method,
+		headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+		body: body === undefined ? undefined : JSON.stringify(body)
+	});
+
+async function tip(sim: Sim, message: string): Promise<string> {
+	const created = sim.control.createTip({ name: 'Viewer', amount: 5, message, paid: true });
+	await until(() => sim.control.model.tts.find(created.order_id)?.tts_url != null);
+	return created.order_id;
+}
+
+/** The tip as a page reads it through `on`. */
+async function pageTip(on: HostedApp, key: string, orderId: string) {
+	const res = await call(on, 'GET', '/api/tts/queue', { 'x-overlay-key': key });
+	const body = (await res.json()) as { items: { order_id: string; moderation: unknown }[] };
+	return body.items.find((t) => t.order_id === orderId);
+}
+
+/** A page's push channel on `on`: what it has heard so far. */
+async function listen(on: HostedApp, key: string) {
+	const res = await call(on, 'GET', '/live', { 'x-overlay-key': key });
+	expect(res.status).toBe(200);
+	const reader = res.body!.getReader();
+	const heard = { text: '' };
+	void (async () => {
+		for (;;) {
+			const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+			if (done) return;
+			heard.text += new TextDecoder().decode(value);
+		}
+	})();
+	await until(() => heard.text.includes('"hello"'));
+	return { heard, close: () => reader.cancel() };
+}
+
+describe.skipIf(missing)('moderation on several hosted instances', { timeout: 150_000 }, () => {
+	it('one decision on both, and an approval on one instance reaches a page on the other', async () => {
+		const { sim, apps } = await deployment(2);
+		const [a, b] = apps;
+		const cookie = await signIn(sim, a, b);
+		const page = await dashboard(a, cookie);
+		const overlayKey = keyIn(page)!;
+		const controlKey = dockKeyIn(page)!;
+		const dock = { 'x-control-key': controlKey };
+
+		const saved = await call(a, 'PUT', '/control/moderation', dock, { everyTip: 'hold' });
+		expect(saved.status).toBe(200);
+		const held = await tip(sim, 'wait for me');
+		expect((await pageTip(b, overlayKey, held))?.moderation).toEqual({
+			outcome: 'hold',
+			message: 'hidden'
+		});
+		expect((await pageTip(a, overlayKey, held))?.moderation).toEqual({
+			outcome: 'hold',
+			message: 'hidden'
+		});
+		const refused = await call(b, 'POST', `/api/tts/${held}/start`, {
+			'x-overlay-key': overlayKey
+		});
+		expect(refused.status).toBe(409);
+
+		const live = await listen(b, overlayKey);
+		const approved = await call(a, 'POST', '/control/moderation/approve', dock, { order_id: held });
+		expect(((await approved.json()) as { outcome: string }).outcome).toBe('done');
+		await until(() => live.heard.text.includes(`"order_id":"${held}"`));
+		await live.close();
+		expect((await pageTip(b, overlayKey, held))?.moderation).toEqual({
+			outcome: 'read',
+			message: 'shown'
+		});
+		const started = await call(b, 'POST', `/api/tts/${held}/start`, {
+			'x-overlay-key': overlayKey
+		});
+		expect(started.status).toBe(200);
+	});
+});
