@@ -108,7 +108,13 @@ export class DockState {
 			onResync: () => this.resync(),
 			onState: (state, detail) => this.setConnection(state, detail)
 		}).start();
-		if (this.#openLive) {
+		this.listen();
+		return this;
+	}
+
+	/** Moderation's part of the start: the push channel (if any) opened, the rules read. */
+	listen(): void {
+		if (this.#openLive && this.#closeLive === null && !this.#closed) {
 			this.live = 'connecting';
 			this.#closeLive = this.#openLive(
 				(m) => this.onLive(m),
@@ -116,7 +122,6 @@ export class DockState {
 			);
 		}
 		void this.moderation.readRules();
-		return this;
 	}
 
 	/** A push channel message: read again what it says changed. */
