@@ -100,12 +100,11 @@ export class DockModeration {
 			this.saveState = { kind: 'refused', text: made.error };
 			return;
 		}
-		const sent = $state.snapshot(this.draft);
 		this.saveState = { kind: 'saving', text: 'saving…' };
 		const res = await this.#host.client.saveRules(made.rules);
 		if (res.ok) {
 			// Edits typed while it saved stay (the draft is then ahead of the saved rules).
-			const typed = !sameRules(this.draft, sent, base.rules);
+			const typed = !sameRules(this.draft, formFromRules(made.rules), base.rules);
 			if (typed) {
 				this.#baseline = res.stored;
 				this.stored = res.stored;
