@@ -30,6 +30,8 @@ function tip(n: number, moderation: TipModeration): QueueTip {
 		...queueTip(),
 		order_id: `tip_${n}_aa`,
 		name: `Viewer ${n}`,
+		platform: null,
+		platform_user_id: null,
 		message: '••••',
 		moderation
 	};

@@ -17,8 +17,20 @@ import { queueTip } from './contract-examples.ts';
 
 const USD = { code: 'USD', symbol: '$' };
 
-function tip(n: number, moderation?: TipModeration, message: string | null = `message ${n}`) {
-	return { ...queueTip(), order_id: `tip_${n}_aa`, name: `Viewer ${n}`, message, moderation };
+function tip(
+	n: number,
+	moderation?: TipModeration,
+	message: string | null = `message ${n}`
+): QueueTip {
+	const t: QueueTip = {
+		...queueTip(),
+		order_id: `tip_${n}_aa`,
+		name: `Viewer ${n}`,
+		message,
+		platform: null,
+		platform_user_id: null
+	};
+	return moderation ? { ...t, moderation } : t;
 }
 
 const read: TipModeration = { outcome: 'read', message: 'shown', rule: null, by: 'rules' };

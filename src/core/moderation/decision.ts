@@ -102,5 +102,10 @@ export function present<T extends QueueTip>(
 }
 
 function spansAsMatches(spans: readonly [number, number][]) {
-	return spans.map(([start, end]) => ({ kind: 'word' as const, outcome: 'hold' as const, start, end }));
+	return spans.map(([start, end]) => ({
+		kind: 'word' as const,
+		outcome: 'hold' as const,
+		start,
+		end
+	}));
 }
