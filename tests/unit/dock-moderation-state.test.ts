@@ -39,7 +39,7 @@ function tip(n: number, moderation: TipModeration): QueueTip {
 
 const ok = (body: unknown): SendResult => ({ ok: true, status: 200, body });
 
-function setup() {
+function setup(withLive = true) {
 	const server = {
 		tts: [] as QueueTip[],
 		rules: { rules: NO_RULES, version: 0 } as StoredRules
@@ -81,10 +81,12 @@ function setup() {
 	const closeLive = vi.fn();
 	const dock = new DockState({
 		client: client as unknown as ControlClient,
-		live: (onMessage, onState) => {
-			channel = { send: onMessage, state: onState };
-			return closeLive;
-		}
+		...(withLive && {
+			live: (onMessage: (m: LiveMessage) => void, onState: (s: LiveState) => void) => {
+				channel = { send: onMessage, state: onState };
+				return closeLive;
+			}
+		})
 	});
 	return {
 		server,
@@ -96,10 +98,12 @@ function setup() {
 	};
 }
 
-/** The dock started, its first reads done. */
+/** The dock started, connected, its first reads done. */
 async function started() {
 	const t = setup();
 	t.dock.listen();
+	t.live().state('open');
+	t.live().send({ type: 'hello' });
 	t.dock.resync();
 	await vi.advanceTimersByTimeAsync(0);
 	t.reads.length = 0;
@@ -135,6 +139,28 @@ describe('the push channel in the dock', () => {
 		expect(t.reads.sort()).toEqual(['rules', 'tts', 'ttsHistory']);
 		t.dock.close();
 		expect(t.closeLive).toHaveBeenCalledOnce();
+	});
+
+	it('reads the rules once at the start without a push channel, and on its hello with one', async () => {
+		const alone = setup(false);
+		alone.dock.listen();
+		await vi.advanceTimersByTimeAsync(0);
+		expect(alone.reads).toEqual(['rules']);
+		expect(alone.dock.live).toBeNull();
+		const t = setup();
+		t.dock.listen();
+		expect(t.dock.live).toBe('connecting');
+		await vi.advanceTimersByTimeAsync(0);
+		expect(t.reads).toEqual([]);
+		t.live().send({ type: 'hello' });
+		await vi.advanceTimersByTimeAsync(0);
+		expect(t.reads.sort()).toEqual(['rules', 'tts', 'ttsHistory']);
+		// A channel that cannot connect: the rules are read all the same.
+		const down = setup();
+		down.dock.listen();
+		down.live().state('down');
+		await vi.advanceTimersByTimeAsync(0);
+		expect(down.reads).toEqual(['rules']);
 	});
 
 	it('reads the queue again, later and later, while tips wait for a decision, and stops after', async () => {

@@ -23,6 +23,13 @@ export type MessageResult = { ok: true; message: string | null } | ApiFailure;
 /** The control key's format (dock-spec.md: like the overlay key). */
 export const CONTROL_KEY = /^[A-Za-z0-9_-]{16,128}$/;
 
+/** The headers that carry the dock's credential (every /control call, GET /control/live too). */
+export function credentialHeaders(credential: DockCredential): Record<string, string> {
+	return 'key' in credential
+		? { 'X-Control-Key': credential.key }
+		: { 'X-CSRF-Token': credential.csrf };
+}
+
 /** A 401 in words: the server's own sentence, or a plain one. */
 function refusedText(res: ApiFailure): string | null {
 	if (res.kind !== 'http' || res.status !== 401) return null;
@@ -37,10 +44,7 @@ export class ControlClient {
 
 	constructor(credential: DockCredential, fetch?: FetchLike) {
 		this.api = new ApiClient({
-			credential:
-				'key' in credential
-					? { 'X-Control-Key': credential.key }
-					: { 'X-CSRF-Token': credential.csrf },
+			credential: credentialHeaders(credential),
 			baseUrl: '/control',
 			fetch
 		});

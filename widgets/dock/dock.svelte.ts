@@ -112,16 +112,26 @@ export class DockState {
 		return this;
 	}
 
-	/** Moderation's part of the start: the push channel (if any) opened, the rules read. */
+	/** Moderation's part of the start: the push channel opened (its hello reads the rules), or
+	 *  without one, the rules read once. */
 	listen(): void {
-		if (this.#openLive && this.#closeLive === null && !this.#closed) {
-			this.live = 'connecting';
-			this.#closeLive = this.#openLive(
-				(m) => this.onLive(m),
-				(state) => (this.live = state)
-			);
+		if (!this.#openLive) {
+			void this.moderation.readRules();
+			return;
 		}
-		void this.moderation.readRules();
+		if (this.#closeLive !== null || this.#closed) return;
+		this.live = 'connecting';
+		this.#closeLive = this.#openLive(
+			(m) => this.onLive(m),
+			(state) => this.#liveState(state)
+		);
+	}
+
+	#liveState(state: LiveState): void {
+		this.live = state;
+		// A channel that cannot connect says no hello: the Rules section still gets the rules.
+		if (state === 'down' && this.moderation.stored === null && !this.#closed)
+			void this.moderation.readRules();
 	}
 
 	/** A push channel message: read again what it says changed. */
