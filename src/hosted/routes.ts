@@ -277,6 +277,8 @@ function dockSection(dockUrl: string | null): string {
 	return `<h2>Dock</h2>
 <p><a class="button" href="/dock">Open the controls</a>
 <span class="note">Now playing, Skip, Pause, Remove and Replay for your tips and videos, in this browser while you are signed in.</span></p>
+<p>Moderation is in the dock too: the tips your rules hold for you to approve, and
+<a href="/dock#rules" data-rules-link>the rules</a> (blocked words and names, links, amounts).</p>
 ${
 	dockUrl
 		? `<p>Your dock URL${urlBox(dockUrl, 'Dock URL for OBS', 'data-dock-url')}</p>

@@ -119,6 +119,8 @@ describe('the dock in hosted mode', { timeout: 150_000 }, () => {
 			expect(me.controlKey).not.toBe(me.overlayKey);
 			expect(me.dashboard).toContain(`${me.browser.publicUrl}/dock?key=${me.controlKey}</code>`);
 			expect(me.dashboard).toContain('<a class="button" href="/dock">Open the controls</a>');
+			// The rules and held tips are in the dock: the link opens its Rules section.
+			expect(me.dashboard).toContain('<a href="/dock#rules" data-rules-link>the rules</a>');
 			expect(me.dashboard).toContain('Docks › Custom Browser Docks');
 			expect(me.dashboard).toContain('action="/account/new-control-key"');
 			expect(me.dashboard).not.toContain(other.controlKey);

@@ -79,6 +79,21 @@ function loaded(): DockModel {
 	return applySnapshot(m, { snapshot: 'tipping', body: { accepting: true } });
 }
 
+/** The tip as the token endpoint hands it to the dock: decided (read aloud). */
+const decided = (t: QueueTip): QueueTip => ({
+	...t,
+	moderation: { outcome: 'read', message: 'shown', rule: null, by: 'rules' }
+});
+
+/** A dock that read these tips, decided, in its TTS queue. */
+function loadedWith(tips: QueueTip[]): DockModel {
+	const queue = { is_paused: false, currently_playing: false, current_order_id: null };
+	return applySnapshot(loaded(), {
+		snapshot: 'tts',
+		body: { ...queue, items: tips.map(decided) }
+	});
+}
+
 /** Applies the events in order; the re-reads they asked for, in order, without repeats. */
 function run(model: DockModel, events: KnownEvent[]): { model: DockModel; reread: Snapshot[] } {
 	const reread: Snapshot[] = [];
@@ -93,14 +108,30 @@ function run(model: DockModel, events: KnownEvent[]): { model: DockModel; reread
 const ids = (items: { order_id: string }[] | undefined) => items?.map((i) => i.order_id);
 
 describe('the dock model', () => {
-	it('shows a new tip in Up next, then as Now playing with its start time once started', () => {
+	it('shows a new tip in Up next (undecided, its message withheld, the queue read for it), then as Now playing', () => {
 		const a = tip(1);
 		const b = tip(2);
 		let r = run(loaded(), [event('tip.created', { tip: a }), event('tip.created', { tip: b })]);
 		expect(ids(r.model.tts?.items)).toEqual([a.order_id, b.order_id]);
-		r = run(r.model, [event('queue.tts.started', { order_id: a.order_id, tip: a }, at(50))]);
+		expect(r.model.tts?.items.map((t) => [t.message, t.moderation?.outcome])).toEqual([
+			[null, 'pending'],
+			[null, 'pending']
+		]);
+		expect(r.reread).toEqual(['tts']);
+		const read = applySnapshot(r.model, {
+			snapshot: 'tts',
+			body: {
+				is_paused: false,
+				currently_playing: false,
+				current_order_id: null,
+				items: [decided(a), decided(b)]
+			}
+		});
+		r = run(read, [event('queue.tts.started', { order_id: a.order_id, tip: a }, at(50))]);
 		expect(r.model.tts?.current).toBe(a.order_id);
 		expect(r.model.tts?.playing?.name).toBe('Viewer 1');
+		expect(r.model.tts?.playing?.message).toBe('message 1');
+		expect(r.model.tts?.playing?.moderation?.outcome).toBe('read');
 		expect(r.model.tts?.startedAt).toBe(at(50));
 		expect(ids(r.model.tts?.items)).toEqual([b.order_id]);
 		expect(r.reread).toEqual([]);
@@ -109,8 +140,7 @@ describe('the dock model', () => {
 	it('takes a finished tip off Now playing and puts it at the top of Recent', () => {
 		const a = tip(1);
 		const played = { ...a, played_at: at(60) };
-		const r = run(loaded(), [
-			event('tip.created', { tip: a }),
+		const r = run(loadedWith([a]), [
 			event('queue.tts.started', { order_id: a.order_id, tip: a }),
 			event('queue.tts.finished', { order_id: a.order_id, tip: played })
 		]);
@@ -123,9 +153,7 @@ describe('the dock model', () => {
 	it('takes a skipped or removed tip away without adding it to Recent', () => {
 		const a = tip(1);
 		const b = tip(2);
-		const r = run(loaded(), [
-			event('tip.created', { tip: a }),
-			event('tip.created', { tip: b }),
+		const r = run(loadedWith([a, b]), [
 			event('queue.tts.started', { order_id: a.order_id, tip: a }),
 			event('queue.tts.skipped', { order_id: a.order_id }),
 			event('queue.tts.removed', { order_id: b.order_id })
@@ -136,12 +164,15 @@ describe('the dock model', () => {
 		expect(r.reread).toEqual([]);
 	});
 
-	it('lists a replayed tip in Up next as a new item', () => {
+	it('lists a replayed tip in Up next as a new item, undecided until the queue is read', () => {
 		const a = tip(1);
 		const again = tip(9, { is_replay: true, name: a.name, message: a.message });
-		const r = run(loaded(), [event('queue.tts.replayed', { tip: again })]);
-		expect(r.model.tts?.items).toEqual([again]);
-		expect(r.reread).toEqual([]);
+		const r = run(loadedWith([a]), [event('queue.tts.replayed', { tip: again })]);
+		expect(r.model.tts?.items).toEqual([
+			decided(a),
+			{ ...again, message: null, moderation: { outcome: 'pending', message: 'hidden' } }
+		]);
+		expect(r.reread).toEqual(['tts']);
 	});
 
 	it('follows a video from Up next through Now playing to Recent', () => {
@@ -189,8 +220,8 @@ describe('the dock model', () => {
 			order_id: a.order_id,
 			tip: { ...a, played_at: at(60) }
 		});
-		const once = run(loaded(), [created, started, finished]);
-		const twice = run(loaded(), [created, created, started, started, finished, finished]);
+		const once = run(loadedWith([a]), [created, started, finished]);
+		const twice = run(loadedWith([a]), [created, created, started, started, finished, finished]);
 		expect(twice.model.tts).toEqual(once.model.tts);
 		expect(twice.model.ttsHistory).toEqual(once.model.ttsHistory);
 		expect(twice.reread).toEqual([]);
@@ -236,9 +267,7 @@ describe('the dock model', () => {
 
 	it('puts a released claim back in its place in the queue', () => {
 		const [a, b] = [tip(1), tip(2)];
-		const r = run(loaded(), [
-			event('tip.created', { tip: a }),
-			event('tip.created', { tip: b }),
+		const r = run(loadedWith([a, b]), [
 			event('queue.tts.started', { order_id: a.order_id, tip: a }),
 			event('queue.tts.released', { order_id: a.order_id })
 		]);

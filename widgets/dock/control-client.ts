@@ -9,6 +9,7 @@ import {
 	type FetchLike,
 	type TokenResult
 } from '../../src/client/api.ts';
+import { StoredRules, type ModerationRules } from '../../src/contract/moderation.ts';
 import * as routes from '../../src/contract/routes.ts';
 import { HISTORY_LIMIT, type Snapshot, type SnapshotBody } from './dock-model.ts';
 import type { ActionName, SendResult } from './actions.ts';
@@ -16,9 +17,18 @@ import type { ActionName, SendResult } from './actions.ts';
 export type DockCredential = { key: string } | { csrf: string };
 
 export type ReadResult = { ok: true; read: SnapshotBody } | ApiFailure;
+export type RulesResult = { ok: true; stored: StoredRules } | ApiFailure;
+export type MessageResult = { ok: true; message: string | null } | ApiFailure;
 
 /** The control key's format (dock-spec.md: like the overlay key). */
 export const CONTROL_KEY = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** The headers that carry the dock's credential (every /control call, GET /control/live too). */
+export function credentialHeaders(credential: DockCredential): Record<string, string> {
+	return 'key' in credential
+		? { 'X-Control-Key': credential.key }
+		: { 'X-CSRF-Token': credential.csrf };
+}
 
 /** A 401 in words: the server's own sentence, or a plain one. */
 function refusedText(res: ApiFailure): string | null {
@@ -34,10 +44,7 @@ export class ControlClient {
 
 	constructor(credential: DockCredential, fetch?: FetchLike) {
 		this.api = new ApiClient({
-			credential:
-				'key' in credential
-					? { 'X-Control-Key': credential.key }
-					: { 'X-CSRF-Token': credential.csrf },
+			credential: credentialHeaders(credential),
 			baseUrl: '/control',
 			fetch
 		});
@@ -96,6 +103,48 @@ export class ControlClient {
 		const res = await this.api.send(action, 'POST', `/actions/${action}`, body);
 		if (!res.ok) this.#refused(res);
 		return res;
+	}
+
+	/** GET /control/moderation: the streamer's rules and their version. */
+	async rules(): Promise<RulesResult> {
+		return this.#rulesAnswer(await this.api.send('moderation', 'GET', '/moderation'));
+	}
+
+	/** PUT /control/moderation: saved, with the new version; 400 `bad_rules` names the field. */
+	async saveRules(rules: ModerationRules): Promise<RulesResult> {
+		const body = JSON.stringify(rules);
+		return this.#rulesAnswer(await this.api.send('moderation', 'PUT', '/moderation', body));
+	}
+
+	#rulesAnswer(res: SendResult): RulesResult {
+		if (!res.ok) {
+			this.#refused(res);
+			return res;
+		}
+		const stored = StoredRules.safeParse(res.body);
+		if (stored.success) return { ok: true, stored: stored.data };
+		return { ok: false, kind: 'malformed', status: res.status, error: 'rules', body: res.body };
+	}
+
+	/** POST /control/moderation/approve or /reject a held tip: `{ outcome, decision }`. */
+	async settle(verdict: 'approve' | 'reject', orderId: string): Promise<SendResult> {
+		const body = JSON.stringify({ order_id: orderId });
+		const res = await this.api.send(verdict, 'POST', `/moderation/${verdict}`, body);
+		if (!res.ok) this.#refused(res);
+		return res;
+	}
+
+	/** GET /control/moderation/message: a held tip's message as the viewer wrote it (Reveal). */
+	async message(orderId: string): Promise<MessageResult> {
+		const query = new URLSearchParams({ order_id: orderId });
+		const res = await this.api.send('message', 'GET', `/moderation/message?${query}`);
+		if (!res.ok) {
+			this.#refused(res);
+			return res;
+		}
+		const message = (res.body as { message?: unknown } | null)?.message;
+		if (typeof message === 'string' || message === null) return { ok: true, message };
+		return { ok: false, kind: 'malformed', status: res.status, error: 'message', body: res.body };
 	}
 
 	/** POST /control/new-key (single mode): the new key; the old one has stopped. */

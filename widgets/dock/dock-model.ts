@@ -12,6 +12,7 @@ import type {
 	QueueTip,
 	TtsQueueBody
 } from '../../src/contract/index.ts';
+import { fromEvent } from './moderation.ts';
 
 /** A snapshot the dock reads: on load, after a reconnect, and when an event cannot be applied. */
 export type Snapshot = 'tts' | 'media' | 'ttsHistory' | 'mediaHistory' | 'tipping';
@@ -308,15 +309,19 @@ export function applyEvent(model: DockModel, e: KnownEvent): Applied {
 		return { model: { ...model, accepting: e.type === 'tipping.opened' }, reread: [] };
 	const found = queueEvent(e);
 	if (!found) return { model, reread: [] };
-	const { queue, ev } = found;
+	const { queue } = found;
+	const { ev, undecided } =
+		queue === 'tts' ? decided(model, found.ev) : { ev: found.ev, undecided: false };
+	// A tip record without a decision: read what the token endpoint decided.
+	const decide: Snapshot[] = undecided ? [ev.kind === 'finished' ? 'ttsHistory' : 'tts'] : [];
 	// The played record is certain whatever the queue's state.
 	const base = withPlayed(model, queue, ev);
 	const q = base[queue];
 	// Not read yet: the read in flight (or the next one) has it.
-	if (q === null) return { model: base, reread: [queue] };
+	if (q === null) return { model: base, reread: [...new Set([queue, ...decide])] };
 	const order = orderOf(ev);
 	// A late event about an order that already left (events come in no guaranteed order).
-	if (order && base.gone.has(order.id)) return { model: base, reread: [] };
+	if (order && base.gone.has(order.id)) return { model: base, reread: decide };
 	const unknown = order !== null && !order.adds && !base.seen.has(order.id);
 	const next = step(q, ev);
 	const leaving =
@@ -332,8 +337,23 @@ export function applyEvent(model: DockModel, e: KnownEvent): Applied {
 			seen: order ? withIds(base.seen, [order.id]) : base.seen,
 			gone: leaving.length ? withIds(base.gone, leaving) : base.gone
 		},
-		reread: unknown || next.unsure ? [queue] : []
+		reread: [...new Set<Snapshot>([...(unknown || next.unsure ? [queue] : []), ...decide])]
 	};
+}
+
+/**
+ * A TTS event's tip with the decision the dock read for it (moderation.ts); `undecided`: the dock
+ * has none, so it reads the queue (or, for a played tip, the history) for the token endpoint's.
+ */
+function decided(model: DockModel, ev: QueueEvent): { ev: QueueEvent; undecided: boolean } {
+	if (!('item' in ev)) return { ev, undecided: false };
+	const id = ev.item.order_id;
+	const q = model.tts;
+	const known =
+		(q?.playing?.order_id === id ? q.playing : q?.items.find((i) => i.order_id === id)) ??
+		model.ttsHistory?.find((i) => i.order_id === id);
+	const { tip, decided } = fromEvent(ev.item as QueueTip, known);
+	return { ev: { ...ev, item: tip } as QueueEvent, undecided: !decided };
 }
 
 // --- what the sections show ---

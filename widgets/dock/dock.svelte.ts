@@ -6,10 +6,13 @@
 import { RealtimeConnection, type RealtimeState } from '../../src/client/realtime.ts';
 import { backoffDelay } from '../../src/core/backoff.ts';
 import { MEDIA_EVENTS, OTHER_EVENTS, TTS_EVENTS } from '../../src/contract/events.ts';
-import type { KnownEvent } from '../../src/contract/index.ts';
+import type { KnownEvent, LiveMessage } from '../../src/contract/index.ts';
 import { readCurrency, type CurrencyInfo } from '../shared/currency.ts';
 import { actionOutcome, actionSnapshot, type ActionName, type Outcome } from './actions.ts';
 import type { ControlClient } from './control-client.ts';
+import { liveReads, type LiveState, type OpenLive } from './dock-live.ts';
+import { DockModeration } from './moderation.svelte.ts';
+import { undecided } from './moderation.ts';
 import {
 	applyEvent,
 	applySnapshot,
@@ -45,6 +48,9 @@ export interface DockOptions {
 	client: ControlClient;
 	/** Where "New control key" takes the page (default: location.replace). */
 	navigate?: (url: string) => void;
+	/** The push channel (GET /control/live); without it, moderation changes made elsewhere show
+	 *  at the dock's next read. */
+	live?: OpenLive;
 }
 
 export class DockState {
@@ -60,9 +66,16 @@ export class DockState {
 	outcomes = $state<Record<string, Outcome>>({});
 	/** Buttons whose action is running (each is disabled meanwhile). */
 	busy = $state<Record<string, boolean>>({});
+	/** The push channel's state; null without one. */
+	live = $state<LiveState | null>(null);
+	readonly moderation: DockModeration;
 
 	readonly client: ControlClient;
 	#realtime: RealtimeConnection | null = null;
+	readonly #openLive: OpenLive | undefined;
+	#closeLive: (() => void) | null = null;
+	/** Reads in a row that found tips the token endpoint had not decided yet. */
+	#undecidedReads = 0;
 	readonly #navigate: (url: string) => void;
 	#closed = false;
 	#wanted = new Set<Snapshot>();
@@ -79,6 +92,12 @@ export class DockState {
 		this.client = options.client;
 		this.#navigate = options.navigate ?? ((url) => location.replace(url));
 		this.client.onRefused = (why) => this.#refuse(why);
+		this.#openLive = options.live;
+		this.moderation = new DockModeration({
+			client: this.client,
+			press: (id, show, run) => this.#press(id, show, run),
+			reread: (snapshots) => this.#want(snapshots, 0)
+		});
 	}
 
 	start(): this {
@@ -89,7 +108,37 @@ export class DockState {
 			onResync: () => this.resync(),
 			onState: (state, detail) => this.setConnection(state, detail)
 		}).start();
+		this.listen();
 		return this;
+	}
+
+	/** Moderation's part of the start: the push channel opened (its hello reads the rules), or
+	 *  without one, the rules read once. */
+	listen(): void {
+		if (!this.#openLive) {
+			void this.moderation.readRules();
+			return;
+		}
+		if (this.#closeLive !== null || this.#closed) return;
+		this.live = 'connecting';
+		this.#closeLive = this.#openLive(
+			(m) => this.onLive(m),
+			(state) => this.#liveState(state)
+		);
+	}
+
+	#liveState(state: LiveState): void {
+		this.live = state;
+		// A channel that cannot connect says no hello: the Rules section still gets the rules.
+		if (state === 'down' && this.moderation.stored === null && !this.#closed)
+			void this.moderation.readRules();
+	}
+
+	/** A push channel message: read again what it says changed. */
+	onLive(m: LiveMessage): void {
+		const { snapshots, rules } = liveReads(m);
+		if (snapshots.length) this.#want(snapshots, 0);
+		if (rules && !this.#closed) void this.moderation.readRules();
 	}
 
 	/** The connection is (again) ready: nothing is replayed, the snapshots are the truth. */
@@ -105,6 +154,8 @@ export class DockState {
 	close(): void {
 		this.#closed = true;
 		this.#realtime?.close();
+		this.#closeLive?.();
+		this.#closeLive = null;
 		this.#schedule(null);
 		for (const t of [...this.#expect.values(), ...this.#fades.values()]) clearTimeout(t);
 		this.#expect.clear();
@@ -210,31 +261,44 @@ export class DockState {
 		this.readProblem = failed.length ? `could not read ${failed.join('; ')}` : null;
 		this.#failures = retry ? this.#failures + 1 : 0;
 		for (const s of again) this.#wanted.add(s);
+		// Tips the token endpoint could not decide (its decision store unreachable): read again,
+		// later and later, until it has.
+		const pending = !this.#wanted.has('tts') && undecided(model.tts?.items);
+		if (batch.includes('tts')) this.#undecidedReads = pending ? this.#undecidedReads + 1 : 0;
 		if (retry) {
 			const wait = results.find((r) => !r.ok && r.kind === 'http' && r.retryAfterMs);
 			const floor = wait && !wait.ok && wait.kind === 'http' ? (wait.retryAfterMs ?? 0) : 0;
 			this.#schedule(Math.max(backoffDelay(this.#failures - 1, RETRY), floor));
 		} else if (this.#wanted.size) this.#schedule(REREAD_MS);
+		else if (pending) this.#want(['tts'], backoffDelay(this.#undecidedReads - 1, RETRY));
 	}
 
 	/**
 	 * Runs one action of a button (`id`), one at a time: the button is disabled meanwhile, and its
 	 * outcome shows beside it. The state then follows from the events; if none comes, a re-read.
 	 */
-	async act(id: string, action: ActionName, orderId?: string): Promise<void> {
+	act(id: string, action: ActionName, orderId?: string): Promise<void> {
+		return this.#press(id, id, async () => {
+			const outcome = actionOutcome(await this.client.act(action, orderId));
+			if (this.#closed) return null;
+			const snapshot = actionSnapshot(action);
+			if (outcome.reread) this.#want([snapshot], 0);
+			else if (outcome.kind === 'done' || outcome.kind === 'already') this.#awaitEvent(snapshot);
+			return outcome;
+		});
+	}
+
+	/** One press of button `id` (disabled until `run` answers); its outcome shows under `show`. */
+	async #press(id: string, show: string, run: () => Promise<Outcome | null>): Promise<void> {
 		if (this.busy[id] || this.refused !== null) return;
 		this.busy[id] = true;
-		this.#fade(id, null);
-		delete this.outcomes[id];
-		const res = await this.client.act(action, orderId);
+		this.#fade(show, null);
+		delete this.outcomes[show];
+		const outcome = await run();
 		this.busy[id] = false;
-		const outcome = actionOutcome(res);
-		if (this.#closed) return;
-		this.outcomes[id] = outcome;
-		const snapshot = actionSnapshot(action);
-		if (outcome.reread) this.#want([snapshot], 0);
-		else if (outcome.kind === 'done' || outcome.kind === 'already') this.#awaitEvent(snapshot);
-		if (outcome.kind === 'done' || outcome.kind === 'already') this.#fade(id, OUTCOME_MS);
+		if (this.#closed || outcome === null) return;
+		this.outcomes[show] = outcome;
+		if (outcome.kind === 'done' || outcome.kind === 'already') this.#fade(show, OUTCOME_MS);
 	}
 
 	/** An action succeeded: its event should follow; if none does in time, read the snapshot. */

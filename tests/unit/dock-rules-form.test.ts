@@ -1,0 +1,141 @@
+// The dock's Rules form and the rules it stands for (widgets/dock/rules-form.ts): what a save sends
+// for what the streamer typed, the form made back from saved rules, and a refusal (the form's own
+// check or the server's `words.3.text: empty`) named as the streamer wrote it.
+import { describe, expect, it } from 'vitest';
+import { ModerationRules } from '../../src/contract/moderation.ts';
+import {
+	describeRefusal,
+	formFromRules,
+	NO_RULES,
+	rulesFromForm,
+	sameRules,
+	type RulesForm
+} from '../../widgets/dock/rules-form.ts';
+
+const SAVED: ModerationRules = {
+	words: [
+		{ text: 'spam*', outcome: 'no_voice' },
+		{ text: 'free money', outcome: 'hold' },
+		{ text: 'slur', outcome: 'remove' },
+		{ text: 'rude', outcome: 'no_voice' }
+	],
+	names: [{ text: 'Troll', outcome: 'remove' }],
+	links: 'hold',
+	minAmount: { amount: 2, outcome: 'no_voice' },
+	everyTip: null,
+	fromAmount: { amount: 50, outcome: 'hold' },
+	onReject: 'remove'
+};
+
+function form(edit: Partial<RulesForm> = {}): RulesForm {
+	return { ...formFromRules(NO_RULES), ...edit };
+}
+
+function rules(f: RulesForm, base: ModerationRules = NO_RULES): ModerationRules {
+	const r = rulesFromForm(f, base);
+	if (!r.ok) throw new Error(r.error);
+	return r.rules;
+}
+
+describe('the rules form', () => {
+	it('shows saved rules as three lists of lines each, and the choices as set', () => {
+		const f = formFromRules(SAVED);
+		expect(f.words).toEqual({ no_voice: 'spam*\nrude', hold: 'free money', remove: 'slur' });
+		expect(f.names).toEqual({ no_voice: '', hold: '', remove: 'Troll' });
+		expect(f).toMatchObject({
+			links: 'hold',
+			minAmount: '2',
+			minOutcome: 'no_voice',
+			holdEvery: false,
+			fromAmount: '50',
+			onReject: 'remove'
+		});
+	});
+
+	it('saves what the form shows: made back into a form, the same rules again', () => {
+		const back = rules(formFromRules(SAVED), SAVED);
+		expect(formFromRules(back)).toEqual(formFromRules(SAVED));
+		// The contract accepts it as it is.
+		expect(ModerationRules.safeParse(back).success).toBe(true);
+	});
+
+	it('an empty form is no rule at all', () => {
+		expect(rules(form())).toEqual(NO_RULES);
+		expect(formFromRules(NO_RULES).links).toBe('allowed');
+	});
+
+	it('takes one word or phrase a line: blank lines and spaces around dropped, repeats once', () => {
+		const r = rules(
+			form({ words: { no_voice: '  spam \n\n spam\nfree  money ', hold: '', remove: '' } })
+		);
+		expect(r.words).toEqual([
+			{ text: 'spam', outcome: 'no_voice' },
+			{ text: 'free  money', outcome: 'no_voice' }
+		]);
+	});
+
+	it('reads the amounts as typed: empty is off, a decimal comma is a point', () => {
+		const r = rules(form({ minAmount: '2,5', minOutcome: 'hold', fromAmount: ' ' }));
+		expect(r.minAmount).toEqual({ amount: 2.5, outcome: 'hold' });
+		expect(r.fromAmount).toBeNull();
+		expect(rules(form({ fromAmount: '100' })).fromAmount).toEqual({ amount: 100, outcome: 'hold' });
+	});
+
+	it('holds every tip when ticked, and keeps an every-tip rule it does not show when not', () => {
+		expect(rules(form({ holdEvery: true })).everyTip).toBe('hold');
+		const viaApi = { ...NO_RULES, everyTip: 'no_voice' as const };
+		expect(rules(formFromRules(viaApi), viaApi).everyTip).toBe('no_voice');
+		expect(
+			rules(form({ holdEvery: false }), { ...NO_RULES, everyTip: 'hold' }).everyTip
+		).toBeNull();
+	});
+
+	it('refuses what the server would, naming the field as the form shows it', () => {
+		const long = 'x'.repeat(101);
+		const words = { no_voice: 'ok', hold: `fine\n\n${long}`, remove: '' };
+		expect(rulesFromForm(form({ words }), NO_RULES)).toEqual({
+			ok: false,
+			error: 'Words · Hold, line 3: longer than 100 characters'
+		});
+		expect(rulesFromForm(form({ minAmount: 'ten' }), NO_RULES)).toEqual({
+			ok: false,
+			error: 'Minimum amount: not a number'
+		});
+		expect(rulesFromForm(form({ fromAmount: '-1' }), NO_RULES)).toEqual({
+			ok: false,
+			error: 'Hold from: below 0'
+		});
+	});
+
+	it("names the server's refusal of an entry by its list and line", () => {
+		const made = rulesFromForm(
+			form({
+				words: { no_voice: 'a\nb', hold: '\nc\nd', remove: '' },
+				names: { no_voice: '', hold: '', remove: 'x\n\ny' }
+			}),
+			NO_RULES
+		);
+		if (!made.ok) throw new Error(made.error);
+		// words: a, b (No voice 1, 2), c, d (Hold 2, 3); names: x, y (Remove 1, 3).
+		expect(describeRefusal('words.3.text: empty', made.origins)).toBe(
+			'Words · Hold, line 3: empty'
+		);
+		expect(describeRefusal('names.1.text: too long', made.origins)).toBe(
+			'Names · Remove, line 3: too long'
+		);
+		expect(describeRefusal('minAmount.amount: below 0', made.origins)).toBe(
+			'Minimum amount: below 0'
+		);
+		expect(describeRefusal('something else went wrong', made.origins)).toBe(
+			'something else went wrong'
+		);
+	});
+
+	it('tells a real edit from one that changes no rule (spaces, a blank line)', () => {
+		const base = formFromRules(SAVED);
+		const spaced = { ...base, words: { ...base.words, hold: ' free money \n' } };
+		expect(sameRules(spaced, base, SAVED)).toBe(true);
+		const edited = { ...base, words: { ...base.words, hold: 'free money\nscam' } };
+		expect(sameRules(edited, base, SAVED)).toBe(false);
+	});
+});

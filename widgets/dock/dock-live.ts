@@ -1,0 +1,38 @@
+// The dock's use of the push channel (GET /control/live, moderation.md): which messages make it
+// read what. The channel itself (a fetch-stream reader with reconnect and a watchdog) is handed in
+// as `OpenLive`, so the dock does not care how it is read. Its messages are hints without viewer
+// text: a decision changed (another dock approved or rejected a held tip), the rules were saved,
+// or the channel (re)connected and may have missed some (`hello`, `resync`).
+import type { LiveMessage } from '../../src/contract/index.ts';
+import type { Snapshot } from './dock-model.ts';
+
+/** The channel's state, for the dock's connection line. */
+export type LiveState = 'connecting' | 'open' | 'down';
+
+/** Opens the channel; answers its close. */
+export type OpenLive = (
+	onMessage: (m: LiveMessage) => void,
+	onState: (state: LiveState) => void
+) => () => void;
+
+export interface LiveReads {
+	snapshots: Snapshot[];
+	rules: boolean;
+}
+
+/**
+ * What a message makes the dock read again. The channel speaks of moderation only, so "read
+ * everything" after a (re)connect is everything moderation changes: the TTS queue (held tips,
+ * badges), its history (masked messages) and the rules; the realtime connection has its own
+ * resync for the rest.
+ */
+export function liveReads(m: LiveMessage): LiveReads {
+	switch (m.type) {
+		case 'decision':
+			return { snapshots: ['tts'], rules: false };
+		case 'rules':
+			return { snapshots: [], rules: true };
+		default:
+			return { snapshots: ['tts', 'ttsHistory'], rules: true };
+	}
+}

@@ -1,0 +1,164 @@
+// The dock's part of moderation (moderation.md): the streamer's rules, read and saved, with the
+// Rules form's edits kept apart from what another dock saves meanwhile; Approve and Reject of a
+// held tip; Reveal of a held tip's message as the viewer wrote it. The held tips themselves are in
+// the dock's model (the TTS queue as /control/api gives it, each tip with its decision).
+import type { QueueTip, StoredRules } from '../../src/contract/index.ts';
+import { actionOutcome, type Outcome } from './actions.ts';
+import type { ControlClient } from './control-client.ts';
+import type { Snapshot } from './dock-model.ts';
+import {
+	describeRefusal,
+	formFromRules,
+	NO_RULES,
+	rulesFromForm,
+	sameRules,
+	type RulesForm
+} from './rules-form.ts';
+
+export interface ModerationHost {
+	client: ControlClient;
+	/** One press of a button (`id` busy meanwhile); its outcome, if any, shows under `show`. */
+	press(id: string, show: string, run: () => Promise<Outcome | null>): Promise<void>;
+	/** Reads these snapshots again at once. */
+	reread(snapshots: Snapshot[]): void;
+}
+
+/** Where the Held section's buttons show what they did (one line for the section). */
+export const HELD_OUTCOME = 'held';
+
+export class DockModeration {
+	/** The rules as last read or saved; null until read. */
+	stored = $state.raw<StoredRules | null>(null);
+	/** The Rules form as the streamer edits it (its inputs are bound to it). */
+	draft = $state<RulesForm>(formFromRules(NO_RULES));
+	/** Rules saved elsewhere since the draft's, while the draft has unsaved edits. */
+	newer = $state.raw<StoredRules | null>(null);
+	/** Why the rules could not be read; null when they were. */
+	readProblem = $state<string | null>(null);
+	/** The last save: saving, saved, or why not (`text`). */
+	saveState = $state<{ kind: Outcome['kind'] | 'saving'; text: string } | null>(null);
+	/** Held tips' messages as the viewer wrote them, by order id (null: it has none). */
+	revealed = $state<Record<string, string | null>>({});
+
+	/** The rules the draft was made from. */
+	#baseline = $state.raw<StoredRules | null>(null);
+	readonly #host: ModerationHost;
+
+	constructor(host: ModerationHost) {
+		this.#host = host;
+	}
+
+	/** The draft differs from the rules it was made from. */
+	get dirty(): boolean {
+		const base = this.#baseline;
+		if (base === null) return false;
+		return !sameRules(this.draft, formFromRules(base.rules), base.rules);
+	}
+
+	async readRules(): Promise<void> {
+		const res = await this.#host.client.rules();
+		if (!res.ok) {
+			this.readProblem = `could not read the rules: ${actionOutcome(res).text}`;
+			return;
+		}
+		this.readProblem = null;
+		this.#adopt(res.stored);
+	}
+
+	/**
+	 * Rules read: they replace the draft unless it has edits of its own, which a read never
+	 * overwrites (`newer` says the rules changed elsewhere, and `reloadRules` takes them).
+	 */
+	#adopt(s: StoredRules): void {
+		const base = this.#baseline;
+		if (base !== null && s.version <= base.version) return;
+		this.stored = s;
+		const form = formFromRules(s.rules);
+		if (base === null || !this.dirty || sameRules(this.draft, form, s.rules)) this.#take(s);
+		else this.newer = s;
+	}
+
+	#take(s: StoredRules): void {
+		this.#baseline = s;
+		this.stored = s;
+		this.draft = formFromRules(s.rules);
+		this.newer = null;
+	}
+
+	/** "Reload rules": the rules saved elsewhere replace the draft's edits. */
+	reloadRules(): void {
+		if (this.newer) this.#take(this.newer);
+		this.saveState = null;
+	}
+
+	/** Save: the draft's rules, checked here first, then by the server (which names a bad field). */
+	async save(): Promise<void> {
+		const base = this.#baseline;
+		if (base === null || this.saveState?.kind === 'saving') return;
+		const made = rulesFromForm(this.draft, base.rules);
+		if (!made.ok) {
+			this.saveState = { kind: 'refused', text: made.error };
+			return;
+		}
+		this.saveState = { kind: 'saving', text: 'saving…' };
+		const res = await this.#host.client.saveRules(made.rules);
+		if (res.ok) {
+			// Edits typed while it saved stay (the draft is then ahead of the saved rules).
+			const typed = !sameRules(this.draft, formFromRules(made.rules), base.rules);
+			if (typed) {
+				this.#baseline = res.stored;
+				this.stored = res.stored;
+				this.newer = null;
+			} else this.#take(res.stored);
+			this.saveState = { kind: 'done', text: 'saved' };
+			return;
+		}
+		const o = actionOutcome(res);
+		const text = o.kind === 'refused' ? describeRefusal(o.text, made.origins) : o.text;
+		this.saveState = { kind: o.kind, text };
+	}
+
+	/** Approve (read it aloud) or Reject (as the rules' onReject says) a held tip. */
+	settle(verdict: 'approve' | 'reject', tip: QueueTip): Promise<void> {
+		return this.#host.press(`${verdict}:${tip.order_id}`, HELD_OUTCOME, async () => {
+			const res = await this.#host.client.settle(verdict, tip.order_id);
+			// Done or not, the queue says what the tip is now (a refusal may mean another dock did).
+			this.#host.reread(['tts']);
+			return settledOutcome(verdict, tip.name, actionOutcome(res), res.ok ? res.body : null);
+		});
+	}
+
+	/** Reveal: the held tip's message as written, shown until Hide. */
+	reveal(orderId: string): Promise<void> {
+		return this.#host.press(`reveal:${orderId}`, HELD_OUTCOME, async () => {
+			const res = await this.#host.client.message(orderId);
+			if (res.ok) {
+				this.revealed[orderId] = res.message;
+				return null;
+			}
+			const o = actionOutcome(res);
+			return { ...o, text: `reveal: ${o.text}` };
+		});
+	}
+
+	hide(orderId: string): void {
+		delete this.revealed[orderId];
+	}
+}
+
+/** An Approve or Reject answer in words, naming the tip (its row may be gone by then). */
+function settledOutcome(
+	verdict: 'approve' | 'reject',
+	name: string,
+	o: Outcome,
+	body: unknown
+): Outcome {
+	const whose = `${name}’s tip`;
+	if (o.kind === 'already') return { ...o, text: `already decided: ${whose} is no longer held` };
+	if (o.kind !== 'done')
+		return { ...o, text: `${verdict === 'approve' ? 'Approve' : 'Reject'} ${whose}: ${o.text}` };
+	if (verdict === 'approve') return { ...o, text: `approved: ${whose} will be read` };
+	const outcome = (body as { decision?: { outcome?: unknown } } | null)?.decision?.outcome;
+	const then = outcome === 'remove' ? 'is removed' : 'shows without voice or message';
+	return { ...o, text: `rejected: ${whose} ${then}` };
+}
