@@ -1,15 +1,34 @@
 // What every widget page does once its widgets exist: one realtime connection feeding them all
 // through the hub, its state passed to each widget, a read-only handle for tests and diagnostics,
-// and a clean teardown when the page goes away.
+// and a clean teardown when the page goes away. Pages whose widgets obey moderation decisions (TTS,
+// recent) also open the token endpoint's push channel, once for all their widgets.
 import type { EventTable } from '../contract/index.ts';
 import type { ApiClient } from './api.ts';
 import type { EventHub } from './event-hub.ts';
+import { LiveChannel, type LiveState } from './live.ts';
 import { RealtimeConnection, type RealtimeState } from './realtime.ts';
 import type { RealtimeOptions } from './realtime-options.ts';
 
 export interface PageWidget {
 	setConnection(state: RealtimeState, detail: string): void;
+	/** The push channel's state (debug panels), on pages that open it. */
+	setLive?(state: LiveState, detail: string): void;
 	destroy(): void;
+}
+
+/** The page's push channel: its messages through the hub, its state to each widget. */
+export function openLiveChannel(
+	api: ApiClient,
+	events: EventHub,
+	widgets: readonly PageWidget[]
+): LiveChannel {
+	return new LiveChannel({
+		api,
+		onMessage: (m) => events.live(m),
+		onState: (state, detail) => {
+			for (const w of widgets) w.setLive?.(state, detail);
+		}
+	}).start();
 }
 
 /**
@@ -46,12 +65,16 @@ export function connectWidgets(
 	/** The events these widgets read: the contract's groups (TTS_EVENTS, ...). */
 	table: EventTable,
 	/** Exposed as `window.__tok` (read-only views for tests and the preview's diagnostics). */
-	expose: Record<string, unknown> = {}
+	expose: Record<string, unknown> = {},
+	/** `live`: the widgets obey moderation decisions, so the page opens the push channel. */
+	options: { live?: boolean } = {}
 ): RealtimeConnection {
 	const realtime = openWidgetConnection(api, events, widgets, table);
-	(window as unknown as { __tok?: unknown }).__tok = { ...expose, realtime, api };
+	const live = options.live ? openLiveChannel(api, events, widgets) : null;
+	(window as unknown as { __tok?: unknown }).__tok = { ...expose, realtime, live, api };
 	addEventListener('pagehide', () => {
 		realtime.close();
+		live?.close();
 		for (const w of widgets) w.destroy();
 	});
 	return realtime;

@@ -239,7 +239,9 @@ class OverlayPage {
 			events,
 			parts,
 			{ ...TTS_EVENTS, ...MEDIA_EVENTS, ...COUNTER_EVENTS, ...OVERLAY_EVENTS },
-			{ widgets: placed }
+			{ widgets: placed },
+			// One push channel for the page's TTS widgets, which obey the moderation decisions.
+			{ live: placed.some((w) => w.kind === 'tts') }
 		);
 		mount(OverlayApp, {
 			target,

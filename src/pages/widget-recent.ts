@@ -14,7 +14,8 @@ startPage(
 	(params, api, events, target) => {
 		const state = new RecentState({ api, events, limit: params.limit }).start();
 		const table = { ...TTS_EVENTS, ...MEDIA_EVENTS };
-		connectWidgets(api, events, [state], table, { recent: state.view });
+		// Tips are listed as moderation decided them: the push channel says when a decision changed.
+		connectWidgets(api, events, [state], table, { recent: state.view }, { live: true });
 		mount(Recent, { target, props: { view: state.view, theme: params } });
 	}
 );

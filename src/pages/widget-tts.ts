@@ -34,8 +34,9 @@ startPage(
 			celebrate: announceCelebration
 		});
 		player.start();
-		// The player reads the TTS queue's events only: an overlay event is ignored unparsed.
-		connectWidgets(api, events, [player], TTS_EVENTS, { player });
+		// The player reads the TTS queue's events only: an overlay event is ignored unparsed. It obeys
+		// the moderation decisions: the push channel says when one changed.
+		connectWidgets(api, events, [player], TTS_EVENTS, { player }, { live: true });
 		mount(TtsApp, {
 			target,
 			props: { player, theme: params, onUnlockAudio: () => void audio.unlock() }
