@@ -28,9 +28,7 @@ export const TipModeration = z.looseObject({
 	outcome: Decided,
 	message: MessageShown,
 	/** Dock only: the rule that decided (its text as the streamer wrote it), null for none. */
-	rule: z.optional(
-		z.nullable(z.looseObject({ kind: RuleKind, text: z.optional(z.string()) }))
-	),
+	rule: z.optional(z.nullable(z.looseObject({ kind: RuleKind, text: z.optional(z.string()) }))),
 	/** Dock only: decided by the rules, or by a person (approved / rejected a held tip). */
 	by: z.optional(z.enum(['rules', 'approved', 'rejected']))
 });

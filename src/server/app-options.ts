@@ -2,6 +2,7 @@
 // runtime provides. Apart from app.ts so the route modules can each take the part they use.
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { ReadLimits } from '../core/read-allowance.ts';
+import type { ModerationStore } from './moderation/store.ts';
 import type { OAuthConnection } from './oauth-client.ts';
 import type { FailureLimiter } from './security.ts';
 import type { UpstreamClient } from './upstream.ts';
@@ -60,6 +61,11 @@ export interface AppOptions {
 	 * pressing at once never skip or replay twice. Default: one at a time in this process.
 	 */
 	controlLock?: <T>(streamer: string, action: () => Promise<T>) => Promise<T>;
+	/**
+	 * Where the moderation rules and decisions live (issue 39): single mode's file, hosted mode's
+	 * database. Absent: kept in memory (tests).
+	 */
+	moderation?: ModerationStore;
 }
 
 /** The streamer a /control request acts for, and their upstream client. */

@@ -16,6 +16,10 @@ import { proxyRoutes } from './routes/proxy.ts';
 import { limitReads } from './routes/read-limit.ts';
 import { tokenRoute } from './routes/token.ts';
 import { FailureLimiter } from './security.ts';
+import { FileModerationStore } from './moderation/file-store.ts';
+import { Moderator } from './moderation/moderator.ts';
+import { SINGLE_STREAMER } from './routes/control-key.ts';
+import { LiveStreams } from './routes/live.ts';
 
 export type { AppOptions } from './app-options.ts';
 export { WIDGET_PAGES } from './routes/pages.ts';
@@ -25,16 +29,20 @@ export function createApp(opts: AppOptions): Hono {
 	// One limit on wrong keys of either kind: guessing control keys costs as much as overlay keys.
 	const failures = opts.failures ?? new FailureLimiter();
 	const key = limitReads(overlayKeyCheck({ ...opts, failures }), opts);
+	const moderator = new Moderator(opts.moderation ?? new FileModerationStore(null));
+	const live = new LiveStreams(moderator.store);
 	// Order matters: the guards run first, hosted mode's routes come ahead of the widget routes, and
 	// the static files come after every page route.
 	guardRequests(app, opts);
 	if (opts.routes) app.route('/', opts.routes);
 	healthRoute(app, opts);
 	tokenRoute(app, key);
-	proxyRoutes(app, key);
+	app.get('/live', key.requireKey, (c) => live.open(c, key.streamerOf(c) ?? SINGLE_STREAMER));
+	proxyRoutes(app, key, moderator);
 	demoActionRoutes(app, opts, key);
 	// The dock's routes exist only where a control credential does (a control key, or hosted mode).
-	if (opts.controlKey !== undefined || opts.resolveControl) controlRoutes(app, opts, failures);
+	if (opts.controlKey !== undefined || opts.resolveControl)
+		controlRoutes(app, opts, failures, { moderator, live });
 	if (opts.oauth)
 		app.route(
 			'/oauth',

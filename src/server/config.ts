@@ -76,7 +76,9 @@ export const Env = z.object({
 			'expected the URL of this server ending in /oauth/callback (registered with the OAuth app)'
 		)
 		.optional(),
-	OAUTH_TOKEN_FILE: z.string().min(1).default('.oauth-token.json')
+	OAUTH_TOKEN_FILE: z.string().min(1).default('.oauth-token.json'),
+	/** The moderation rules and decisions (docs/moderation.md). */
+	MODERATION_FILE: z.string().min(1).default('.moderation.json')
 });
 
 /** The overlay key and the dock's control key: from the environment, else from their files. */
@@ -146,6 +148,8 @@ export interface Config {
 	oauth: OAuthConfig | null;
 	/** OAUTH_REDIRECT_URI; null: http://localhost:<port>/oauth/callback. */
 	oauthRedirectUri: string | null;
+	/** MODERATION_FILE: where the moderation rules and decisions are kept. */
+	moderationFile: string;
 }
 
 /** Parse the environment; a bad or missing value throws a ConfigError naming the variable. */
@@ -204,7 +208,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 					tokenFile: e.OAUTH_TOKEN_FILE
 				}
 			: null,
-		oauthRedirectUri: e.OAUTH_REDIRECT_URI ?? null
+		oauthRedirectUri: e.OAUTH_REDIRECT_URI ?? null,
+		moderationFile: e.MODERATION_FILE
 	};
 }
 

@@ -10,6 +10,7 @@ import { ConfigError, storeNewKey, type Config, type Upstream } from './config.t
 import { HttpError } from './http-error.ts';
 import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup.ts';
 import { serveApp } from './serve.ts';
+import { FileModerationStore } from './moderation/file-store.ts';
 import type { UpstreamClient } from './upstream.ts';
 
 /** The scopes the widgets and the dock use (TTS, media, counters, overlays and goals, tipping). */
@@ -54,6 +55,7 @@ export async function launchSingle(
 	const simulatorOrigin = demo?.origin;
 
 	if (!config.skipBuild) await ensureBundle();
+	const moderation = moderationStore(config);
 
 	const served = await serveApp({
 		mode: config.mode,
@@ -61,6 +63,7 @@ export async function launchSingle(
 		overlayKey: config.overlayKey,
 		controlKey: config.controlKey,
 		newControlKey: newControlKey(config),
+		moderation,
 		dist: DIST,
 		host: config.host,
 		port: config.port,
@@ -146,6 +149,16 @@ async function startupText(
 		'  Keep these URLs private: the key in them lets a page use your overlays.'
 	];
 	return lines.join('\n');
+}
+
+/** The moderation file; one that cannot be read stops the server naming MODERATION_FILE. */
+function moderationStore(config: Config): FileModerationStore {
+	try {
+		return new FileModerationStore(config.moderationFile);
+	} catch (err) {
+		console.error(`MODERATION_FILE: ${(err as Error).message}`);
+		process.exit(2);
+	}
 }
 
 /**

@@ -6,8 +6,8 @@
 // temp file, fsync, rename, fsync of the folder; owner-only permissions) before it is used. A file
 // still marked `refreshing` at start means a crash in that window: the old token may already be
 // dead, so the connection ends in a clear "reconnect" state instead of replaying it.
-import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { chmod, readFile, rm, stat } from 'node:fs/promises';
+import { writeDurably } from './durable-file.ts';
 import { z } from 'zod';
 import { acquireFileLock, LockHeldError, type HeldLock } from './file-lock.ts';
 
@@ -128,26 +128,7 @@ export class FileGrantStore implements GrantStore {
 
 	async write(grant: StoredGrant): Promise<void> {
 		const text = JSON.stringify(StoredGrant.parse(grant), null, '\t') + '\n';
-		const dir = dirname(this.where);
-		await mkdir(dir, { recursive: true });
-		const tmp = `${this.where}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-		const fh = await open(tmp, 'w', 0o600);
-		try {
-			await fh.writeFile(text);
-			await fh.sync();
-		} finally {
-			await fh.close();
-		}
-		await rename(tmp, this.where);
-		// The rename itself is durable only once the folder is synced.
-		const dh = await open(dir, 'r');
-		try {
-			await dh.sync();
-		} catch {
-			// Some file systems refuse fsync on a folder; the rename is still atomic there.
-		} finally {
-			await dh.close();
-		}
+		await writeDurably(this.where, text);
 	}
 
 	async clear(): Promise<void> {

@@ -14,6 +14,7 @@ import type { OAuthConnection } from './oauth-client.ts';
 import type { ReadLimits } from '../core/read-allowance.ts';
 import { BudgetedUpstreamClient, UpstreamBudget } from './upstream-budget.ts';
 import { keepAliveFetch, type UpstreamClient } from './upstream.ts';
+import type { ModerationStore } from './moderation/store.ts';
 
 export interface ServeOptions {
 	mode: 'live' | 'demo';
@@ -34,6 +35,8 @@ export interface ServeOptions {
 	oauth?: OAuthConnection;
 	/** What a reader may read (default: DEFAULT_READ_LIMITS); the benches lift it. */
 	readLimits?: ReadLimits;
+	/** The moderation rules and decisions; absent: kept in memory. */
+	moderation?: ModerationStore;
 }
 
 export interface ServedApp {
@@ -108,6 +111,7 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		overlayKey: opts.overlayKey,
 		controlKey: opts.controlKey,
 		newControlKey: opts.newControlKey,
+		moderation: opts.moderation,
 		allowedHosts: [host.toLowerCase(), ...(opts.allowedHosts ?? [])],
 		...nodeAppOptions(opts.dist)
 	});

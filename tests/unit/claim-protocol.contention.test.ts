@@ -85,6 +85,19 @@ describe('409 answers to start', () => {
 					has: ['remember null', 'snapshot', 'start b']
 				})
 			]
+		},
+		{
+			name: '409 held (moderation): passed over at once for the next item, and claimed once a snapshot lists it again',
+			steps: [
+				...boot([a, b]),
+				at(10, I.started('a', fail(409, 'held')), ['start b'], {
+					has: ['remember null', 'snapshot', 'start b']
+				}),
+				at(20, I.started('b'), ['play b']),
+				at(2_000, I.ended('b'), ['finish b']),
+				at(2_010, I.finished('b'), []),
+				at(5_000, I.snapshot([a]), ['start a'])
+			]
 		}
 	]);
 });

@@ -98,6 +98,13 @@ function startRefused<T>(
 		s.paused = true;
 		return;
 	}
+	if (status === 409 && code === 'held') {
+		// Held for the streamer's approval (docs/moderation.md): passed over so the tips after it
+		// play, but not gone: once approved, the snapshot brings it back.
+		s.items = s.items.filter((i) => i.orderId !== orderId);
+		fx.push({ kind: 'snapshot' });
+		return;
+	}
 	if (status === 404 || (status === 409 && code === 'not_in_queue')) {
 		// The item is gone: drop it and re-read.
 		dropItem(s, orderId);

@@ -23,7 +23,8 @@ export function judge(rules: ModerationRules, now: () => Date = () => new Date()
 	const compiled = compileRules(rules);
 	return (tip) => {
 		const message = tip.message ?? '';
-		const verdict = compiled.check({ name: tip.name, amount: tip.amount ?? 0, message });
+		// A tip with no amount (a sub reward) is neither below nor above an amount rule.
+		const verdict = compiled.check({ name: tip.name, amount: tip.amount ?? NaN, message });
 		const by = verdict.decidedBy;
 		const spans: [number, number][] = [];
 		for (const m of verdict.matches)
@@ -102,5 +103,10 @@ export function present<T extends QueueTip>(
 }
 
 function spansAsMatches(spans: readonly [number, number][]) {
-	return spans.map(([start, end]) => ({ kind: 'word' as const, outcome: 'hold' as const, start, end }));
+	return spans.map(([start, end]) => ({
+		kind: 'word' as const,
+		outcome: 'hold' as const,
+		start,
+		end
+	}));
 }

@@ -40,6 +40,13 @@ function isSpace(ch: string): boolean {
 
 /** Cyrillic and Greek letters that look like Latin ones (after lower-casing). */
 const LOOK_ALIKES: Record<string, string> = {
+	// Latin letters with a stroke, which Unicode does not decompose into letter + mark.
+	ø: 'o',
+	đ: 'd',
+	ł: 'l',
+	ŧ: 't',
+	ħ: 'h',
+	ƀ: 'b',
 	а: 'a',
 	в: 'b',
 	е: 'e',

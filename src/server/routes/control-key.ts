@@ -23,8 +23,8 @@ export interface ControlKeyCheck {
 	replaceKey(): Promise<string>;
 }
 
-/** The streamer of single mode, for the control lock. */
-const SINGLE = 'single';
+/** The streamer of single mode, for the control lock and the moderation store. */
+export const SINGLE_STREAMER = 'single';
 
 const badKey = () =>
 	new HttpError(401, 'bad_control_key', 'missing or wrong control key (the ?key= of the dock URL)');
@@ -50,7 +50,7 @@ export function controlKeyCheck(opts: KeyOptions, failures: FailureLimiter): Con
 			}
 			access.set(c.req.raw, found);
 		} else if (current !== undefined && keyMatches(c.req.header('x-control-key'), current)) {
-			access.set(c.req.raw, { streamer: SINGLE, upstream: opts.upstream });
+			access.set(c.req.raw, { streamer: SINGLE_STREAMER, upstream: opts.upstream });
 		} else {
 			failures.fail(who);
 			throw badKey();

@@ -13,6 +13,9 @@ import { UpstreamUnavailable } from '../upstream.ts';
 import { controlKeyCheck } from './control-key.ts';
 import { MAX_BODY, refuseBody, tooLarge } from './guards.ts';
 import { forwardedQuery, passThrough } from './proxy.ts';
+import { isTipRoute, type Moderator } from '../moderation/moderator.ts';
+import type { LiveStreams } from './live.ts';
+import { moderationRoutes } from './moderation.ts';
 import { mintToken } from './token.ts';
 
 type ControlOptions = Pick<
@@ -38,7 +41,12 @@ const DOCK_READS: ReadonlySet<RouteName> = new Set([
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-export function controlRoutes(app: Hono, opts: ControlOptions, failures: FailureLimiter) {
+export function controlRoutes(
+	app: Hono,
+	opts: ControlOptions,
+	failures: FailureLimiter,
+	{ moderator, live }: { moderator: Moderator; live: LiveStreams }
+) {
 	const { requireControl, accessOf, replaceKey } = controlKeyCheck(opts, failures);
 	const lock = opts.controlLock ?? localControlLock();
 	const control = new Hono();
@@ -68,8 +76,15 @@ export function controlRoutes(app: Hono, opts: ControlOptions, failures: Failure
 		if (c.req.method !== 'GET' || !match || !DOCK_READS.has(match.name))
 			throw new HttpError(404, 'not_forwarded', 'the dock does not read this');
 		const query = forwardedQuery(match.route, url);
-		return passThrough(await accessOf(c).upstream.call('GET', path + query));
+		const { streamer, upstream } = accessOf(c);
+		const res = await upstream.call('GET', path + query);
+		const name = match.name;
+		if (!isTipRoute(name)) return passThrough(res);
+		return passThrough(res, (body) => moderator.rewrite(streamer, upstream, name, body, 'dock'));
 	});
+
+	control.get('/live', (c) => live.open(c, accessOf(c).streamer));
+	moderationRoutes(control, moderator, accessOf);
 
 	control.post('/actions/:action', async (c) => {
 		const name = c.req.param('action');

@@ -3,15 +3,21 @@
 // against the route's schemas; the upstream's answer comes back with its status, body and rate
 // limit headers and nothing else.
 import type { Hono } from 'hono';
-import { matchRoute, ROUTES, type Route } from '../../contract/index.ts';
+import { matchRoute, ROUTES, type QueueTip, type Route } from '../../contract/index.ts';
 import { HttpError } from '../http-error.ts';
 import { bodyBytes, UpstreamUnavailable } from '../upstream.ts';
 import { MAX_BODY, refuseBody, tooLarge } from './guards.ts';
 import type { OverlayKeyCheck } from './overlay-key.ts';
+import { SINGLE_STREAMER } from './control-key.ts';
+import { isTipRoute, type Moderator, type TipRoute } from '../moderation/moderator.ts';
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
 
-export function proxyRoutes(app: Hono, { requireKey, upstreamOf }: OverlayKeyCheck) {
+export function proxyRoutes(
+	app: Hono,
+	{ requireKey, upstreamOf, streamerOf }: OverlayKeyCheck,
+	moderator: Moderator
+) {
 	app.all('/api/*', requireKey, async (c) => {
 		const url = new URL(c.req.url);
 		const path = url.pathname.slice('/api'.length);
@@ -26,7 +32,19 @@ export function proxyRoutes(app: Hono, { requireKey, upstreamOf }: OverlayKeyChe
 			if (!parsed.success) throw new HttpError(400, 'bad_request', 'invalid request body');
 			body = JSON.stringify(parsed.data);
 		} else await refuseBody(c);
-		return passThrough(await upstreamOf(c).call(match.route.method, path + query, body));
+		const upstream = upstreamOf(c);
+		if (!isTipRoute(match.name))
+			return passThrough(await upstream.call(match.route.method, path + query, body));
+		// Tips are decided and rewritten before a page sees them (moderation/moderator.ts).
+		const streamer = streamerOf(c) ?? SINGLE_STREAMER;
+		if (match.name === 'ttsStart')
+			await moderator.beforeStart(streamer, upstream, match.params.orderId);
+		const res = await upstream.call(match.route.method, path + query, body);
+		return passThrough(res, async (answer) => {
+			if (match.name === 'ttsStart' && isTipAnswer(answer))
+				await moderator.afterStart(streamer, upstream, answer.tip);
+			return moderator.rewrite(streamer, upstream, match.name as TipRoute, answer, 'page');
+		});
 	});
 }
 
@@ -69,7 +87,11 @@ function safeJson(text: string): unknown {
  * plain header object are what the Node adapter writes out directly, with Content-Length; other
  * bodies (an ArrayBuffer, a stream) cost it a Response object and a stream reader per call.
  */
-export async function passThrough(res: Response): Promise<Response> {
+export async function passThrough(
+	res: Response,
+	/** Rewrites a successful JSON object answer (a page's tips, moderated). */
+	rewrite?: (body: Record<string, unknown>) => Promise<Record<string, unknown>>
+): Promise<Response> {
 	const headers: Record<string, string> = {
 		'content-type': res.headers.get('content-type') ?? 'application/json',
 		'cache-control': 'no-store'
@@ -86,5 +108,26 @@ export async function passThrough(res: Response): Promise<Response> {
 			throw new UpstreamUnavailable(err instanceof Error ? err.message : String(err));
 		}
 	}
+	if (rewrite && res.ok && body !== null) body = await rewritten(body, rewrite);
 	return new Response(body, { status: res.status, headers });
+}
+
+/** The answer rewritten; one that is not a JSON object is not a page's tips and goes through. */
+async function rewritten(
+	bytes: Uint8Array<ArrayBuffer>,
+	rewrite: (body: Record<string, unknown>) => Promise<Record<string, unknown>>
+): Promise<Uint8Array<ArrayBuffer>> {
+	let json: unknown;
+	try {
+		json = JSON.parse(new TextDecoder().decode(bytes));
+	} catch {
+		return bytes;
+	}
+	if (typeof json !== 'object' || json === null || Array.isArray(json)) return bytes;
+	return new TextEncoder().encode(JSON.stringify(await rewrite(json as Record<string, unknown>)));
+}
+
+function isTipAnswer(body: Record<string, unknown>): body is { tip: QueueTip } {
+	const tip = body.tip as { order_id?: unknown } | null | undefined;
+	return typeof tip?.order_id === 'string';
 }

@@ -1,0 +1,27 @@
+// A file written so that a crash leaves either the old text or the new, never half of one: a temp
+// file with owner-only permissions, fsync, rename, fsync of the folder.
+import { mkdir, open, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+export async function writeDurably(where: string, text: string): Promise<void> {
+	const dir = dirname(where);
+	await mkdir(dir, { recursive: true });
+	const tmp = `${where}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+	const fh = await open(tmp, 'w', 0o600);
+	try {
+		await fh.writeFile(text);
+		await fh.sync();
+	} finally {
+		await fh.close();
+	}
+	await rename(tmp, where);
+	// The rename itself is durable only once the folder is synced.
+	const dh = await open(dir, 'r');
+	try {
+		await dh.sync();
+	} catch {
+		// Some file systems refuse fsync on a folder; the rename is still atomic there.
+	} finally {
+		await dh.close();
+	}
+}

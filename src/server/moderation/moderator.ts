@@ -1,0 +1,203 @@
+// The token endpoint's side of moderation (issue 39, docs/moderation.md): every tip it hands out is
+// decided first (the stored decision, or the rules' decision stored now: the first one stays), and
+// rewritten for its audience (decision.ts `present`). A tip whose decision is `remove` is deleted
+// upstream and left out; one that is not read aloud has no audio URL; `start` is a gate: only a
+// tip decided `read` or `no_voice` is claimed.
+import type { QueueTip } from '../../contract/index.ts';
+import { judge, present, type Decision, type Judge } from '../../core/moderation/decision.ts';
+import { HttpError } from '../http-error.ts';
+import { bodyBytes, type UpstreamClient } from '../upstream.ts';
+import type { ModerationStore } from './store.ts';
+
+type Audience = 'page' | 'dock';
+
+/** The forwarded answers that carry tips, and where the tips are in their bodies. */
+export const TIP_ROUTES = {
+	ttsQueue: 'items',
+	ttsHistory: 'tips',
+	ttsStart: 'tip',
+	ttsFinish: 'tip'
+} as const;
+export type TipRoute = keyof typeof TIP_ROUTES;
+
+export const isTipRoute = (name: string): name is TipRoute => Object.hasOwn(TIP_ROUTES, name);
+
+/** A removal asked of the upstream is not asked again this soon (every page reads the queue). */
+const REMOVE_AGAIN_MS = 10_000;
+
+export class Moderator {
+	readonly store: ModerationStore;
+	readonly #log: (message: string) => void;
+	/** Per streamer: the rules compiled for the version last read. */
+	readonly #judges = new Map<string, { version: number; judge: Judge }>();
+	readonly #removing = new Map<string, number>();
+
+	constructor(store: ModerationStore, log: (message: string) => void = console.warn) {
+		this.store = store;
+		this.#log = log;
+	}
+
+	/**
+	 * The decision of each tip: the stored one, or the rules' one, stored now. Null when the store
+	 * cannot be reached: nothing is decided then, and nothing is played or shown.
+	 */
+	async decisions(
+		streamer: string,
+		tips: readonly Pick<QueueTip, 'order_id' | 'name' | 'amount' | 'message'>[]
+	): Promise<Map<string, Decision> | null> {
+		if (tips.length === 0) return new Map();
+		try {
+			const ids = tips.map((t) => t.order_id);
+			const known = await this.store.get(streamer, ids);
+			const fresh = tips.filter((t) => !known.has(t.order_id));
+			if (fresh.length === 0) return known;
+			const judgeTip = await this.#judge(streamer);
+			const stored = await this.store.decide(streamer, fresh.map(judgeTip));
+			for (const [id, d] of stored) known.set(id, d);
+			return known;
+		} catch (err) {
+			this.#log(`moderation: decisions not available (${(err as Error).message})`);
+			return null;
+		}
+	}
+
+	/**
+	 * The answer's tips decided and rewritten for `audience`; queue tips decided `remove` are left
+	 * out (and deleted upstream). Returns the body to send.
+	 */
+	async rewrite(
+		streamer: string,
+		upstream: UpstreamClient,
+		route: TipRoute,
+		body: Record<string, unknown>,
+		audience: Audience
+	): Promise<Record<string, unknown>> {
+		const field = TIP_ROUTES[route];
+		const value = body[field];
+		if (field === 'tip') {
+			if (!isTip(value)) return body;
+			const d = (await this.decisions(streamer, [value]))?.get(value.order_id) ?? null;
+			return { ...body, tip: present(value, d, audience) };
+		}
+		if (!Array.isArray(value)) return body;
+		const tips = value.filter(isTip);
+		const decided = await this.decisions(streamer, tips);
+		const out: QueueTip[] = [];
+		for (const tip of tips) {
+			const d = decided?.get(tip.order_id) ?? null;
+			if (d?.outcome === 'remove') {
+				if (route === 'ttsQueue') this.removeLater(upstream, streamer, tip.order_id);
+				continue;
+			}
+			out.push(present(tip, d, audience));
+		}
+		return { ...body, [field]: out };
+	}
+
+	/**
+	 * Before a page's start: a tip decided as not playable is refused without asking the upstream.
+	 * An undecided one is not read for first (under a flood of reads, that read would wait and hold
+	 * the claim back): its start goes out, and `afterStart` decides from the tip it answers with.
+	 */
+	async beforeStart(streamer: string, upstream: UpstreamClient, orderId: string): Promise<void> {
+		const d = await this.#stored(streamer, orderId);
+		if (d) this.#refuseUnplayable(streamer, upstream, d);
+	}
+
+	/**
+	 * The tip's decision: the stored one, else the one made now from a fresh read of the queue;
+	 * undefined when the queue does not list it (never seen, played, removed).
+	 */
+	async decisionOf(
+		streamer: string,
+		upstream: UpstreamClient,
+		orderId: string
+	): Promise<Decision | undefined> {
+		const d = await this.#stored(streamer, orderId);
+		if (d !== undefined) return d;
+		const tip = (await readQueue(upstream))?.find((t) => t.order_id === orderId);
+		if (!tip) return undefined;
+		const decided = await this.decisions(streamer, [tip]);
+		if (decided === null) throw unavailable();
+		return decided.get(orderId);
+	}
+
+	/** After a start that succeeded: a tip that may not be played is given back at once. */
+	async afterStart(streamer: string, upstream: UpstreamClient, tip: QueueTip): Promise<void> {
+		const d = (await this.decisions(streamer, [tip]))?.get(tip.order_id);
+		if (d && (d.outcome === 'read' || d.outcome === 'no_voice')) return;
+		await upstream.call('POST', `/tts/${encodeURIComponent(tip.order_id)}/release`).catch(() => {});
+		if (!d) throw unavailable();
+		this.#refuseUnplayable(streamer, upstream, d);
+	}
+
+	#refuseUnplayable(streamer: string, upstream: UpstreamClient, d: Decision): void {
+		if (d.outcome === 'hold')
+			throw new HttpError(409, 'held', 'this tip is held for the streamer to approve');
+		if (d.outcome === 'remove') {
+			this.removeLater(upstream, streamer, d.orderId);
+			throw new HttpError(409, 'not_in_queue', 'this tip was removed by a moderation rule');
+		}
+	}
+
+	async #stored(streamer: string, orderId: string): Promise<Decision | undefined> {
+		try {
+			return (await this.store.get(streamer, [orderId])).get(orderId);
+		} catch (err) {
+			this.#log(`moderation: decisions not available (${(err as Error).message})`);
+			throw unavailable();
+		}
+	}
+
+	async #judge(streamer: string): Promise<Judge> {
+		const { rules, version } = await this.store.rules(streamer);
+		const cached = this.#judges.get(streamer);
+		if (cached?.version === version) return cached.judge;
+		const compiled = judge(rules);
+		this.#judges.set(streamer, { version, judge: compiled });
+		return compiled;
+	}
+
+	/** Deletes a tip the rules remove; asked again only after REMOVE_AGAIN_MS if it is still listed. */
+	removeLater(upstream: UpstreamClient, streamer: string, orderId: string): void {
+		const key = `${streamer}\n${orderId}`;
+		const now = Date.now();
+		if ((this.#removing.get(key) ?? 0) > now) return;
+		this.#removing.set(key, now + REMOVE_AGAIN_MS);
+		for (const [k, until] of this.#removing) if (until <= now) this.#removing.delete(k);
+		upstream.call('DELETE', `/tts/${encodeURIComponent(orderId)}`).then(
+			(res) => {
+				if (!res.ok && res.status !== 404)
+					this.#log(`moderation: the upstream did not remove ${orderId} (${res.status})`);
+			},
+			(err: unknown) =>
+				this.#log(`moderation: could not remove ${orderId} (${(err as Error).message})`)
+		);
+	}
+}
+
+const unavailable = () =>
+	new HttpError(503, 'moderation_unavailable', 'the moderation decisions cannot be read now');
+
+function isTip(v: unknown): v is QueueTip {
+	const t = v as QueueTip | null;
+	return (
+		typeof t === 'object' &&
+		t !== null &&
+		typeof t.order_id === 'string' &&
+		typeof t.name === 'string' &&
+		(t.message === null || typeof t.message === 'string')
+	);
+}
+
+/** The queue's tips from a (shared) read, or null when the upstream did not answer with them. */
+async function readQueue(upstream: UpstreamClient): Promise<QueueTip[] | null> {
+	const res = await upstream.call('GET', '/tts/queue');
+	if (!res.ok) return null;
+	try {
+		const body = JSON.parse(new TextDecoder().decode(await bodyBytes(res))) as { items?: unknown };
+		return Array.isArray(body.items) ? body.items.filter(isTip) : null;
+	} catch {
+		return null;
+	}
+}
