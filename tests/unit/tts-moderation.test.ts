@@ -20,7 +20,13 @@ const url = (id: string) => `https://cdn.example.com/tts/${id}.mp3`;
 
 /** A tip as the token endpoint hands it out: `outcome` undefined leaves `moderation` out. */
 function tip(id: string, outcome?: TipModeration['outcome'], over: Partial<QueueTip> = {}) {
-	const t: QueueTip = { ...queueTip(), order_id: id, message: `message of ${id}`, tts_url: url(id) };
+	const t: QueueTip = {
+		...queueTip(),
+		platform: 'twitch',
+		order_id: id,
+		message: `message of ${id}`,
+		tts_url: url(id)
+	};
 	if (outcome) {
 		t.moderation = { outcome, message: outcome === 'read' ? 'shown' : 'hidden' };
 		if (outcome !== 'read') Object.assign(t, { tts_url: null, message: null });
