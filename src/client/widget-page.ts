@@ -16,21 +16,6 @@ export interface PageWidget {
 	destroy(): void;
 }
 
-/** The page's push channel: its messages through the hub, its state to each widget. */
-export function openLiveChannel(
-	api: ApiClient,
-	events: EventHub,
-	widgets: readonly PageWidget[]
-): LiveChannel {
-	return new LiveChannel({
-		api,
-		onMessage: (m) => events.live(m),
-		onState: (state, detail) => {
-			for (const w of widgets) w.setLive?.(state, detail);
-		}
-	}).start();
-}
-
 /**
  * The page's realtime connection, wired to its widgets: events and resyncs through the hub, the
  * connection's state to each widget, a refused key stops it. No DOM: the hosted bench runs the same
@@ -65,17 +50,36 @@ export function connectWidgets(
 	/** The events these widgets read: the contract's groups (TTS_EVENTS, ...). */
 	table: EventTable,
 	/** Exposed as `window.__tok` (read-only views for tests and the preview's diagnostics). */
-	expose: Record<string, unknown> = {},
-	/** `live`: the widgets obey moderation decisions, so the page opens the push channel. */
-	options: { live?: boolean } = {}
+	expose: Record<string, unknown> = {}
 ): RealtimeConnection {
 	const realtime = openWidgetConnection(api, events, widgets, table);
-	const live = options.live ? openLiveChannel(api, events, widgets) : null;
-	(window as unknown as { __tok?: unknown }).__tok = { ...expose, realtime, live, api };
+	(window as unknown as { __tok?: unknown }).__tok = { ...expose, realtime, api };
 	addEventListener('pagehide', () => {
 		realtime.close();
-		live?.close();
 		for (const w of widgets) w.destroy();
 	});
 	return realtime;
+}
+
+/**
+ * The page's push channel (after connectWidgets), for widgets that obey moderation decisions: its
+ * messages through the hub, its state to each widget, closed when the page goes away. A separate
+ * call, so that pages without such widgets do not carry the reader.
+ */
+export function connectLive(
+	api: ApiClient,
+	events: EventHub,
+	widgets: readonly PageWidget[]
+): LiveChannel {
+	const live = new LiveChannel({
+		api,
+		onMessage: (m) => events.live(m),
+		onState: (state, detail) => {
+			for (const w of widgets) w.setLive?.(state, detail);
+		}
+	}).start();
+	const tok = (window as unknown as { __tok?: Record<string, unknown> }).__tok;
+	if (tok) tok.live = live;
+	addEventListener('pagehide', () => live.close());
+	return live;
 }
