@@ -15,6 +15,7 @@ import { mayClaim, type ObsBridge, type ObsState } from '../../src/client/obs.ts
 import type { RealtimeState } from '../../src/client/realtime.ts';
 import type { SpeechAnnouncer } from '../../src/client/sound-bus.ts';
 import { applyTtsEvent, playable, ttsQueuePort, undecided } from '../../src/client/tts-queue.ts';
+import { backoffDelay } from '../../src/core/backoff.ts';
 import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { readCurrency } from '../shared/currency.ts';
 import { callsText, claimText, connectionText, showQueueStatus } from '../shared/queue-status.ts';
@@ -44,6 +45,8 @@ export interface TtsPlayerDeps {
  * take its place (the finish and the next start are two calls) before it leaves on its own.
  */
 const HANDOFF_MS = 250;
+/** Tips the token endpoint could not decide yet (`pending`) are read again on this backoff. */
+const PENDING_RETRY = { baseMs: 2_000, maxMs: 30_000 };
 
 export class TtsPlayer {
 	view: TtsViewModel = $state(initialTtsView());
@@ -62,6 +65,9 @@ export class TtsPlayer {
 	#live = 'not opened';
 	/** Spectator mode: the order another consumer started, shown once its decision is known. */
 	#mirrorWanted: string | null = null;
+	/** The read again of `pending` tips, and how many were made since none was pending. */
+	#pendingTimer: ReturnType<typeof setTimeout> | null = null;
+	#pendingReads = 0;
 	#obsState: ObsState;
 	/** The play in progress, from the claim runner's play until it settles (even once stopped). */
 	#play: TtsPlay | null = null;
@@ -128,6 +134,7 @@ export class TtsPlayer {
 			this.#runner.subscribe(() => {
 				this.#checkHandoff();
 				this.#showMirrored();
+				this.#readPendingAgain();
 				this.#refresh();
 			})
 		);
@@ -156,6 +163,7 @@ export class TtsPlayer {
 
 	destroy(): void {
 		for (const d of this.#disposers.splice(0)) d();
+		if (this.#pendingTimer) clearTimeout(this.#pendingTimer);
 		this.#runner.close();
 	}
 
@@ -190,6 +198,23 @@ export class TtsPlayer {
 			this.#mirrorWanted = null;
 			if (this.view.alert) this.#hide(this.view.alert.id);
 		}
+	}
+
+	/**
+	 * A tip the token endpoint could not decide (its decision store out of reach) waits: the queue
+	 * is read again, less and less often, until it is decided. Nothing runs while none waits.
+	 */
+	#readPendingAgain(): void {
+		const waiting = this.#runner.snapshot.items.some(
+			(i) => i.data.moderation?.outcome === 'pending'
+		);
+		if (!waiting) this.#pendingReads = 0;
+		if (!waiting || this.#pendingTimer) return;
+		const ms = backoffDelay(this.#pendingReads++, PENDING_RETRY);
+		this.#pendingTimer = setTimeout(() => {
+			this.#pendingTimer = null;
+			this.#runner.requestSnapshot(0);
+		}, ms);
 	}
 
 	/** The started tip of spectator mode, once known with a decision to play it and still claimed. */
