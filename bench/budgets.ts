@@ -19,8 +19,8 @@ export const BUDGETS = {
 	// over the hand-made attachments they replace (issues 36 and 37): tts 28,000, counters 18,000,
 	// overlay 50,000 before. Readable components are worth those bytes.
 	// Raised 2026-11-27 by issue 39's widgets obeying moderation (the push channel reader live.ts,
-	// decided tips only, spectator mode from annotated data): tts 31,372 -> 32,566, overlay 51,527 ->
-	// 52,792 (main before them was already above: 30,900 and 51,200 before).
+	// decided tips only, spectator mode from annotated data): tts 31,372 -> 32,646, overlay 51,527 ->
+	// 52,878 (main before them was already above: 30,900 and 51,200 before).
 	ownWeightBytes: {
 		'widget-tts': 32_800,
 		'widget-counters': 20_000,
@@ -131,8 +131,8 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// Issue 39 (recent tips as moderation decided them, the push channel): recent 36,086 -> 36,971.
 	'widget-recent': 37_200,
 	'widget-tip-goal': 65_500,
-	// Issue 39 (the TTS widget obeys moderation, the push channel): tts 85,439 -> 86,633, overlay
-	// 105,594 -> 106,859 (main's 85,439 and 105,594 were above 85,200 and 105,300 already).
+	// Issue 39 (the TTS widget obeys moderation, the push channel): tts 85,439 -> 86,713, overlay
+	// 105,594 -> 106,945 (main's 85,439 and 105,594 were above 85,200 and 105,300 already).
 	'widget-tts': 86_900
 };
 
