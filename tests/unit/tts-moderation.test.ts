@@ -109,7 +109,12 @@ const obs: ObsBridge = (() => {
 })();
 
 /** A started player (claim=always unless told otherwise) after its first queue read. */
-async function startPlayer(endpoint: ReturnType<typeof fakeEndpoint>, claim = 'always') {
+async function startPlayer(
+	endpoint: ReturnType<typeof fakeEndpoint>,
+	claim = 'always',
+	/** false: the realtime connection is not ready yet (no read). */
+	connected = true
+) {
 	const parsed = parseTtsParams(`?key=${KEY}&min_display=1&gap=0&claim=${claim}`);
 	if (!parsed.ok) throw new Error(parsed.errors.join());
 	const events = new EventHub();
@@ -124,8 +129,10 @@ async function startPlayer(endpoint: ReturnType<typeof fakeEndpoint>, claim = 'a
 		instance: 'test'
 	});
 	player.start();
-	player.setConnection('open', '');
-	events.resync();
+	if (connected) {
+		player.setConnection('open', '');
+		events.resync();
+	}
 	await vi.advanceTimersByTimeAsync(10);
 	const emit = (type: string, data: Record<string, unknown>) =>
 		events.emit({ id: `evt_${type}_${Math.random()}`, type, data } as unknown as KnownEvent);
@@ -261,6 +268,24 @@ describe('the TTS widget obeys moderation', () => {
 		expect(up.state.calls).toContain(`release ${A}`);
 		expect(p.played).toEqual([]);
 		expect(p.shown).toEqual([]);
+		p.player.destroy();
+	});
+
+	it('every push message reads the queue, but a hello before any read adds none', async () => {
+		const up = fakeEndpoint();
+		const p = await startPlayer(up, 'always', false);
+		const reads = () => up.state.calls.filter((c) => c === 'queue').length;
+		p.events.live({ type: 'hello' });
+		await run(500, p.watch);
+		expect(reads()).toBe(0);
+		p.events.resync();
+		await run(500, p.watch);
+		expect(reads()).toBe(1);
+		for (const type of ['hello', 'resync', 'decision', 'rules'] as const) {
+			p.events.live({ type });
+			await run(500, p.watch);
+		}
+		expect(reads()).toBe(5);
 		p.player.destroy();
 	});
 

@@ -123,8 +123,12 @@ export class TtsPlayer {
 					else if (this.view.debug) this.#refresh();
 				},
 				resync: () => this.#runner.requestSnapshot(0),
-				// A decision or the rules changed: the queue is read again, with the decisions.
-				live: () => this.#runner.requestSnapshot(0)
+				// A decision changed, or the channel (re)connected: the queue is read again. Not for a
+				// hello heard before any read began: the page's first read comes after it anyway.
+				live: (m) => {
+					if (m.type !== 'hello' || this.#runner.calls.snapshot > 0)
+						this.#runner.requestSnapshot(0);
+				}
 			}),
 			obs.subscribe((s) => {
 				this.#obsState = s;
