@@ -184,6 +184,20 @@ export class ApiClient {
 	}
 
 	/**
+	 * A long-lived GET of the token endpoint's own (the push channel, GET /live): the response as
+	 * it comes, its body for the caller to read; no timeout (the caller's `signal` ends it), and a
+	 * throw when there is no answer. The page's credential goes along as on every call.
+	 */
+	openStream(name: string, path: string, signal: AbortSignal): Promise<Response> {
+		this.#calls.set(name, (this.#calls.get(name) ?? 0) + 1);
+		return this.#fetchImpl(this.#baseUrl + path, {
+			headers: { ...this.#credential, Accept: 'text/event-stream' },
+			cache: 'no-store',
+			signal
+		});
+	}
+
+	/**
 	 * The HTTP exchange, also for the token endpoint's own calls (the dock's actions): 2xx comes
 	 * back as `ok` with the raw JSON for the caller to validate.
 	 */

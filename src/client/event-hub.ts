@@ -1,11 +1,14 @@
-// One realtime connection per page feeds every widget on it: the hub fans events and resyncs out.
-import type { KnownEvent } from '../contract/index.ts';
+// One realtime connection per page feeds every widget on it: the hub fans events and resyncs out,
+// and the messages of the page's push channel (live.ts), when the page opens one.
+import type { KnownEvent, LiveMessage } from '../contract/index.ts';
 
 export interface EventListener {
 	/** A known, validated, deduplicated event. */
 	event?(event: KnownEvent): void;
 	/** The connection is (again) ready: re-read snapshots, events may have been missed. */
 	resync?(): void;
+	/** A message of the token endpoint's push channel (a decision or the rules changed). */
+	live?(message: LiveMessage): void;
 }
 
 export class EventHub {
@@ -29,5 +32,15 @@ export class EventHub {
 
 	resync(): void {
 		for (const l of this.#listeners) l.resync?.();
+	}
+
+	live(message: LiveMessage): void {
+		for (const l of this.#listeners) {
+			try {
+				l.live?.(message);
+			} catch (err) {
+				console.error('[live] a widget failed to apply', message.type, err);
+			}
+		}
 	}
 }

@@ -1,14 +1,18 @@
 // What every widget page does once its widgets exist: one realtime connection feeding them all
 // through the hub, its state passed to each widget, a read-only handle for tests and diagnostics,
-// and a clean teardown when the page goes away.
+// and a clean teardown when the page goes away. Pages whose widgets obey moderation decisions (TTS,
+// recent) also open the token endpoint's push channel, once for all their widgets.
 import type { EventTable } from '../contract/index.ts';
 import type { ApiClient } from './api.ts';
 import type { EventHub } from './event-hub.ts';
+import { LiveChannel, type LiveState } from './live.ts';
 import { RealtimeConnection, type RealtimeState } from './realtime.ts';
 import type { RealtimeOptions } from './realtime-options.ts';
 
 export interface PageWidget {
 	setConnection(state: RealtimeState, detail: string): void;
+	/** The push channel's state (debug panels), on pages that open it. */
+	setLive?(state: LiveState, detail: string): void;
 	destroy(): void;
 }
 
@@ -55,4 +59,27 @@ export function connectWidgets(
 		for (const w of widgets) w.destroy();
 	});
 	return realtime;
+}
+
+/**
+ * The page's push channel (after connectWidgets), for widgets that obey moderation decisions: its
+ * messages through the hub, its state to each widget, closed when the page goes away. A separate
+ * call, so that pages without such widgets do not carry the reader.
+ */
+export function connectLive(
+	api: ApiClient,
+	events: EventHub,
+	widgets: readonly PageWidget[]
+): LiveChannel {
+	const live = new LiveChannel({
+		api,
+		onMessage: (m) => events.live(m),
+		onState: (state, detail) => {
+			for (const w of widgets) w.setLive?.(state, detail);
+		}
+	}).start();
+	const tok = (window as unknown as { __tok?: Record<string, unknown> }).__tok;
+	if (tok) tok.live = live;
+	addEventListener('pagehide', () => live.close());
+	return live;
 }

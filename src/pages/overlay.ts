@@ -11,7 +11,7 @@ import {
 	listenCelebrations
 } from '../client/sound-bus.ts';
 import type { ParamResult } from '../client/params.ts';
-import { connectWidgets } from '../client/widget-page.ts';
+import { connectLive, connectWidgets } from '../client/widget-page.ts';
 import { OVERLAY_ID, type Overlay, type OverlayWidget } from '../contract/index.ts';
 import OverlayApp from '../../widgets/overlay/OverlayApp.svelte';
 import { widgetBox, type Box } from '../../widgets/overlay/layout.ts';
@@ -241,6 +241,8 @@ class OverlayPage {
 			{ ...TTS_EVENTS, ...MEDIA_EVENTS, ...COUNTER_EVENTS, ...OVERLAY_EVENTS },
 			{ widgets: placed }
 		);
+		// One push channel for the page's TTS widgets, which obey the moderation decisions.
+		if (placed.some((w) => w.kind === 'tts')) connectLive(this.#api, events, parts);
 		mount(OverlayApp, {
 			target,
 			props: {

@@ -4,7 +4,7 @@ import { startPage } from './start-page.ts';
 import { createAudioPort } from '../client/audio.ts';
 import { createObsBridge } from '../client/obs.ts';
 import { announceCelebration, createSpeechAnnouncer } from '../client/sound-bus.ts';
-import { connectWidgets } from '../client/widget-page.ts';
+import { connectLive, connectWidgets } from '../client/widget-page.ts';
 import TtsApp from '../../widgets/tts/TtsApp.svelte';
 import { parseTtsParams, type TtsParams } from '../../widgets/tts/params.ts';
 import { alertStyle } from '../../widgets/tts/tiers.ts';
@@ -34,8 +34,10 @@ startPage(
 			celebrate: announceCelebration
 		});
 		player.start();
-		// The player reads the TTS queue's events only: an overlay event is ignored unparsed.
+		// The player reads the TTS queue's events only: an overlay event is ignored unparsed. It obeys
+		// the moderation decisions: the push channel says when one changed.
 		connectWidgets(api, events, [player], TTS_EVENTS, { player });
+		connectLive(api, events, [player]);
 		mount(TtsApp, {
 			target,
 			props: { player, theme: params, onUnlockAudio: () => void audio.unlock() }

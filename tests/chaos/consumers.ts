@@ -15,7 +15,7 @@ import { ClaimRunner, type PlayerPort } from '../../src/client/claim-runner.ts';
 import { EventHub } from '../../src/client/event-hub.ts';
 import { isSideInput, mediaInput, mediaQueuePort } from '../../src/client/media-queue.ts';
 import { RealtimeConnection } from '../../src/client/realtime.ts';
-import { ttsInput, ttsQueuePort } from '../../src/client/tts-queue.ts';
+import { applyTtsEvent, ttsQueuePort } from '../../src/client/tts-queue.ts';
 import type { QueueMediaItem, QueueTip } from '../../src/contract/index.ts';
 import type { ClaimConfig } from '../../src/core/claim-protocol.ts';
 import { classifyMedia } from '../../src/core/media-source.ts';
@@ -280,9 +280,7 @@ export class ChaosConsumer {
 		});
 		const unsubscribe = hub.subscribe({
 			event: (e) => {
-				const find = (id: string) => tts.snapshot.items.find((i) => i.orderId === id)?.data;
-				const t = ttsInput(e, find);
-				if (t) tts.dispatch(t);
+				applyTtsEvent(tts, e);
 				const m = mediaInput(e);
 				if (m && !isSideInput(m)) media.dispatch(m);
 				else if (m?.kind === 'resnapshot') media.requestSnapshot();

@@ -1,4 +1,5 @@
-// The recent-events list's merge, its URL parameters and the leaderboard's one debounced re-read.
+// The recent-events list's merge, its URL parameters, its tips as moderation decided them, and the
+// leaderboard's one debounced re-read.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventHub } from '../../src/client/event-hub.ts';
 import type { KnownEvent, QueueMediaItem, QueueTip } from '../../src/contract/index.ts';
@@ -6,6 +7,7 @@ import { LeaderboardState, TIP_DEBOUNCE_MS } from '../../widgets/leaderboard/lea
 import { parseLeaderboardParams } from '../../widgets/leaderboard/params.ts';
 import { parseRecentParams } from '../../widgets/recent/params.ts';
 import { mergeRecent, tipRow, videoRow } from '../../widgets/recent/recent-list.ts';
+import { DECISION_READ_MS, RecentState } from '../../widgets/recent/recent.svelte.ts';
 
 const KEY = 'k'.repeat(20);
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, s)).toISOString();
@@ -122,5 +124,84 @@ describe('the leaderboard re-read', () => {
 		}
 		expect(reads()).toBe(1 + 3);
 		board.destroy();
+	});
+});
+
+describe('recent tips obey moderation', () => {
+	afterEach(() => vi.useRealTimers());
+
+	const decided = (id: string, s: number, outcome: string | null, message: string | null) =>
+		({
+			...tip(id, s),
+			message,
+			...(outcome ? { moderation: { outcome, message: 'shown' } } : {})
+		}) as QueueTip;
+
+	/** A list on a fake API whose TTS queue the test sets (`queue`); `reads()` counts its reads. */
+	async function startedList(queue: QueueTip[]) {
+		vi.useFakeTimers();
+		const calls: string[] = [];
+		const api = {
+			request: vi.fn(async ({ name }: { name: string }) => {
+				calls.push(name);
+				const body =
+					name === 'ttsHistory'
+						? { tips: [] }
+						: name === 'ttsQueue'
+							? { items: queue }
+							: name === 'mediaQueue'
+								? { items: [] }
+								: { media: [] };
+				return name === 'me' ? { ok: false, kind: 'network' } : { ok: true, status: 200, body };
+			})
+		};
+		const events = new EventHub();
+		const list = new RecentState({ api: api as never, events, limit: 10 }).start();
+		await vi.runAllTimersAsync();
+		const reads = () => calls.filter((c) => c === 'ttsQueue').length;
+		return { list, events, reads };
+	}
+
+	it('lists only tips decided read or no_voice, with the message the token endpoint gave', async () => {
+		const { list } = await startedList([
+			decided('tip_1', 1, 'read', 'hello'),
+			decided('tip_2', 2, 'no_voice', '•••• you'),
+			decided('tip_3', 3, 'hold', null),
+			decided('tip_4', 4, 'pending', null),
+			decided('tip_5', 5, null, 'not decided')
+		]);
+		expect(list.view.rows.map((r) => [r.key, r.text])).toEqual([
+			['tip:tip_2', '•••• you'],
+			['tip:tip_1', 'hello']
+		]);
+		list.destroy();
+	});
+
+	it('a tip.created shows no row by itself: it has the list read, which decides it', async () => {
+		const queue: QueueTip[] = [];
+		const { list, events, reads } = await startedList(queue);
+		expect(reads()).toBe(1);
+		const created = { ...tip('tip_9', 9), message: 'raw words' };
+		events.emit({ type: 'tip.created', data: { tip: created } } as unknown as KnownEvent);
+		expect(list.view.rows).toEqual([]);
+		queue.push(decided('tip_9', 9, 'no_voice', '••• words'));
+		await vi.advanceTimersByTimeAsync(DECISION_READ_MS);
+		expect(reads()).toBe(2);
+		expect(list.view.rows.map((r) => r.text)).toEqual(['••• words']);
+		// A decision changed (a held tip approved): read again.
+		events.live({ type: 'decision', order_id: 'tip_9' });
+		await vi.advanceTimersByTimeAsync(DECISION_READ_MS);
+		expect(reads()).toBe(3);
+		list.destroy();
+	});
+
+	it('a video request still shows at once', async () => {
+		const { list, events } = await startedList([]);
+		events.emit({
+			type: 'queue.media.added',
+			data: { media: { ...video('med_1', 1), is_replay: false } }
+		} as unknown as KnownEvent);
+		expect(list.view.rows.map((r) => r.key)).toEqual(['video:med_1']);
+		list.destroy();
 	});
 });

@@ -1,5 +1,6 @@
-// The recent-events list as pure data: tips and video requests from history, queues and realtime
-// events merged into one list, deduplicated by order id, newest first. No timers, no I/O.
+// The recent-events list as pure data: tips (as moderation decided them) and video requests from
+// history, queues and realtime events merged into one list, deduplicated by order id, newest
+// first. No timers, no I/O.
 import type { QueueMediaItem, QueueTip } from '../../src/contract/index.ts';
 
 export type RecentKind = 'tip' | 'video';
@@ -17,6 +18,16 @@ export interface RecentRow {
 	at: number;
 }
 
+/**
+ * A tip the list shows: one the token endpoint decided to show (read aloud, or shown without
+ * voice, its message masked or left out), never a held, removed or undecided one, nor a replay.
+ */
+export function listedTip(t: QueueTip): boolean {
+	const outcome = t.moderation?.outcome;
+	return !t.is_replay && (outcome === 'read' || outcome === 'no_voice');
+}
+
+/** A tip's row, with its message as the token endpoint gave it out. */
 export function tipRow(t: QueueTip): RecentRow {
 	return {
 		key: 'tip:' + t.order_id,

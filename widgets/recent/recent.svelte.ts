@@ -1,16 +1,22 @@
 // The recent-events list: the last `limit` tips and video requests, newest first. Read from the
 // played histories and the pending queues (service-api.md, TTS queue and Media queue) on start and
-// after every (re)connect; in between, tip.created and queue.media.added add rows at once, and a
-// tip or video the streamer skips or removes leaves the list at once (it never reaches the played
-// history, so a reload would not show it either), the next older one read in its place.
+// after every (re)connect; in between, queue.media.added adds a row at once, and a tip or video the
+// streamer skips or removes leaves the list at once (it never reaches the played history, so a
+// reload would not show it either), the next older one read in its place.
+// Tips obey moderation (docs/moderation.md): only those the token endpoint decided to show (read
+// aloud or shown without voice) are listed, with the message as it gave it out (masked, or none).
+// So a tip.created event adds no row: it has the list read again soon (the read decides the tip),
+// as does every message of the push channel (a decision changed).
 // A credential without media:read still lists tips (the media reads then count as empty).
 import type { KnownEvent } from '../../src/contract/index.ts';
 import * as routes from '../../src/contract/routes.ts';
 import { ListReader, type ListDeps, type ListRead } from '../shared/list-reads.svelte.ts';
-import { mergeRecent, tipRow, videoRow, type RecentRow } from './recent-list.ts';
+import { listedTip, mergeRecent, tipRow, videoRow, type RecentRow } from './recent-list.ts';
 
 /** After a row leaves, the list reads again this soon to show the next older one in its place. */
 const REFILL_MS = 300;
+/** After a new tip or a changed decision, the list reads again within this long. */
+export const DECISION_READ_MS = 300;
 
 /** The row a skip or a removal takes off the list, or null. */
 function removedKey(e: KnownEvent): string | null {
@@ -27,7 +33,7 @@ function removedKey(e: KnownEvent): string | null {
 }
 
 export class RecentState extends ListReader<RecentRow> {
-	/** Rows from events since the running read began: the read may predate them. */
+	/** Rows from events (videos) since the running read began: the read may predate them. */
 	private live: RecentRow[] = [];
 	/** Rows skipped or removed since the running read began: the read may still list them. */
 	private gone = new Set<string>();
@@ -48,13 +54,17 @@ export class RecentState extends ListReader<RecentRow> {
 			this.scheduleWithin(REFILL_MS);
 			return;
 		}
-		let row: RecentRow | null = null;
-		if (e.type === 'tip.created' && !e.data.tip.is_replay) row = tipRow(e.data.tip);
-		else if (e.type === 'queue.media.added' && !e.data.media.is_replay)
-			row = videoRow(e.data.media);
-		if (!row) return;
+		// Not shown as the event has it: the read has the token endpoint decide it.
+		if (e.type === 'tip.created' && !e.data.tip.is_replay) this.scheduleWithin(DECISION_READ_MS);
+		if (e.type !== 'queue.media.added' || e.data.media.is_replay) return;
+		const row = videoRow(e.data.media);
 		if (this.reading) this.live.push(row);
 		this.view.rows = mergeRecent([this.view.rows, [row]], this.deps.limit);
+	}
+
+	/** A decision changed (approved, rejected), or the channel (re)connected: read again. */
+	protected override applyLive(): void {
+		this.scheduleWithin(DECISION_READ_MS);
 	}
 
 	protected async fetch(): Promise<ListRead<RecentRow>> {
@@ -70,7 +80,7 @@ export class RecentState extends ListReader<RecentRow> {
 		]);
 		if (!tipsPlayed.ok) return tipsPlayed;
 		if (!tipsQueued.ok) return tipsQueued;
-		const tips = [...tipsPlayed.body.tips, ...tipsQueued.body.items].filter((t) => !t.is_replay);
+		const tips = [...tipsPlayed.body.tips, ...tipsQueued.body.items].filter(listedTip);
 		const videos = [
 			...(mediaPlayed.ok ? mediaPlayed.body.media : []),
 			...(mediaQueued.ok ? mediaQueued.body.items : [])

@@ -8,7 +8,7 @@ import type { ApiClient, ApiFailure } from '../../src/client/api.ts';
 import type { EventHub } from '../../src/client/event-hub.ts';
 import type { RealtimeState } from '../../src/client/realtime.ts';
 import { backoffDelay } from '../../src/core/backoff.ts';
-import type { KnownEvent } from '../../src/contract/index.ts';
+import type { KnownEvent, LiveMessage } from '../../src/contract/index.ts';
 import { readCurrency, type CurrencyInfo } from './currency.ts';
 
 export interface ReaderSource {
@@ -50,6 +50,9 @@ export abstract class UpstreamReader<
 	/** What a realtime event does to the widget. */
 	abstract apply(e: KnownEvent): void;
 
+	/** What a message of the push channel does (pages that open it): nothing unless overridden. */
+	protected applyLive(_message: LiveMessage): void {}
+
 	/** Reads the widget's data from the upstream. */
 	protected abstract fetch(): Promise<Read | ApiFailure>;
 
@@ -65,7 +68,8 @@ export abstract class UpstreamReader<
 	start(): this {
 		this.#unsubscribe = this.#source.events.subscribe({
 			event: (e) => this.apply(e),
-			resync: () => this.resync()
+			resync: () => this.resync(),
+			live: (m) => this.applyLive(m)
 		});
 		void this.read();
 		return this;

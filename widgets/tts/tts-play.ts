@@ -1,6 +1,7 @@
 // One TTS play: what happens between the claim runner's "play this tip" and the end it reports.
 // The tier's sound, the card, the voice and the card's minimum display time; or, when the audio
-// kept failing, the message as text for a readable time. The player (tts-player.svelte.ts) makes
+// kept failing, the message as text for a readable time. A tip the token endpoint decided
+// `no_voice` is shown the same way from the start, with no sound either. The player (tts-player.svelte.ts) makes
 // one per play and can stop it; what the end means for the claim (finish when it played, release
 // when it failed) is decided by the claim runner, never here (docs/claim-protocol.md).
 import { AudioError, type AudioPort, type PlayHandle } from '../../src/client/audio-port.ts';
@@ -72,8 +73,8 @@ export class TtsPlay {
 	 */
 	readonly #sound: string | null;
 	/**
-	 * The voice to play. Null: the audio kept failing (the fallback) or the tip has none, so the
-	 * message is shown as text alone for a readable time.
+	 * The voice to play. Null: the audio kept failing (the fallback), the tip has none, or it is
+	 * not to be heard (`no_voice`), so the message is shown as text alone for a readable time.
 	 */
 	readonly #voice: string | null;
 	/** stop() was called: the claim is no longer ours, nothing more is shown or heard. */
@@ -94,8 +95,10 @@ export class TtsPlay {
 		this.#stage = stage;
 		this.#item = item;
 		this.orderId = item.orderId;
-		this.#sound = item.attempt === 1 && item.style.sound ? item.style.sound : null;
-		this.#voice = item.mode === 'fallback' ? null : item.tip.tts_url;
+		// Decided `no_voice`: nothing of it is heard, not even the tier's sound.
+		const silent = item.tip.moderation?.outcome !== 'read';
+		this.#sound = !silent && item.attempt === 1 && item.style.sound ? item.style.sound : null;
+		this.#voice = silent || item.mode === 'fallback' ? null : item.tip.tts_url;
 		this.#cardWaiting = this.#voice !== null && this.#sound === null;
 	}
 

@@ -2,17 +2,20 @@
 // the TTS queue), the realtime events, the audio port and the OBS bridge. One play of a tip (its
 // sound, card, voice and display time) is a TtsPlay (tts-play.ts); the player keeps what lasts
 // between plays (the card handed over to the next one). The markup only renders `view`
-// (TtsWidget.svelte).
+// (TtsWidget.svelte). It obeys the token endpoint's moderation decisions (tts-queue.ts): a tip's
+// message is shown only as the token endpoint handed it out with a decision to play it.
 import type { KnownEvent, QueueTip } from '../../src/contract/index.ts';
 import type { ApiClient } from '../../src/client/api.ts';
 import type { AudioPort } from '../../src/client/audio-port.ts';
 import { openClaimMemory, type ClaimMemory } from '../../src/client/claim-memory.ts';
 import { ClaimRunner, type PlayerPort } from '../../src/client/claim-runner.ts';
 import type { EventHub } from '../../src/client/event-hub.ts';
+import type { LiveState } from '../../src/client/live.ts';
 import { mayClaim, type ObsBridge, type ObsState } from '../../src/client/obs.ts';
 import type { RealtimeState } from '../../src/client/realtime.ts';
 import type { SpeechAnnouncer } from '../../src/client/sound-bus.ts';
-import { ttsInput, ttsQueuePort } from '../../src/client/tts-queue.ts';
+import { applyTtsEvent, playable, ttsQueuePort, undecided } from '../../src/client/tts-queue.ts';
+import { backoffDelay } from '../../src/core/backoff.ts';
 import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { readCurrency } from '../shared/currency.ts';
 import { callsText, claimText, connectionText, showQueueStatus } from '../shared/queue-status.ts';
@@ -42,6 +45,8 @@ export interface TtsPlayerDeps {
  * take its place (the finish and the next start are two calls) before it leaves on its own.
  */
 const HANDOFF_MS = 250;
+/** Tips the token endpoint could not decide yet (`pending`) are read again on this backoff. */
+const PENDING_RETRY = { baseMs: 2_000, maxMs: 30_000 };
 
 export class TtsPlayer {
 	view: TtsViewModel = $state(initialTtsView());
@@ -56,6 +61,13 @@ export class TtsPlayer {
 	#currency: AlertView['currency'] = null;
 	#connection: RealtimeState = 'connecting';
 	#connectionDetail = '';
+	/** The push channel's state (debug panel); the page may not open one. */
+	#live = 'not opened';
+	/** Spectator mode: the order another consumer started, shown once its decision is known. */
+	#mirrorWanted: string | null = null;
+	/** The read again of `pending` tips, and how many were made since none was pending. */
+	#pendingTimer: ReturnType<typeof setTimeout> | null = null;
+	#pendingReads = 0;
 	#obsState: ObsState;
 	/** The play in progress, from the claim runner's play until it settles (even once stopped). */
 	#play: TtsPlay | null = null;
@@ -106,12 +118,17 @@ export class TtsPlayer {
 				event: (e) => {
 					this.#lastEventId = e.id;
 					this.#lastEventAt = Date.now();
-					const input = ttsInput(e, (id) => this.#find(id));
-					if (input) this.#runner.dispatch(input);
+					applyTtsEvent(this.#runner, e);
 					if (this.#deps.params.claim === 'never') this.#mirror(e);
 					else if (this.view.debug) this.#refresh();
 				},
-				resync: () => this.#runner.requestSnapshot(0)
+				resync: () => this.#runner.requestSnapshot(0),
+				// A decision changed, or the channel (re)connected: the queue is read again. Not for a
+				// hello heard before any read began: the page's first read comes after it anyway.
+				live: (m) => {
+					if (m.type !== 'hello' || this.#runner.calls.snapshot > 0)
+						this.#runner.requestSnapshot(0);
+				}
 			}),
 			obs.subscribe((s) => {
 				this.#obsState = s;
@@ -120,6 +137,8 @@ export class TtsPlayer {
 			audio.onUnlockChange(() => this.#updateEligibility()),
 			this.#runner.subscribe(() => {
 				this.#checkHandoff();
+				this.#showMirrored();
+				this.#readPendingAgain();
 				this.#refresh();
 			})
 		);
@@ -135,6 +154,12 @@ export class TtsPlayer {
 		this.#updateEligibility();
 	}
 
+	/** The push channel's state, for the diagnostics. */
+	setLive(state: LiveState, detail: string): void {
+		this.#live = detail ? `${state}: ${detail}` : state;
+		this.#refresh();
+	}
+
 	/** The exit animation finished: drop the alert unless a new one took its place. */
 	alertExited(): void {
 		if (!this.view.alertVisible) this.view.alert = null;
@@ -142,6 +167,7 @@ export class TtsPlayer {
 
 	destroy(): void {
 		for (const d of this.#disposers.splice(0)) d();
+		if (this.#pendingTimer) clearTimeout(this.#pendingTimer);
 		this.#runner.close();
 	}
 
@@ -154,21 +180,60 @@ export class TtsPlayer {
 		return this.#runner.snapshot;
 	}
 
-	/** Spectator mode: show the tip another consumer reads, silently, until it is done. */
+	/**
+	 * Spectator mode: show the tip another consumer reads, silently, until it is done. Its event
+	 * carries the upstream's tip (never shown): the tip is shown as the queue read gave it out, with
+	 * its decision, read again when it is not known that way yet.
+	 */
 	#mirror(e: KnownEvent): void {
-		if (e.type === 'queue.tts.started') this.#show(e.data.tip, false);
-		else if (
+		if (e.type === 'queue.tts.started') {
+			this.#mirrorWanted = e.data.order_id;
+			this.#showMirrored();
+			if (this.#mirrorWanted !== null) this.#runner.requestSnapshot(0);
+		} else if (
 			e.type === 'queue.tts.finished' ||
 			e.type === 'queue.tts.skipped' ||
 			e.type === 'queue.tts.removed' ||
 			e.type === 'queue.tts.released'
-		)
+		) {
+			if (this.#mirrorWanted === e.data.order_id) this.#mirrorWanted = null;
 			this.#hide(e.data.order_id);
-		else if (e.type === 'queue.tts.cleared' && this.view.alert) this.#hide(this.view.alert.id);
+		} else if (e.type === 'queue.tts.cleared') {
+			this.#mirrorWanted = null;
+			if (this.view.alert) this.#hide(this.view.alert.id);
+		}
 	}
 
-	#find(orderId: string): QueueTip | undefined {
-		return this.#runner.snapshot.items.find((i) => i.orderId === orderId)?.data;
+	/**
+	 * A tip the token endpoint could not decide (its decision store out of reach) waits: the queue
+	 * is read again, less and less often, until it is decided. Nothing runs while none waits.
+	 */
+	#readPendingAgain(): void {
+		const waiting = this.#runner.snapshot.items.some(
+			(i) => i.data.moderation?.outcome === 'pending'
+		);
+		if (!waiting) this.#pendingReads = 0;
+		if (!waiting || this.#pendingTimer) return;
+		const ms = backoffDelay(this.#pendingReads++, PENDING_RETRY);
+		this.#pendingTimer = setTimeout(() => {
+			this.#pendingTimer = null;
+			this.#runner.requestSnapshot(0);
+		}, ms);
+	}
+
+	/** The started tip of spectator mode, once known with a decision to play it and still claimed. */
+	#showMirrored(): void {
+		const id = this.#mirrorWanted;
+		if (id === null) return;
+		const s = this.#runner.snapshot;
+		if (s.current !== id) {
+			this.#mirrorWanted = null;
+			return;
+		}
+		const tip = s.items.find((i) => i.orderId === id)?.data;
+		if (!tip || !playable(tip)) return;
+		this.#mirrorWanted = null;
+		this.#show(tip, false);
 	}
 
 	#updateEligibility(): void {
@@ -207,6 +272,8 @@ export class TtsPlayer {
 			extra: [
 				['instance', this.#deps.instance],
 				['calls', callsText(this.#runner.calls)],
+				['live channel', this.#live],
+				['awaiting a decision', String(s.items.filter((i) => undecided(i.data)).length)],
 				['last note', this.#lastError || '–']
 			]
 		};
@@ -253,6 +320,11 @@ export class TtsPlayer {
 	#playerPort(): PlayerPort<QueueTip> {
 		return {
 			play: async (orderId, tip, mode, attempt) => {
+				// Defence in depth: the queue never makes such a tip ready. Permanent: given back.
+				if (!playable(tip))
+					throw Object.assign(new Error(`${orderId} has no decision to be played`), {
+						permanent: true
+					});
 				const { params } = this.#deps;
 				const style = alertStyle(params.alertTiers, tip, params.min_display);
 				const play = new TtsPlay(this.#stage, { orderId, tip, mode, attempt, style });
@@ -273,7 +345,7 @@ export class TtsPlayer {
 			},
 			preload: (_orderId, tip) => {
 				const url = tip.tts_url;
-				if (!url) return;
+				if (!url || tip.moderation?.outcome !== 'read') return;
 				const load = () => this.#deps.audio.preload(url);
 				// Called right after the start of the tip before it: loading now would compete with that
 				// tip's audio starting, so it waits until that plays (or fails).
