@@ -1,12 +1,13 @@
 // The TTS queue in the claim reducer's vocabulary: upstream calls through the token endpoint, and
 // what a realtime event does to the claim runner (CONTRACT.md, Event catalog). What it shares with
 // the media queue is in claim-queue.ts.
-// Moderation (docs/moderation.md): the token endpoint decides, the page obeys. A tip can be claimed
-// only as the token endpoint handed it out with its decision (`moderation`): `read` (ready once its
-// audio is), `no_voice` (ready at once, shown without voice). Held and removed tips are left out, so
-// they never hold the queue back; an undecided one (`pending`, or no decision at all) waits. A tip
-// from a realtime event is only a hint: it is queued not ready, without its message, and the queue
-// is read again, which has the token endpoint decide it.
+// Moderation (docs/moderation.md): the token endpoint decides, the page obeys. A tip is shown and
+// played only as the token endpoint handed it out with its decision (`moderation`): the answer of
+// its start, or a read of the queue. A tip from a realtime event is a hint: claimed as soon as its
+// audio is ready (claims never wait for a read), with nothing of its message or audio kept; the
+// start is the gate (409 held for a held tip, passed over) and its answer is what plays. In a read,
+// held and removed tips are left out, so they never hold the queue back; a `no_voice` tip is ready
+// at once; an undecided one (`pending`) waits.
 import type { KnownEvent, QueueTip } from '../contract/index.ts';
 import type { ClaimItem } from '../core/claim-protocol.ts';
 import type { ApiClient } from './api.ts';
@@ -32,11 +33,14 @@ function ttsItem(tip: QueueTip): ClaimItem<QueueTip> {
 	return claimItem(tip, outcome === 'no_voice' || (outcome === 'read' && tip.tts_url !== null));
 }
 
-/** A tip heard of by event: queued in its place, never claimed or shown as it is. */
+/**
+ * A tip heard of by event: in its place, claimable once its audio is ready, but with nothing of its
+ * message or audio kept (not even for a preload): what plays is the start's answer.
+ */
 function hintItem(tip: QueueTip): ClaimItem<QueueTip> {
 	const data: QueueTip = { ...tip, message: null, tts_url: null };
 	delete data.moderation;
-	return claimItem(data, false);
+	return claimItem(data, tip.tts_url !== null);
 }
 
 export function ttsQueuePort(api: ApiClient): QueuePort<QueueTip> {
@@ -48,17 +52,9 @@ export function ttsQueuePort(api: ApiClient): QueuePort<QueueTip> {
 			const items = read.value.items.filter((i) => playable(i.data) || undecided(i.data));
 			return { ok: true, value: { ...read.value, items } };
 		},
-		async start(orderId) {
-			const result = toCallResult(
-				await api.request(routes.ttsStart, { orderId }),
-				(b) => b.tip as QueueTip
-			);
-			// Held (or not decided) since we read it: not ours to play. Treated as gone from our
-			// queue (dropped and read again: the read shows it once it may be played).
-			if (!result.ok && result.status === 409 && result.code === 'held')
-				return { ...result, code: 'not_in_queue' };
-			return result;
-		},
+		// A 409 held is passed over by the reducer (src/core/claim/calls.ts) and read again.
+		start: async (orderId) =>
+			toCallResult(await api.request(routes.ttsStart, { orderId }), (b) => b.tip as QueueTip),
 		finish: async (orderId) => toCallResult(await api.request(routes.ttsFinish, { orderId })),
 		release: async (orderId) => toCallResult(await api.request(routes.ttsRelease, { orderId }))
 	};
@@ -71,15 +67,15 @@ export function applyTtsEvent(runner: TtsRunner, event: KnownEvent): void {
 	switch (event.type) {
 		case 'tip.created':
 		case 'queue.tts.replayed':
-			runner.dispatch({ kind: 'added', item: hintItem(event.data.tip) });
-			// The read has the token endpoint decide the tip.
-			return runner.requestSnapshot();
+			return runner.dispatch({ kind: 'added', item: hintItem(event.data.tip) });
 		case 'tip.tts_ready': {
 			const orderId = event.data.order_id;
 			const known = runner.snapshot.items.find((i) => i.orderId === orderId)?.data;
-			// Only audio of a tip decided `read` is played; another tip is read again (decided).
-			if (known && known.moderation?.outcome !== 'read') return runner.requestSnapshot();
-			const data = known ? { ...known, tts_url: event.data.tts_url } : undefined;
+			// A no-voice tip has no audio to wait for; a hint stays without it (its start's answer
+			// brings the audio if it may be heard); only a tip decided `read` takes the URL.
+			if (known?.moderation?.outcome === 'no_voice') return;
+			const data =
+				known?.moderation?.outcome === 'read' ? { ...known, tts_url: event.data.tts_url } : known;
 			return runner.dispatch({ kind: 'ready', orderId, data });
 		}
 		case 'queue.tts.cleared':

@@ -10,7 +10,9 @@ import {
 	openSession,
 	type DockCredential
 } from '../../widgets/dock/control-client.ts';
+import type { OpenLive } from '../../widgets/dock/dock-live.ts';
 import { DockState } from '../../widgets/dock/dock.svelte.ts';
+import { LiveChannel } from '../client/live.ts';
 
 const target = document.getElementById('app')!;
 const key = new URLSearchParams(location.search).get('key');
@@ -19,8 +21,22 @@ function problem(title: string, problems: string[], hint: string): void {
 	mount(ErrorCard, { target, props: { title, problems, hint } });
 }
 
+/** The push channel (GET /control/live) read with the dock's own credential. */
+const openLive =
+	(client: ControlClient): OpenLive =>
+	(onMessage, onState) => {
+		const channel = new LiveChannel({
+			api: client.api,
+			onMessage,
+			// A refused credential stops the dock anyway (its reads answer 401): down here.
+			onState: (state) => onState(state === 'unauthorized' ? 'down' : state)
+		}).start();
+		return () => channel.close();
+	};
+
 function run(credential: DockCredential): void {
-	const dock = new DockState({ client: new ControlClient(credential) }).start();
+	const client = new ControlClient(credential);
+	const dock = new DockState({ client, live: openLive(client) }).start();
 	mount(Dock, {
 		target,
 		props: { dock, canRenewKey: 'key' in credential, renewed: location.hash === '#new-key' }

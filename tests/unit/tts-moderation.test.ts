@@ -1,7 +1,7 @@
 // The TTS widget obeys the token endpoint's moderation decisions (docs/moderation.md): the player
 // (widgets/tts/tts-player.svelte.ts) on a fake token endpoint that annotates its tips, with a fake
-// sound card and fake timers. A tip heard of by event is never claimed or shown; held tips hold
-// nothing back; `no_voice` is shown without a sound; an undecided tip's audio asks for a read.
+// sound card and fake timers. A tip heard of by event is claimed at once but shown only as its
+// start answered; held tips hold nothing back; `no_voice` is shown without a sound.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../src/client/api.ts';
 import type { AudioPort } from '../../src/client/audio-port.ts';
@@ -163,40 +163,43 @@ describe('the TTS widget obeys moderation', () => {
 		vi.restoreAllMocks();
 	});
 
-	it('a tip.created alone is never claimed nor shown; the queue read decides it', async () => {
+	it('a tip from an event is claimed at once without a read, and shows as its start answered', async () => {
 		const up = fakeEndpoint();
 		const p = await startPlayer(up);
-		// The token endpoint could not decide it yet.
-		up.state.queue = [tip(A, 'pending')];
-		p.emit('tip.created', { tip: tip(A) });
-		await run(3000, p.watch);
-		expect(up.state.calls.filter((c) => c === 'queue').length).toBeGreaterThanOrEqual(2);
-		expect(up.state.calls.some((c) => c.startsWith('start'))).toBe(false);
-		expect(p.shown).toEqual([]);
-		// The event's copy of the tip is kept without its message or audio.
-		p.emit('tip.created', { tip: tip(B) });
-		expect(p.player.claimState.items.find((i) => i.orderId === B)?.data.message).toBeNull();
-		expect(p.player.claimState.items.every((i) => !i.ready)).toBe(true);
-		// Decided `read` at the next read: it plays, as the token endpoint handed it out.
-		up.state.queue = [tip(A, 'read', { message: 'as decided' })];
-		p.events.live({ type: 'decision', order_id: A });
-		await run(3000, p.watch);
+		const reads = up.state.calls.filter((c) => c === 'queue').length;
+		// The token endpoint decided it no_voice: its start answers with the masked message.
+		up.state.queue = [tip(A, 'no_voice', { message: 'you •••••' })];
+		p.emit('tip.created', { tip: tip(A, undefined, { message: 'you idiot' }) });
+		// The event's copy is kept without its message or audio, even for a preload.
+		const hint = p.player.claimState.items.find((i) => i.orderId === A)?.data;
+		expect(hint?.message ?? null).toBeNull();
+		expect(hint?.tts_url ?? null).toBeNull();
+		await run(5000, p.watch);
+		expect(up.state.calls.filter((c) => c === 'queue').length).toBe(reads);
 		expect(up.state.calls).toContain(`start ${A}`);
-		expect(p.played).toContain(url(A));
-		expect(p.shown).toEqual([[A, 'as decided']]);
+		expect(p.shown).toEqual([[A, 'you •••••']]);
+		expect(p.played).toEqual([]);
 		p.player.destroy();
 	});
 
 	it('held and removed tips never hold back the next one', async () => {
 		const up = fakeEndpoint();
 		const p = await startPlayer(up);
-		up.state.queue = [tip(A, 'hold'), tip('tip_1725624002_cccccc', 'remove'), tip(B, 'read')];
-		p.emit('tip.created', { tip: tip(B) });
-		// Well within the head wait (15 s) an undecided tip in front would hold it back for.
-		await run(2000, p.watch);
-		expect(up.state.calls.filter((c) => c.startsWith('start'))).toEqual([`start ${B}`]);
-		expect(p.player.claimState.items.map((i) => i.orderId)).toEqual([B]);
+		const C = 'tip_1725624002_cccccc';
+		up.state.queue = [tip(A, 'hold'), tip(C, 'remove'), tip(B, 'read')];
+		for (const id of [A, C, B]) p.emit('tip.created', { tip: tip(id) });
+		// Well within the head wait (15 s) a tip in front would hold it back for.
+		await run(3000, p.watch);
+		expect(up.state.calls.filter((c) => c.startsWith('start'))).toEqual([
+			`start ${A}`,
+			`start ${C}`,
+			`start ${B}`
+		]);
 		expect(p.shown.map(([id]) => id)).toEqual([B]);
+		// Its voice only (after its tier's alert sound).
+		expect(p.played.filter((u) => u.includes('/tts/'))).toEqual([url(B)]);
+		// Read again after the refusals: the held and removed tips are left out of the queue.
+		expect(p.player.claimState.items.map((i) => i.orderId)).not.toContain(A);
 		p.player.destroy();
 	});
 
@@ -208,6 +211,7 @@ describe('the TTS widget obeys moderation', () => {
 			tip(B, 'no_voice', { message: null })
 		];
 		p.emit('tip.created', { tip: tip(A) });
+		p.emit('tip.created', { tip: tip(B) });
 		await run(10_000, p.watch);
 		expect(p.played).toEqual([]);
 		expect(p.shown).toEqual([
@@ -221,19 +225,18 @@ describe('the TTS widget obeys moderation', () => {
 		p.player.destroy();
 	});
 
-	it('tip.tts_ready of an undecided tip reads the queue instead of making it ready', async () => {
+	it('tip.tts_ready makes a tip from an event claimable, but only its start’s answer is played', async () => {
 		const up = fakeEndpoint();
 		const p = await startPlayer(up);
-		// Without any decision (a token endpoint that does not decide): undecided.
-		up.state.queue = [tip(A)];
-		p.emit('tip.created', { tip: tip(A) });
+		up.state.queue = [tip(A, 'no_voice')];
+		p.emit('tip.created', { tip: tip(A, undefined, { tts_url: null }) });
 		await run(1000, p.watch);
-		const reads = up.state.calls.filter((c) => c === 'queue').length;
-		p.emit('tip.tts_ready', { order_id: A, tts_url: url(A) });
-		await run(1000, p.watch);
-		expect(up.state.calls.filter((c) => c === 'queue').length).toBe(reads + 1);
 		expect(up.state.calls.some((c) => c.startsWith('start'))).toBe(false);
-		expect(p.player.claimState.items.find((i) => i.orderId === A)?.ready).toBe(false);
+		p.emit('tip.tts_ready', { order_id: A, tts_url: url(A) });
+		await run(5000, p.watch);
+		expect(up.state.calls).toContain(`start ${A}`);
+		expect(p.shown).toEqual([[A, null]]);
+		expect(p.played).toEqual([]);
 		p.player.destroy();
 	});
 
