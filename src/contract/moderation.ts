@@ -46,9 +46,15 @@ const AmountRule = z.object({ amount: Amount, outcome: RuleOutcome });
 /** The streamer's rules (PUT /control/moderation). Every field has a default: `{}` is no rule. */
 export const ModerationRules = z.object({
 	/** Blocked words and phrases, matched in the message (a trailing `*` also matches longer forms). */
-	words: z._default(z.array(TextRule).check(z.maxLength(1000, 'more than 1000 words')), []),
+	words: z._default(
+		/*@__PURE__*/ z.array(TextRule).check(z.maxLength(1000, 'more than 1000 words')),
+		[]
+	),
 	/** Blocked tipper names, matched against the whole name. */
-	names: z._default(z.array(TextRule).check(z.maxLength(1000, 'more than 1000 names')), []),
+	names: z._default(
+		/*@__PURE__*/ z.array(TextRule).check(z.maxLength(1000, 'more than 1000 names')),
+		[]
+	),
 	/** A message with a link in it; null: links are allowed. */
 	links: z._default(z.nullable(RuleOutcome), null),
 	/** Tips below this amount (usually `no_voice`). */

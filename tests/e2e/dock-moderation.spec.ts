@@ -1,6 +1,6 @@
 // Moderation in the dock (issue 39) against the real token endpoint and simulator, a TTS widget in
 // a second page of the same browser where it matters: a word saved in the dock's Rules holds a tip
-// with it (Held, masked, the rule named; the widget never starts it), Reveal shows it as written,
+// with it (Held, masked, the rule named; the widget never plays it), Reveal shows it as written,
 // Approve has the widget read it; a No voice word has the widget show the card masked and silent;
 // another dock's save does not overwrite unsaved edits; /dock#rules opens the Rules; the dock with
 // held tips fits at its sizes. Pressed and read through evaluate (dock.helpers.ts says why).
@@ -84,26 +84,29 @@ test('a Hold word saved in the dock holds a tip with it; Approve has the TTS wid
 }) => {
 	test.setTimeout(90_000);
 	const widget = await ttsBesideDock(page, stack);
-	await saveWord(page, 'hold', 'scam');
-	expect((await storedRules(stack)).rules.words).toEqual([{ text: 'scam', outcome: 'hold' }]);
+	await saveWord(page, 'hold', 'pineapple');
+	expect((await storedRules(stack)).rules.words).toEqual([{ text: 'pineapple', outcome: 'hold' }]);
 
-	const message = 'Not a scam, promise: read me.';
+	const message = 'Not a pineapple, promise: read me.';
 	const tip = stack.sim.control.createTip({ name: 'Held one', amount: 3, message });
 	await expect.poll(() => rows(page, 'next-tips'), { timeout: REACT_MS }).toEqual([tip.order_id]);
 	await expect
 		.poll(() => text(page, `${held(tip.order_id)} [data-testid=rule]`), { timeout: REACT_MS })
-		.toBe('held by word: scam');
+		.toBe('held by word: pineapple');
 	const masked = await text(page, `${held(tip.order_id)} [data-testid=masked]`);
-	expect(masked).not.toContain('scam');
+	expect(masked).not.toContain('pineapple');
 	expect(masked).toContain('•');
 	expect(await text(page, `[data-testid=next-tips] li[data-order="${tip.order_id}"] .chip`)).toBe(
 		'held'
 	);
-	// A tip after it plays: the held one does not block the queue, and is never started.
+	// A tip after it plays: the held one does not block the queue.
 	const after = stack.sim.control.createTip({ name: 'After', amount: 1, message: 'Me first.' });
 	await eventually(() => ttsFinishesOf(stack, after.order_id).length === 1, 30_000);
-	expect(ttsStartsOf(stack, tip.order_id)).toEqual([]);
+	// Never played: no card, no finish. Its first start, before anyone had read it, may have been
+	// granted and given straight back (the token endpoint decides from the start's answer).
+	expect(ttsFinishesOf(stack, tip.order_id)).toEqual([]);
 	expect(await cards(widget)).toEqual([after.order_id]);
+	const startsBefore = ttsStartsOf(stack, tip.order_id).length;
 
 	// Reveal shows it as written, Hide masks it again.
 	await press(page, `${held(tip.order_id)} button[data-action=reveal]`);
@@ -121,7 +124,7 @@ test('a Hold word saved in the dock holds a tip with it; Approve has the TTS wid
 		.toBe('done: approved: Held one’s tip will be read');
 	await reading(widget, tip.order_id);
 	await eventually(() => ttsFinishesOf(stack, tip.order_id).length === 1, 30_000);
-	expect(ttsStartsOf(stack, tip.order_id)).toHaveLength(1);
+	expect(ttsStartsOf(stack, tip.order_id).length - startsBefore).toBe(1);
 	await expect
 		.poll(() => page.evaluate(() => document.querySelectorAll('[data-testid=held] li').length))
 		.toBe(0);
@@ -177,7 +180,7 @@ test('unsaved edits in one dock stay when another dock saves; Reload rules takes
 
 	const other = await page.context().newPage();
 	await openDock(other, stack);
-	await saveWord(other, 'hold', 'scam');
+	await saveWord(other, 'hold', 'pineapple');
 	await expect
 		.poll(() => text(page, '[data-testid=rules-elsewhere]'), { timeout: REACT_MS })
 		.toMatch(/^Changed elsewhere/);
@@ -194,7 +197,7 @@ test('unsaved edits in one dock stay when another dock saves; Reload rules takes
 				(l) => document.querySelector<HTMLTextAreaElement>(`textarea[data-list="${l}"]`)!.value
 			)
 		);
-	await expect.poll(lists).toEqual(['', 'scam']);
+	await expect.poll(lists).toEqual(['', 'pineapple']);
 });
 
 test('/dock#rules opens the Rules section; /dock keeps it closed', async ({ page, stack }) => {
