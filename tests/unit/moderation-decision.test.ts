@@ -56,6 +56,11 @@ describe('what a page gets of a decided tip', () => {
 		const small = tip({ amount: 1, message: 'hi' });
 		expect(present(small, j(small), 'page')).toMatchObject({ message: 'hi', tts_url: null });
 		expect(j(tip({ amount: null })).outcome).toBe('read');
+		// The dock names the rule by its amount.
+		expect(present(small, j(small), 'dock').moderation?.rule).toEqual({
+			kind: 'min_amount',
+			text: '2'
+		});
 	});
 
 	it('an undecided tip (store unreachable) gives nothing away', () => {

@@ -32,12 +32,27 @@ export function judge(rules: ModerationRules, now: () => Date = () => new Date()
 		return {
 			orderId: tip.order_id,
 			outcome: verdict.outcome,
-			rule: by ? { kind: by.kind, ...(by.rule !== undefined ? { text: by.rule } : {}) } : null,
+			rule: by ? ruleOf(by, rules) : null,
 			spans,
 			by: 'rules',
 			decidedAt: now().toISOString()
 		};
 	};
+}
+
+/** The rule as the dock names it: a word or name as written, an amount rule by its amount. */
+function ruleOf(
+	by: { kind: RuleKind; rule?: string },
+	rules: ModerationRules
+): NonNullable<Decision['rule']> {
+	const amount =
+		by.kind === 'min_amount'
+			? rules.minAmount?.amount
+			: by.kind === 'from_amount'
+				? rules.fromAmount?.amount
+				: undefined;
+	const text = by.rule ?? (amount === undefined ? undefined : String(amount));
+	return { kind: by.kind, ...(text !== undefined ? { text } : {}) };
 }
 
 /** Approve (read aloud, as written) or Reject (the rules' `onReject`) of a held decision. */

@@ -1,0 +1,28 @@
+import { openDock, ttsReady, watchPlayback } from './dock.helpers.ts';
+import { test } from './fixtures.ts';
+test('shots', async ({ page, stack, browser }) => {
+	test.setTimeout(60_000);
+	await fetch(`${stack.origin}/control/moderation`, { method: 'PUT', headers: { 'x-control-key': stack.controlKey, 'content-type': 'application/json' }, body: JSON.stringify({ words: [{ text: 'heck', outcome: 'no_voice' }, { text: 'pineapple', outcome: 'hold' }], fromAmount: { amount: 50, outcome: 'hold' }, links: 'hold' }) });
+	await page.setViewportSize({ width: 1280, height: 720 });
+	await watchPlayback(page);
+	await page.goto(stack.url('/widget/tts', { min_display: 12 }));
+	await ttsReady(page);
+	stack.sim.control.createTip({ name: 'Polite Viewer', amount: 3, message: 'What the h.e.c.k is this stream, love it' });
+	await page.waitForTimeout(2500);
+	await page.screenshot({ path: '/tmp/shots/tts-no-voice.png' });
+	stack.sim.control.createTip({ name: 'Big Spender', amount: 100, message: 'Please read this one out loud, it is important to me!' });
+	stack.sim.control.createTip({ name: 'Link Poster', amount: 2, message: 'free skins at skins-example.gg go now' });
+	stack.sim.control.createTip({ name: 'Fruit Fan', amount: 5, message: 'I love pineapple on pizza' });
+	const dock = await (await browser.newContext({ viewport: { width: 300, height: 600 } })).newPage();
+	await openDock(dock, stack);
+	await dock.waitForTimeout(1500);
+	await dock.screenshot({ path: '/tmp/shots/dock-300.png', fullPage: true });
+	await dock.setViewportSize({ width: 390, height: 844 });
+	await dock.goto(`${stack.origin}/dock?key=${stack.controlKey}#rules`);
+	await dock.waitForTimeout(2000);
+	await dock.screenshot({ path: '/tmp/shots/dock-390-rules.png', fullPage: true });
+	const prev = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+	await prev.goto(stack.url('/preview'));
+	await prev.waitForTimeout(2500);
+	await prev.screenshot({ path: '/tmp/shots/preview.png', fullPage: true });
+});
