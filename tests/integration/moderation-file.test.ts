@@ -76,5 +76,7 @@ describe('the moderation file', () => {
 		expect(() => new FileModerationStore(where)).toThrow(ModerationFileError);
 		expect(() => new FileModerationStore(where)).toThrow(where);
 		expect(readFileSync(where, 'utf8')).toBe('{"version": 3, "rules": {"words": "oops"');
+		writeFileSync(where, '{"version": 3, "rules": {"words": "oops"}, "decisions": []}');
+		expect(() => new FileModerationStore(where)).toThrow(/rules\.words: expected array/);
 	});
 });

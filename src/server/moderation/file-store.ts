@@ -5,7 +5,12 @@
 // argument is only a key of the hub.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ModerationRules, type LiveMessage, type StoredRules } from '../../contract/index.ts';
+import {
+	describeIssues,
+	ModerationRules,
+	type LiveMessage,
+	type StoredRules
+} from '../../contract/index.ts';
 import type { Decision } from '../../core/moderation/decision.ts';
 import { writeDurably } from '../durable-file.ts';
 import { LocalHub } from './local-hub.ts';
@@ -111,7 +116,9 @@ export class FileModerationStore implements ModerationStore {
 		}
 		const rules = ModerationRules.safeParse(file.rules);
 		if (!rules.success)
-			throw new ModerationFileError(`${where}: the rules are not valid (${rules.error.message})`);
+			throw new ModerationFileError(
+				`${where}: the rules are not valid (${describeIssues(rules.error, ['rules'])})`
+			);
 		this.#stored = { rules: rules.data, version: file.version };
 		for (const row of file.decisions) {
 			const d = DecisionRow.safeParse(row);
