@@ -83,7 +83,9 @@ export class Moderator {
 		const field = TIP_ROUTES[route];
 		const value = body[field];
 		if (field === 'tip') {
-			if (!isTip(value)) return body;
+			// A tip this cannot read is not handed out as it is (its message, its audio): left out.
+			if (!isTip(value))
+				return typeof value === 'object' && value !== null ? { ...body, tip: null } : body;
 			const d = (await this.decisions(streamer, [value]))?.get(value.order_id) ?? null;
 			return { ...body, tip: present(value, d, audience) };
 		}

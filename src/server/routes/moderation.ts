@@ -83,13 +83,20 @@ async function findTip(upstream: UpstreamClient, orderId: string): Promise<Queue
 	] as const) {
 		const res = await upstream.call('GET', path);
 		if (!res.ok) continue;
-		const body = JSON.parse(new TextDecoder().decode(await bodyBytes(res))) as Record<
-			string,
-			unknown
-		>;
-		const list = Array.isArray(body[field]) ? (body[field] as QueueTip[]) : [];
+		const body = parsed(await bodyBytes(res));
+		const list = body && Array.isArray(body[field]) ? (body[field] as QueueTip[]) : [];
 		const tip = list.find((t) => t?.order_id === orderId);
 		if (tip) return tip;
 	}
 	return null;
+}
+
+/** An answer's JSON object; null for anything else (an upstream answer is not trusted). */
+function parsed(bytes: Uint8Array): Record<string, unknown> | null {
+	try {
+		const json: unknown = JSON.parse(new TextDecoder().decode(bytes));
+		return typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : null;
+	} catch {
+		return null;
+	}
 }
