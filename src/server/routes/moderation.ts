@@ -8,7 +8,7 @@ import { HttpError } from '../http-error.ts';
 import type { Moderator } from '../moderation/moderator.ts';
 import type { UpstreamClient } from '../upstream.ts';
 import { bodyBytes } from '../upstream.ts';
-import { MAX_BODY, tooLarge } from './guards.ts';
+import { MAX_BODY, RULES_MAX_BODY, tooLarge } from './guards.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -22,7 +22,7 @@ export function moderationRoutes(control: Hono, moderator: Moderator, accessOf: 
 	);
 
 	control.put('/moderation', async (c) => {
-		const parsed = ModerationRules.safeParse(await jsonBody(c));
+		const parsed = ModerationRules.safeParse(await jsonBody(c, RULES_MAX_BODY));
 		if (!parsed.success) throw new HttpError(400, 'bad_rules', describeIssues(parsed.error));
 		return c.json(await store.saveRules(accessOf(c).streamer, parsed.data), 200, NO_STORE);
 	});
@@ -65,9 +65,9 @@ function orderIdOf(body: unknown): string {
 	return id.data;
 }
 
-async function jsonBody(c: Context): Promise<unknown> {
+async function jsonBody(c: Context, max = MAX_BODY): Promise<unknown> {
 	const text = await c.req.text();
-	if (text.length > MAX_BODY) throw tooLarge();
+	if (text.length > max) throw tooLarge();
 	try {
 		return JSON.parse(text);
 	} catch {

@@ -1,6 +1,6 @@
-// Moderation through the token endpoint (issue 39), the answers other than the queue's: no answer a
-// page can get through /api carries a held or removed tip's message or audio, and a tip that may not
-// be played never keeps the queue's one claim when the give-back fails once.
+// Moderation through the token endpoint (issue 39), its edges: no answer a page can get through
+// /api carries a held tip's message or audio (not the release's either), a tip that may not be
+// played never keeps the queue's one claim when the give-back fails once, and a long word list saves.
 import { describe, expect, it } from 'vitest';
 import { readyTip, until } from '../fixtures/sim.ts';
 import { send } from '../fixtures/token-endpoint.ts';
@@ -45,5 +45,18 @@ describe('a tip that may not be played keeps no claim', () => {
 		expect(started.body.code).toBe('held');
 		// Kept, the claim would stop every copy until a takeover (90 s): it is asked again.
 		await until(() => r.sim.control.model.tts.current === null, 4000);
+	});
+});
+
+describe('the rules', () => {
+	it('a word list as long as the rules allow is saved', async () => {
+		const r = await rig();
+		const words = Array.from({ length: 1000 }, (_, i) => ({
+			text: `blockedword${i}`,
+			outcome: 'no_voice'
+		}));
+		const saved = await r.dock('PUT', '/control/moderation', { body: { words } });
+		expect(saved.status).toBe(200);
+		expect(saved.body.rules.words).toHaveLength(1000);
 	});
 });
