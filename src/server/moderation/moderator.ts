@@ -24,6 +24,8 @@ export type TipRoute = keyof typeof TIP_ROUTES;
 
 export const isTipRoute = (name: string): name is TipRoute => Object.hasOwn(TIP_ROUTES, name);
 
+/** Streamers whose compiled rules are kept (hosted mode serves many; each compiles on demand). */
+const JUDGES_KEPT = 1000;
 /** A removal asked of the upstream is not asked again this soon (every page reads the queue). */
 const REMOVE_AGAIN_MS = 10_000;
 /**
@@ -193,9 +195,15 @@ export class Moderator {
 	async #judge(streamer: string): Promise<Judge> {
 		const { rules, version } = await this.store.rules(streamer);
 		const cached = this.#judges.get(streamer);
-		if (cached?.version === version) return cached.judge;
+		// Least recently used last: in hosted mode the first is the one to drop.
+		this.#judges.delete(streamer);
+		if (cached?.version === version) {
+			this.#judges.set(streamer, cached);
+			return cached.judge;
+		}
 		const compiled = judge(rules);
 		this.#judges.set(streamer, { version, judge: compiled });
+		if (this.#judges.size > JUDGES_KEPT) this.#judges.delete(this.#judges.keys().next().value!);
 		return compiled;
 	}
 
