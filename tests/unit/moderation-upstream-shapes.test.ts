@@ -7,6 +7,7 @@ import { errorResponse } from '../../src/server/http-error.ts';
 import { FileModerationStore } from '../../src/server/moderation/file-store.ts';
 import { Moderator } from '../../src/server/moderation/moderator.ts';
 import { moderationRoutes } from '../../src/server/routes/moderation.ts';
+import { passThrough } from '../../src/server/routes/proxy.ts';
 import type { UpstreamClient } from '../../src/server/upstream.ts';
 
 const ORDER = 'tip_1725624000_aaaaaa';
@@ -40,5 +41,11 @@ describe('upstream answers moderation cannot read', () => {
 		}));
 		const res = await app.request(`/moderation/message?order_id=${ORDER}`);
 		expect(res.status).toBe(404);
+	});
+
+	it('a tip answer that is not a JSON object is never handed on as it is', async () => {
+		const raw = '[{"order_id":"tip_1_a","message":"raw words"}]';
+		const answer = passThrough(new Response(raw, { status: 200 }), async (b) => b);
+		await expect(answer).rejects.toThrow(/not a JSON object/);
 	});
 });
