@@ -22,7 +22,7 @@ export function playable(tip: QueueTip): boolean {
 }
 
 /** The tip waits for its decision: none yet, or the token endpoint could not decide it. */
-export function undecided(tip: QueueTip): boolean {
+function undecided(tip: QueueTip): boolean {
 	const outcome = tip.moderation?.outcome;
 	return outcome === undefined || outcome === 'pending';
 }

@@ -113,9 +113,10 @@ async function startPlayer(
 	endpoint: ReturnType<typeof fakeEndpoint>,
 	claim = 'always',
 	/** false: the realtime connection is not ready yet (no read). */
-	connected = true
+	connected = true,
+	extra = ''
 ) {
-	const parsed = parseTtsParams(`?key=${KEY}&min_display=1&gap=0&claim=${claim}`);
+	const parsed = parseTtsParams(`?key=${KEY}&min_display=1&gap=0&claim=${claim}${extra}`);
 	if (!parsed.ok) throw new Error(parsed.errors.join());
 	const events = new EventHub();
 	const { audio, played } = fakeAudio();
@@ -303,4 +304,38 @@ describe('the TTS widget obeys moderation', () => {
 		expect(up.state.calls.some((c) => c.startsWith('start'))).toBe(false);
 		p.player.destroy();
 	});
+	it('the debug panel counts only the tips the token endpoint could not decide as awaiting', async () => {
+		const up = fakeEndpoint();
+		const p = await startPlayer(up, 'always', true, '&debug=1');
+		const awaiting = () =>
+			p.player.view.debug?.extra?.find(([k]) => k === 'awaiting a decision')?.[1];
+		// A tip heard of by event is claimed as soon as its audio is ready: it waits for nothing.
+		up.state.queue = [tip(A, 'read')];
+		p.emit('tip.created', { tip: tip(A, undefined, { tts_url: null }) });
+		await run(100, p.watch);
+		expect(awaiting()).toBe('0');
+		up.state.queue = [tip(A, 'pending')];
+		p.events.live({ type: 'decision', order_id: A });
+		await run(100, p.watch);
+		expect(awaiting()).toBe('1');
+		p.player.destroy();
+	});
+
+	// Known gap (review of issue 39): a spectator finds the started tip's decision only in the queue's
+	// items, and CONTRACT.md allows an upstream that leaves the claimed item out of them; then it shows
+	// nothing. `it.fails` until the token endpoint hands the claimed tip out some other way.
+	it.fails(
+		'a spectator shows the started tip when the upstream drops the claimed item',
+		async () => {
+			const up = fakeEndpoint();
+			const p = await startPlayer(up, 'never');
+			// CONTRACT.md, Details: an upstream may drop the claimed item from `items`.
+			up.state.queue = [];
+			up.state.current = A;
+			p.emit('queue.tts.started', { order_id: A, tip: tip(A, undefined, { message: 'raw' }) });
+			await run(3000, p.watch);
+			expect(p.shown.map(([id]) => id)).toEqual([A]);
+			p.player.destroy();
+		}
+	);
 });

@@ -14,7 +14,7 @@ import type { LiveState } from '../../src/client/live.ts';
 import { mayClaim, type ObsBridge, type ObsState } from '../../src/client/obs.ts';
 import type { RealtimeState } from '../../src/client/realtime.ts';
 import type { SpeechAnnouncer } from '../../src/client/sound-bus.ts';
-import { applyTtsEvent, playable, ttsQueuePort, undecided } from '../../src/client/tts-queue.ts';
+import { applyTtsEvent, playable, ttsQueuePort } from '../../src/client/tts-queue.ts';
 import { backoffDelay } from '../../src/core/backoff.ts';
 import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { readCurrency } from '../shared/currency.ts';
@@ -47,6 +47,9 @@ export interface TtsPlayerDeps {
 const HANDOFF_MS = 250;
 /** Tips the token endpoint could not decide yet (`pending`) are read again on this backoff. */
 const PENDING_RETRY = { baseMs: 2_000, maxMs: 30_000 };
+
+/** The token endpoint could not decide the tip (its decision store out of reach). */
+const pending = (tip: QueueTip) => tip.moderation?.outcome === 'pending';
 
 export class TtsPlayer {
 	view: TtsViewModel = $state(initialTtsView());
@@ -209,9 +212,7 @@ export class TtsPlayer {
 	 * is read again, less and less often, until it is decided. Nothing runs while none waits.
 	 */
 	#readPendingAgain(): void {
-		const waiting = this.#runner.snapshot.items.some(
-			(i) => i.data.moderation?.outcome === 'pending'
-		);
+		const waiting = this.#runner.snapshot.items.some((i) => pending(i.data));
 		if (!waiting) this.#pendingReads = 0;
 		if (!waiting || this.#pendingTimer) return;
 		const ms = backoffDelay(this.#pendingReads++, PENDING_RETRY);
@@ -273,7 +274,9 @@ export class TtsPlayer {
 				['instance', this.#deps.instance],
 				['calls', callsText(this.#runner.calls)],
 				['live channel', this.#live],
-				['awaiting a decision', String(s.items.filter((i) => undecided(i.data)).length)],
+				// Only those the token endpoint could not decide: a tip heard of by event is not waiting
+				// (its start is the gate).
+				['awaiting a decision', String(s.items.filter((i) => pending(i.data)).length)],
 				['last note', this.#lastError || '–']
 			]
 		};

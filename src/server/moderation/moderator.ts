@@ -16,14 +16,24 @@ export const TIP_ROUTES = {
 	ttsQueue: 'items',
 	ttsHistory: 'tips',
 	ttsStart: 'tip',
-	ttsFinish: 'tip'
+	ttsFinish: 'tip',
+	// A release answers with the tip (CONTRACT.md): any page may send one (a takeover does).
+	ttsRelease: 'tip'
 } as const;
 export type TipRoute = keyof typeof TIP_ROUTES;
 
 export const isTipRoute = (name: string): name is TipRoute => Object.hasOwn(TIP_ROUTES, name);
 
+/** Streamers whose compiled rules are kept (hosted mode serves many; each compiles on demand). */
+const JUDGES_KEPT = 1000;
 /** A removal asked of the upstream is not asked again this soon (every page reads the queue). */
 const REMOVE_AGAIN_MS = 10_000;
+/**
+ * A claim given back after a start of a tip that may not be played is asked again after these
+ * waits when the upstream refused it (a 429, a 5xx): kept, it would hold the queue's one claim until
+ * a page's takeover (90 s).
+ */
+const GIVE_BACK_RETRY_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
 
 export class Moderator {
 	readonly store: ModerationStore;
@@ -75,7 +85,9 @@ export class Moderator {
 		const field = TIP_ROUTES[route];
 		const value = body[field];
 		if (field === 'tip') {
-			if (!isTip(value)) return body;
+			// A tip this cannot read is not handed out as it is (its message, its audio): left out.
+			if (!isTip(value))
+				return typeof value === 'object' && value !== null ? { ...body, tip: null } : body;
 			const d = (await this.decisions(streamer, [value]))?.get(value.order_id) ?? null;
 			return { ...body, tip: present(value, d, audience) };
 		}
@@ -126,9 +138,40 @@ export class Moderator {
 	async afterStart(streamer: string, upstream: UpstreamClient, tip: QueueTip): Promise<void> {
 		const d = (await this.decisions(streamer, [tip]))?.get(tip.order_id);
 		if (d && (d.outcome === 'read' || d.outcome === 'no_voice')) return;
-		await upstream.call('POST', `/tts/${encodeURIComponent(tip.order_id)}/release`).catch(() => {});
+		await this.#giveBack(streamer, upstream, tip.order_id, 0);
 		if (!d) throw unavailable();
 		this.#refuseUnplayable(streamer, upstream, d);
+	}
+
+	/**
+	 * Releases the claim of a tip that may not be played; a refused release is asked again later,
+	 * unless the tip may be played by then (approved: a page may hold that claim now).
+	 */
+	async #giveBack(
+		streamer: string,
+		upstream: UpstreamClient,
+		orderId: string,
+		attempt: number
+	): Promise<void> {
+		const res = await upstream
+			.call('POST', `/tts/${encodeURIComponent(orderId)}/release`)
+			.catch(() => null);
+		await res?.body?.cancel().catch(() => {});
+		if (res && (res.ok || res.status === 404 || res.status === 409)) return;
+		const wait = GIVE_BACK_RETRY_MS[attempt];
+		if (wait === undefined) {
+			this.#log(`moderation: could not give back the claim of ${orderId}`);
+			return;
+		}
+		const again = async () => {
+			const d = await this.store
+				.get(streamer, [orderId])
+				.then((m) => m.get(orderId))
+				.catch(() => undefined);
+			if (d?.outcome === 'read' || d?.outcome === 'no_voice') return;
+			await this.#giveBack(streamer, upstream, orderId, attempt + 1);
+		};
+		setTimeout(() => void again(), wait).unref?.();
 	}
 
 	#refuseUnplayable(streamer: string, upstream: UpstreamClient, d: Decision): void {
@@ -152,9 +195,15 @@ export class Moderator {
 	async #judge(streamer: string): Promise<Judge> {
 		const { rules, version } = await this.store.rules(streamer);
 		const cached = this.#judges.get(streamer);
-		if (cached?.version === version) return cached.judge;
+		// Least recently used last: in hosted mode the first is the one to drop.
+		this.#judges.delete(streamer);
+		if (cached?.version === version) {
+			this.#judges.set(streamer, cached);
+			return cached.judge;
+		}
 		const compiled = judge(rules);
 		this.#judges.set(streamer, { version, judge: compiled });
+		if (this.#judges.size > JUDGES_KEPT) this.#judges.delete(this.#judges.keys().next().value!);
 		return compiled;
 	}
 

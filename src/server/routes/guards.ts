@@ -9,6 +9,12 @@ import { hostAllowed, rawPathTricky } from '../security.ts';
 
 /** The largest request body /token, /api and /control accept. */
 export const MAX_BODY = 16 * 1024;
+/**
+ * The moderation rules' body (PUT /control/moderation): as long as their schema lets them be (1000
+ * words and 1000 names of up to 100 characters), far past MAX_BODY, which a few hundred words pass.
+ */
+export const RULES_MAX_BODY = 384 * 1024;
+const RULES_PATH = '/control/moderation';
 
 export const tooLarge = () => new HttpError(413, 'too_large', 'request body too large');
 
@@ -24,23 +30,29 @@ export function guardRequests(app: Hono, opts: Pick<AppOptions, 'allowedHosts' |
 
 	// A body above the limit is refused before it is read in full (Content-Length, or counted as
 	// it streams in).
-	const streamLimit = bodyLimit({
-		maxSize: MAX_BODY,
-		onError: () => {
-			throw tooLarge();
-		}
-	});
+	const streamLimit = (maxSize: number) =>
+		bodyLimit({
+			maxSize,
+			onError: () => {
+				throw tooLarge();
+			}
+		});
+	const streamLimits = {
+		[MAX_BODY]: streamLimit(MAX_BODY),
+		[RULES_MAX_BODY]: streamLimit(RULES_MAX_BODY)
+	};
 	// bodyLimit starts by asking for the request's body stream, which makes the Node adapter build a
 	// whole Request object (and its AbortController) per call: a GET or HEAD has no body there, and
 	// a declared Content-Length is decided from the headers, as bodyLimit itself would decide it.
 	const limit: MiddlewareHandler = async (c, next) => {
 		if (hasNoBody(c)) return next();
+		const max = c.req.method === 'PUT' && c.req.path === RULES_PATH ? RULES_MAX_BODY : MAX_BODY;
 		const length = c.req.header('content-length');
 		if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
-			if (parseInt(length, 10) > MAX_BODY) throw tooLarge();
+			if (parseInt(length, 10) > max) throw tooLarge();
 			return next();
 		}
-		return streamLimit(c, next);
+		return streamLimits[max](c, next);
 	};
 	app.use('/token', limit);
 	app.use('/api/*', limit);

@@ -8,7 +8,7 @@ import { HttpError } from '../http-error.ts';
 import type { Moderator } from '../moderation/moderator.ts';
 import type { UpstreamClient } from '../upstream.ts';
 import { bodyBytes } from '../upstream.ts';
-import { MAX_BODY, tooLarge } from './guards.ts';
+import { MAX_BODY, RULES_MAX_BODY, tooLarge } from './guards.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -22,7 +22,7 @@ export function moderationRoutes(control: Hono, moderator: Moderator, accessOf: 
 	);
 
 	control.put('/moderation', async (c) => {
-		const parsed = ModerationRules.safeParse(await jsonBody(c));
+		const parsed = ModerationRules.safeParse(await jsonBody(c, RULES_MAX_BODY));
 		if (!parsed.success) throw new HttpError(400, 'bad_rules', describeIssues(parsed.error));
 		return c.json(await store.saveRules(accessOf(c).streamer, parsed.data), 200, NO_STORE);
 	});
@@ -65,9 +65,9 @@ function orderIdOf(body: unknown): string {
 	return id.data;
 }
 
-async function jsonBody(c: Context): Promise<unknown> {
+async function jsonBody(c: Context, max = MAX_BODY): Promise<unknown> {
 	const text = await c.req.text();
-	if (text.length > MAX_BODY) throw tooLarge();
+	if (text.length > max) throw tooLarge();
 	try {
 		return JSON.parse(text);
 	} catch {
@@ -83,13 +83,20 @@ async function findTip(upstream: UpstreamClient, orderId: string): Promise<Queue
 	] as const) {
 		const res = await upstream.call('GET', path);
 		if (!res.ok) continue;
-		const body = JSON.parse(new TextDecoder().decode(await bodyBytes(res))) as Record<
-			string,
-			unknown
-		>;
-		const list = Array.isArray(body[field]) ? (body[field] as QueueTip[]) : [];
+		const body = parsed(await bodyBytes(res));
+		const list = body && Array.isArray(body[field]) ? (body[field] as QueueTip[]) : [];
 		const tip = list.find((t) => t?.order_id === orderId);
 		if (tip) return tip;
 	}
 	return null;
+}
+
+/** An answer's JSON object; null for anything else (an upstream answer is not trusted). */
+function parsed(bytes: Uint8Array): Record<string, unknown> | null {
+	try {
+		const json: unknown = JSON.parse(new TextDecoder().decode(bytes));
+		return typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : null;
+	} catch {
+		return null;
+	}
 }

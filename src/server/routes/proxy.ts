@@ -112,7 +112,10 @@ export async function passThrough(
 	return new Response(body, { status: res.status, headers });
 }
 
-/** The answer rewritten; one that is not a JSON object is not a page's tips and goes through. */
+/**
+ * The answer rewritten. One that is not a JSON object cannot be decided, so it is not handed on as
+ * it is (it may hold a tip's message or audio): the upstream's answer counts as failed.
+ */
 async function rewritten(
 	bytes: Uint8Array<ArrayBuffer>,
 	rewrite: (body: Record<string, unknown>) => Promise<Record<string, unknown>>
@@ -121,9 +124,10 @@ async function rewritten(
 	try {
 		json = JSON.parse(new TextDecoder().decode(bytes));
 	} catch {
-		return bytes;
+		json = null;
 	}
-	if (typeof json !== 'object' || json === null || Array.isArray(json)) return bytes;
+	if (typeof json !== 'object' || json === null || Array.isArray(json))
+		throw new UpstreamUnavailable('the upstream answered with something that is not a JSON object');
 	return new TextEncoder().encode(JSON.stringify(await rewrite(json as Record<string, unknown>)));
 }
 

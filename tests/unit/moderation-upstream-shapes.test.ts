@@ -1,0 +1,51 @@
+// The token endpoint's moderation against upstream answers it cannot read (CONTRACT.md: parse
+// leniently): a tip it cannot decide is never handed to a page as the upstream gave it, and an
+// answer that is not JSON does not fail the dock's Reveal.
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { errorResponse } from '../../src/server/http-error.ts';
+import { FileModerationStore } from '../../src/server/moderation/file-store.ts';
+import { Moderator } from '../../src/server/moderation/moderator.ts';
+import { moderationRoutes } from '../../src/server/routes/moderation.ts';
+import { passThrough } from '../../src/server/routes/proxy.ts';
+import type { UpstreamClient } from '../../src/server/upstream.ts';
+
+const ORDER = 'tip_1725624000_aaaaaa';
+
+/** An upstream whose every answer is `body` with status 200. */
+const upstreamAnswering = (body: string) =>
+	({ call: async () => new Response(body, { status: 200 }) }) as unknown as UpstreamClient;
+
+describe('upstream answers moderation cannot read', () => {
+	it('a start answered with a tip missing its name gives the page neither message nor audio', async () => {
+		const moderator = new Moderator(new FileModerationStore(null), () => {});
+		const tip = { order_id: ORDER, message: 'raw words', tts_url: 'https://cdn.example.com/a.mp3' };
+		const out = await moderator.rewrite(
+			's',
+			upstreamAnswering('{}'),
+			'ttsStart',
+			{ success: true, tip },
+			'page'
+		);
+		expect(JSON.stringify(out)).not.toContain('raw words');
+		expect(JSON.stringify(out)).not.toContain('a.mp3');
+	});
+
+	it('Reveal answers 404 when the upstream answers with something that is not JSON', async () => {
+		const moderator = new Moderator(new FileModerationStore(null), () => {});
+		const app = new Hono();
+		app.onError((err, c) => errorResponse(c, err));
+		moderationRoutes(app, moderator, () => ({
+			streamer: 's',
+			upstream: upstreamAnswering('<html>bad gateway</html>')
+		}));
+		const res = await app.request(`/moderation/message?order_id=${ORDER}`);
+		expect(res.status).toBe(404);
+	});
+
+	it('a tip answer that is not a JSON object is never handed on as it is', async () => {
+		const raw = '[{"order_id":"tip_1_a","message":"raw words"}]';
+		const answer = passThrough(new Response(raw, { status: 200 }), async (b) => b);
+		await expect(answer).rejects.toThrow(/not a JSON object/);
+	});
+});
