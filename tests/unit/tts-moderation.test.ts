@@ -320,22 +320,4 @@ describe('the TTS widget obeys moderation', () => {
 		expect(awaiting()).toBe('1');
 		p.player.destroy();
 	});
-
-	// Known gap (review of issue 39): a spectator finds the started tip's decision only in the queue's
-	// items, and CONTRACT.md allows an upstream that leaves the claimed item out of them; then it shows
-	// nothing. `it.fails` until the token endpoint hands the claimed tip out some other way.
-	it.fails(
-		'a spectator shows the started tip when the upstream drops the claimed item',
-		async () => {
-			const up = fakeEndpoint();
-			const p = await startPlayer(up, 'never');
-			// CONTRACT.md, Details: an upstream may drop the claimed item from `items`.
-			up.state.queue = [];
-			up.state.current = A;
-			p.emit('queue.tts.started', { order_id: A, tip: tip(A, undefined, { message: 'raw' }) });
-			await run(3000, p.watch);
-			expect(p.shown.map(([id]) => id)).toEqual([A]);
-			p.player.destroy();
-		}
-	);
 });
