@@ -6,6 +6,7 @@ import { z } from 'zod/mini';
 import { ApiErrorBody, describeIssues, type Route } from '../contract/index.ts';
 import { retryAfterMs } from '../core/backoff.ts';
 import { RateLimitedLog, type Warn } from './rate-limited-log.ts';
+import { openLiveSocket } from './live-socket.ts';
 
 /**
  * POST /token 200 body, parsed leniently (the server emits it strictly). Built for each answer
@@ -184,17 +185,14 @@ export class ApiClient {
 	}
 
 	/**
-	 * A long-lived GET of the token endpoint's own (the push channel, GET /live): the response as
-	 * it comes, its body for the caller to read; no timeout (the caller's `signal` ends it), and a
-	 * throw when there is no answer. The page's credential goes along as on every call.
+	 * The token endpoint's push channel (GET /live, upgraded to a WebSocket: live-socket.ts says
+	 * why), answered as a fetch would answer: its status, and a body of event-stream lines for the
+	 * caller to read; no timeout (the caller's `signal` ends it), and a throw when there is no
+	 * answer. The page's credential goes along as its first message.
 	 */
 	openStream(name: string, path: string, signal: AbortSignal): Promise<Response> {
 		this.#calls.set(name, (this.#calls.get(name) ?? 0) + 1);
-		return this.#fetchImpl(this.#baseUrl + path, {
-			headers: { ...this.#credential, Accept: 'text/event-stream' },
-			cache: 'no-store',
-			signal
-		});
+		return openLiveSocket(this.#baseUrl + path, this.#credential, signal);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
+import { attachLiveSockets } from './live-socket.ts';
 import { forwardedClient } from './security.ts';
 import type { Upstream } from './config.ts';
 import type { OAuthConnection } from './oauth-client.ts';
@@ -75,12 +76,15 @@ export async function listen(
 		const s = serve({ fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
 		s.once('error', reject);
 	});
+	// Upgraded sockets are not the HTTP server's any more: closeAllConnections does not end them.
+	const closeSockets = attachLiveSockets(server, fetch);
 	const bound = (server.address() as AddressInfo).port;
 	const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 	return {
 		server,
 		origin: `http://${shown.includes(':') ? `[${shown}]` : shown}:${bound}`,
 		close: async () => {
+			closeSockets();
 			server.closeAllConnections?.();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		}
