@@ -6,7 +6,6 @@ import { z } from 'zod/mini';
 import { ApiErrorBody, describeIssues, type Route } from '../contract/index.ts';
 import { retryAfterMs } from '../core/backoff.ts';
 import { RateLimitedLog, type Warn } from './rate-limited-log.ts';
-import { openLiveSocket } from './live-socket.ts';
 
 /**
  * POST /token 200 body, parsed leniently (the server emits it strictly). Built for each answer
@@ -185,14 +184,23 @@ export class ApiClient {
 	}
 
 	/**
-	 * The token endpoint's push channel (GET /live, upgraded to a WebSocket: live-socket.ts says
-	 * why), answered as a fetch would answer: its status, and a body of event-stream lines for the
-	 * caller to read; no timeout (the caller's `signal` ends it), and a throw when there is no
-	 * answer. The page's credential goes along as its first message.
+	 * The token endpoint's push channel (GET /live) through `transport` (live-socket.ts: a
+	 * WebSocket), with the page's credential; answered as a fetch would answer, with a body of
+	 * event-stream lines for the caller to read. Only the pages that read the channel carry the
+	 * transport.
 	 */
-	openStream(name: string, path: string, signal: AbortSignal): Promise<Response> {
+	openStream(
+		name: string,
+		path: string,
+		signal: AbortSignal,
+		transport: (
+			url: string,
+			headers: Record<string, string>,
+			signal: AbortSignal
+		) => Promise<Response>
+	): Promise<Response> {
 		this.#calls.set(name, (this.#calls.get(name) ?? 0) + 1);
-		return openLiveSocket(this.#baseUrl + path, this.#credential, signal);
+		return transport(this.#baseUrl + path, this.#credential, signal);
 	}
 
 	/**

@@ -7,6 +7,7 @@
 import { LiveMessage } from '../contract/moderation.ts';
 import { backoffDelay } from '../core/backoff.ts';
 import type { ApiClient } from './api.ts';
+import { openLiveSocket } from './live-socket.ts';
 import { RateLimitedLog, type Warn } from './rate-limited-log.ts';
 
 /** `down`: waiting to reconnect; `unauthorized`: the key was refused, nothing more is tried. */
@@ -82,7 +83,7 @@ export class LiveChannel {
 
 	/** One connection, until it ends: why it ended, or null when the key was refused. */
 	async #session(abort: AbortController): Promise<string | null> {
-		const res = await this.#opts.api.openStream('live', '/live', abort.signal);
+		const res = await this.#opts.api.openStream('live', '/live', abort.signal, openLiveSocket);
 		const type = res.headers.get('content-type') ?? '';
 		if (res.status === 401 || !res.ok || !res.body || !type.startsWith('text/event-stream')) {
 			void res.body?.cancel().catch(() => {});
