@@ -10,10 +10,12 @@
 //   src/sim        the simulator: imports core and contract
 //   widgets/shared the widgets' shared parts: imports client, core and contract
 //   widgets/<name> one widget: imports widgets/shared, client, core, contract and its own files;
-//                  the overlay and the preview place other widgets, so they may import them too
+//                  the overlay and the preview place other widgets, and the settings editor
+//                  reads their parameter tables, so they may import them too
 //   src/pages      page entry points: mount widgets, so they may import any of the above but the
 //                  server side (server, hosted, sim)
-//   src/main.ts    the process's entry point: may import everything; nothing imports it
+//   src/main.ts    the process's entry point: may import everything; nothing imports it (it hands
+//                  the server the widgets' parameter schemas, widgets/settings/schemas.ts)
 //   src/tools      build-time scripts: import nothing of ours
 // Tests and benches may import anything; nothing of the app imports them.
 import js from '@eslint/js';
@@ -39,10 +41,10 @@ const LAYERS = {
 	tools: { pattern: 'src/tools', imports: [] },
 	// Last: the files of src/ itself that no folder above holds (main.ts, and start.js, which runs
 	// its build).
-	entry: { pattern: 'src', imports: ['server', 'hosted', 'sim', 'core', 'contract'] }
+	entry: { pattern: 'src', imports: ['server', 'hosted', 'sim', 'widget', 'core', 'contract'] }
 };
 /** Widgets that place other widgets on one page. */
-const COMPOSITE_WIDGETS = ['overlay', 'preview'];
+const COMPOSITE_WIDGETS = ['overlay', 'preview', 'settings'];
 const WIDGET_IMPORTS = ['widget-shared', 'client', 'core', 'contract'];
 
 const layerRule = {

@@ -76,11 +76,13 @@ export type StoredRules = z.infer<typeof StoredRules>;
  * One message of the push channel (a `data:` line of GET /live or /control/live). Hints only, no
  * viewer text: `hello` on every (re)connect and `resync` after the server itself lost changes mean
  * "read everything again"; `decision` means a tip's decision changed (approved or rejected);
- * `rules` means the rules were saved.
+ * `rules` means the rules were saved; `settings` means a target's stored settings (settings.ts) were
+ * saved or undone, `target` naming it and `version` the new revision.
  */
 export const LiveMessage = z.looseObject({
-	type: z.enum(['hello', 'resync', 'decision', 'rules']),
+	type: z.enum(['hello', 'resync', 'decision', 'rules', 'settings']),
 	order_id: z.optional(OrderId),
+	target: z.optional(z.string().check(z.maxLength(64))),
 	version: z.optional(z.int())
 });
 export type LiveMessage = z.infer<typeof LiveMessage>;
