@@ -1,8 +1,8 @@
-// `--publish` puts a bench run into the README's Performance section: the figures a streamer or a
+// `--publish` puts a bench run into docs/performance.md (Latest published run): the figures a streamer or a
 // maintainer looks for (the floor of the specified stack, our code above it, the heap, the
 // timings, the hosted storms), each beside the previous published run's, with the machines. The
 // tracked runs are bench/results/latest.json (`npm run bench`) and hosted-latest.json
-// (`npm run bench:hosted`); the README's table is rendered from both, so either run refreshes it.
+// (`npm run bench:hosted`); the table is rendered from both, so either run refreshes it.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fmt, type Machine, type Row } from './lib.ts';
 
@@ -114,18 +114,22 @@ export function summary(runs: Partial<Record<Bench, Published | null>>): string 
 const START = '<!-- bench:summary -->';
 const END = '<!-- /bench:summary -->';
 
-/** The README's summary block as it stands, or null when it has none. */
+/** The summary block of a page (docs/performance.md) as it stands, or null when it has none. */
 export function readmeBlock(readme: string): string | null {
 	const from = readme.indexOf(START);
 	const to = readme.indexOf(END);
 	return from < 0 || to < from ? null : readme.slice(from + START.length, to).trim();
 }
 
-/** Re-renders the README's summary block from the published runs under `root`. */
+/** Where the summary block lives (the README links to it). */
+export const SUMMARY_PAGE = 'docs/performance.md';
+
+/** Re-renders the summary block of SUMMARY_PAGE from the published runs under `root`. */
 export function publishReadme(root: string): void {
-	const file = `${root}README.md`;
+	const file = `${root}${SUMMARY_PAGE}`;
 	const readme = readFileSync(file, 'utf8');
-	if (readmeBlock(readme) === null) throw new Error(`README.md: no ${START} ... ${END} block`);
+	if (readmeBlock(readme) === null)
+		throw new Error(`${SUMMARY_PAGE}: no ${START} ... ${END} block`);
 	const body = summary({ widgets: published(root, 'widgets'), hosted: published(root, 'hosted') });
 	const from = readme.indexOf(START) + START.length;
 	writeFileSync(

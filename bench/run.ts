@@ -1,8 +1,8 @@
 // `npm run bench`: builds the product, runs it against the simulator in headless Chromium, prints a
 // table (min, median and max over repeated runs, against each budget) and writes it with the
 // machine it ran on to bench-results/latest.json and .md (an ignored folder: measuring leaves the
-// checkout clean). `--publish` writes bench/results/latest.* instead, the tracked run the README
-// quotes; `--out FILE` anywhere else.
+// checkout clean). `--publish` writes bench/results/latest.* instead, the tracked run that
+// docs/performance.md quotes; `--out FILE` anywhere else.
 //
 //   npm run bench                 the full bench (~9.5 min on a 2-core machine)
 //   npm run bench -- --quick      fewer repeats and tips (~5 min: the idle part still waits 2 min
@@ -178,7 +178,7 @@ console.log(table(rows));
 console.log(`\nWritten: ${out}`);
 if (args.publish) {
 	publishReadme(root);
-	console.log('Published into README.md (Performance)');
+	console.log('Published into docs/performance.md (Latest published run)');
 }
 const missed = rows.filter((r) => r.met === false);
 if (missed.length) console.log(`Budgets missed: ${missed.length} (see docs/performance.md)`);

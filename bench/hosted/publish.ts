@@ -1,6 +1,6 @@
 // `npm run bench:hosted -- --publish` of some parts only (--only=flood): the published run keeps
 // the figures of the parts that did not run, beside this run's, and says where each comes from, so
-// that publishing one part's figures does not take the others out of the README.
+// that publishing one part's figures does not take the others out of the published table.
 import { existsSync, readFileSync } from 'node:fs';
 import type { Row } from '../lib.ts';
 import { machineText, published, replacing, RESULTS, type Published } from '../readme.ts';

@@ -1,11 +1,19 @@
-// The README's Performance table: the published bench runs' figures (bench/results/), each beside
-// the run it replaced, so a reader sees where the kit stands and which way it moved.
+// The performance table (docs/performance.md, which the README's Performance section links): the
+// published bench runs' figures (bench/results/), each beside the run it replaced, so a reader sees
+// where the kit stands and which way it moved.
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { row } from '../../bench/lib.ts';
-import { published, readmeBlock, replacing, summary, type Published } from '../../bench/readme.ts';
+import {
+	published,
+	readmeBlock,
+	replacing,
+	summary,
+	SUMMARY_PAGE,
+	type Published
+} from '../../bench/readme.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const machine = { date: '2026-11-25T10:00:00Z', cpu: 'CPU', cores: 2, loadAverage: [1, 1, 1] };
@@ -19,9 +27,9 @@ const run = (ours: number, heap: number): Published => ({
 	]
 });
 
-describe('README performance table', () => {
+describe('the published performance table', () => {
 	it('is the published runs of bench/results, as `--publish` rendered them', () => {
-		const readme = readFileSync(`${root}README.md`, 'utf8');
+		const readme = readFileSync(`${root}${SUMMARY_PAGE}`, 'utf8');
 		const runs = { widgets: published(root, 'widgets'), hosted: published(root, 'hosted') };
 		expect(runs.widgets, 'a published npm run bench').not.toBeNull();
 		expect(readmeBlock(readme)).toBe(summary(runs));
