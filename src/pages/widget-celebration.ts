@@ -8,6 +8,7 @@ import { parseCelebrationParams } from '../../widgets/celebration/params.ts';
 import { OVERLAY_EVENTS } from '../contract/events.ts';
 
 startModelPage(
+	'celebration',
 	parseCelebrationParams,
 	Celebration,
 	(params, api, events) => {
@@ -16,6 +17,5 @@ startModelPage(
 		listenCelebrations((reason) => state.fire(reason));
 		return state;
 	},
-	OVERLAY_EVENTS,
-	'celebration'
+	OVERLAY_EVENTS
 );

@@ -6,10 +6,10 @@ import { parseCountersParams } from '../../widgets/counters/params.ts';
 import { COUNTER_EVENTS } from '../contract/events.ts';
 
 startModelPage(
+	'counters',
 	parseCountersParams,
 	Counters,
 	(params, api, events) => new CountersState({ api, events, params }),
 	// The counters read counter events only: an overlay event is ignored unparsed.
-	COUNTER_EVENTS,
-	'counters'
+	COUNTER_EVENTS
 );

@@ -9,14 +9,25 @@ import { unreadList } from '../../widgets/shared/list-reads.svelte.ts';
 import { TTS_EVENTS } from '../contract/events.ts';
 
 startPage(
+	'leaderboard',
 	parseLeaderboardParams,
 	(target, paramErrors) =>
 		mount(Leaderboard, { target, props: { view: unreadList(), paramErrors } }),
 	(params, api, events, target) => {
-		const state = new LeaderboardState({ api, events, limit: params.limit }).start();
+		const state = new LeaderboardState({ api, events, limit: params.limit, theme: params }).start();
 		// Only tip.created matters here; the rest of the TTS group is dropped unread.
 		const table = { 'tip.created': TTS_EVENTS['tip.created'] };
 		connectWidgets(api, events, [state], table, { leaderboard: state.view });
-		mount(Leaderboard, { target, props: { view: state.view, theme: params } });
+		// The theme through a getter: the markup follows the stored settings.
+		mount(Leaderboard, {
+			target,
+			props: {
+				view: state.view,
+				get theme() {
+					return state.theme;
+				}
+			}
+		});
+		return state;
 	}
 );

@@ -8,11 +8,12 @@ import { SpeechListener } from '../client/sound-bus.ts';
 import { connectWidgets } from '../client/widget-page.ts';
 import MediaWidget from '../../widgets/media/MediaWidget.svelte';
 import { MediaPlayer } from '../../widgets/media/media-player.svelte.ts';
-import { mediaTheme, parseMediaParams } from '../../widgets/media/params.ts';
+import { parseMediaParams } from '../../widgets/media/params.ts';
 import { initialMediaView } from '../../widgets/media/view.ts';
 import { MEDIA_EVENTS, OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
 startPage(
+	'media',
 	parseMediaParams,
 	(target, paramErrors) =>
 		mount(MediaWidget, { target, props: { view: initialMediaView(paramErrors) } }),
@@ -31,15 +32,18 @@ startPage(
 			{ ...MEDIA_EVENTS, ...TTS_EVENTS, ...OVERLAY_EVENTS },
 			{ player }
 		);
-		// The view is the player's own reactive state: the widget follows it.
+		// The view and the theme are the player's own reactive state: the widget follows them.
 		mount(MediaWidget, {
 			target,
 			props: {
 				view: player.view,
-				theme: mediaTheme(params),
+				get theme() {
+					return player.theme;
+				},
 				attach: (el: HTMLElement) => player.attach(el),
 				onUnlockAudio: () => void gate.unlock()
 			}
 		});
+		return player;
 	}
 );

@@ -1,7 +1,7 @@
 // /widget/recent?key=K: the latest tips and video requests as an OBS browser source (transparent).
 import { mount } from 'svelte';
 import { startPage } from './start-page.ts';
-import { connectLive, connectWidgets } from '../client/widget-page.ts';
+import { connectWidgets } from '../client/widget-page.ts';
 import Recent from '../../widgets/recent/Recent.svelte';
 import { parseRecentParams } from '../../widgets/recent/params.ts';
 import { RecentState } from '../../widgets/recent/recent.svelte.ts';
@@ -9,14 +9,25 @@ import { unreadList } from '../../widgets/shared/list-reads.svelte.ts';
 import { MEDIA_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
 startPage(
+	'recent',
 	parseRecentParams,
 	(target, paramErrors) => mount(Recent, { target, props: { view: unreadList(), paramErrors } }),
 	(params, api, events, target) => {
-		const state = new RecentState({ api, events, limit: params.limit }).start();
+		const state = new RecentState({ api, events, limit: params.limit, theme: params }).start();
 		const table = { ...TTS_EVENTS, ...MEDIA_EVENTS };
-		// Tips are listed as moderation decided them: the push channel says when a decision changed.
+		// Tips are listed as moderation decided them: the page's push channel says when a decision
+		// changed.
 		connectWidgets(api, events, [state], table, { recent: state.view });
-		connectLive(api, events, [state]);
-		mount(Recent, { target, props: { view: state.view, theme: params } });
+		// The theme through a getter: the markup follows the stored settings.
+		mount(Recent, {
+			target,
+			props: {
+				view: state.view,
+				get theme() {
+					return state.theme;
+				}
+			}
+		});
+		return state;
 	}
 );

@@ -18,6 +18,7 @@ export interface CelebrateDetail {
 }
 
 startPage(
+	'tip-goal',
 	parseTipGoalParams,
 	(target, paramErrors) =>
 		mount(TipGoal, {
@@ -33,6 +34,7 @@ startPage(
 			overlayId: params.overlay,
 			widgetId: params.widget,
 			debug: params.debug,
+			theme: params,
 			onReached: (g) =>
 				dispatchEvent(
 					new CustomEvent<CelebrateDetail>('tok:celebrate', {
@@ -41,6 +43,16 @@ startPage(
 				)
 		}).start();
 		connectWidgets(api, events, [goal], { ...TTS_EVENTS, ...OVERLAY_EVENTS }, { goal });
-		mount(TipGoal, { target, props: { view: goal.view, theme: params } });
+		// The theme through a getter: the markup follows the stored settings.
+		mount(TipGoal, {
+			target,
+			props: {
+				view: goal.view,
+				get theme() {
+					return goal.theme;
+				}
+			}
+		});
+		return goal;
 	}
 );

@@ -4,7 +4,7 @@ import { startPage } from './start-page.ts';
 import { createAudioPort } from '../client/audio.ts';
 import { createObsBridge } from '../client/obs.ts';
 import { announceCelebration, createSpeechAnnouncer } from '../client/sound-bus.ts';
-import { connectLive, connectWidgets } from '../client/widget-page.ts';
+import { connectWidgets } from '../client/widget-page.ts';
 import TtsApp from '../../widgets/tts/TtsApp.svelte';
 import { parseTtsParams, type TtsParams } from '../../widgets/tts/params.ts';
 import { alertStyle } from '../../widgets/tts/tiers.ts';
@@ -13,13 +13,17 @@ import { initialTtsView, type TtsViewModel } from '../../widgets/tts/view.ts';
 import { TTS_EVENTS } from '../contract/events.ts';
 
 startPage(
+	'tts',
 	parseTtsParams,
 	(target, paramErrors) =>
 		mount(TtsApp, { target, props: { staticView: initialTtsView(paramErrors) } }),
 	async (params, api, events, target) => {
-		// A still alert for placing and theming (the preview's gallery): nothing connects or plays.
-		if (params.sample)
-			return mount(TtsApp, { target, props: { staticView: sampleView(params), theme: params } });
+		// A still alert for placing and theming (the preview's gallery, the settings editor): nothing
+		// connects or plays, and the stored settings are not read (the URL is the sample).
+		if (params.sample) {
+			mount(TtsApp, { target, props: { staticView: sampleView(params), theme: params } });
+			return;
+		}
 		const audio = createAudioPort();
 		const player = await TtsPlayer.open({
 			api,
@@ -35,13 +39,10 @@ startPage(
 		});
 		player.start();
 		// The player reads the TTS queue's events only: an overlay event is ignored unparsed. It obeys
-		// the moderation decisions: the push channel says when one changed.
+		// the moderation decisions: the page's push channel says when one changed.
 		connectWidgets(api, events, [player], TTS_EVENTS, { player });
-		connectLive(api, events, [player]);
-		mount(TtsApp, {
-			target,
-			props: { player, theme: params, onUnlockAudio: () => void audio.unlock() }
-		});
+		mount(TtsApp, { target, props: { player, onUnlockAudio: () => void audio.unlock() } });
+		return player;
 	}
 );
 
