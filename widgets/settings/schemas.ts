@@ -70,6 +70,8 @@ const OVERLAY_KINDS: readonly SettingsWidget[] = [
 const perSource = new Set<string>(PER_SOURCE_PARAMS);
 /** A well-formed key, for checking a set of settings with the parsers, which require one. */
 const CHECK_KEY = 'settings-check-key';
+/** A well-formed overlay id, for the tip goal's parser, which requires one (it stays per source). */
+const CHECK_OVERLAY = 'o_00000000';
 
 /** The names a target may store, in the order of its widgets' tables (the editor's order). */
 export function storedNames(target: SettingsTarget): string[] {
@@ -100,7 +102,9 @@ export function checkSettings(target: string, values: SettingsValues): string[] 
 	if (!isSettingsTarget(target)) return [`"${target}" is not a widget or an overlay id`];
 	const allowed = new Set(storedNames(target));
 	const errors: string[] = [];
-	const q = new URLSearchParams({ key: CHECK_KEY });
+	// The per-source parameters a parser requires, as a source's URL would give them.
+	const overlay = target.startsWith('o_') ? target : CHECK_OVERLAY;
+	const q = new URLSearchParams({ key: CHECK_KEY, overlay });
 	for (const [name, value] of Object.entries(values)) {
 		if (perSource.has(name))
 			errors.push(`${name}: stays in each source's URL, it is not a stored setting`);
