@@ -25,16 +25,22 @@ export function startPage<P extends { key: string }>(
 		api: ApiClient,
 		events: EventHub,
 		target: HTMLElement
-	) => FollowingWidget<P> | void | Promise<FollowingWidget<P> | void>
+	) => FollowingWidget<P> | void | Promise<FollowingWidget<P> | void>,
+	/**
+	 * What must happen as the page loads, with the URL's parameters, before the stored settings are
+	 * read (the TTS page's audio port reads the browser's autoplay verdict then, as it always did).
+	 */
+	early?: (own: P) => void
 ): void {
-	void begin(kind, parse, showErrors, run);
+	void begin(kind, parse, showErrors, run, early);
 }
 
 async function begin<P extends { key: string }>(
 	kind: SettingsWidget,
 	parse: (search: URLSearchParams) => ParamResult<P>,
 	showErrors: (target: HTMLElement, errors: string[]) => unknown,
-	run: Parameters<typeof startPage<P>>[3]
+	run: Parameters<typeof startPage<P>>[3],
+	early?: (own: P) => void
 ): Promise<void> {
 	const target = document.getElementById('app')!;
 	const url = new URLSearchParams(location.search);
@@ -43,6 +49,7 @@ async function begin<P extends { key: string }>(
 		showErrors(target, own.errors);
 		return;
 	}
+	early?.(own.value);
 	const api = new ApiClient({ overlayKey: own.value.key });
 	const events = new EventHub();
 	const settings = new PageSettings(api, !ignoresStoredSettings(url));

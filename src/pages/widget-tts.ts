@@ -1,7 +1,7 @@
 // /widget/tts?key=K: the TTS player as an OBS browser source (transparent page).
 import { mount } from 'svelte';
 import { startPage } from './start-page.ts';
-import { createAudioPort } from '../client/audio.ts';
+import { createAudioPort, type HowlerAudioPort } from '../client/audio.ts';
 import { createObsBridge } from '../client/obs.ts';
 import { announceCelebration, createSpeechAnnouncer } from '../client/sound-bus.ts';
 import { connectWidgets } from '../client/widget-page.ts';
@@ -11,6 +11,9 @@ import { alertStyle } from '../../widgets/tts/tiers.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
 import { initialTtsView, type TtsViewModel } from '../../widgets/tts/view.ts';
 import { TTS_EVENTS } from '../contract/events.ts';
+
+/** Made as the page loads (none for a still sample): see `early` below. */
+let port: HowlerAudioPort | null = null;
 
 startPage(
 	'tts',
@@ -24,7 +27,7 @@ startPage(
 			mount(TtsApp, { target, props: { staticView: sampleView(params), theme: params } });
 			return;
 		}
-		const audio = createAudioPort();
+		const audio = port ?? createAudioPort();
 		const player = await TtsPlayer.open({
 			api,
 			events,
@@ -43,6 +46,11 @@ startPage(
 		connectWidgets(api, events, [player], TTS_EVENTS, { player });
 		mount(TtsApp, { target, props: { player, onUnlockAudio: () => void audio.unlock() } });
 		return player;
+	},
+	// The audio port learns at once whether the browser lets the page play (or must ask for a
+	// click), as the page loads, not after the stored settings were read.
+	(own) => {
+		if (!own.sample) port = createAudioPort();
 	}
 );
 

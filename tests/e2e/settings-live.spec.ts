@@ -1,15 +1,16 @@
 // Stored settings, live (issue 40), in real Chromium engines against the simulator: a save through
 // the token endpoint reaches the open sources through the push channel without a reload. The TTS
-// card on screen keeps its look and plays to its end, the next alert has the new look; counters
-// change at once without reading the upstream again; a URL parameter still wins; Undo brings the
-// last set back; an overlay page's widgets take their kind's and their overlay's settings; in
-// hosted mode another streamer's sources never change. Reads go through the DOM (evaluate), so
-// the test runs in Chromium 103 as well.
+// card on screen keeps its look and plays to its end, the next alert has the new look; the video
+// playing keeps its volume and size, the next one has the new; counters change at once without
+// reading the upstream again; a URL parameter still wins; Undo brings the last set back; an overlay
+// page's widgets take their kind's and their overlay's settings; in hosted mode another streamer's
+// sources never change. Reads go through the DOM (evaluate), so the test runs in Chromium 103 too.
 import type { Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import { DEMO_TENANTS, startSimulator } from '../../src/sim/index.ts';
 import { Browser, dockKeyIn, keyIn, startHosted } from '../fixtures/hosted.ts';
 import { attrOf, eventually, expect, REACT_MS, test, textOf } from './fixtures.ts';
+import { finishesOf, queueVideo } from './media.helpers.ts';
 
 const startPath = /^\/tts\/[^/]+\/start$/;
 const finishPath = /^\/tts\/[^/]+\/finish$/;
@@ -125,6 +126,36 @@ test('a saved look reaches an open TTS source with its next alert; the alert on 
 	expect(ids(startPath)).toEqual([first.order_id, second.order_id]);
 	expect(ids(finishPath)).toEqual([first.order_id, second.order_id]);
 	expect(stack.calls('POST', /\/release$/)).toEqual([]);
+	expect(await marked(page)).toBe('same page');
+});
+
+test('a saved volume and size reach the media source with its next video; the one playing keeps its own', async ({
+	page,
+	stack
+}) => {
+	await page.goto(stack.url('/widget/media', { debug: 1 }));
+	await ready(page, 'media');
+	await mark(page);
+	const first = queueVideo(stack, 'Ada', 'countdown');
+	const video = () =>
+		page.evaluate(() => {
+			const v = document.querySelector('video');
+			const player = document.querySelector<HTMLElement>('[data-testid=media-player]');
+			return v ? `${v.volume} ${player?.style.width}` : 'none';
+		});
+	await eventually(() => stack.calls('POST', /^\/media\/[^/]+\/start$/).length === 1, 15_000);
+	await expect.poll(video, { timeout: REACT_MS }).toBe('1 100%');
+	await save(stack.origin, stack.controlKey, 'media', { volume: '0.3', size: '0.5' });
+	await expect
+		.poll(() => debugRow(page, 'media', 'volume'), { timeout: REACT_MS })
+		.toBe('0.3 (stored settings)');
+	expect(await video()).toBe('1 100%');
+
+	const second = queueVideo(stack, 'Grace', 'bars');
+	await eventually(() => finishesOf(stack, first.order_id).length === 1, 30_000);
+	await expect.poll(video, { timeout: REACT_MS }).toBe('0.3 50%');
+	await eventually(() => finishesOf(stack, second.order_id).length === 1, 30_000);
+	expect(stack.calls('POST', /^\/media\/[^/]+\/release$/)).toEqual([]);
 	expect(await marked(page)).toBe('same page');
 });
 

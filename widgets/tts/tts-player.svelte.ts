@@ -3,7 +3,8 @@
 // sound, card, voice and display time) is a TtsPlay (tts-play.ts); the player keeps what lasts
 // between plays (the card handed over to the next one). The markup only renders `view`
 // (TtsWidget.svelte). It obeys the token endpoint's moderation decisions (tts-queue.ts): a tip's
-// message is shown only as the token endpoint handed it out with a decision to play it.
+// message is shown only as the token endpoint handed it out with a decision to play it. New
+// parameters from the stored settings (applySettings) apply from the next alert.
 import type { QueueTip } from '../../src/contract/index.ts';
 import type { ApiClient } from '../../src/client/api.ts';
 import type { AudioPort } from '../../src/client/audio-port.ts';
