@@ -25,8 +25,8 @@ export const BUDGETS = {
 	// the origin per page): about 250 B more, tts 33,100, overlay 53,300.
 	// Raised 2026-11-27 by issue 40's stored settings (every page reads GET /settings, merges it under
 	// its URL, validates it with the contract's StoredSettings (zod's record schema, about 0.8 kB) and
-	// follows the push channel, which the counters page did not carry): tts 32,888 -> 34,844,
-	// counters 18,790 -> 21,986, overlay 53,097 -> 55,499.
+	// follows the push channel, which the counters page did not carry): tts 32,888 -> 34,856,
+	// counters 18,790 -> 21,999, overlay 53,097 -> 55,514.
 	ownWeightBytes: {
 		'widget-tts': 35_100,
 		'widget-counters': 22_200,
@@ -132,9 +132,9 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// push channel as a WebSocket (live-socket.ts): dock 50,377, overlay 107,104, tts 86,845.
 	// Then (2026-11-27, issue 40: every widget page and overlay page reads the stored settings, merges
 	// them under its URL and follows the push channel, which only the TTS, recent and overlay pages
-	// carried before): overlay 107,164 -> 109,566, celebration 60,959 -> 64,083, counters 63,587 ->
-	// 66,783, leaderboard 35,074 -> 37,967, media 46,903 -> 49,888, recent 37,198 -> 39,032,
-	// tip-goal 66,053 -> 68,972, tts 86,955 -> 88,911; dock 50,449 -> 50,458.
+	// carried before): overlay 107,164 -> 109,581, celebration 60,959 -> 64,096, counters 63,587 ->
+	// 66,796, leaderboard 35,074 -> 37,981, media 46,903 -> 49,901, recent 37,198 -> 39,044,
+	// tip-goal 66,053 -> 68,986, tts 86,955 -> 88,923; dock 50,449 -> 50,458.
 	dock: 50_700,
 	index: 11_000,
 	overlay: 109_800,

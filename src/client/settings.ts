@@ -174,7 +174,14 @@ export class PageSettings {
 			do {
 				this.#again = false;
 				await this.read();
-				for (const w of this.#widgets) w.update();
+				for (const w of this.#widgets) {
+					try {
+						w.update();
+					} catch (err) {
+						// One widget's bug must not keep the others on their old settings.
+						console.error('[settings] a widget failed to apply its settings', err);
+					}
+				}
 			} while (this.#again);
 		} finally {
 			this.#reading = false;

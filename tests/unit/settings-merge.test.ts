@@ -16,6 +16,11 @@ import { parseTtsParams, type TtsParams } from '../../widgets/tts/params.ts';
 const KEY = 'k'.repeat(20);
 const O = 'o_1a2b3c4d';
 
+function must<T>(r: { ok: true; value: T } | { ok: false; errors: string[] }): T {
+	if (!r.ok) throw new Error(r.errors.join('; '));
+	return r.value;
+}
+
 const stored = (targets: StoredSettings['targets'], revision = 1): StoredSettings => ({
 	revision,
 	targets
@@ -212,6 +217,30 @@ describe('a page following the stored settings', () => {
 		expect(p.api.reads).toBe(0);
 		expect(p.params.look).toBeUndefined();
 		expect(p.rows()[0]).toEqual(['settings', 'not used (sample=1)']);
+	});
+
+	it('a widget that fails to apply its settings keeps no other widget from them', async () => {
+		const api = fakeApi(stored({}, 1));
+		const page = new PageSettings(api, true, vi.fn());
+		await page.read();
+		const url = new URLSearchParams(`key=${KEY}`);
+		const looks: string[] = [];
+		const broken = page.widget('tts', url, parseTtsParams, O);
+		broken.initial(must(parseTtsParams(url)));
+		broken.bind({
+			applySettings: () => {
+				throw new Error('a bug');
+			}
+		});
+		const fine = page.widget('tts', url, parseTtsParams, O);
+		fine.initial(must(parseTtsParams(url)));
+		fine.bind({ applySettings: (p) => looks.push(p.look ?? '') });
+		const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+		api.answer = stored({ tts: { look: 'gold' } }, 2);
+		await page.refresh();
+		expect(looks).toEqual(['gold']);
+		expect(error).toHaveBeenCalledTimes(1);
+		error.mockRestore();
 	});
 
 	it("an overlay page's widget reads its overlay's saves too", async () => {
