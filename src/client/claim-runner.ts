@@ -105,6 +105,14 @@ export class ClaimRunner<T> {
 		this.dispatch({ kind: 'remembered', orderId, played: orderId !== null && memory.played() });
 	}
 
+	/**
+	 * New settings (the stored settings changed): the reducer decides with them from its next input
+	 * on; a claim in flight keeps its course.
+	 */
+	configure(config: Partial<ClaimConfig>): void {
+		this.#state = { ...this.#state, config: { ...this.#state.config, ...config } };
+	}
+
 	subscribe(cb: (s: ClaimState<T>) => void): () => void {
 		this.#listeners.add(cb);
 		return () => this.#listeners.delete(cb);

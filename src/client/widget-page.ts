@@ -1,7 +1,7 @@
 // What every widget page does once its widgets exist: one realtime connection feeding them all
 // through the hub, its state passed to each widget, a read-only handle for tests and diagnostics,
-// and a clean teardown when the page goes away. Pages whose widgets obey moderation decisions (TTS,
-// recent) also open the token endpoint's push channel, once for all their widgets.
+// and a clean teardown when the page goes away. Every page also opens the token endpoint's push
+// channel, once for all its widgets: the moderation decisions (TTS, recent) and the stored settings.
 import type { EventTable } from '../contract/index.ts';
 import type { ApiClient } from './api.ts';
 import type { EventHub } from './event-hub.ts';
@@ -62,9 +62,10 @@ export function connectWidgets(
 }
 
 /**
- * The page's push channel (after connectWidgets), for widgets that obey moderation decisions: its
- * messages through the hub, its state to each widget, closed when the page goes away. A separate
- * call, so that pages without such widgets do not carry the reader.
+ * The page's push channel (after connectWidgets): its messages through the hub (the widgets that
+ * obey moderation decisions, the stored settings' reader), its state to each widget, closed when
+ * the page goes away. A separate call, so that a page that never connects (a still sample) does not
+ * carry the reader.
  */
 export function connectLive(
 	api: ApiClient,

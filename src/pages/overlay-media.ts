@@ -5,31 +5,29 @@ import { AutoplayGate } from '../client/autoplay-gate.ts';
 import { openClaimMemory } from '../client/claim-memory.ts';
 import type { EventHub } from '../client/event-hub.ts';
 import type { ObsBridge } from '../client/obs.ts';
+import type { ParamResult } from '../client/params.ts';
 import { SpeechListener } from '../client/sound-bus.ts';
 import MediaWidget from '../../widgets/media/MediaWidget.svelte';
 import { MediaPlayer } from '../../widgets/media/media-player.svelte.ts';
-import { mediaParamsForOverlay, mediaTheme } from '../../widgets/media/params.ts';
-import type { MediaTheme } from '../../widgets/media/view.ts';
+import { mediaParamsForOverlay, type MediaParams } from '../../widgets/media/params.ts';
 
-export type OverlayMedia =
-	| {
-			ok: true;
-			player: MediaPlayer;
-			theme: MediaTheme;
-			component: typeof MediaWidget;
-			unlock: () => Promise<boolean>;
-	  }
-	| { ok: false; errors: string[] };
+export interface OverlayMedia {
+	player: MediaPlayer;
+	component: typeof MediaWidget;
+	unlock: () => Promise<boolean>;
+}
 
+/** The player, or null when its parameters are wrong (`paramsFor` noted why). */
 export async function createOverlayMedia(o: {
 	api: ApiClient;
 	events: EventHub;
 	obs: ObsBridge;
-	search: string;
 	instance: string;
-}): Promise<OverlayMedia> {
-	const p = mediaParamsForOverlay(o.search);
-	if (!p.ok) return { ok: false, errors: p.errors };
+	/** The widget's parameters, merged with the stored settings, as the overlay page reads them. */
+	paramsFor: (parse: (q: URLSearchParams) => ParamResult<MediaParams>) => MediaParams | null;
+}): Promise<OverlayMedia | null> {
+	const params = o.paramsFor(mediaParamsForOverlay);
+	if (!params) return null;
 	const gate = new AutoplayGate();
 	const memory = await openClaimMemory('media', o.instance);
 	const player = new MediaPlayer({
@@ -37,17 +35,11 @@ export async function createOverlayMedia(o: {
 		events: o.events,
 		obs: o.obs,
 		memory,
-		params: p.value,
+		params,
 		instance: o.instance,
 		gate,
 		// The overlay's own TTS widget announces on the same channel (and so do other sources).
 		speech: new SpeechListener()
 	});
-	return {
-		ok: true,
-		player,
-		theme: mediaTheme(p.value),
-		component: MediaWidget,
-		unlock: () => gate.unlock()
-	};
+	return { player, component: MediaWidget, unlock: () => gate.unlock() };
 }

@@ -1,5 +1,6 @@
 // /overlay/{overlayId}?key=K: every widget of one upstream overlay, at its resolution, on one
-// realtime connection. Widgets whose type this build cannot show are left out.
+// realtime connection. Widgets whose type this build cannot show are left out. Each widget has its
+// own merge of the stored settings (its kind's and this overlay's, under the URL), followed live.
 import { mount } from 'svelte';
 import { ApiClient } from '../client/api.ts';
 import { createAudioPort } from '../client/audio.ts';
@@ -11,11 +12,18 @@ import {
 	listenCelebrations
 } from '../client/sound-bus.ts';
 import type { ParamResult } from '../client/params.ts';
+import { ignoresStoredSettings, PageSettings, type SettingsTaker } from '../client/settings.ts';
 import { connectLive, connectWidgets } from '../client/widget-page.ts';
-import { OVERLAY_ID, type Overlay, type OverlayWidget } from '../contract/index.ts';
+import {
+	OVERLAY_ID,
+	type Overlay,
+	type OverlayWidget,
+	type SettingsWidget
+} from '../contract/index.ts';
 import OverlayApp from '../../widgets/overlay/OverlayApp.svelte';
 import { widgetBox, type Box } from '../../widgets/overlay/layout.ts';
 import type { Placed } from '../../widgets/overlay/placed.ts';
+import type { MediaParams } from '../../widgets/media/params.ts';
 import { CelebrationState } from '../../widgets/celebration/celebration.svelte.ts';
 import { parseCelebrationParams } from '../../widgets/celebration/params.ts';
 import { CountersState } from '../../widgets/counters/counters.svelte.ts';
@@ -23,14 +31,15 @@ import { parseCountersParams } from '../../widgets/counters/params.ts';
 import { withPlace } from '../../widgets/shared/place-params.ts';
 import { parseTipGoalParams } from '../../widgets/tip-goal/params.ts';
 import { TipGoalTracker } from '../../widgets/tip-goal/tip-goal.svelte.ts';
-import { parseTtsParams, type TtsParams } from '../../widgets/tts/params.ts';
+import { parseTtsParams } from '../../widgets/tts/params.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
 import * as routes from '../contract/routes.ts';
 import { COUNTER_EVENTS, MEDIA_EVENTS, OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
 const target = document.getElementById('app')!;
 const overlayId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
-const parsed = parseTtsParams(location.search);
+const url = new URLSearchParams(location.search);
+const parsed = parseTtsParams(url);
 
 function fail(title: string, problems: string[], hint?: string): void {
 	mount(OverlayApp, { target, props: { error: { title, problems, hint } } });
@@ -48,8 +57,10 @@ async function main(): Promise<void> {
 			parsed.errors,
 			'Edit the URL in the browser source properties. The README lists every parameter.'
 		);
-	const params = parsed.value;
-	const api = new ApiClient({ overlayKey: params.key });
+	const api = new ApiClient({ overlayKey: parsed.value.key });
+	const settings = new PageSettings(api, !ignoresStoredSettings(url));
+	// Read alongside the overlay: our endpoint, not the upstream.
+	const settingsRead = settings.read();
 	let res = await api.request(routes.overlayRead, { overlayId });
 	// A 429 (the token endpoint's allowance, or a rate limit) is waited out, as it asks.
 	while (!res.ok && res.kind === 'http' && res.status === 429) {
@@ -74,7 +85,8 @@ async function main(): Promise<void> {
 				: 'The server could not be reached.'
 		]);
 	}
-	await new OverlayPage(params, api, res.body.overlay).show();
+	await settingsRead;
+	await new OverlayPage(settings, api, res.body.overlay).show();
 }
 
 /**
@@ -83,7 +95,7 @@ async function main(): Promise<void> {
  * "unlock audio" click unlocks).
  */
 class OverlayPage {
-	readonly #params: TtsParams;
+	readonly #settings: PageSettings;
 	readonly #api: ApiClient;
 	readonly #overlay: Overlay;
 	readonly #events = new EventHub();
@@ -95,8 +107,8 @@ class OverlayPage {
 	readonly #problems: string[] = [];
 	readonly #unlockers: (() => unknown)[] = [() => this.#audio.unlock()];
 
-	constructor(params: TtsParams, api: ApiClient, overlay: Overlay) {
-		this.#params = params;
+	constructor(settings: PageSettings, api: ApiClient, overlay: Overlay) {
+		this.#settings = settings;
 		this.#api = api;
 		this.#overlay = overlay;
 	}
@@ -124,11 +136,24 @@ class OverlayPage {
 		return fired;
 	};
 
-	/** A widget's own parameters: the page's, with its place in this overlay; null when wrong. */
-	#paramsFor<P>(parse: (q: URLSearchParams) => ParamResult<P>, id: string): P | null {
-		const p = parse(withPlace(location.search, this.#overlay.id, id));
-		if (!p.ok) this.#problems.push(...p.errors);
-		return p.ok ? p.value : null;
+	/**
+	 * A widget's own parameters: the page's URL (with the widget's place in this overlay, `id`)
+	 * over the stored settings of its kind and of this overlay; null when the URL is wrong. `follow`
+	 * hands the widget the changes to come.
+	 */
+	#paramsFor<P>(
+		kind: SettingsWidget,
+		parse: (q: URLSearchParams) => ParamResult<P>,
+		id?: string
+	): { params: P; follow: (taker: SettingsTaker<P>) => void } | null {
+		const own = id ? withPlace(url, this.#overlay.id, id) : url;
+		const p = parse(own);
+		if (!p.ok) {
+			this.#problems.push(...p.errors);
+			return null;
+		}
+		const s = this.#settings.widget(kind, own, parse, this.#overlay.id);
+		return { params: s.initial(p.value), follow: (taker) => s.bind(taker) };
 	}
 
 	/** Places one widget of the overlay, or notes what is wrong with its parameters. */
@@ -139,37 +164,47 @@ class OverlayPage {
 		const id = widget.id;
 		if (widget.type === 'tts') await this.#placeTts(id, box);
 		else if (widget.type === 'counter') {
-			const p = this.#paramsFor(parseCountersParams, id);
+			const p = this.#paramsFor('counters', parseCountersParams, id);
 			if (p) {
-				const state = new CountersState({ api, events, params: p, settings: widget.settings });
+				const { params } = p;
+				const state = new CountersState({ api, events, params, settings: widget.settings });
+				p.follow(state);
 				this.#placed.push({ id, box, kind: 'counter', state });
 			}
 		} else if (widget.type === 'celebration') {
-			const p = this.#paramsFor(parseCelebrationParams, id);
+			const p = this.#paramsFor('celebration', parseCelebrationParams, id);
 			if (p) {
-				const state = new CelebrationState({ api, events, params: p });
+				const state = new CelebrationState({ api, events, params: p.params });
+				p.follow(state);
 				this.#placed.push({ id, box, kind: 'celebration', state });
 			}
-		} else if (widget.type === 'tip_goal') {
-			const p = this.#paramsFor(parseTipGoalParams, id);
-			if (p) {
-				const tracker = new TipGoalTracker({
-					api,
-					events,
-					overlayId: this.#overlay.id,
-					widgetId: widget.id,
-					debug: p.debug,
-					// Reaching the goal fires this overlay's celebration widgets.
-					onReached: () => void this.#celebrateHere('tip goal reached')
-				});
-				this.#placed.push({ id, box, kind: 'tip_goal', tracker, theme: p });
-			}
-		} else if (widget.type === 'media') await this.#placeMedia(id, box);
+		} else if (widget.type === 'tip_goal') this.#placeGoal(id, box);
+		else if (widget.type === 'media') await this.#placeMedia(id, box);
 		// Other types are left out; the preview lists them.
 	}
 
+	#placeGoal(id: string, box: Box): void {
+		const p = this.#paramsFor('tip-goal', parseTipGoalParams, id);
+		if (!p) return;
+		const tracker = new TipGoalTracker({
+			api: this.#api,
+			events: this.#events,
+			overlayId: this.#overlay.id,
+			widgetId: id,
+			debug: p.params.debug,
+			theme: p.params,
+			// Reaching the goal fires this overlay's celebration widgets.
+			onReached: () => void this.#celebrateHere('tip goal reached')
+		});
+		p.follow(tracker);
+		this.#placed.push({ id, box, kind: 'tip_goal', tracker });
+	}
+
 	async #placeTts(id: string, box: Box): Promise<void> {
-		const params = this.#params;
+		// The page's own URL: a TTS widget has no place parameters.
+		const p = this.#paramsFor('tts', parseTtsParams);
+		if (!p) return;
+		const { params } = p;
 		const player = await TtsPlayer.open({
 			api: this.#api,
 			events: this.#events,
@@ -182,31 +217,29 @@ class OverlayPage {
 			// celebration source of this OBS.
 			celebrate: (reason) => (this.#celebrateHere(reason) ? undefined : announceCelebration(reason))
 		});
-		this.#placed.push({ id, box, kind: 'tts', player, theme: params });
+		p.follow(player);
+		this.#placed.push({ id, box, kind: 'tts', player });
 	}
 
 	async #placeMedia(id: string, box: Box): Promise<void> {
 		// Loaded only for overlays that have a media widget.
 		const { createOverlayMedia } = await import('./overlay-media.ts');
+		let follow: ((taker: SettingsTaker<MediaParams>) => void) | undefined;
 		const m = await createOverlayMedia({
 			api: this.#api,
 			events: this.#events,
 			obs: this.#obs,
-			search: location.search,
-			instance: `${this.#overlay.id}-${id}`
+			instance: `${this.#overlay.id}-${id}`,
+			paramsFor: (parse) => {
+				const p = this.#paramsFor('media', parse);
+				follow = p?.follow;
+				return p?.params ?? null;
+			}
 		});
-		if (!m.ok) this.#problems.push(...m.errors);
-		else {
-			this.#unlockers.push(m.unlock);
-			this.#placed.push({
-				id,
-				box,
-				kind: 'media',
-				player: m.player,
-				theme: m.theme,
-				component: m.component
-			});
-		}
+		if (!m) return;
+		follow?.(m.player);
+		this.#unlockers.push(m.unlock);
+		this.#placed.push({ id, box, kind: 'media', player: m.player, component: m.component });
 	}
 
 	/** Starts the placed widgets on one realtime connection, and shows them. */
@@ -241,8 +274,9 @@ class OverlayPage {
 			{ ...TTS_EVENTS, ...MEDIA_EVENTS, ...COUNTER_EVENTS, ...OVERLAY_EVENTS },
 			{ widgets: placed }
 		);
-		// One push channel for the page's TTS widgets, which obey the moderation decisions.
-		if (placed.some((w) => w.kind === 'tts')) connectLive(this.#api, events, parts);
+		// One push channel: the moderation decisions (TTS widgets) and the stored settings (all).
+		connectLive(this.#api, events, parts);
+		this.#settings.listen(events);
 		mount(OverlayApp, {
 			target,
 			props: {

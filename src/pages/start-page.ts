@@ -1,26 +1,66 @@
 // The start every widget page shares: its URL parameters parsed, wrong ones shown by the widget's
-// own error card (nothing connects), else an API client with the page's key and the event hub
-// its widgets read, handed to the page's wiring.
+// own error card (nothing connects); else an API client with the page's key, the stored settings
+// read and merged under the URL (src/client/settings.ts), and the event hub its widgets read,
+// handed to the page's wiring. Then the push channel: moderation's word for the widgets that obey
+// it, and the stored settings' for every widget, which it hands the parameters that changed.
 import { mount, type Component } from 'svelte';
 import { ApiClient } from '../client/api.ts';
 import { EventHub } from '../client/event-hub.ts';
 import type { ParamResult } from '../client/params.ts';
-import { connectWidgets, type PageWidget } from '../client/widget-page.ts';
-import type { EventTable } from '../contract/index.ts';
+import { ignoresStoredSettings, PageSettings, type SettingsTaker } from '../client/settings.ts';
+import { connectLive, connectWidgets, type PageWidget } from '../client/widget-page.ts';
+import type { EventTable, SettingsWidget } from '../contract/index.ts';
+
+/** The widget a page started, which follows the stored settings (none: a still sample). */
+export type FollowingWidget<P> = PageWidget & SettingsTaker<P>;
 
 export function startPage<P extends { key: string }>(
-	parse: (search: string) => ParamResult<P>,
+	/** The page's widget kind: the stored settings' target it reads. */
+	kind: SettingsWidget,
+	parse: (search: URLSearchParams) => ParamResult<P>,
 	showErrors: (target: HTMLElement, errors: string[]) => unknown,
 	/** `target`: the element the widget mounts into (`#app`). */
-	run: (params: P, api: ApiClient, events: EventHub, target: HTMLElement) => unknown
+	run: (
+		params: P,
+		api: ApiClient,
+		events: EventHub,
+		target: HTMLElement
+	) => FollowingWidget<P> | void | Promise<FollowingWidget<P> | void>,
+	/**
+	 * What must happen as the page loads, with the URL's parameters, before the stored settings are
+	 * read (the TTS page's audio port reads the browser's autoplay verdict then, as it always did).
+	 */
+	early?: (own: P) => void
 ): void {
+	void begin(kind, parse, showErrors, run, early);
+}
+
+async function begin<P extends { key: string }>(
+	kind: SettingsWidget,
+	parse: (search: URLSearchParams) => ParamResult<P>,
+	showErrors: (target: HTMLElement, errors: string[]) => unknown,
+	run: Parameters<typeof startPage<P>>[3],
+	early?: (own: P) => void
+): Promise<void> {
 	const target = document.getElementById('app')!;
-	const parsed = parse(location.search);
-	if (!parsed.ok) showErrors(target, parsed.errors);
-	else {
-		const params = parsed.value;
-		run(params, new ApiClient({ overlayKey: params.key }), new EventHub(), target);
+	const url = new URLSearchParams(location.search);
+	const own = parse(url);
+	if (!own.ok) {
+		showErrors(target, own.errors);
+		return;
 	}
+	early?.(own.value);
+	const api = new ApiClient({ overlayKey: own.value.key });
+	const events = new EventHub();
+	const settings = new PageSettings(api, !ignoresStoredSettings(url));
+	await settings.read();
+	const mine = settings.widget(kind, url, parse);
+	const widget = await run(mine.initial(own.value), api, events, target);
+	if (!widget) return;
+	// After run's connectWidgets, which exposes the page's handle that this adds the channel to.
+	connectLive(api, events, [widget]);
+	mine.bind(widget);
+	settings.listen(events);
 }
 
 /**
@@ -28,21 +68,26 @@ export function startPage<P extends { key: string }>(
  * errors (`paramErrors`): the model made from the parameters, started, fed by the page's
  * connection and exposed as `window.__tok[name]`.
  */
-export function startModelPage<P extends { key: string }, M extends PageWidget & { start(): void }>(
-	parse: (search: string) => ParamResult<P>,
+export function startModelPage<
+	P extends { key: string },
+	M extends FollowingWidget<P> & { start(): void }
+>(
+	kind: SettingsWidget,
+	parse: (search: URLSearchParams) => ParamResult<P>,
 	component: Component<{ model?: M; paramErrors?: readonly string[] | null }>,
 	create: (params: P, api: ApiClient, events: EventHub) => M,
-	table: EventTable,
-	name: string
+	table: EventTable
 ): void {
 	startPage(
+		kind,
 		parse,
 		(target, paramErrors) => mount(component, { target, props: { paramErrors } }),
 		(params, api, events, target) => {
 			const model = create(params, api, events);
 			model.start();
-			connectWidgets(api, events, [model], table, { [name]: model });
+			connectWidgets(api, events, [model], table, { [kind]: model });
 			mount(component, { target, props: { model } });
+			return model;
 		}
 	);
 }

@@ -27,14 +27,14 @@ function showSample(params: CelebrationParams, target: HTMLElement): void {
 	});
 }
 
-if (
-	!startSample(
-		parseCelebrationParams,
-		(target, paramErrors) => mount(Celebration, { target, props: { paramErrors } }),
-		showSample
-	)
-)
+const sample = startSample(
+	parseCelebrationParams,
+	(target, paramErrors) => mount(Celebration, { target, props: { paramErrors } }),
+	showSample
+);
+if (!sample)
 	startModelPage(
+		'celebration',
 		parseCelebrationParams,
 		Celebration,
 		(params, api, events) => {
@@ -43,6 +43,5 @@ if (
 			listenCelebrations((reason) => state.fire(reason));
 			return state;
 		},
-		OVERLAY_EVENTS,
-		'celebration'
+		OVERLAY_EVENTS
 	);

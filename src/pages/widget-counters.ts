@@ -9,18 +9,17 @@ import { sampleCountersModel } from '../../widgets/counters/sample.ts';
 import { COUNTER_EVENTS } from '../contract/events.ts';
 
 // sample=1: sample counters, still: nothing connects or reads.
-if (
-	!startSample(
-		parseCountersParams,
-		(target, paramErrors) => mount(Counters, { target, props: { paramErrors } }),
-		(params, target) => mount(Counters, { target, props: { model: sampleCountersModel(params) } })
-	)
-)
+const sample = startSample(
+	parseCountersParams,
+	(target, paramErrors) => mount(Counters, { target, props: { paramErrors } }),
+	(params, target) => mount(Counters, { target, props: { model: sampleCountersModel(params) } })
+);
+if (!sample)
 	startModelPage(
+		'counters',
 		parseCountersParams,
 		Counters,
 		(params, api, events) => new CountersState({ api, events, params }),
 		// The counters read counter events only: an overlay event is ignored unparsed.
-		COUNTER_EVENTS,
-		'counters'
+		COUNTER_EVENTS
 	);

@@ -14,15 +14,24 @@ const showErrors = (target: HTMLElement, paramErrors: string[]) =>
 	mount(Leaderboard, { target, props: { view: unreadList(), paramErrors } });
 
 // sample=1: a few sample supporters, still: nothing connects or reads.
-if (
-	!startSample(parseLeaderboardParams, showErrors, (params, target) =>
-		mount(Leaderboard, { target, props: { view: sampleSupporters(params.limit), theme: params } })
-	)
-)
-	startPage(parseLeaderboardParams, showErrors, (params, api, events, target) => {
-		const state = new LeaderboardState({ api, events, limit: params.limit }).start();
+const sample = startSample(parseLeaderboardParams, showErrors, (params, target) =>
+	mount(Leaderboard, { target, props: { view: sampleSupporters(params.limit), theme: params } })
+);
+if (!sample)
+	startPage('leaderboard', parseLeaderboardParams, showErrors, (params, api, events, target) => {
+		const state = new LeaderboardState({ api, events, limit: params.limit, theme: params }).start();
 		// Only tip.created matters here; the rest of the TTS group is dropped unread.
 		const table = { 'tip.created': TTS_EVENTS['tip.created'] };
 		connectWidgets(api, events, [state], table, { leaderboard: state.view });
-		mount(Leaderboard, { target, props: { view: state.view, theme: params } });
+		// The theme through a getter: the markup follows the stored settings.
+		mount(Leaderboard, {
+			target,
+			props: {
+				view: state.view,
+				get theme() {
+					return state.theme;
+				}
+			}
+		});
+		return state;
 	});

@@ -18,12 +18,11 @@ const showErrors = (target: HTMLElement, paramErrors: string[]) =>
 	mount(MediaWidget, { target, props: { view: initialMediaView(paramErrors) } });
 
 // sample=1: the player's box with a video request's info, still: nothing connects, loads or plays.
-if (
-	!startSample(parseMediaParams, showErrors, (params, target) =>
-		mount(MediaWidget, { target, props: { view: sampleMediaView(), theme: mediaTheme(params) } })
-	)
-)
-	startPage(parseMediaParams, showErrors, async (params, api, events, target) => {
+const sample = startSample(parseMediaParams, showErrors, (params, target) =>
+	mount(MediaWidget, { target, props: { view: sampleMediaView(), theme: mediaTheme(params) } })
+);
+if (!sample)
+	startPage('media', parseMediaParams, showErrors, async (params, api, events, target) => {
 		const instance = params.instance ?? 'widget-media';
 		const gate = new AutoplayGate();
 		const obs = createObsBridge();
@@ -38,14 +37,17 @@ if (
 			{ ...MEDIA_EVENTS, ...TTS_EVENTS, ...OVERLAY_EVENTS },
 			{ player }
 		);
-		// The view is the player's own reactive state: the widget follows it.
+		// The view and the theme are the player's own reactive state: the widget follows them.
 		mount(MediaWidget, {
 			target,
 			props: {
 				view: player.view,
-				theme: mediaTheme(params),
+				get theme() {
+					return player.theme;
+				},
 				attach: (el: HTMLElement) => player.attach(el),
 				onUnlockAudio: () => void gate.unlock()
 			}
 		});
+		return player;
 	});

@@ -2,7 +2,7 @@
 import { mount } from 'svelte';
 import { startSample } from './sample-page.ts';
 import { startPage } from './start-page.ts';
-import { connectLive, connectWidgets } from '../client/widget-page.ts';
+import { connectWidgets } from '../client/widget-page.ts';
 import Recent from '../../widgets/recent/Recent.svelte';
 import { parseRecentParams } from '../../widgets/recent/params.ts';
 import { RecentState } from '../../widgets/recent/recent.svelte.ts';
@@ -14,16 +14,25 @@ const showErrors = (target: HTMLElement, paramErrors: string[]) =>
 	mount(Recent, { target, props: { view: unreadList(), paramErrors } });
 
 // sample=1: a few sample events, still: nothing connects or reads.
-if (
-	!startSample(parseRecentParams, showErrors, (params, target) =>
-		mount(Recent, { target, props: { view: sampleRecent(params.limit), theme: params } })
-	)
-)
-	startPage(parseRecentParams, showErrors, (params, api, events, target) => {
-		const state = new RecentState({ api, events, limit: params.limit }).start();
+const sample = startSample(parseRecentParams, showErrors, (params, target) =>
+	mount(Recent, { target, props: { view: sampleRecent(params.limit), theme: params } })
+);
+if (!sample)
+	startPage('recent', parseRecentParams, showErrors, (params, api, events, target) => {
+		const state = new RecentState({ api, events, limit: params.limit, theme: params }).start();
 		const table = { ...TTS_EVENTS, ...MEDIA_EVENTS };
-		// Tips are listed as moderation decided them: the push channel says when a decision changed.
+		// Tips are listed as moderation decided them: the page's push channel says when a decision
+		// changed.
 		connectWidgets(api, events, [state], table, { recent: state.view });
-		connectLive(api, events, [state]);
-		mount(Recent, { target, props: { view: state.view, theme: params } });
+		// The theme through a getter: the markup follows the stored settings.
+		mount(Recent, {
+			target,
+			props: {
+				view: state.view,
+				get theme() {
+					return state.theme;
+				}
+			}
+		});
+		return state;
 	});

@@ -27,20 +27,20 @@ const showErrors = (target: HTMLElement, paramErrors: string[]) =>
 
 // sample=1: a goal 60 % raised, still: nothing connects or reads. It shows no overlay's goal, so
 // its URL may leave `overlay` out.
-if (
-	!startSample(
-		(search) => parseTipGoalParams(withSampleOverlay(search)),
-		showErrors,
-		(params, target) => mount(TipGoal, { target, props: { view: sampleGoalView(), theme: params } })
-	)
-)
-	startPage(parseTipGoalParams, showErrors, (params, api, events, target) => {
+const sample = startSample(
+	(search) => parseTipGoalParams(withSampleOverlay(search)),
+	showErrors,
+	(params, target) => mount(TipGoal, { target, props: { view: sampleGoalView(), theme: params } })
+);
+if (!sample)
+	startPage('tip-goal', parseTipGoalParams, showErrors, (params, api, events, target) => {
 		const goal = new TipGoalTracker({
 			api,
 			events,
 			overlayId: params.overlay,
 			widgetId: params.widget,
 			debug: params.debug,
+			theme: params,
 			onReached: (g) =>
 				dispatchEvent(
 					new CustomEvent<CelebrateDetail>('tok:celebrate', {
@@ -49,7 +49,17 @@ if (
 				)
 		}).start();
 		connectWidgets(api, events, [goal], { ...TTS_EVENTS, ...OVERLAY_EVENTS }, { goal });
-		mount(TipGoal, { target, props: { view: goal.view, theme: params } });
+		// The theme through a getter: the markup follows the stored settings.
+		mount(TipGoal, {
+			target,
+			props: {
+				view: goal.view,
+				get theme() {
+					return goal.theme;
+				}
+			}
+		});
+		return goal;
 	});
 
 /** The URL's parameters, with a placeholder overlay id when it names none (sample=1 only). */

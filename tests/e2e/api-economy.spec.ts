@@ -1,6 +1,9 @@
 // API economy (issue #8): the upstream calls a TTS page makes are a deterministic budget, so they
 // are a test (the bench prints the same figures): exactly a start and a finish per played tip in
-// steady state, and a fixed set of calls per (re)connect. Counted in the simulator's log.
+// steady state, and a fixed set of calls per (re)connect. Counted in the simulator's log, which
+// never sees the token endpoint's own routes (GET /settings, the push channel): a page's reads of
+// its stored settings (at start, on the push channel's hello and on a save) are not upstream calls,
+// and a save must cost none.
 import type { Page } from '@playwright/test';
 import { CALLS_PER_CONNECT, CALLS_PER_RECONNECT, BUDGETS } from '../../bench/budgets.ts';
 import type { RequestEntry } from '../../src/sim/log.ts';
@@ -74,4 +77,31 @@ test('a dropped connection costs a fixed set of calls to come back, and nothing 
 		await quiet(page, stack, 1_500);
 		expect(shape(requestsSince(stack, mark)).sort()).toEqual([...CALLS_PER_RECONNECT].sort());
 	}
+});
+
+test('a save of the stored settings costs the upstream nothing: the page reads our endpoint', async ({
+	page,
+	stack
+}) => {
+	await page.goto(stack.url('/widget/tts', { min_display: 0, gap: 0 }));
+	await connected(page);
+	await quiet(page, stack);
+	// GET /settings is the token endpoint's own (the simulator never sees it): counted by the page.
+	const reads = () =>
+		page.evaluate(
+			() =>
+				(window as unknown as { __tok: { api: { stats: { byRoute: Record<string, number> } } } })
+					.__tok.api.stats.byRoute.settings ?? 0
+		);
+	const before = await reads();
+	const mark = stack.sim.control.log.lastSeq;
+	const res = await fetch(`${stack.origin}/control/settings/tts`, {
+		method: 'PUT',
+		headers: { 'X-Control-Key': stack.controlKey, 'Content-Type': 'application/json' },
+		body: JSON.stringify({ values: { look: 'gold' } })
+	});
+	expect(res.status).toBe(200);
+	await expect.poll(reads, { timeout: 5_000 }).toBe(before + 1);
+	await quiet(page, stack);
+	expect(describe(requestsSince(stack, mark))).toEqual([]);
 });

@@ -127,4 +127,11 @@ describe('the push channel', () => {
 		for (const type of ['hello', 'resync'] as const)
 			expect(liveReads({ type })).toEqual({ snapshots: ['tts', 'ttsHistory'], rules: true });
 	});
+
+	it('reads nothing for a save of the stored settings (the widgets look, the dock does not change)', () => {
+		expect(liveReads({ type: 'settings', target: 'tts', version: 4 })).toEqual({
+			snapshots: [],
+			rules: false
+		});
+	});
 });

@@ -4,6 +4,7 @@
 import type { ApiClient } from '../../src/client/api.ts';
 import type { EventHub } from '../../src/client/event-hub.ts';
 import type { RealtimeState } from '../../src/client/realtime.ts';
+import type { SettingsRows } from '../../src/client/settings.ts';
 import type { KnownEvent } from '../../src/contract/index.ts';
 import type { CelebrationParams } from './params.ts';
 import { targetsMe } from './targeting.ts';
@@ -28,13 +29,25 @@ export class CelebrationState {
 	running = $state(false);
 	/** Why the last one fired, for the debug panel: `event evt_…` or a caller's reason. */
 	lastReason = $state('');
+	/** Style, intensity and duration of the next celebration: the stored settings change them. */
+	params: CelebrationParams = $state.raw(null!);
+	/** Where each parameter came from (debug panel). */
+	settingsRows: SettingsRows = $state.raw([]);
 
 	private unsubscribe: (() => void) | null = null;
 
-	constructor(private readonly deps: CelebrationDeps) {}
+	constructor(private readonly deps: CelebrationDeps) {
+		this.params = deps.params;
+	}
 
-	get params(): CelebrationParams {
-		return this.deps.params;
+	/** The stored settings changed: from the next celebration on (one on screen runs its course). */
+	applySettings(params: CelebrationParams): void {
+		this.params = params;
+	}
+
+	/** Where each parameter came from, for the debug panel. */
+	showSettings(rows: SettingsRows): void {
+		this.settingsRows = rows;
 	}
 
 	start(): void {
@@ -61,7 +74,7 @@ export class CelebrationState {
 	/** A realtime event: an overlay.celebration for this widget fires it; anything else is ignored. */
 	apply(e: KnownEvent): void {
 		if (e.type !== 'overlay.celebration') return;
-		const { overlay, widget } = this.deps.params;
+		const { overlay, widget } = this.params;
 		if (targetsMe(e.data, { overlay, widget })) this.fire(`event ${e.id}`);
 	}
 

@@ -14,6 +14,7 @@ import {
 	upsertCounter,
 	type SettingsPick
 } from './counter-list.ts';
+import type { SettingsRows } from '../../src/client/settings.ts';
 import type { CountersParams } from './params.ts';
 import type { CounterView, CountersStatus } from './view.ts';
 import * as routes from '../../src/contract/routes.ts';
@@ -42,6 +43,10 @@ export class CountersState {
 	applied = $state(0);
 	/** Something worth telling the streamer with debug=1 (e.g. a widget id that is not there). */
 	note = $state('');
+	/** The parameters the markup reads (theme, format, label): the stored settings change them. */
+	params: CountersParams = $state.raw(null!);
+	/** Where each parameter came from (debug panel). */
+	settingsRows: SettingsRows = $state.raw([]);
 
 	/** What the markup lists: the selected counter (when it exists), or all. */
 	readonly shown: CounterView[] = $derived(
@@ -61,19 +66,31 @@ export class CountersState {
 	private unsubscribe: (() => void) | null = null;
 
 	constructor(private readonly deps: CountersDeps) {
-		const { params, settings } = deps;
-		if (params.name !== undefined) this.selected = params.name;
-		else if (settings !== undefined) this.pick(nameFromSettings(settings));
-		else if (params.widget === undefined) this.selected = null;
-	}
-
-	get params(): CountersParams {
-		return this.deps.params;
+		this.params = deps.params;
+		this.select();
 	}
 
 	/** The caption of a counter: the `label` parameter in single mode, else its name. */
 	labelOf(name: string): string {
-		return this.selected !== null && this.deps.params.label ? this.deps.params.label : name;
+		return this.selected !== null && this.params.label ? this.params.label : name;
+	}
+
+	/**
+	 * The stored settings changed: theme, format and label apply at once (counters have nothing in
+	 * flight). Another `name` shows another counter of the list, which holds them all: read again
+	 * only when the overlay's widget settings must name it.
+	 */
+	applySettings(params: CountersParams): void {
+		const name = this.params.name;
+		this.params = params;
+		if (params.name === name) return;
+		this.select();
+		if (this.selected === undefined) void this.resync();
+	}
+
+	/** Where each parameter came from, for the debug panel. */
+	showSettings(rows: SettingsRows): void {
+		this.settingsRows = rows;
 	}
 
 	start(): void {
@@ -131,9 +148,18 @@ export class CountersState {
 		this.refresh();
 	}
 
+	/** The counter to show: the `name` parameter, the overlay widget's, or (unknown yet) undefined. */
+	private select(): void {
+		const { params } = this;
+		const { settings } = this.deps;
+		if (params.name !== undefined) this.selected = params.name;
+		else if (settings !== undefined) this.pick(nameFromSettings(settings));
+		else this.selected = params.widget === undefined ? null : undefined;
+	}
+
 	/** The counter named by the overlay widget's settings (overlay and widget parameters). */
 	private async resolveSelection(): Promise<ApiFailure | null> {
-		const { params } = this.deps;
+		const { params } = this;
 		const widget = params.widget!;
 		if (params.overlay !== undefined) {
 			const res = await this.deps.api.request(routes.overlayRead, { overlayId: params.overlay });

@@ -21,10 +21,10 @@ export interface LiveReads {
 }
 
 /**
- * What a message makes the dock read again. The channel speaks of moderation only, so "read
- * everything" after a (re)connect is everything moderation changes: the TTS queue (held tips,
- * badges), its history (masked messages) and the rules; the realtime connection has its own
- * resync for the rest.
+ * What a message makes the dock read again. Of what the channel speaks of, only moderation changes
+ * the dock, so "read everything" after a (re)connect is everything moderation changes: the TTS
+ * queue (held tips, badges), its history (masked messages) and the rules; the realtime connection
+ * has its own resync for the rest.
  */
 export function liveReads(m: LiveMessage): LiveReads {
 	switch (m.type) {
@@ -32,6 +32,9 @@ export function liveReads(m: LiveMessage): LiveReads {
 			return { snapshots: ['tts'], rules: false };
 		case 'rules':
 			return { snapshots: [], rules: true };
+		// Stored settings (the widgets' look) change nothing the dock shows: no upstream read.
+		case 'settings':
+			return { snapshots: [], rules: false };
 		default:
 			return { snapshots: ['tts', 'ttsHistory'], rules: true };
 	}

@@ -28,12 +28,14 @@ import { callsText, claimText, connectionText, showQueueStatus } from '../shared
 import { adapterFor } from './adapters/index.ts';
 import { withVolumeFade } from './adapters/fade.ts';
 import { MediaPlayError, type MediaSession } from './adapters/types.ts';
-import type { MediaParams } from './params.ts';
+import type { SettingsRows } from '../../src/client/settings.ts';
+import { mediaTheme, type MediaParams } from './params.ts';
 import {
 	initialMediaView,
+	nowPlaying,
 	type FailedVideo,
-	type MediaViewModel,
-	type NowPlaying
+	type MediaTheme,
+	type MediaViewModel
 } from './view.ts';
 
 export interface MediaPlayerDeps {
@@ -54,11 +56,18 @@ export interface MediaPlayerDeps {
 const ATTEMPTS = 2;
 const FAILED_SHOWN = 10;
 
-/** The item being played, and how to stop it. */
-type Playing = { orderId: string; session?: MediaSession; cancel: () => void };
+/** The item being played, the parameters it began with, and how to stop it. */
+type Playing = {
+	orderId: string;
+	params: MediaParams;
+	session?: MediaSession;
+	cancel: () => void;
+};
 
 export class MediaPlayer {
 	view: MediaViewModel = $state(initialMediaView());
+	/** The player's look: a change of the settings reaches it with the next video. */
+	theme: MediaTheme = $state.raw(null!);
 
 	readonly #runner: ClaimRunner<QueueMediaItem>;
 	readonly #disposers: (() => void)[] = [];
@@ -73,11 +82,18 @@ export class MediaPlayer {
 	readonly #failures = new Map<string, FailedVideo>();
 	#lastEventId: string | null = null;
 	#lastNote = '';
+	/** The parameters for the next video (applySettings); the one playing keeps its own. */
+	#params: MediaParams;
+	#settingsRows: SettingsRows = [];
+	/** The parameters `theme` was made of. */
+	#themeOf: MediaParams | null = null;
 
 	readonly #deps: MediaPlayerDeps;
 
 	constructor(deps: MediaPlayerDeps) {
 		this.#deps = deps;
+		this.#params = deps.params;
+		this.#look(deps.params);
 		this.#obsState = { ...deps.obs };
 		this.#runner = new ClaimRunner<QueueMediaItem>({
 			queue: mediaQueuePort(deps.api, (visible) => this.#setVisible(visible)),
@@ -136,6 +152,22 @@ export class MediaPlayer {
 		this.#updateEligibility();
 	}
 
+	/**
+	 * The stored settings changed: from the next video on (look, size, loudness, ducking); the one
+	 * playing keeps what it began with. Which videos this copy takes changes at once.
+	 */
+	applySettings(params: MediaParams): void {
+		this.#params = params;
+		if (!this.#current) this.#look(params);
+		this.#updateEligibility();
+	}
+
+	/** Where each parameter came from, for the debug panel. */
+	showSettings(rows: SettingsRows): void {
+		this.#settingsRows = rows;
+		this.#refresh();
+	}
+
 	destroy(): void {
 		for (const d of this.#disposers.splice(0)) d();
 		this.#runner.close();
@@ -159,7 +191,7 @@ export class MediaPlayer {
 			// A TTS clear resets the media playback state too: the snapshot tells what is left.
 			else this.#runner.requestSnapshot();
 		}
-		if (this.#deps.params.claim === 'never') this.#mirror(e);
+		if (this.#params.claim === 'never') this.#mirror(e);
 		this.#refresh();
 	}
 
@@ -191,7 +223,8 @@ export class MediaPlayer {
 	}
 
 	#updateEligibility(): void {
-		const { params, gate, speech } = this.#deps;
+		const { gate, speech } = this.#deps;
+		const params = this.#params;
 		const holdForTts = params.with_tts === 'hold' && (speech?.speaking ?? false);
 		const eligible =
 			this.#connection !== 'unauthorized' &&
@@ -217,7 +250,8 @@ export class MediaPlayer {
 	}
 
 	#volume(): number {
-		const { params, speech } = this.#deps;
+		const { speech } = this.#deps;
+		const params = this.#current?.params ?? this.#params;
 		const ducked = params.with_tts === 'duck' && (speech?.speaking ?? false);
 		if (this.view.ducked !== ducked) this.view.ducked = ducked;
 		return params.volume * (ducked ? params.duck_volume : 1);
@@ -226,6 +260,13 @@ export class MediaPlayer {
 	#applyVolume(): void {
 		const v = this.#volume();
 		this.#current?.session?.setVolume(v);
+	}
+
+	/** The player's look from `params` (untouched when they are the same). */
+	#look(params: MediaParams): void {
+		if (this.#themeOf === params) return;
+		this.#themeOf = params;
+		this.theme = mediaTheme(params);
 	}
 
 	#hostReady(): Promise<HTMLElement> {
@@ -266,8 +307,9 @@ export class MediaPlayer {
 				}
 				let cancel = () => {};
 				const cancelled = new Promise<void>((resolve) => (cancel = resolve));
-				const cur: Playing = { orderId, cancel };
+				const cur: Playing = { orderId, params: this.#params, cancel };
 				this.#current = cur;
+				this.#look(cur.params);
 				this.view.now = { ...nowPlaying(media), mirrored: false };
 				try {
 					const host = await this.#hostReady();
@@ -320,7 +362,8 @@ export class MediaPlayer {
 
 	#refresh(): void {
 		const v = this.view;
-		const { gate, params } = this.#deps;
+		const { gate } = this.#deps;
+		const params = this.#params;
 		showQueueStatus(v, this.#connection, this.#connectionDetail, gate.unlocked, params.claim);
 		if (params.debug) v.debug = this.#diagnostics();
 	}
@@ -346,21 +389,8 @@ export class MediaPlayer {
 			['tip being read', this.#deps.speech?.speaking ? 'yes' : 'no'],
 			['calls', callsText(this.#runner.calls)],
 			['last note', this.#lastNote || '–'],
-			...failed
+			...failed,
+			...this.#settingsRows
 		];
 	}
-}
-
-function nowPlaying(media: QueueMediaItem): Omit<NowPlaying, 'mirrored'> {
-	return {
-		orderId: media.order_id,
-		title: media.video_title,
-		url: media.media_url,
-		thumbnail: media.video_thumbnail,
-		requester: media.donor_name,
-		started: false,
-		position: media.media_start_time,
-		duration: media.video_duration > 0 ? media.video_duration : null,
-		held: false
-	};
 }

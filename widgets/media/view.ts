@@ -1,5 +1,6 @@
 // The media widget's view model: everything the markup shows, computed by the player
 // (media-player.svelte.ts). The video itself lives in the host element the markup lends the player.
+import type { QueueMediaItem } from '../../src/contract/index.ts';
 import { queueView, type QueueStatus } from '../shared/queue-status.ts';
 import type { DebugRows, Position } from '../shared/theme-params.ts';
 
@@ -63,3 +64,18 @@ export interface MediaTheme {
 /** The view before anything connects; with `paramErrors`, that of a page that will not connect. */
 export const initialMediaView = (paramErrors: string[] | null = null): MediaViewModel =>
 	queueView({ visible: true, now: null, ducked: false, failed: [] }, paramErrors);
+
+/** The video a copy starts playing, as the player shows it. */
+export function nowPlaying(media: QueueMediaItem): Omit<NowPlaying, 'mirrored'> {
+	return {
+		orderId: media.order_id,
+		title: media.video_title,
+		url: media.media_url,
+		thumbnail: media.video_thumbnail,
+		requester: media.donor_name,
+		started: false,
+		position: media.media_start_time,
+		duration: media.video_duration > 0 ? media.video_duration : null,
+		held: false
+	};
+}

@@ -8,7 +8,7 @@
 // So a tip.created event adds no row: it has the list read again soon (the read decides the tip),
 // as does every message of the push channel (a decision changed).
 // A credential without media:read still lists tips (the media reads then count as empty).
-import type { KnownEvent } from '../../src/contract/index.ts';
+import type { KnownEvent, LiveMessage } from '../../src/contract/index.ts';
 import * as routes from '../../src/contract/routes.ts';
 import { ListReader, type ListDeps, type ListRead } from '../shared/list-reads.svelte.ts';
 import { listedTip, mergeRecent, tipRow, videoRow, type RecentRow } from './recent-list.ts';
@@ -62,9 +62,12 @@ export class RecentState extends ListReader<RecentRow> {
 		this.view.rows = mergeRecent([this.view.rows, [row]], this.deps.limit);
 	}
 
-	/** A decision changed (approved, rejected), or the channel (re)connected: read again. */
-	protected override applyLive(): void {
-		this.scheduleWithin(DECISION_READ_MS);
+	/**
+	 * A decision changed (approved, rejected), or the channel (re)connected: read again. Not for
+	 * stored settings (the page hands them to applySettings).
+	 */
+	protected override applyLive(m: LiveMessage): void {
+		if (m.type !== 'settings') this.scheduleWithin(DECISION_READ_MS);
 	}
 
 	protected async fetch(): Promise<ListRead<RecentRow>> {

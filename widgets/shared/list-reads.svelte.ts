@@ -35,6 +35,8 @@ export interface ListWidgetProps<Row> {
 
 export interface ListDeps extends ReaderSource {
 	limit: number;
+	/** The list's font, colours, scale and position (absent: the component's defaults). */
+	theme?: WidgetTheme;
 }
 
 /** One read of a list: its rows, or the response that failed. */
@@ -45,6 +47,8 @@ export abstract class ListReader<Row> extends UpstreamReader<
 	{ ok: true; rows: Row[] }
 > {
 	view: ListViewModel<Row> = $state(unreadList());
+	/** The markup's theme: the stored settings change it at once. */
+	theme: WidgetTheme | undefined = $state.raw();
 
 	protected readonly deps: ListDeps;
 	/** What is read, for the error sentence: `the leaderboard`. */
@@ -55,8 +59,21 @@ export abstract class ListReader<Row> extends UpstreamReader<
 
 	constructor(deps: ListDeps, what: string) {
 		super(deps);
-		this.deps = deps;
+		// A copy: applySettings changes its limit.
+		this.deps = { ...deps };
+		this.theme = deps.theme;
 		this.what = what;
+	}
+
+	/**
+	 * The stored settings changed: the theme applies at once (a list has nothing in flight); the
+	 * list is read again only when it shows another number of rows.
+	 */
+	applySettings(params: WidgetTheme & { limit: number }): void {
+		this.theme = params;
+		if (params.limit === this.deps.limit) return;
+		this.deps.limit = params.limit;
+		void this.read();
 	}
 
 	/** The rows of a read as the list shows them (a list may add what came by event meanwhile). */

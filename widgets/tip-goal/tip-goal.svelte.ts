@@ -19,7 +19,8 @@ import {
 	reachedKey
 } from '../../src/core/goal.ts';
 import { UpstreamReader, type ReaderSource } from '../shared/upstream-reader.ts';
-import type { GoalView, TipGoalViewModel } from './view.ts';
+import type { GoalView, TipGoalTheme, TipGoalViewModel } from './view.ts';
+import type { SettingsRows } from '../../src/client/settings.ts';
 import * as routes from '../../src/contract/routes.ts';
 
 /** The slice of localStorage this class uses. */
@@ -33,6 +34,8 @@ export interface TipGoalDeps extends ReaderSource {
 	/** The goal was reached while this page watched: fire the overlay's celebration (once). */
 	onReached?: (goal: TipGoal) => void;
 	debug?: boolean;
+	/** The goal's font, colours, scale and position (absent: the component's defaults). */
+	theme?: TipGoalTheme;
 	/** Default: window.localStorage when usable. */
 	memory?: GoalMemory | null;
 	now?: () => number;
@@ -62,6 +65,8 @@ export class TipGoalTracker extends UpstreamReader<TipGoalViewModel, GoalRead> {
 		debug: null,
 		paramErrors: null
 	});
+	/** The markup's theme: the stored settings change it at once (a goal has nothing in flight). */
+	theme: TipGoalTheme | undefined = $state.raw();
 
 	readonly #deps: TipGoalDeps;
 	readonly #now: () => number;
@@ -82,6 +87,8 @@ export class TipGoalTracker extends UpstreamReader<TipGoalViewModel, GoalRead> {
 	#reads = 0;
 	#lastEvent = '–';
 	#lastVerdict = '–';
+	/** Where each parameter came from (debug panel). */
+	#settingsRows: SettingsRows = [];
 	/** The one countdown timer: the next visible change of the goal (refresh). */
 	#tick: ReturnType<typeof setTimeout> | null = null;
 
@@ -90,6 +97,18 @@ export class TipGoalTracker extends UpstreamReader<TipGoalViewModel, GoalRead> {
 		this.#deps = deps;
 		this.#now = deps.now ?? Date.now;
 		this.#memory = deps.memory === undefined ? defaultMemory() : deps.memory;
+		this.theme = deps.theme;
+	}
+
+	/** The stored settings changed: the theme applies at once; the goal is not read again. */
+	applySettings(theme: TipGoalTheme): void {
+		this.theme = theme;
+	}
+
+	/** Where each parameter came from, for the debug panel. */
+	showSettings(rows: SettingsRows): void {
+		this.#settingsRows = rows;
+		this.refresh();
 	}
 
 	override setConnection(state: RealtimeState, detail: string): void {
@@ -240,7 +259,8 @@ export class TipGoalTracker extends UpstreamReader<TipGoalViewModel, GoalRead> {
 			['goal', g ? `${g.current} of ${g.amount} (${goalState(g, this.#now())})` : 'not read yet'],
 			['reads', String(this.#reads)],
 			['last event', this.#lastEvent],
-			['last tip', this.#lastVerdict]
+			['last tip', this.#lastVerdict],
+			...this.#settingsRows
 		];
 	}
 }

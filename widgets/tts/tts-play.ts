@@ -67,6 +67,8 @@ export class TtsPlay {
 	readonly orderId: string;
 	readonly #item: PlayItem;
 	readonly #stage: PlayStage;
+	/** The loudness of this play, as the settings were when it began (a change waits for the next). */
+	readonly #params: PlayStage['params'];
 	/**
 	 * The tier's sound to play before the voice. The sound and the celebration belong to the
 	 * alert's first showing: a retry after a failed speech shows the card again, quietly.
@@ -93,6 +95,7 @@ export class TtsPlay {
 
 	constructor(stage: PlayStage, item: PlayItem) {
 		this.#stage = stage;
+		this.#params = stage.params;
 		this.#item = item;
 		this.orderId = item.orderId;
 		// Decided `no_voice`: nothing of it is heard, not even the tier's sound.
@@ -155,8 +158,8 @@ export class TtsPlay {
 
 	/** The voice, then the rest of the card's display time; true when both ran to their end. */
 	async #speak(url: string): Promise<boolean> {
-		const { audio, params, speech } = this.#stage;
-		const voice = audio.play(url, { volume: params.volume });
+		const { audio, speech } = this.#stage;
+		const voice = audio.play(url, { volume: this.#params.volume });
 		this.#audio = voice;
 		const cardWait = this.#cardWaiting ? sleep(CARD_WAIT_MS) : null;
 		void cardWait?.done.then((waited) => waited && this.#showWaitingCard());
@@ -194,8 +197,8 @@ export class TtsPlay {
 	 * within SOUND_START_MS, is skipped with a note: it never blocks the speech or the queue.
 	 */
 	async #playSound(url: string): Promise<void> {
-		const { audio, params, speech } = this.#stage;
-		const sound = audio.play(url, { volume: params.sound_volume });
+		const { audio, speech } = this.#stage;
+		const sound = audio.play(url, { volume: this.#params.sound_volume });
 		this.#audio = sound;
 		const ended = sound.done.then(
 			() => true,

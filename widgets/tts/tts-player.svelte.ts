@@ -3,8 +3,9 @@
 // sound, card, voice and display time) is a TtsPlay (tts-play.ts); the player keeps what lasts
 // between plays (the card handed over to the next one). The markup only renders `view`
 // (TtsWidget.svelte). It obeys the token endpoint's moderation decisions (tts-queue.ts): a tip's
-// message is shown only as the token endpoint handed it out with a decision to play it.
-import type { KnownEvent, QueueTip } from '../../src/contract/index.ts';
+// message is shown only as the token endpoint handed it out with a decision to play it. New
+// parameters from the stored settings (applySettings) apply from the next alert.
+import type { QueueTip } from '../../src/contract/index.ts';
 import type { ApiClient } from '../../src/client/api.ts';
 import type { AudioPort } from '../../src/client/audio-port.ts';
 import { openClaimMemory, type ClaimMemory } from '../../src/client/claim-memory.ts';
@@ -13,16 +14,23 @@ import type { EventHub } from '../../src/client/event-hub.ts';
 import type { LiveState } from '../../src/client/live.ts';
 import { mayClaim, type ObsBridge, type ObsState } from '../../src/client/obs.ts';
 import type { RealtimeState } from '../../src/client/realtime.ts';
+import type { SettingsRows } from '../../src/client/settings.ts';
 import type { SpeechAnnouncer } from '../../src/client/sound-bus.ts';
 import { applyTtsEvent, playable, ttsQueuePort } from '../../src/client/tts-queue.ts';
-import { backoffDelay } from '../../src/core/backoff.ts';
 import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { readCurrency } from '../shared/currency.ts';
 import { callsText, claimText, connectionText, showQueueStatus } from '../shared/queue-status.ts';
 import type { TtsParams } from './params.ts';
+import { pending, PendingReads, Spectator } from './queue-watch.ts';
 import { alertStyle, type AlertStyle } from './tiers.ts';
 import { TtsPlay, type PlayStage } from './tts-play.ts';
-import { initialTtsView, type AlertView, type TtsViewModel } from './view.ts';
+import {
+	alertView,
+	initialTtsView,
+	type AlertView,
+	type TtsTheme,
+	type TtsViewModel
+} from './view.ts';
 
 export interface TtsPlayerDeps {
 	api: ApiClient;
@@ -45,14 +53,18 @@ export interface TtsPlayerDeps {
  * take its place (the finish and the next start are two calls) before it leaves on its own.
  */
 const HANDOFF_MS = 250;
-/** Tips the token endpoint could not decide yet (`pending`) are read again on this backoff. */
-const PENDING_RETRY = { baseMs: 2_000, maxMs: 30_000 };
 
-/** The token endpoint could not decide the tip (its decision store out of reach). */
-const pending = (tip: QueueTip) => tip.moderation?.outcome === 'pending';
+/** What the claim runner takes of the parameters. */
+const claimConfig = (p: TtsParams) => ({
+	maxFailures: p.audio_failures,
+	fallback: p.text_fallback === 'on',
+	gapMs: p.gap * 1000
+});
 
 export class TtsPlayer {
 	view: TtsViewModel = $state(initialTtsView());
+	/** The card's theme: a change of the settings reaches it once the card on screen has left. */
+	theme: TtsTheme = $state.raw({ scale: 1, position: 'top' });
 
 	/** A player with the claim memory of its instance (that of the page before a reload). */
 	static async open(deps: Omit<TtsPlayerDeps, 'memory'>): Promise<TtsPlayer> {
@@ -66,11 +78,14 @@ export class TtsPlayer {
 	#connectionDetail = '';
 	/** The push channel's state (debug panel); the page may not open one. */
 	#live = 'not opened';
-	/** Spectator mode: the order another consumer started, shown once its decision is known. */
-	#mirrorWanted: string | null = null;
-	/** The read again of `pending` tips, and how many were made since none was pending. */
-	#pendingTimer: ReturnType<typeof setTimeout> | null = null;
-	#pendingReads = 0;
+	readonly #pending = new PendingReads(() => this.#runner.requestSnapshot(0));
+	readonly #spectator = new Spectator({
+		snapshot: () => this.#runner.snapshot,
+		readAgain: () => this.#runner.requestSnapshot(0),
+		show: (tip) => this.#show(tip, false),
+		hide: (orderId) => this.#hide(orderId),
+		shown: () => this.view.alert?.id ?? null
+	});
 	#obsState: ObsState;
 	/** The play in progress, from the claim runner's play until it settles (even once stopped). */
 	#play: TtsPlay | null = null;
@@ -84,12 +99,17 @@ export class TtsPlayer {
 	#lastEventId: string | null = null;
 	#lastEventAt: number | null = null;
 	#lastError = '';
+	/** The parameters for the next alert (applySettings); a play keeps those it began with. */
+	#params: TtsParams;
+	/** Where each parameter came from (debug panel). */
+	#settingsRows: SettingsRows = [];
 
 	readonly #deps: TtsPlayerDeps;
 
 	constructor(deps: TtsPlayerDeps) {
 		this.#deps = deps;
-		const { params } = deps;
+		this.#params = deps.params;
+		this.theme = deps.params;
 		this.#obsState = { ...deps.obs };
 		this.#stage = {
 			...deps,
@@ -105,11 +125,7 @@ export class TtsPlayer {
 			player: this.#playerPort(),
 			memory: deps.memory,
 			now: deps.now,
-			config: {
-				maxFailures: params.audio_failures,
-				fallback: params.text_fallback === 'on',
-				gapMs: params.gap * 1000
-			},
+			config: claimConfig(deps.params),
 			log: (m) => this.#note(m)
 		});
 	}
@@ -122,13 +138,15 @@ export class TtsPlayer {
 					this.#lastEventId = e.id;
 					this.#lastEventAt = Date.now();
 					applyTtsEvent(this.#runner, e);
-					if (this.#deps.params.claim === 'never') this.#mirror(e);
+					if (this.#params.claim === 'never') this.#spectator.event(e);
 					else if (this.view.debug) this.#refresh();
 				},
 				resync: () => this.#runner.requestSnapshot(0),
 				// A decision changed, or the channel (re)connected: the queue is read again. Not for a
 				// hello heard before any read began: the page's first read comes after it anyway.
+				// Not for stored settings (the page hands them to applySettings): the queue is the same.
 				live: (m) => {
+					if (m.type === 'settings') return;
 					if (m.type !== 'hello' || this.#runner.calls.snapshot > 0)
 						this.#runner.requestSnapshot(0);
 				}
@@ -140,8 +158,8 @@ export class TtsPlayer {
 			audio.onUnlockChange(() => this.#updateEligibility()),
 			this.#runner.subscribe(() => {
 				this.#checkHandoff();
-				this.#showMirrored();
-				this.#readPendingAgain();
+				this.#spectator.check();
+				this.#pending.check(this.#runner.snapshot);
 				this.#refresh();
 			})
 		);
@@ -165,12 +183,32 @@ export class TtsPlayer {
 
 	/** The exit animation finished: drop the alert unless a new one took its place. */
 	alertExited(): void {
-		if (!this.view.alertVisible) this.view.alert = null;
+		if (this.view.alertVisible) return;
+		this.view.alert = null;
+		this.theme = this.#params;
+	}
+
+	/**
+	 * The stored settings changed: the next alert has the new look, tiers, sounds, volume and
+	 * times; the card on screen keeps its look, theme included, and its play its sound and volume.
+	 */
+	applySettings(params: TtsParams): void {
+		this.#params = params;
+		this.#stage.params = params;
+		this.#runner.configure(claimConfig(params));
+		if (this.view.alert === null) this.theme = params;
+		this.#updateEligibility();
+	}
+
+	/** Where each parameter came from, for the debug panel. */
+	showSettings(rows: SettingsRows): void {
+		this.#settingsRows = rows;
+		this.#refresh();
 	}
 
 	destroy(): void {
 		for (const d of this.#disposers.splice(0)) d();
-		if (this.#pendingTimer) clearTimeout(this.#pendingTimer);
+		this.#pending.close();
 		this.#runner.close();
 	}
 
@@ -183,62 +221,9 @@ export class TtsPlayer {
 		return this.#runner.snapshot;
 	}
 
-	/**
-	 * Spectator mode: show the tip another consumer reads, silently, until it is done. Its event
-	 * carries the upstream's tip (never shown): the tip is shown as the queue read gave it out, with
-	 * its decision, read again when it is not known that way yet.
-	 */
-	#mirror(e: KnownEvent): void {
-		if (e.type === 'queue.tts.started') {
-			this.#mirrorWanted = e.data.order_id;
-			this.#showMirrored();
-			if (this.#mirrorWanted !== null) this.#runner.requestSnapshot(0);
-		} else if (
-			e.type === 'queue.tts.finished' ||
-			e.type === 'queue.tts.skipped' ||
-			e.type === 'queue.tts.removed' ||
-			e.type === 'queue.tts.released'
-		) {
-			if (this.#mirrorWanted === e.data.order_id) this.#mirrorWanted = null;
-			this.#hide(e.data.order_id);
-		} else if (e.type === 'queue.tts.cleared') {
-			this.#mirrorWanted = null;
-			if (this.view.alert) this.#hide(this.view.alert.id);
-		}
-	}
-
-	/**
-	 * A tip the token endpoint could not decide (its decision store out of reach) waits: the queue
-	 * is read again, less and less often, until it is decided. Nothing runs while none waits.
-	 */
-	#readPendingAgain(): void {
-		const waiting = this.#runner.snapshot.items.some((i) => pending(i.data));
-		if (!waiting) this.#pendingReads = 0;
-		if (!waiting || this.#pendingTimer) return;
-		const ms = backoffDelay(this.#pendingReads++, PENDING_RETRY);
-		this.#pendingTimer = setTimeout(() => {
-			this.#pendingTimer = null;
-			this.#runner.requestSnapshot(0);
-		}, ms);
-	}
-
-	/** The started tip of spectator mode, once known with a decision to play it and still claimed. */
-	#showMirrored(): void {
-		const id = this.#mirrorWanted;
-		if (id === null) return;
-		const s = this.#runner.snapshot;
-		if (s.current !== id) {
-			this.#mirrorWanted = null;
-			return;
-		}
-		const tip = s.items.find((i) => i.orderId === id)?.data;
-		if (!tip || !playable(tip)) return;
-		this.#mirrorWanted = null;
-		this.#show(tip, false);
-	}
-
 	#updateEligibility(): void {
-		const { params, audio } = this.#deps;
+		const { audio } = this.#deps;
+		const params = this.#params;
 		const eligible =
 			this.#connection !== 'unauthorized' &&
 			audio.unlocked &&
@@ -250,7 +235,8 @@ export class TtsPlayer {
 
 	#refresh(): void {
 		const v = this.view;
-		const { audio, params } = this.#deps;
+		const { audio } = this.#deps;
+		const params = this.#params;
 		showQueueStatus(v, this.#connection, this.#connectionDetail, audio.unlocked, params.claim);
 		if (params.debug) v.debug = this.#diagnostics();
 	}
@@ -277,7 +263,8 @@ export class TtsPlayer {
 				// Only those the token endpoint could not decide: a tip heard of by event is not waiting
 				// (its start is the gate).
 				['awaiting a decision', String(s.items.filter((i) => pending(i.data)).length)],
-				['last note', this.#lastError || '–']
+				['last note', this.#lastError || '–'],
+				...this.#settingsRows
 			]
 		};
 	}
@@ -288,25 +275,10 @@ export class TtsPlayer {
 	}
 
 	#show(tip: QueueTip, textOnly: boolean, style?: AlertStyle): void {
-		const s = style ?? alertStyle(this.#deps.params.alertTiers, tip, this.#deps.params.min_display);
-		this.view.alert = {
-			id: tip.order_id,
-			name: tip.name,
-			amount: tip.amount,
-			currency: this.#currency,
-			message: tip.message,
-			isSubReward: tip.is_sub_reward,
-			isReplay: tip.is_replay,
-			textOnly,
-			style: {
-				tier: s.tier,
-				look: s.look,
-				color: s.color,
-				accent: s.accent,
-				scale: s.scale,
-				image: s.image
-			}
-		};
+		const s = style ?? alertStyle(this.#params.alertTiers, tip, this.#params.min_display);
+		// A new card takes the settings' theme as it is now; it keeps it until it leaves.
+		this.theme = this.#params;
+		this.view.alert = alertView(tip, this.#currency, textOnly, s);
 		this.view.alertVisible = true;
 		this.view.captionStartedAt = null;
 		this.view.captionDurationS = null;
@@ -328,7 +300,7 @@ export class TtsPlayer {
 					throw Object.assign(new Error(`${orderId} has no decision to be played`), {
 						permanent: true
 					});
-				const { params } = this.#deps;
+				const params = this.#params;
 				const style = alertStyle(params.alertTiers, tip, params.min_display);
 				const play = new TtsPlay(this.#stage, { orderId, tip, mode, attempt, style });
 				this.#play = play;

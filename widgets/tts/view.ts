@@ -1,5 +1,6 @@
 // The TTS widget's view model: everything the markup shows, computed by the shell
 // (tts-player.svelte.ts). The components hold no state of their own beyond animations.
+import type { QueueTip } from '../../src/contract/index.ts';
 import { queueView, type QueueStatus } from '../shared/queue-status.ts';
 import type { Position } from '../shared/theme-params.ts';
 import type { AlertStyle } from './tiers.ts';
@@ -75,3 +76,30 @@ export const initialTtsView = (paramErrors: string[] | null = null): TtsViewMode
 		{ alert: null, alertVisible: false, captionDurationS: null, captionStartedAt: null },
 		paramErrors
 	);
+
+/** A tip's card, in the look of its tier (`style`); `textOnly`: the message without its voice. */
+export function alertView(
+	tip: QueueTip,
+	currency: AlertView['currency'],
+	textOnly: boolean,
+	s: AlertStyle
+): AlertView {
+	return {
+		id: tip.order_id,
+		name: tip.name,
+		amount: tip.amount,
+		currency,
+		message: tip.message,
+		isSubReward: tip.is_sub_reward,
+		isReplay: tip.is_replay,
+		textOnly,
+		style: {
+			tier: s.tier,
+			look: s.look,
+			color: s.color,
+			accent: s.accent,
+			scale: s.scale,
+			image: s.image
+		}
+	};
+}
