@@ -70,10 +70,17 @@ const OVERLAY_KINDS: readonly SettingsWidget[] = [
 const perSource = new Set<string>(PER_SOURCE_PARAMS);
 /** A well-formed key, for checking a set of settings with the parsers, which require one. */
 const CHECK_KEY = 'settings-check-key';
+/** The tip goal's page requires its overlay (a per-source parameter): one, for the check. */
+const CHECK_OVERLAY = 'o_00000000';
+
+/** The widgets whose parameters a target holds: one kind, or every widget an overlay page places. */
+export function targetKinds(target: SettingsTarget): readonly SettingsWidget[] {
+	return target.startsWith('o_') ? OVERLAY_KINDS : [target as SettingsWidget];
+}
 
 /** The names a target may store, in the order of its widgets' tables (the editor's order). */
 export function storedNames(target: SettingsTarget): string[] {
-	const kinds = target.startsWith('o_') ? OVERLAY_KINDS : [target as SettingsWidget];
+	const kinds = targetKinds(target);
 	const names = new Set<string>();
 	for (const kind of kinds) {
 		for (const name of Object.keys(SETTINGS_KINDS[kind].fields))
@@ -100,7 +107,8 @@ export function checkSettings(target: string, values: SettingsValues): string[] 
 	if (!isSettingsTarget(target)) return [`"${target}" is not a widget or an overlay id`];
 	const allowed = new Set(storedNames(target));
 	const errors: string[] = [];
-	const q = new URLSearchParams({ key: CHECK_KEY });
+	const overlay = target.startsWith('o_') ? target : CHECK_OVERLAY;
+	const q = new URLSearchParams({ key: CHECK_KEY, overlay });
 	for (const [name, value] of Object.entries(values)) {
 		if (perSource.has(name))
 			errors.push(`${name}: stays in each source's URL, it is not a stored setting`);
