@@ -7,14 +7,21 @@
 //   TIP_API_KEY or OAuth settings     live mode: one streamer's token endpoint (src/server/) in front
 //                                     of the real upstream.
 //   neither                           demo mode: the same token endpoint on the embedded simulator.
-// src/server never imports src/hosted or src/sim: what it needs of the simulator is handed in here.
+// src/server never imports src/hosted, src/sim or widgets: what it needs of the simulator, and the
+// widgets' schemas that check stored settings, are handed in here.
 // Hosted mode and the simulator are loaded only when the mode needs them.
 import { hostedRequested } from './hosted/config.ts';
 import { DIST, ensureBundle } from './server/build.ts';
 import { ConfigError, loadConfig, type Config } from './server/config.ts';
 import { launchSingle } from './server/launch.ts';
+// The widgets' parameter schemas, which check a save of stored settings (the server layer does not
+// import widgets: they are handed in).
+import { checkSettings } from '../widgets/settings/schemas.ts';
+import { installCssColourNames } from './server/css-supports.ts';
 
 async function main(): Promise<void> {
+	// The colour parameters of a save are checked as a browser would check them.
+	installCssColourNames();
 	let config: Config;
 	try {
 		if (hostedRequested()) return await startHosted();
@@ -26,13 +33,14 @@ async function main(): Promise<void> {
 		}
 		throw err;
 	}
-	if (config.upstream) return launchSingle(config, config.upstream);
+	if (config.upstream) return launchSingle(config, config.upstream, checkSettings);
 
 	const { startSimulator } = await import('./sim/index.ts');
 	const sim = await startSimulator({ trafficPerMinute: config.demoTraffic, quiet: true });
 	await launchSingle(
 		config,
 		{ baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, apiKey: sim.apiKey },
+		checkSettings,
 		{
 			origin: sim.origin,
 			close: sim.close,
@@ -69,16 +77,20 @@ async function startHosted(): Promise<void> {
 		simulatorOrigin = sim.origin;
 	}
 	if (process.env.SKIP_BUILD !== '1') await ensureBundle();
-	const hosted = await serveHosted({ config, upstream, dist: DIST, simulatorOrigin }).catch(
-		(err: NodeJS.ErrnoException) => {
-			console.error(
-				err.code === 'EADDRINUSE'
-					? `Invalid PORT: ${config.port} is already in use`
-					: `Could not start: ${err.message}`
-			);
-			process.exit(2);
-		}
-	);
+	const hosted = await serveHosted({
+		config,
+		upstream,
+		dist: DIST,
+		simulatorOrigin,
+		checkSettings
+	}).catch((err: NodeJS.ErrnoException) => {
+		console.error(
+			err.code === 'EADDRINUSE'
+				? `Invalid PORT: ${config.port} is already in use`
+				: `Could not start: ${err.message}`
+		);
+		process.exit(2);
+	});
 	console.log(
 		[
 			`Tip Overlay Kit running in hosted ${config.mode} mode${config.mode === 'demo' ? ' (embedded simulator)' : ''}`,

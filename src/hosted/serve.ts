@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
-import { createApp } from '../server/app.ts';
+import { createApp, type AppOptions } from '../server/app.ts';
 import { listen, nodeAppOptions } from '../server/serve.ts';
 import { keepAliveFetch, UpstreamClient } from '../server/upstream.ts';
 import { discoveryOnce } from '../server/oauth-http.ts';
@@ -40,6 +40,8 @@ export interface HostedServeOptions {
 	budget?: UpstreamBudgetOptions;
 	/** What a reader may read (default: DEFAULT_READ_LIMITS), for tests of the budget alone. */
 	readLimits?: ReadLimits;
+	/** Checks a save of stored settings (widgets/settings/schemas.ts); absent: saves answer 503. */
+	checkSettings?: AppOptions['checkSettings'];
 }
 
 export interface HostedApp {
@@ -233,6 +235,7 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		],
 		simulatorOrigin: o.simulatorOrigin,
 		readLimits: o.readLimits,
+		checkSettings: o.checkSettings,
 		...nodeAppOptions(o.dist)
 	});
 }

@@ -2,7 +2,9 @@
 // runtime provides. Apart from app.ts so the route modules can each take the part they use.
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { ReadLimits } from '../core/read-allowance.ts';
+import type { SettingsValues } from '../contract/index.ts';
 import type { ModerationStore } from './moderation/store.ts';
+import type { SettingsStore } from './settings/store.ts';
 import type { OAuthConnection } from './oauth-client.ts';
 import type { FailureLimiter } from './security.ts';
 import type { UpstreamClient } from './upstream.ts';
@@ -66,6 +68,17 @@ export interface AppOptions {
 	 * database. Absent: kept in memory (tests).
 	 */
 	moderation?: ModerationStore;
+	/**
+	 * Where the stored settings live (issue 40): single mode's file, hosted mode's database.
+	 * Absent: kept in memory (tests).
+	 */
+	settings?: SettingsStore;
+	/**
+	 * The problems of a target's settings, one sentence each naming the parameter (empty: they can
+	 * be stored): widgets/settings/schemas.ts checkSettings, handed in by src/main.ts (this layer
+	 * does not import widgets). Absent: a save answers 503 no_schemas.
+	 */
+	checkSettings?: (target: string, values: SettingsValues) => string[];
 }
 
 /** The streamer a /control request acts for, and their upstream client. */

@@ -20,6 +20,8 @@ import { FileModerationStore } from './moderation/file-store.ts';
 import { Moderator } from './moderation/moderator.ts';
 import { SINGLE_STREAMER } from './routes/control-key.ts';
 import { LiveStreams } from './routes/live.ts';
+import { settingsRoute } from './routes/settings.ts';
+import { FileSettingsStore } from './settings/file-store.ts';
 
 export type { AppOptions } from './app-options.ts';
 export { WIDGET_PAGES } from './routes/pages.ts';
@@ -30,7 +32,8 @@ export function createApp(opts: AppOptions): Hono {
 	const failures = opts.failures ?? new FailureLimiter();
 	const key = limitReads(overlayKeyCheck({ ...opts, failures }), opts);
 	const moderator = new Moderator(opts.moderation ?? new FileModerationStore(null));
-	const live = new LiveStreams(moderator.store);
+	const settings = opts.settings ?? new FileSettingsStore(null);
+	const live = new LiveStreams(moderator.store, settings);
 	// Order matters: the guards run first, hosted mode's routes come ahead of the widget routes, and
 	// the static files come after every page route.
 	guardRequests(app, opts);
@@ -38,11 +41,12 @@ export function createApp(opts: AppOptions): Hono {
 	healthRoute(app, opts);
 	tokenRoute(app, key);
 	app.get('/live', key.requireKey, (c) => live.open(c, key.streamerOf(c) ?? SINGLE_STREAMER));
+	settingsRoute(app, key, settings);
 	proxyRoutes(app, key, moderator);
 	demoActionRoutes(app, opts, key);
 	// The dock's routes exist only where a control credential does (a control key, or hosted mode).
 	if (opts.controlKey !== undefined || opts.resolveControl)
-		controlRoutes(app, opts, failures, { moderator, live });
+		controlRoutes(app, opts, failures, { moderator, live, settings });
 	if (opts.oauth)
 		app.route(
 			'/oauth',

@@ -78,7 +78,9 @@ export const Env = z.object({
 		.optional(),
 	OAUTH_TOKEN_FILE: z.string().min(1).default('.oauth-token.json'),
 	/** The moderation rules and decisions (docs/moderation.md). */
-	MODERATION_FILE: z.string().min(1).default('.moderation.json')
+	MODERATION_FILE: z.string().min(1).default('.moderation.json'),
+	/** The stored settings of the widgets and overlays (docs/settings.md). */
+	SETTINGS_FILE: z.string().min(1).default('.settings.json')
 });
 
 /** The overlay key and the dock's control key: from the environment, else from their files. */
@@ -150,6 +152,8 @@ export interface Config {
 	oauthRedirectUri: string | null;
 	/** MODERATION_FILE: where the moderation rules and decisions are kept. */
 	moderationFile: string;
+	/** SETTINGS_FILE: where the stored settings are kept. */
+	settingsFile: string;
 }
 
 /** Parse the environment; a bad or missing value throws a ConfigError naming the variable. */
@@ -209,7 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 				}
 			: null,
 		oauthRedirectUri: e.OAUTH_REDIRECT_URI ?? null,
-		moderationFile: e.MODERATION_FILE
+		moderationFile: e.MODERATION_FILE,
+		settingsFile: e.SETTINGS_FILE
 	};
 }
 

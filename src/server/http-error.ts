@@ -14,8 +14,11 @@ export class HttpError extends Error {
 		message: string,
 		/** Headers the answer carries (Retry-After on a 429, Allow on a 405, Cache-Control). */
 		readonly headers?: Record<string, string>,
-		/** More fields of the body (`required_scope` of a 403 missing_scope). */
-		readonly fields?: Record<string, string>
+		/**
+		 * More fields of the body (`required_scope` of a 403 missing_scope, every sentence of a 400
+		 * bad_settings).
+		 */
+		readonly fields?: Record<string, string | number | readonly string[]>
 	) {
 		super(message);
 	}

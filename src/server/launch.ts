@@ -11,6 +11,8 @@ import { HttpError } from './http-error.ts';
 import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup.ts';
 import { serveApp } from './serve.ts';
 import { FileModerationStore } from './moderation/file-store.ts';
+import { FileSettingsStore } from './settings/file-store.ts';
+import type { AppOptions } from './app-options.ts';
 import type { UpstreamClient } from './upstream.ts';
 
 /** The scopes the widgets and the dock use (TTS, media, counters, overlays and goals, tipping). */
@@ -40,6 +42,7 @@ export interface DemoSimulator {
 export async function launchSingle(
 	config: Config,
 	upstream: Upstream,
+	checkSettings: AppOptions['checkSettings'],
 	demo?: DemoSimulator
 ): Promise<void> {
 	let oauth: OAuthSetup | null = null;
@@ -64,6 +67,9 @@ export async function launchSingle(
 		controlKey: config.controlKey,
 		newControlKey: newControlKey(config),
 		moderation,
+		// A damaged file is reported and the last good copy loaded (file-store.ts): never a stop.
+		settings: new FileSettingsStore(config.settingsFile),
+		checkSettings,
 		dist: DIST,
 		host: config.host,
 		port: config.port,

@@ -16,6 +16,8 @@ import type { ReadLimits } from '../core/read-allowance.ts';
 import { BudgetedUpstreamClient, UpstreamBudget } from './upstream-budget.ts';
 import { keepAliveFetch, type UpstreamClient } from './upstream.ts';
 import type { ModerationStore } from './moderation/store.ts';
+import type { AppOptions } from './app-options.ts';
+import type { SettingsStore } from './settings/store.ts';
 
 export interface ServeOptions {
 	mode: 'live' | 'demo';
@@ -38,6 +40,10 @@ export interface ServeOptions {
 	readLimits?: ReadLimits;
 	/** The moderation rules and decisions; absent: kept in memory. */
 	moderation?: ModerationStore;
+	/** The stored settings; absent: kept in memory. */
+	settings?: SettingsStore;
+	/** Checks a save of stored settings (widgets/settings/schemas.ts); absent: saves answer 503. */
+	checkSettings?: AppOptions['checkSettings'];
 }
 
 export interface ServedApp {
@@ -116,6 +122,8 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		controlKey: opts.controlKey,
 		newControlKey: opts.newControlKey,
 		moderation: opts.moderation,
+		settings: opts.settings,
+		checkSettings: opts.checkSettings,
 		allowedHosts: [host.toLowerCase(), ...(opts.allowedHosts ?? [])],
 		...nodeAppOptions(opts.dist)
 	});

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { serveApp } from '../../src/server/serve.ts';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.ts';
 import type { RequestEntry } from '../../src/sim/log.ts';
+import { checkSettings } from '../fixtures/settings.ts';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 
@@ -36,7 +37,8 @@ export const test = base.extend<{ stack: Stack }>({
 			overlayKey: OVERLAY_KEY,
 			controlKey: CONTROL_KEY,
 			dist,
-			simulatorOrigin: sim.origin
+			simulatorOrigin: sim.origin,
+			checkSettings
 		});
 		await use({
 			sim,

@@ -70,7 +70,7 @@ const OVERLAY_KINDS: readonly SettingsWidget[] = [
 const perSource = new Set<string>(PER_SOURCE_PARAMS);
 /** A well-formed key, for checking a set of settings with the parsers, which require one. */
 const CHECK_KEY = 'settings-check-key';
-/** The tip goal's page requires its overlay (a per-source parameter): one, for the check. */
+/** A well-formed overlay id, for the tip goal's parser, which requires one (it stays per source). */
 const CHECK_OVERLAY = 'o_00000000';
 
 /** The widgets whose parameters a target holds: one kind, or every widget an overlay page places. */
@@ -107,6 +107,7 @@ export function checkSettings(target: string, values: SettingsValues): string[] 
 	if (!isSettingsTarget(target)) return [`"${target}" is not a widget or an overlay id`];
 	const allowed = new Set(storedNames(target));
 	const errors: string[] = [];
+	// The per-source parameters a parser requires, as a source's URL would give them.
 	const overlay = target.startsWith('o_') ? target : CHECK_OVERLAY;
 	const q = new URLSearchParams({ key: CHECK_KEY, overlay });
 	for (const [name, value] of Object.entries(values)) {

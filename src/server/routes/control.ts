@@ -16,6 +16,8 @@ import { forwardedQuery, passThrough } from './proxy.ts';
 import { isTipRoute, type Moderator } from '../moderation/moderator.ts';
 import type { LiveStreams } from './live.ts';
 import { moderationRoutes } from './moderation.ts';
+import type { SettingsStore } from '../settings/store.ts';
+import { controlSettingsRoutes } from './settings.ts';
 import { mintToken } from './token.ts';
 
 type ControlOptions = Pick<
@@ -27,6 +29,7 @@ type ControlOptions = Pick<
 	| 'resolveControl'
 	| 'sessionCsrf'
 	| 'controlLock'
+	| 'checkSettings'
 >;
 
 /**
@@ -45,12 +48,20 @@ const DOCK_READS: ReadonlySet<RouteName> = new Set([
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
+/** What the dock's routes share with the widgets' (app.ts): one store of each, one push channel. */
+interface ControlParts {
+	moderator: Moderator;
+	live: LiveStreams;
+	settings: SettingsStore;
+}
+
 export function controlRoutes(
 	app: Hono,
 	opts: ControlOptions,
 	failures: FailureLimiter,
-	{ moderator, live }: { moderator: Moderator; live: LiveStreams }
+	parts: ControlParts
 ) {
+	const { moderator, live, settings } = parts;
 	const { requireControl, accessOf, replaceKey } = controlKeyCheck(opts, failures);
 	const lock = opts.controlLock ?? localControlLock();
 	const control = new Hono();
@@ -89,6 +100,7 @@ export function controlRoutes(
 
 	control.get('/live', (c) => live.open(c, accessOf(c).streamer));
 	moderationRoutes(control, moderator, accessOf);
+	controlSettingsRoutes(control, settings, accessOf, opts.checkSettings);
 
 	control.post('/actions/:action', async (c) => {
 		const name = c.req.param('action');

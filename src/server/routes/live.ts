@@ -1,13 +1,18 @@
 // The push channel (issue 39): GET /live for the widgets (overlay key) and GET /control/live for the
 // dock (control credential). A stream of server-sent events, `data: <LiveMessage>` lines: hints
-// with no viewer text, which the pages answer by reading again. `hello` first, so a page that
-// reconnects reads what it missed; a comment every PING_MS keeps proxies from closing it. A stream
-// of another streamer's changes is never opened: the streamer comes from the request's credential.
+// with no viewer text, which the pages answer by reading again (moderation's decisions and rules,
+// issue 40's stored settings). `hello` first, so a page that reconnects reads what it missed; a
+// comment every PING_MS keeps proxies from closing it. A stream of another streamer's changes is
+// never opened: the streamer comes from the request's credential.
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { LiveMessage } from '../../contract/index.ts';
 import { HttpError } from '../http-error.ts';
-import type { ModerationStore } from '../moderation/store.ts';
+
+/** What publishes a streamer's changes: the moderation store, the settings store. */
+interface Source {
+	subscribe(streamer: string, listener: (m: LiveMessage) => void): () => void;
+}
 
 const PING_MS = 25_000;
 /** Open streams per streamer on this instance: a page opens one; more is a loop or an abuse. */
@@ -15,10 +20,10 @@ const MAX_STREAMS = 64;
 
 export class LiveStreams {
 	readonly #open = new Map<string, number>();
-	readonly #store: ModerationStore;
+	readonly #sources: readonly Source[];
 
-	constructor(store: ModerationStore) {
-		this.#store = store;
+	constructor(...sources: Source[]) {
+		this.#sources = sources;
 	}
 
 	/** The answer to a live request of `streamer`, open until the page goes away. */
@@ -32,14 +37,14 @@ export class LiveStreams {
 		c.header('X-Accel-Buffering', 'no');
 		return streamSSE(c, async (stream) => {
 			const send = (m: LiveMessage) => void stream.writeSSE({ data: JSON.stringify(m) });
-			const unsubscribe = this.#store.subscribe(streamer, send);
+			const unsubscribes = this.#sources.map((s) => s.subscribe(streamer, send));
 			const ping = setInterval(() => void stream.write(': ping\n\n'), PING_MS);
 			try {
 				send({ type: 'hello' });
 				await new Promise<void>((resolve) => stream.onAbort(resolve));
 			} finally {
 				clearInterval(ping);
-				unsubscribe();
+				for (const unsubscribe of unsubscribes) unsubscribe();
 				const left = (this.#open.get(streamer) ?? 1) - 1;
 				if (left > 0) this.#open.set(streamer, left);
 				else this.#open.delete(streamer);

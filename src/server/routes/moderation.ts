@@ -8,7 +8,7 @@ import { HttpError } from '../http-error.ts';
 import type { Moderator } from '../moderation/moderator.ts';
 import type { UpstreamClient } from '../upstream.ts';
 import { bodyBytes } from '../upstream.ts';
-import { MAX_BODY, RULES_MAX_BODY, tooLarge } from './guards.ts';
+import { jsonBody, RULES_MAX_BODY } from './guards.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -63,16 +63,6 @@ function orderIdOf(body: unknown): string {
 	if (!id.success)
 		throw new HttpError(400, 'bad_request', 'expected a JSON body { "order_id": "<order id>" }');
 	return id.data;
-}
-
-async function jsonBody(c: Context, max = MAX_BODY): Promise<unknown> {
-	const text = await c.req.text();
-	if (text.length > max) throw tooLarge();
-	try {
-		return JSON.parse(text);
-	} catch {
-		throw new HttpError(400, 'bad_request', 'expected a JSON body');
-	}
 }
 
 /** The tip from the queue, else from the last page of played history. */
