@@ -28,6 +28,8 @@ export interface FormField {
 	expects: string;
 	/** What applies while the field is empty ('' when there is nothing to say). */
 	placeholder: string;
+	/** The placeholder names another field's value (a tier's `as every tip`), not a default. */
+	inherited?: boolean;
 	/** A choice's words. */
 	options?: readonly string[];
 	/** A number's bounds; step 1 for whole numbers. */
@@ -144,6 +146,7 @@ export function formField(
 		kind: kindOf(field),
 		expects: field.expects,
 		placeholder: over.placeholder ?? defaultText,
+		...(over.placeholder !== undefined ? { inherited: true } : {}),
 		...(options ? { options } : {}),
 		...(min !== undefined ? { min, max, step } : {})
 	};

@@ -3,7 +3,6 @@
 // parameters written out (for those who keep them in the URL), and the live sample's frame URL.
 // Pure: no DOM, no fetch.
 import {
-	isSettingsTarget,
 	OVERLAY_ID,
 	PER_SOURCE_PARAMS,
 	SETTINGS_WIDGETS,
@@ -132,9 +131,4 @@ export function sampleUrl(
 	if (kind === 'tip-goal') q.set('overlay', target.startsWith('o_') ? target : 'o_00000000');
 	for (const [n, v] of Object.entries(extra)) q.set(n, v);
 	return `/widget/${kind}?${q}`;
-}
-
-/** A target from the URL fragment or storage, if it is one. */
-export function asTarget(s: string | null | undefined): SettingsTarget | null {
-	return s && isSettingsTarget(s) ? s : null;
 }
