@@ -132,6 +132,34 @@ const MIGRATIONS: Record<string, Migration> = {
 			await db.schema.dropTable('moderation_decisions').execute();
 			await db.schema.dropTable('moderation_rules').execute();
 		}
+	},
+	// Stored settings (issue 40, settings-store.ts): each streamer's revision (one counter for all
+	// their targets), and each target's set with the sets Undo can bring back.
+	'005-settings': {
+		async up(db: Kysely<unknown>) {
+			await db.schema
+				.createTable('settings_revisions')
+				.addColumn('streamer_id', 'text', (c) =>
+					c.primaryKey().references('streamers.id').onDelete('cascade')
+				)
+				.addColumn('revision', 'integer', (c) => c.notNull())
+				.execute();
+			await db.schema
+				.createTable('widget_settings')
+				.addColumn('streamer_id', 'text', (c) =>
+					c.notNull().references('streamers.id').onDelete('cascade')
+				)
+				.addColumn('target', 'text', (c) => c.notNull())
+				.addColumn('values', 'jsonb', (c) => c.notNull())
+				.addColumn('history', 'jsonb', (c) => c.notNull())
+				.addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+				.addPrimaryKeyConstraint('widget_settings_pkey', ['streamer_id', 'target'])
+				.execute();
+		},
+		async down(db: Kysely<unknown>) {
+			await db.schema.dropTable('widget_settings').execute();
+			await db.schema.dropTable('settings_revisions').execute();
+		}
 	}
 };
 

@@ -1,18 +1,25 @@
-// The one LISTEN of an instance (moderation-store.ts): the changes of moderation that any instance
-// makes are sent with pg_notify on CHANNEL, inside the transaction that makes them, and each
-// instance hears them all here and hands each streamer's to its own subscribers.
+// The one LISTEN of an instance: the changes that any instance makes to moderation
+// (moderation-store.ts) and to stored settings (settings-store.ts) are sent with pg_notify, each on
+// its channel, inside the transaction that makes them, and each instance hears them all here, on
+// one connection, and hands each channel's to the store that joined it (InstanceListen).
 //
 // On a PostgreSQL server, a connection of its own (not from a pool: a pooled connection is shared
 // and given back, and a LISTEN lives as long as its connection). When it is lost (the server
 // restarted, the connection was ended, a ping went unanswered) it is opened again after a wait that
 // doubles up to BACKOFF_MAX_MS; notifications sent meanwhile are lost, so `listening` is told again
-// and the store asks its subscribers to read everything again. On PGlite (one process) the
+// and each store asks its subscribers to read everything again. On PGlite (one process) the
 // embedded database's own listen() hears the notifications of its only connection.
 import type { PGlite } from '@electric-sql/pglite';
 import type { Client } from 'pg';
+import { listenTarget, type Db } from './db.ts';
 
 /** The notification channel of moderation's changes (payload: moderation-store.ts Notice). */
 export const CHANNEL = 'tip_moderation';
+/** The notification channel of stored settings' changes (payload: settings-store.ts Notice). */
+export const SETTINGS_CHANNEL = 'tip_settings';
+/** Every channel the instance's LISTEN connection listens on. */
+const CHANNELS = [CHANNEL, SETTINGS_CHANNEL] as const;
+type Channel = (typeof CHANNELS)[number];
 /** How the LISTEN connection shows in pg_stat_activity. */
 export const LISTEN_APPLICATION_NAME = 'tip_moderation listen';
 
@@ -34,34 +41,84 @@ export interface ListenEvents {
 	lost(): void;
 }
 
-export interface Listening {
+/** What the connection tells: a notification names its channel. */
+interface ConnectionEvents extends Omit<ListenEvents, 'notified'> {
+	notified(channel: Channel, payload: string): void;
+}
+
+interface Listening {
 	/** Stops listening and closes the connection (before the database handle is destroyed). */
 	close(): Promise<void>;
 }
 
+/**
+ * An instance's LISTEN, on every channel, for the stores that join it: serve.ts makes one and
+ * hands it to both stores; a store made without one makes its own (tests of one store).
+ */
+export class InstanceListen {
+	readonly #joined = new Map<Channel, Set<ListenEvents>>();
+	readonly #listening: Listening;
+	#heard = false;
+
+	/** Starts listening on the database `db` (opened by openDatabase) now, until closed. */
+	constructor(db: Db) {
+		const target = listenTarget(db);
+		if (!target) throw new Error('a LISTEN needs a database opened by openDatabase');
+		const all = () => [...this.#joined.values()].flatMap((set) => [...set]);
+		this.#listening = listen(target, {
+			notified: (channel, payload) => {
+				for (const events of [...(this.#joined.get(channel) ?? [])]) events.notified(payload);
+			},
+			listening: () => {
+				this.#heard = true;
+				for (const events of all()) events.listening();
+			},
+			lost: () => {
+				this.#heard = false;
+				for (const events of all()) events.lost();
+			}
+		});
+	}
+
+	/**
+	 * Hands the channel's notifications to `events`, and tells it when LISTEN is in place (at
+	 * once, if it already is). Returns the leave.
+	 */
+	join(channel: Channel, events: ListenEvents): () => void {
+		let set = this.#joined.get(channel);
+		if (!set) this.#joined.set(channel, (set = new Set()));
+		set.add(events);
+		if (this.#heard) queueMicrotask(() => set.has(events) && this.#heard && events.listening());
+		return () => void set.delete(events);
+	}
+
+	close(): Promise<void> {
+		return this.#listening.close();
+	}
+}
+
 /** Starts listening on `target` (db.ts listenTarget) now, for as long as it is not closed. */
-export function listen(target: { url: string } | { pglite: PGlite }, on: ListenEvents): Listening {
+function listen(target: { url: string } | { pglite: PGlite }, on: ConnectionEvents): Listening {
 	return 'url' in target ? new ServerListener(target.url, on) : embeddedListener(target.pglite, on);
 }
 
-function embeddedListener(lite: PGlite, on: ListenEvents): Listening {
-	const unlisten = lite
-		.listen(CHANNEL, (payload) => on.notified(payload))
-		.then(
-			(stop) => {
-				on.listening();
-				return stop;
-			},
-			(err: Error) => {
-				console.error('[moderation] LISTEN on the embedded database failed:', err.message);
-				return null;
-			}
-		);
+function embeddedListener(lite: PGlite, on: ConnectionEvents): Listening {
+	const unlisten = Promise.all(
+		CHANNELS.map((channel) => lite.listen(channel, (payload) => on.notified(channel, payload)))
+	).then(
+		(stops) => {
+			on.listening();
+			return stops;
+		},
+		(err: Error) => {
+			console.error('[hosted] LISTEN on the embedded database failed:', err.message);
+			return [];
+		}
+	);
 	return {
 		async close() {
-			const stop = await unlisten;
 			// Already closed with the database: nothing left to stop.
-			await stop?.().catch(() => {});
+			for (const stop of await unlisten) await stop().catch(() => {});
 		}
 	};
 }
@@ -76,7 +133,7 @@ class ServerListener implements Listening {
 
 	constructor(
 		private readonly url: string,
-		private readonly on: ListenEvents
+		private readonly on: ConnectionEvents
 	) {
 		this.opening = this.open();
 	}
@@ -115,18 +172,19 @@ class ServerListener implements Listening {
 			if (this.client === client) this.client = null;
 			client.end().catch(() => {});
 			if (this.closed) return;
-			console.error(`[moderation] the LISTEN connection is lost (${why}); opening it again`);
+			console.error(`[hosted] the LISTEN connection is lost (${why}); opening it again`);
 			this.on.lost();
 			this.again();
 		};
 		client.on('error', (err) => lost(err.message));
 		client.on('end', () => lost('ended'));
 		client.on('notification', (n) => {
-			if (n.channel === CHANNEL && n.payload !== undefined) this.on.notified(n.payload);
+			const channel = CHANNELS.find((c) => c === n.channel);
+			if (channel && n.payload !== undefined) this.on.notified(channel, n.payload);
 		});
 		try {
 			await client.connect();
-			await client.query(`LISTEN ${CHANNEL}`);
+			await client.query(CHANNELS.map((c) => `LISTEN ${c}`).join('; '));
 		} catch (err) {
 			lost(err instanceof Error ? err.message : String(err));
 			return;

@@ -21,8 +21,8 @@ import {
 	type StoredRules
 } from '../contract/index.ts';
 import type { Decision, ModerationStore } from '../server/moderation/store.ts';
-import { listenTarget, type Database, type Db, type ModerationDecisionsTable } from './db.ts';
-import { CHANNEL, listen, type Listening } from './moderation-listen.ts';
+import type { Database, Db, ModerationDecisionsTable } from './db.ts';
+import { CHANNEL, InstanceListen } from './moderation-listen.ts';
 
 /** A decision is kept this long after it was made (or settled), then pruned. */
 const KEEP_DECISIONS_MS = 30 * 24 * 3600_000;
@@ -58,12 +58,16 @@ type DecisionRow = Pick<
 export interface HostedModerationOptions {
 	/** The clock of pruning (tests); decisions carry their own decidedAt. */
 	now?: () => Date;
+	/** The instance's LISTEN (serve.ts: one for every store); absent: the store makes its own. */
+	listen?: InstanceListen;
 }
 
 export class HostedModerationStore implements ModerationStore {
 	private readonly now: () => Date;
 	private readonly subscribers = new Map<string, Set<(m: LiveMessage) => void>>();
-	private readonly listening: Listening;
+	/** The instance's LISTEN when this store made it (and so closes it). */
+	private readonly ownListen: InstanceListen | null;
+	private readonly leave: () => void;
 	/** True while LISTEN is in place: only then may rules be kept in memory. */
 	private heard = false;
 	private readonly cached = new Map<string, StoredRules>();
@@ -73,15 +77,14 @@ export class HostedModerationStore implements ModerationStore {
 	private pruning: Promise<void> | null = null;
 	private closed: Promise<void> | null = null;
 
-	/** Listens at once, on its own connection (pg) or on the embedded database (PGlite). */
+	/** Listens at once: on the instance's LISTEN, or on one of its own (pg or PGlite). */
 	constructor(
 		private readonly db: Db,
 		opts: HostedModerationOptions = {}
 	) {
 		this.now = opts.now ?? (() => new Date());
-		const target = listenTarget(db);
-		if (!target) throw new Error('HostedModerationStore needs a database opened by openDatabase');
-		this.listening = listen(target, {
+		this.ownListen = opts.listen ? null : new InstanceListen(db);
+		this.leave = (opts.listen ?? this.ownListen!).join(CHANNEL, {
 			notified: (payload) => this.notified(payload),
 			listening: () => this.relistened(),
 			lost: () => this.forget()
@@ -199,7 +202,8 @@ export class HostedModerationStore implements ModerationStore {
 	/** Stops listening and waits for a prune under way; call before the database is destroyed. */
 	close(): Promise<void> {
 		return (this.closed ??= (async () => {
-			await this.listening.close();
+			this.leave();
+			await this.ownListen?.close();
 			await this.pruning;
 			this.forget();
 		})());

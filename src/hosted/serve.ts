@@ -24,7 +24,9 @@ import { SecretBox } from './crypto.ts';
 import { openDatabase, poolStats, type Db } from './db.ts';
 import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
+import { InstanceListen } from './moderation-listen.ts';
 import { HostedModerationStore } from './moderation-store.ts';
+import { HostedSettingsStore } from './settings-store.ts';
 import { hostedRoutes } from './routes.ts';
 import { HostedSignIn } from './signin.ts';
 import { HostedStore } from './store.ts';
@@ -63,7 +65,7 @@ const DRAIN_MS = 10_000;
 export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	const { config } = o;
 	const parts = await openParts(o);
-	const { db, store, moderation, transport, metrics, budget } = parts;
+	const { db, store, moderation, storedSettings, transport, metrics, budget } = parts;
 	let draining = false;
 	const app = createHostedApp(o, parts, () => draining);
 	const { server, origin } = await listen(
@@ -88,8 +90,10 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		await closed;
 		await store.settled();
 		transport.close();
-		// Its LISTEN connection first: the embedded database's listen goes with the database.
+		// The LISTEN connection first: the embedded database's listen goes with the database.
 		await moderation.close();
+		await storedSettings.close();
+		await parts.listen.close();
 		await db.destroy();
 	};
 	return {
@@ -105,8 +109,12 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 interface HostedParts {
 	db: Db;
 	store: HostedStore;
-	/** The streamers' moderation rules and decisions, with this instance's LISTEN. */
+	/** The instance's one LISTEN connection, which both stores below hear their changes on. */
+	listen: InstanceListen;
+	/** The streamers' moderation rules and decisions. */
 	moderation: HostedModerationStore;
+	/** The streamers' stored settings (issue 40). */
+	storedSettings: HostedSettingsStore;
 	transport: ReturnType<typeof keepAliveFetch>;
 	settings: UpstreamSettings;
 	metrics: HostedMetrics;
@@ -146,8 +154,20 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		budget
 	);
 	const signIn = new HostedSignIn(store, settings);
-	const moderation = new HostedModerationStore(db);
-	return { db, store, moderation, transport, settings, metrics, budget, connections, signIn };
+	const listen = new InstanceListen(db);
+	return {
+		db,
+		store,
+		listen,
+		moderation: new HostedModerationStore(db, { listen }),
+		storedSettings: new HostedSettingsStore(db, { listen }),
+		transport,
+		settings,
+		metrics,
+		budget,
+		connections,
+		signIn
+	};
 }
 
 /** Hosted mode's own routes: /metrics, and the landing page, sign-in and dashboard. */
@@ -188,7 +208,7 @@ function ownRoutes(config: HostedConfig, p: HostedParts): Hono {
  */
 function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => boolean) {
 	const { config } = o;
-	const { store, moderation, settings, connections, budget, db } = p;
+	const { store, moderation, storedSettings, settings, connections, budget, db } = p;
 	// Never used for a streamer's request (resolveKey names the streamer); it has no credential.
 	const nobody = new UpstreamClient(
 		() => ({ baseUrl: settings.baseUrl, wsUrl: settings.wsUrl, apiKey: '' }),
@@ -207,8 +227,10 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		},
 		// The dock's /control calls: a control key or the dashboard's session (control.ts).
 		...hostedControl({ store, connections, publicUrl: config.publicUrl }),
-		// The rules and decisions in the database: the same on every instance.
+		// The rules and decisions, and the stored settings, in the database: the same on every
+		// instance.
 		moderation,
+		settings: storedSettings,
 		// Counted per streamer for /metrics: whose readers are over their share.
 		readRefused: (streamer, by) => p.metrics.readRefused(streamer ?? 'none', by),
 		routes: ownRoutes(config, p),

@@ -42,7 +42,8 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 			'001-streamers-keys-sessions',
 			'002-access-refresh-at',
 			'003-control-keys',
-			'004-moderation'
+			'004-moderation',
+			'005-settings'
 		]);
 		for (const a of apps) {
 			const health = await fetch(`${a.origin}/healthz`);

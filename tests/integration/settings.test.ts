@@ -3,7 +3,7 @@
 // checked with the widgets' own schemas (every bad value named, nothing half-saved), two editors
 // never overwrite each other unseen, and the push channel tells the open pages.
 import { describe, expect, it } from 'vitest';
-import { send } from '../fixtures/token-endpoint.ts';
+import { OVERLAY_KEY, send } from '../fixtures/token-endpoint.ts';
 import { rig, type Rig } from './control.setup.ts';
 
 const page = async (r: Rig, method: string, target: string, key?: string | null) => {
@@ -45,10 +45,15 @@ describe('stored settings', () => {
 
 	it('only the control key saves, undoes or reads the undo depths', async () => {
 		const r = await rig();
-		for (const key of [undefined, 'integration-overlay-key-0123456789', null]) {
-			const headers = key === undefined ? {} : { 'x-overlay-key': key ?? '' };
+		const attempts: { key: string | null; headers: Record<string, string> }[] = [
+			{ key: 'wrong-control-key-0123456789', headers: {} },
+			{ key: null, headers: { 'x-overlay-key': OVERLAY_KEY } },
+			{ key: OVERLAY_KEY, headers: {} },
+			{ key: null, headers: {} }
+		];
+		for (const { key, headers } of attempts) {
 			const put = await r.dock('PUT', '/control/settings/tts', {
-				key: key === undefined ? 'wrong-control-key-0123456789' : null,
+				key,
 				headers,
 				body: { values: { accent: 'gold' } }
 			});

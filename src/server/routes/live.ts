@@ -36,7 +36,13 @@ export class LiveStreams {
 		this.#open.set(streamer, count + 1);
 		c.header('X-Accel-Buffering', 'no');
 		return streamSSE(c, async (stream) => {
-			const send = (m: LiveMessage) => void stream.writeSSE({ data: JSON.stringify(m) });
+			let last: LiveMessage['type'] | null = null;
+			const send = (m: LiveMessage) => {
+				// Each source asks for a resync when its LISTEN is back (hosted): one read is enough.
+				if (m.type === 'resync' && last === 'resync') return;
+				last = m.type;
+				void stream.writeSSE({ data: JSON.stringify(m) });
+			};
 			const unsubscribes = this.#sources.map((s) => s.subscribe(streamer, send));
 			const ping = setInterval(() => void stream.write(': ping\n\n'), PING_MS);
 			try {
