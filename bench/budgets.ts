@@ -126,19 +126,25 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// (every page that parses a tip or a tip event) cost the other pages 100 to 330 bytes:
 	// preview 46,926, leaderboard 34,996, media 46,859, tip-goal 65,634 (measured 2026-11-27). The
 	// push channel as a WebSocket (live-socket.ts): dock 50,377, overlay 107,104, tts 86,845.
+	// Then (issue 40, measured 2026-11-27) every widget's still sample (sample=1, for the settings
+	// editor: src/pages/sample-page.ts and a sample per widget), after the settings contract's
+	// schemas were marked pure (they had cost every page 60 to 430 B): celebration 60,539 -> 60,614,
+	// counters 63,552 -> 63,717, leaderboard 35,052 -> 35,348, media 46,860 -> 47,224, recent 37,161
+	// -> 37,565, tip-goal 65,628 -> 65,812, tts 86,903 -> 87,016. The list pages pay most: the
+	// switch parameter's parser (`sample`) is new to them, and their sample rows are text.
 	dock: 50_700,
 	index: 11_000,
 	overlay: 107_400,
 	preview: 47_100,
 	'widget-celebration': 60_700,
-	'widget-counters': 63_700,
+	'widget-counters': 63_800,
 	// New in issue 18, measured 2026-11-25: leaderboard 36,604, recent 37,387. Then (main's
 	// skipped or removed items leaving the recent list, the leaderboard's shared read):
 	// leaderboard 36,674, recent 37,645.
-	'widget-leaderboard': 35_200,
-	'widget-media': 47_100,
+	'widget-leaderboard': 35_400,
+	'widget-media': 47_300,
 	// Issue 39 (recent tips as moderation decided them, the push channel): recent 36,086 -> 36,971.
-	'widget-recent': 37_200,
+	'widget-recent': 37_600,
 	'widget-tip-goal': 65_900,
 	// Issue 39 (the TTS widget obeys moderation, the push channel): tts 85,439 -> 86,713, overlay
 	// 105,594 -> 106,945 (main's 85,439 and 105,594 were above 85,200 and 105,300 already).

@@ -1,5 +1,6 @@
 // /widget/media?key=K: the media player (viewers' video requests) as an OBS browser source.
 import { mount } from 'svelte';
+import { startSample } from './sample-page.ts';
 import { startPage } from './start-page.ts';
 import { AutoplayGate } from '../client/autoplay-gate.ts';
 import { openClaimMemory } from '../client/claim-memory.ts';
@@ -9,14 +10,20 @@ import { connectWidgets } from '../client/widget-page.ts';
 import MediaWidget from '../../widgets/media/MediaWidget.svelte';
 import { MediaPlayer } from '../../widgets/media/media-player.svelte.ts';
 import { mediaTheme, parseMediaParams } from '../../widgets/media/params.ts';
+import { sampleMediaView } from '../../widgets/media/sample.ts';
 import { initialMediaView } from '../../widgets/media/view.ts';
 import { MEDIA_EVENTS, OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
-startPage(
-	parseMediaParams,
-	(target, paramErrors) =>
-		mount(MediaWidget, { target, props: { view: initialMediaView(paramErrors) } }),
-	async (params, api, events, target) => {
+const showErrors = (target: HTMLElement, paramErrors: string[]) =>
+	mount(MediaWidget, { target, props: { view: initialMediaView(paramErrors) } });
+
+// sample=1: the player's box with a video request's info, still: nothing connects, loads or plays.
+if (
+	!startSample(parseMediaParams, showErrors, (params, target) =>
+		mount(MediaWidget, { target, props: { view: sampleMediaView(), theme: mediaTheme(params) } })
+	)
+)
+	startPage(parseMediaParams, showErrors, async (params, api, events, target) => {
 		const instance = params.instance ?? 'widget-media';
 		const gate = new AutoplayGate();
 		const obs = createObsBridge();
@@ -41,5 +48,4 @@ startPage(
 				onUnlockAudio: () => void gate.unlock()
 			}
 		});
-	}
-);
+	});

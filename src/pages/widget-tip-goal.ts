@@ -2,11 +2,13 @@
 // (transparent page). Reaching the goal dispatches `tok:celebrate` on window; the overlay page
 // wires the same callback to its celebration widget.
 import { mount } from 'svelte';
+import { startSample } from './sample-page.ts';
 import { startPage } from './start-page.ts';
 import { connectWidgets } from '../client/widget-page.ts';
 import type { TipGoal as TipGoalRecord } from '../contract/index.ts';
 import TipGoal from '../../widgets/tip-goal/TipGoal.svelte';
 import { parseTipGoalParams } from '../../widgets/tip-goal/params.ts';
+import { sampleGoalView } from '../../widgets/tip-goal/sample.ts';
 import { TipGoalTracker } from '../../widgets/tip-goal/tip-goal.svelte.ts';
 import { OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
@@ -17,16 +19,22 @@ export interface CelebrateDetail {
 	goal: TipGoalRecord;
 }
 
-startPage(
-	parseTipGoalParams,
-	(target, paramErrors) =>
-		mount(TipGoal, {
-			target,
-			props: {
-				view: { status: 'connecting', goal: null, currency: null, debug: null, paramErrors }
-			}
-		}),
-	(params, api, events, target) => {
+const showErrors = (target: HTMLElement, paramErrors: string[]) =>
+	mount(TipGoal, {
+		target,
+		props: { view: { status: 'connecting', goal: null, currency: null, debug: null, paramErrors } }
+	});
+
+// sample=1: a goal 60 % raised, still: nothing connects or reads. It shows no overlay's goal, so
+// its URL may leave `overlay` out.
+if (
+	!startSample(
+		(search) => parseTipGoalParams(withSampleOverlay(search)),
+		showErrors,
+		(params, target) => mount(TipGoal, { target, props: { view: sampleGoalView(), theme: params } })
+	)
+)
+	startPage(parseTipGoalParams, showErrors, (params, api, events, target) => {
 		const goal = new TipGoalTracker({
 			api,
 			events,
@@ -42,5 +50,11 @@ startPage(
 		}).start();
 		connectWidgets(api, events, [goal], { ...TTS_EVENTS, ...OVERLAY_EVENTS }, { goal });
 		mount(TipGoal, { target, props: { view: goal.view, theme: params } });
-	}
-);
+	});
+
+/** The URL's parameters, with a placeholder overlay id when it names none (sample=1 only). */
+function withSampleOverlay(search: string): URLSearchParams {
+	const q = new URLSearchParams(search);
+	if (!q.get('overlay')?.trim()) q.set('overlay', 'o_00000000');
+	return q;
+}

@@ -1,25 +1,29 @@
 // /widget/tts?key=K: the TTS player as an OBS browser source (transparent page).
 import { mount } from 'svelte';
+import { startSample } from './sample-page.ts';
 import { startPage } from './start-page.ts';
 import { createAudioPort } from '../client/audio.ts';
 import { createObsBridge } from '../client/obs.ts';
 import { announceCelebration, createSpeechAnnouncer } from '../client/sound-bus.ts';
 import { connectLive, connectWidgets } from '../client/widget-page.ts';
 import TtsApp from '../../widgets/tts/TtsApp.svelte';
-import { parseTtsParams, type TtsParams } from '../../widgets/tts/params.ts';
-import { alertStyle } from '../../widgets/tts/tiers.ts';
+import { parseTtsParams } from '../../widgets/tts/params.ts';
+import { sampleTtsView } from '../../widgets/tts/sample.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
-import { initialTtsView, type TtsViewModel } from '../../widgets/tts/view.ts';
+import { initialTtsView } from '../../widgets/tts/view.ts';
 import { TTS_EVENTS } from '../contract/events.ts';
 
-startPage(
-	parseTtsParams,
-	(target, paramErrors) =>
-		mount(TtsApp, { target, props: { staticView: initialTtsView(paramErrors) } }),
-	async (params, api, events, target) => {
-		// A still alert for placing and theming (the preview's gallery): nothing connects or plays.
-		if (params.sample)
-			return mount(TtsApp, { target, props: { staticView: sampleView(params), theme: params } });
+const showErrors = (target: HTMLElement, paramErrors: string[]) =>
+	mount(TtsApp, { target, props: { staticView: initialTtsView(paramErrors) } });
+
+// sample=1: a still alert for placing and theming (the preview's gallery, the settings editor):
+// nothing connects, claims or plays.
+if (
+	!startSample(parseTtsParams, showErrors, (params, target) =>
+		mount(TtsApp, { target, props: { staticView: sampleTtsView(params), theme: params } })
+	)
+)
+	startPage(parseTtsParams, showErrors, async (params, api, events, target) => {
 		const audio = createAudioPort();
 		const player = await TtsPlayer.open({
 			api,
@@ -42,30 +46,4 @@ startPage(
 			target,
 			props: { player, theme: params, onUnlockAudio: () => void audio.unlock() }
 		});
-	}
-);
-
-/** The still sample alert, in the look of the tier its amount (or kind) falls in. */
-function sampleView(params: TtsParams): TtsViewModel {
-	const tip = {
-		amount: params.sample_kind === 'sub' ? null : params.sample_amount,
-		is_sub_reward: params.sample_kind === 'sub',
-		is_replay: params.sample_kind === 'replay'
-	};
-	const style = alertStyle(params.alertTiers, tip, params.min_display);
-	return {
-		...initialTtsView(),
-		status: 'ready',
-		alert: {
-			id: 'sample',
-			name: 'Sample viewer',
-			amount: tip.amount,
-			currency: { code: 'USD', symbol: '$' },
-			message: 'This is how a tip looks with these settings. Thanks for the stream!',
-			isSubReward: tip.is_sub_reward,
-			isReplay: tip.is_replay,
-			style
-		},
-		alertVisible: true
-	};
-}
+	});

@@ -52,7 +52,8 @@ describe('celebration parameters', () => {
 			style: 'confetti',
 			intensity: 1,
 			duration: 4,
-			debug: false
+			debug: false,
+			sample: false
 		});
 	});
 

@@ -31,6 +31,7 @@ describe('counters widget parameters', () => {
 			key: KEY,
 			format: 'grouped',
 			debug: false,
+			sample: false,
 			scale: 1,
 			position: 'top-left'
 		});

@@ -13,7 +13,8 @@ export const celebrationParamFields = {
 	style: choice(CELEBRATION_STYLES, 'confetti'),
 	intensity: numberField(0.1, 3, 1),
 	duration: seconds(1, 15, 4),
-	debug: offFlag
+	debug: offFlag,
+	sample: offFlag
 };
 
 export type CelebrationParams = ParamValues<typeof celebrationParamFields>;
@@ -31,5 +32,7 @@ export const CELEBRATION_PARAM_DOCS = /*@__PURE__*/ paramDocs(celebrationParamFi
 	style: 'what a celebration looks like',
 	intensity: 'how many particles (1 is about 120 pieces of confetti)',
 	duration: 'how long one celebration lasts',
-	debug: '1 shows a diagnostics panel with a button that fires a test celebration'
+	debug: '1 shows a diagnostics panel with a button that fires a test celebration',
+	sample:
+		'1 fires a sample celebration when the page loads, and again when the page that frames it (the settings editor) posts `fire`; nothing else (no connection)'
 });

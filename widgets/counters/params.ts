@@ -37,6 +37,7 @@ export const countersParamFields = {
 	format: choice(COUNT_FORMATS, 'grouped'),
 	...placeFields('w_main_counters'),
 	debug: offFlag,
+	sample: offFlag,
 	...themeFields('top-left')
 };
 
@@ -55,6 +56,8 @@ export const COUNTERS_PARAM_DOCS = /*@__PURE__*/ paramDocs(countersParamFields, 
 	overlay: 'the upstream overlay this widget belongs to (with `widget`: where its settings are)',
 	widget: "the overlay's counter widget whose `settings.name` picks the counter",
 	debug: '1 shows a diagnostics panel and a note when the named counter does not exist',
+	sample:
+		'1 shows sample counters (the named one, or a few) and nothing else (no connection): for placing and theming the widget',
 	font: 'font of the counters, installed on the streaming PC',
 	color: 'colour of the labels',
 	accent: 'colour of the numbers',

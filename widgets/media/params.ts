@@ -29,6 +29,7 @@ export const mediaParamFields = {
 	info: onOff,
 	claim: claimField,
 	debug: offFlag,
+	sample: offFlag,
 	instance: instanceField,
 	...themeFields('center')
 };
@@ -65,6 +66,8 @@ export const MEDIA_PARAM_DOCS = /*@__PURE__*/ paramDocs(mediaParamFields, {
 		'when this copy takes videos: visible (shown anywhere in OBS), active (on air in Program), always; never: only shows what another copy plays (the preview)',
 	debug:
 		'1 shows a diagnostics panel (connection, claim, the videos this copy could not play and why)',
+	sample:
+		'1 shows the player with a sample video request (its info and progress bar, no video) and nothing else (no connection, no claims, no sound): for placing and theming the widget',
 	instance: 'tells two copies of this widget apart (e.g. two scenes with their own source)',
 	font: 'font of the title and requester, installed on the streaming PC',
 	color: 'text colour of the title and requester',

@@ -9,10 +9,15 @@ import {
 	withThemeDocs,
 	type Position
 } from './theme-params.ts';
-import { wholeNumber } from './widget-params.ts';
+import { offFlag, wholeNumber } from './widget-params.ts';
 
 export function listParamFields(maxLimit: number, limit: number, position: Position) {
-	return { key: keyField, limit: wholeNumber(1, maxLimit, limit), ...themeFields(position) };
+	return {
+		key: keyField,
+		limit: wholeNumber(1, maxLimit, limit),
+		sample: offFlag,
+		...themeFields(position)
+	};
 }
 
 type ListParamFields = ReturnType<typeof listParamFields>;
@@ -27,5 +32,6 @@ export function listParamDocs(
 	what: string,
 	accent: string
 ) {
-	return paramDocs(fields, withThemeDocs({ key: KEY_DESCRIPTION, limit }, what, accent));
+	const sample = `1 shows ${what} with sample rows (the first \`limit\`) and nothing else (no connection): for placing and theming the widget`;
+	return paramDocs(fields, withThemeDocs({ key: KEY_DESCRIPTION, limit, sample }, what, accent));
 }

@@ -22,6 +22,7 @@ export const tipGoalParamFields = {
 		expects: 'a widget id such as w_main_goal (A-Z a-z 0-9 _ -, up to 64)'
 	}),
 	debug: offFlag,
+	sample: offFlag,
 	...themeFields('bottom')
 };
 
@@ -35,9 +36,12 @@ export const TIP_GOAL_PARAM_DOCS = /*@__PURE__*/ paramDocs(
 	/*@__PURE__*/ withThemeDocs(
 		{
 			key: KEY_DESCRIPTION,
-			overlay: 'the upstream overlay whose tip goal is shown (the goal lives on an overlay)',
+			overlay:
+				'the upstream overlay whose tip goal is shown (the goal lives on an overlay); not needed with sample=1',
 			widget: 'the tip_goal widget of that overlay this page stands for (diagnostics)',
-			debug: '1 shows a diagnostics panel (connection, last event, reads)'
+			debug: '1 shows a diagnostics panel (connection, last event, reads)',
+			sample:
+				'1 shows a sample goal, 60 % raised with time left, and nothing else (no connection): for placing and theming the widget'
 		},
 		'the goal',
 		'colour of the progress bar and the percentage'
