@@ -72,6 +72,14 @@ async function sampleLook(page: Page): Promise<string | null> {
 		.catch(() => null);
 }
 
+/** How many elements match `selector` in the live sample's loaded frame (null: no frame yet). */
+async function inSample(page: Page, selector: string): Promise<number | null> {
+	const src = await attrOf(page, '[data-testid=settings-sample][data-ready=true]', 'src');
+	const frame = src && page.frames().find((f) => f.url().endsWith(src));
+	if (!frame) return null;
+	return frame.evaluate((sel) => document.querySelectorAll(sel).length, selector).catch(() => null);
+}
+
 /** Every frame's URL: none may carry a key of the streamer. */
 const frameUrls = (page: Page) =>
 	page
@@ -245,6 +253,11 @@ test("a pasted URL fills that widget's form, and Copy writes its URL back", asyn
 			() => document.querySelector<HTMLInputElement>('[data-testid=settings-copy-text]')?.value
 		)
 	).toBe(`${stack.origin}/widget/leaderboard?key=${stack.key}&limit=3&accent=ff8800`);
+	// The sample is the top-supporters page in its sample mode, with the pasted limit.
+	const rows = () => inSample(page, '[data-testid=leaderboard-row]');
+	await expect.poll(rows, { timeout: 20_000 }).toBe(3);
+	await setField(page, 'limit', '2');
+	await expect.poll(rows, { timeout: 20_000 }).toBe(2);
 	expect(await stored(stack)).toEqual({});
 });
 
