@@ -7,6 +7,7 @@
 // and on a phone, nothing cut sideways. Fields are set and buttons pressed inside the page, and
 // read through evaluate (Chromium 103 has no checkVisibility for click() and toBeVisible()).
 // Screenshots are attached for a person to look at (current Chromium), not compared.
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { SettingsValues } from '../../src/contract/index.ts';
 import { press, settled } from './dock.helpers.ts';
@@ -304,4 +305,14 @@ test('layout at 1280x800 and on a phone: nothing cut sideways', async ({ page, s
 		}
 	}
 	expect(problems).toEqual([]);
+});
+
+test('the editor page passes an axe-core accessibility check', async ({ page, stack }, info) => {
+	test.skip(info.project.name !== 'chromium', 'accessibility does not depend on the engine');
+	await page.goto(editorUrl(stack));
+	await ready(page);
+	await busyForm(page);
+	const results = await new AxeBuilder({ page }).exclude('iframe').analyze();
+	expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+	expect(results.passes.length).toBeGreaterThan(10);
 });
