@@ -133,9 +133,17 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// -> 37,565, tip-goal 65,628 -> 65,812, tts 86,903 -> 87,016. The list pages pay most: the
 	// switch parameter's parser (`sample`) is new to them, and their sample rows are text.
 	dock: 50_700,
+	// New in issue 40, measured 2026-11-27: the settings editor's own page (/editor): Svelte, zod/mini
+	// for every widget's parameter table and the settings contract, howler for the sounds' play
+	// button, the editor's form, tiers, sample and URL tools: 54,296.
+	editor: 54_700,
 	index: 11_000,
 	overlay: 107_400,
-	preview: 47_100,
+	// Issue 40 (measured 2026-11-27): the preview carries the settings editor in its Settings
+	// section, 47,1xx -> 73,178: every widget's parameter table (the forms and the checker are built
+	// from them: about 12 kB of ours), howler for the sounds' play button (6.9 kB), the editor's
+	// components. A page opened in a browser to set up, never an OBS source: worth it.
+	preview: 73_600,
 	'widget-celebration': 60_700,
 	'widget-counters': 63_800,
 	// New in issue 18, measured 2026-11-25: leaderboard 36,604, recent 37,387. Then (main's
