@@ -13,6 +13,7 @@ const pagesDir = here('./src/pages/');
 const titles: Record<string, string> = {
 	index: 'Tip Overlay Kit',
 	dock: 'Dock – Tip Overlay Kit',
+	editor: 'Settings – Tip Overlay Kit',
 	overlay: 'Overlay – Tip Overlay Kit',
 	preview: 'Preview – Tip Overlay Kit',
 	'widget-celebration': 'Celebration – Tip Overlay Kit',

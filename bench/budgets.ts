@@ -144,9 +144,17 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// samples and the settings, measured on main after the merge): celebration 64,145, counters
 	// 66,947, leaderboard 38,270, media 50,269, recent 39,389, tip-goal 69,165, tts 89,000.
 	dock: 50_700,
+	// New in issue 40, measured 2026-11-27: the settings editor's own page (/editor): Svelte, zod/mini
+	// for every widget's parameter table and the settings contract, howler for the sounds' play
+	// button, the editor's form, tiers, sample and URL tools: 54,296.
+	editor: 54_700,
 	index: 11_000,
 	overlay: 109_800,
-	preview: 47_100,
+	// Issue 40 (measured 2026-11-27): the preview carries the settings editor in its Settings
+	// section, 47,1xx -> 73,178: every widget's parameter table (the forms and the checker are built
+	// from them: about 12 kB of ours), howler for the sounds' play button (6.9 kB), the editor's
+	// components. A page opened in a browser to set up, never an OBS source: worth it.
+	preview: 73_600,
 	'widget-celebration': 64_300,
 	'widget-counters': 67_000,
 	// New in issue 18, measured 2026-11-25: leaderboard 36,604, recent 37,387. Then (main's

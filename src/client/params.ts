@@ -34,6 +34,19 @@ export interface ParamField<T = unknown> {
 
 export type ParamFields = Record<string, ParamField<any>>;
 
+/**
+ * What a form offers for a field (the settings editor, widgets/settings/): the words of a choice,
+ * the bounds of a number. Carried by the value helpers' schema functions (oneOf, numberIn,
+ * integerIn), so that a page pays a few bytes for it, not a table.
+ */
+export interface ParamHints {
+	readonly options?: readonly string[];
+	readonly min?: number;
+	readonly max?: number;
+	/** 1 for whole numbers. */
+	readonly step?: number;
+}
+
 /** The parsed values of a field table, keyed by URL parameter name. */
 export type ParamValues<F extends ParamFields> = {
 	[K in keyof F]: F[K] extends ParamField<infer T> ? T : never;
@@ -170,20 +183,22 @@ const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /** A decimal number in [min, max] (no exponents, no hex, no `Infinity`). */
 export function numberIn(min: number, max: number): ParamSchema<number> {
-	return () =>
+	const schema = () =>
 		z.pipe(
 			z.pipe(z.string().check(z.trim(), z.regex(DECIMAL)), z.transform(Number)),
 			z.number().check(z.gte(min), z.lte(max))
 		);
+	return Object.assign(schema, { min, max });
 }
 
 /** A whole number in [min, max]. */
 export function integerIn(min: number, max: number): ParamSchema<number> {
-	return () =>
+	const schema = () =>
 		z.pipe(
 			z.pipe(z.string().check(z.trim(), z.regex(/^[+-]?\d+$/)), z.transform(Number)),
 			z.int().check(z.gte(min), z.lte(max))
 		);
+	return Object.assign(schema, { min, max, step: 1 });
 }
 
 /**
@@ -193,7 +208,7 @@ export function integerIn(min: number, max: number): ParamSchema<number> {
 export function oneOf<const T extends readonly [string, ...string[]]>(
 	values: T
 ): ParamSchema<T[number]> {
-	return () =>
+	const schema = () =>
 		z.pipe(
 			z.pipe(
 				z.string().check(z.trim()),
@@ -201,6 +216,7 @@ export function oneOf<const T extends readonly [string, ...string[]]>(
 			),
 			z.literal(values)
 		);
+	return Object.assign(schema, { options: values });
 }
 
 const TRUE_WORDS = ['1', 'true', 'on', 'yes'];

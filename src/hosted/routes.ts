@@ -279,6 +279,8 @@ function dockSection(dockUrl: string | null): string {
 <span class="note">Now playing, Skip, Pause, Remove and Replay for your tips and videos, in this browser while you are signed in.</span></p>
 <p>Moderation is in the dock too: the tips your rules hold for you to approve, and
 <a href="/dock#rules" data-rules-link>the rules</a> (blocked words and names, links, amounts).</p>
+<p><a class="button" href="/editor" data-settings-link>Settings</a>
+<span class="note">Your widgets' looks, alert tiers, sounds and images, stored with your account: your OBS sources follow a save at once, their URLs unchanged.</span></p>
 ${
 	dockUrl
 		? `<p>Your dock URL${urlBox(dockUrl, 'Dock URL for OBS', 'data-dock-url')}</p>

@@ -145,6 +145,8 @@ async function startupText(
 		'',
 		`  Dock (OBS: Docks > Custom Browser Docks): ${await link('dock', '/dock', config.controlKey)}`,
 		'    Its key can skip, remove and pause: keep it in the dock, never in a browser source.',
+		`  Settings editor (your browser; the dock links to it): ${await link('editor', '/editor', config.controlKey)}`,
+		'    Looks, tiers, sounds of every widget and overlay, stored here: OBS sources follow a save.',
 		...(redirectUri
 			? [
 					'',

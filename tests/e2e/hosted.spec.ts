@@ -3,7 +3,8 @@
 // dashboard shows only its own overlays and URLs; each opens their own TTS widget from the URL the
 // dashboard gives; a tip for each plays only in that streamer's source, started and finished once.
 // New overlay key: the old URL's source shows that it was replaced, the other streamer's plays on,
-// and the control room's test tip reaches that streamer's own source.
+// and the control room's test tip reaches that streamer's own source. The dashboard's Settings (the
+// settings editor) saves with the signed-in session, on its page and in the control room.
 // Clicks and reads go through the DOM (page.evaluate), so the test runs in Chromium 103 as well.
 import { test as base, type Browser, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
@@ -168,4 +169,51 @@ test('two streamers signed in at once: each dashboard is theirs, each tip plays 
 			.context()
 			.close()
 			.catch(() => {});
+});
+
+test('the dashboard’s Settings edits with the signed-in session, in the editor and in the control room', async ({
+	browser,
+	stack
+}) => {
+	const { hosted } = stack;
+	const page = await signIn(browser, hosted.publicUrl, DEMO_TENANTS[0].id);
+	const key = new URL((await urls(page, 'data-widget-url'))[0]).searchParams.get('key')!;
+	const stored = async () => {
+		const res = await fetch(`${hosted.publicUrl}/settings`, { headers: { 'x-overlay-key': key } });
+		return ((await res.json()) as { targets: Record<string, Record<string, string>> }).targets;
+	};
+	const editor = '[data-testid=settings-editor]';
+	const setLook = (look: string) =>
+		page.evaluate((l) => {
+			const select = document.querySelector<HTMLSelectElement>('[data-field=look] select')!;
+			select.value = l;
+			select.dispatchEvent(new Event('change', { bubbles: true }));
+		}, look);
+	const save = async () => {
+		await page.waitForFunction(
+			(sel) => document.querySelector<HTMLButtonElement>(sel)?.disabled === false,
+			`${editor} button[data-action=save]`
+		);
+		await press(page, `${editor} button[data-action=save]`);
+	};
+
+	// The editor page: no key in its URL, the session's CSRF token instead.
+	await press(page, 'a[data-settings-link]');
+	await page.waitForURL((u) => u.pathname === '/editor' && u.search === '');
+	await expect.poll(() => attrOf(page, editor, 'data-status'), { timeout: 20_000 }).toBe('ready');
+	await setLook('neon');
+	await save();
+	await expect.poll(() => textOf(page, '[data-testid=settings-notice]')).toContain('Saved');
+	expect(await stored()).toEqual({ tts: { look: 'neon' } });
+
+	// The control room reads with the overlay key and saves with the session (no key asked).
+	await page.goto(`${hosted.publicUrl}/preview?key=${key}`);
+	await expect.poll(() => attrOf(page, editor, 'data-status'), { timeout: 20_000 }).toBe('ready');
+	await setLook('frost');
+	await save();
+	await expect.poll(() => textOf(page, '[data-testid=settings-notice]')).toContain('Saved');
+	expect(await stored()).toEqual({ tts: { look: 'frost' } });
+	expect(await page.evaluate(() => !!document.querySelector('#settings-control-key'))).toBe(false);
+	// Its pages' push channels closed before the server stops (it waits for open connections).
+	await page.context().close();
 });

@@ -5,6 +5,8 @@
 // title or a name ending in an ellipsis after its lines, which the README promises), which is the
 // widget's intended wrap, not a cut.
 //
+// `root` measures one section of a page (the preview's settings editor) against the window.
+//
 // An interactive page (the dock) is measured with `scrolls`: there the page itself scrolls
 // vertically, and a box that scrolls (overflow auto or scroll) shows what runs past its top or bottom
 // by scrolling, so only sideways overflow is a cut (nobody should have to scroll a dock sideways).
@@ -23,10 +25,17 @@ interface LayoutRules {
 	minTextPx?: number;
 	/** The smallest height of a shown button, in CSS pixels. */
 	minButtonPx?: number;
+	/** Only the element this selector finds, measured against the window (a section of a page). */
+	root?: string;
 }
 
 /** Runs in the page: returns what does not fit (empty when everything does). */
-function measure({ scrolls = false, minTextPx = 0, minButtonPx = 0 }: LayoutRules): string[] {
+function measure({
+	scrolls = false,
+	minTextPx = 0,
+	minButtonPx = 0,
+	root: only
+}: LayoutRules): string[] {
 	const TOLERANCE = 1;
 	const problems: string[] = [];
 	const vw = window.innerWidth;
@@ -59,7 +68,11 @@ function measure({ scrolls = false, minTextPx = 0, minButtonPx = 0 }: LayoutRule
 	});
 	const roots: { el: Element; name: string; box: DOMRect | null }[] = [];
 	const boxes = document.querySelectorAll('.widget[data-widget-id]');
-	if (boxes.length)
+	if (only) {
+		const section = document.querySelector(only);
+		if (!section) return [`${only}: not on the page`];
+		roots.push({ el: section, name: only, box: null });
+	} else if (boxes.length)
 		for (const b of boxes)
 			roots.push({
 				el: b,

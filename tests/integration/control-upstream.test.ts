@@ -117,7 +117,9 @@ describe("the dock's token and reads", () => {
 			'/tts/history',
 			'/media/queue',
 			'/media/history',
-			'/tipping'
+			'/tipping',
+			// The settings editor's page lists the overlays.
+			'/overlays'
 		]) {
 			const res = await r.dock('GET', `/control/api${path}`);
 			expect(res.status, path).toBe(200);
@@ -136,7 +138,7 @@ describe("the dock's token and reads", () => {
 		const r = await rig();
 		for (const [method, target] of [
 			['GET', '/control/api/counters'],
-			['GET', '/control/api/overlays'],
+			['GET', '/control/api/overlays/o_1a2b3c4d'],
 			['GET', '/control/api/media/status'],
 			['GET', '/control/api/events'],
 			['POST', '/control/api/tts/queue'],

@@ -121,6 +121,8 @@ describe('the dock in hosted mode', { timeout: 150_000 }, () => {
 			expect(me.dashboard).toContain('<a class="button" href="/dock">Open the controls</a>');
 			// The rules and held tips are in the dock: the link opens its Rules section.
 			expect(me.dashboard).toContain('<a href="/dock#rules" data-rules-link>the rules</a>');
+			// The settings editor, with the signed-in session (no key in its link).
+			expect(me.dashboard).toContain('<a class="button" href="/editor" data-settings-link>');
 			expect(me.dashboard).toContain('Docks › Custom Browser Docks');
 			expect(me.dashboard).toContain('action="/account/new-control-key"');
 			expect(me.dashboard).not.toContain(other.controlKey);

@@ -146,10 +146,10 @@ describe('npm start in demo mode', () => {
 		for (const o of overlays) expect(out).toContain(o.name);
 		const printed = [...out.matchAll(/(http:\/\/\S+\?key=\S+)/g)].map((m) => m[1]);
 		for (const url of printed) {
-			// The dock alone carries the control key; every other page the overlay key.
-			expect(url).toContain(
-				new URL(url).pathname === '/dock' ? `key=${CONTROL_KEY}` : `key=${KEY}`
-			);
+			// The dock and the settings editor alone carry the control key; every other page the
+			// overlay key.
+			const control = ['/dock', '/editor'].includes(new URL(url).pathname);
+			expect(url).toContain(control ? `key=${CONTROL_KEY}` : `key=${KEY}`);
 			expect((await fetch(url)).status, url).toBe(200);
 		}
 	});
@@ -162,6 +162,11 @@ describe('npm start in demo mode', () => {
 			)
 		);
 		expect(out).toContain('never in a browser source');
+		expect(out).toMatch(
+			new RegExp(
+				`Settings editor .*: (http://\\S+/editor\\?key=${CONTROL_KEY}|not in this build yet)\n`
+			)
+		);
 	});
 
 	it('lets the control key, not the overlay key, act on the queues; CONTROL_KEY keeps its key', async () => {

@@ -213,6 +213,7 @@ describe('pages', () => {
 		['/overlay/o_0123abcd', 'overlay'],
 		['/preview', 'preview'],
 		['/dock', 'dock'],
+		['/editor', 'editor'],
 		['/', 'index']
 	])('serves %s from the built page %s', async (target, name) => {
 		const asked: string[] = [];
@@ -223,14 +224,17 @@ describe('pages', () => {
 		expect(res.headers.get('content-security-policy')).toBeTruthy();
 	});
 
-	it('sends the dock, whose URL carries the control key, with no Referer at all', async () => {
-		const { app } = fresh({ readPage: async () => HTML });
-		const res = await send(app, 'GET', '/dock?key=k', { key: null });
-		expect(res.headers.get('referrer-policy')).toBe('no-referrer');
-		expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
-	});
+	it.each(['/dock', '/editor'])(
+		'sends %s, whose URL carries the control key, with no Referer at all',
+		async (path) => {
+			const { app } = fresh({ readPage: async () => HTML });
+			const res = await send(app, 'GET', `${path}?key=k`, { key: null });
+			expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+			expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+		}
+	);
 
-	it.each(['/widget/tts', '/overlay/o_0123abcd', '/preview', '/dock'])(
+	it.each(['/widget/tts', '/overlay/o_0123abcd', '/preview', '/dock', '/editor'])(
 		'answers 404 for %s while the build does not contain it',
 		async (target) => {
 			const { app } = fresh({ readPage: async () => null });

@@ -15,6 +15,9 @@ import { RealtimeConnection, type RealtimeState } from '../../src/client/realtim
 import { classifyMedia } from '../../src/core/media-source.ts';
 import * as routes from '../../src/contract/routes.ts';
 import { EVENT_CATALOG } from '../../src/contract/events.ts';
+import { openSession } from '../dock/control-client.ts';
+import { EditorState, type CredentialSource } from '../settings/editor.svelte.ts';
+import { SettingsClient } from '../settings/settings-client.ts';
 
 export interface EventRow {
 	id: string;
@@ -61,6 +64,8 @@ export class PreviewState {
 	listening = $state(false);
 	/** Set when the browser still refused sound after the click (e.g. a site setting). */
 	audioBlocked = $state(false);
+	/** The Settings section's editor, once the mode says how Save gets the control credential. */
+	settings = $state<EditorState | null>(null);
 
 	private readonly api: ApiClient;
 	private readonly hub = new EventHub();
@@ -83,6 +88,12 @@ export class PreviewState {
 			return;
 		}
 		if (me.ok) this.me = me.body;
+		this.settings = new EditorState(
+			new SettingsClient({ overlayKey: this.key }),
+			credentialSource(this.mode),
+			sessionStorage
+		);
+		void this.settings.load();
 		const overlays = await this.api.request(routes.overlaysList);
 		if (overlays.ok) this.overlays = overlays.body.overlays;
 		void this.findWidgetPages();
@@ -194,6 +205,27 @@ export class PreviewState {
 		);
 		this.widgetPages = found.filter((t): t is string => t !== null);
 	}
+}
+
+/**
+ * How the preview's settings editor gets the control credential to save: the signed-in
+ * dashboard's session in hosted mode, else the control key, asked once for the tab.
+ */
+function credentialSource(mode: PreviewState['mode']): CredentialSource {
+	if (mode !== 'hosted') return { kind: 'key' };
+	return {
+		kind: 'session',
+		open: async () => {
+			const session = await openSession();
+			if (session.ok) return { csrf: session.csrf };
+			return {
+				error:
+					session.why === 'signed-out'
+						? 'Saving needs you signed in on the dashboard in this browser: sign in there, then save again.'
+						: `Saving needs the dashboard's session, which could not be read: ${session.error}.`
+			};
+		}
+	};
 }
 
 /** The refusal's own words (`error` of its JSON body, e.g. "tipping is closed"), if it has them. */

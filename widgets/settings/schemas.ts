@@ -73,9 +73,14 @@ const CHECK_KEY = 'settings-check-key';
 /** A well-formed overlay id, for the tip goal's parser, which requires one (it stays per source). */
 const CHECK_OVERLAY = 'o_00000000';
 
+/** The widgets whose parameters a target holds: one kind, or every widget an overlay page places. */
+export function targetKinds(target: SettingsTarget): readonly SettingsWidget[] {
+	return target.startsWith('o_') ? OVERLAY_KINDS : [target as SettingsWidget];
+}
+
 /** The names a target may store, in the order of its widgets' tables (the editor's order). */
 export function storedNames(target: SettingsTarget): string[] {
-	const kinds = target.startsWith('o_') ? OVERLAY_KINDS : [target as SettingsWidget];
+	const kinds = targetKinds(target);
 	const names = new Set<string>();
 	for (const kind of kinds) {
 		for (const name of Object.keys(SETTINGS_KINDS[kind].fields))

@@ -37,8 +37,11 @@ export const TIER_PREFIXES = [
 
 const isHttpUrl = (s: string) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(s) && s.length <= 2048;
 
-/** A shipped sound's name, `none`, or an http(s) URL of a sound file. */
-const soundValue: ParamSchema<string> = () =>
+/**
+ * A shipped sound's name, `none`, or an http(s) URL of a sound file. Exported, as imageValue: the
+ * settings editor knows a sound or an image field by its schema.
+ */
+export const soundValue: ParamSchema<string> = () =>
 	z.pipe(
 		z.string().check(
 			z.trim(),
@@ -53,7 +56,7 @@ const soundValue: ParamSchema<string> = () =>
 	);
 
 /** An http(s) URL of an image or GIF, or `none`. */
-const imageValue: ParamSchema<string> = () =>
+export const imageValue: ParamSchema<string> = () =>
 	z.pipe(
 		z.string().check(
 			z.trim(),

@@ -32,9 +32,13 @@ type ControlOptions = Pick<
 	| 'checkSettings'
 >;
 
-/** The reads the dock makes (GET only): the snapshots it shows, nothing else. */
+/**
+ * The reads the dock makes (GET only): the snapshots it shows, nothing else; and the overlays, which
+ * the settings editor's page (/editor) lists.
+ */
 const DOCK_READS: ReadonlySet<RouteName> = new Set([
 	'me',
+	'overlaysList',
 	'ttsQueue',
 	'ttsHistory',
 	'mediaQueue',

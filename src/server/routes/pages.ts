@@ -1,5 +1,6 @@
-// The built pages: one per widget, the overlay (all of a scene's widgets), the preview, the dock and
-// the index, each sent with a Content-Security-Policy and no caching; then the built static files.
+// The built pages: one per widget, the overlay (all of a scene's widgets), the preview, the dock, the
+// settings editor and the index, each sent with a Content-Security-Policy and no caching; then the
+// built static files.
 // A page a build does not contain, or an id that cannot exist, is an HTML 404.
 import type { Context, Hono } from 'hono';
 import { OVERLAY_ID } from '../../contract/index.ts';
@@ -57,6 +58,10 @@ export function pageRoutes(app: Hono, opts: Pick<AppOptions, 'readPage' | 'stati
 	app.get('/preview', (c) => page(c, 'preview'));
 	// The dock's URL carries the control key: no Referer at all, not even the origin.
 	app.get('/dock', (c) => page(c, 'dock', { ...PAGE_HEADERS, 'Referrer-Policy': 'no-referrer' }));
+	// The settings editor's URL carries the control key too.
+	app.get('/editor', (c) =>
+		page(c, 'editor', { ...PAGE_HEADERS, 'Referrer-Policy': 'no-referrer' })
+	);
 	app.get('/', (c) => page(c, 'index'));
 	if (opts.staticFiles) app.use('*', opts.staticFiles);
 }

@@ -1,0 +1,129 @@
+// The settings editor's way to the token endpoint (docs/settings.md): it reads the stored settings
+// with the overlay key (GET /settings, the preview) or with the control credential (GET
+// /control/settings, which also says how many saves Undo can take back), and saves and undoes with
+// the control credential only (PUT /control/settings/{target}, POST .../undo). The control
+// credential is the control key (X-Control-Key) or the signed-in dashboard's CSRF token, as the
+// dock sends them (widgets/dock/control-client.ts).
+import { ApiClient, type ApiFailure, type FetchLike } from '../../src/client/api.ts';
+import {
+	ControlSettings,
+	SavedSettings,
+	StoredSettings,
+	type SettingsTarget,
+	type SettingsValues
+} from '../../src/contract/index.ts';
+import { credentialHeaders, type DockCredential } from '../dock/control-client.ts';
+
+export type ControlCredential = DockCredential;
+
+export interface ReadSettings {
+	revision: number;
+	targets: Record<string, SettingsValues>;
+	/** Saves Undo can take back, per target; null when read with the overlay key (unknown). */
+	undo: Record<string, number> | null;
+}
+
+export type ReadOutcome = { ok: true; read: ReadSettings } | { ok: false; error: string };
+
+export type SaveOutcome =
+	| { ok: true; saved: SavedSettings }
+	/** 400 bad_settings: every sentence, each naming its parameter; nothing was saved. */
+	| { ok: false; why: 'bad_settings'; errors: string[] }
+	/** 409 settings_conflict: another save since this editor read the settings. */
+	| { ok: false; why: 'conflict'; error: string }
+	/** 409 nothing_to_undo. */
+	| { ok: false; why: 'nothing_to_undo'; error: string }
+	/** 401: the control credential was refused. */
+	| { ok: false; why: 'refused'; error: string }
+	| { ok: false; why: 'failed'; error: string };
+
+/** The server's sentence in an error body, or a plain one from the status. */
+function errorText(res: ApiFailure): string {
+	if (res.kind !== 'http') return res.error;
+	const error = (res.body as { error?: unknown } | null)?.error;
+	return typeof error === 'string' && error ? error : `the server answered ${res.status}`;
+}
+
+/** The sentences of a 400 bad_settings: its `errors` list, or its one `error`. */
+function badSettings(res: ApiFailure): string[] {
+	const body = res.kind === 'http' ? res.body : null;
+	const errors = (body as { errors?: unknown } | null)?.errors;
+	if (Array.isArray(errors) && errors.every((e) => typeof e === 'string') && errors.length)
+		return errors;
+	return [errorText(res)];
+}
+
+function failure(res: ApiFailure): SaveOutcome {
+	const code = res.kind === 'http' ? res.code : undefined;
+	if (code === 'bad_settings') return { ok: false, why: 'bad_settings', errors: badSettings(res) };
+	if (code === 'settings_conflict') return { ok: false, why: 'conflict', error: errorText(res) };
+	if (code === 'nothing_to_undo')
+		return { ok: false, why: 'nothing_to_undo', error: errorText(res) };
+	if (res.kind === 'http' && res.status === 401)
+		return { ok: false, why: 'refused', error: errorText(res) };
+	return { ok: false, why: 'failed', error: errorText(res) };
+}
+
+export class SettingsClient {
+	readonly #overlay: ApiClient | null;
+	#control: ApiClient | null = null;
+	readonly #fetch: FetchLike | undefined;
+
+	constructor(opts: { overlayKey?: string; control?: ControlCredential; fetch?: FetchLike }) {
+		this.#fetch = opts.fetch;
+		this.#overlay = opts.overlayKey
+			? new ApiClient({ overlayKey: opts.overlayKey, fetch: opts.fetch })
+			: null;
+		if (opts.control) this.useControl(opts.control);
+	}
+
+	/** Save and Undo can be sent (a control credential is known). */
+	get canSave(): boolean {
+		return this.#control !== null;
+	}
+
+	/** From now on, reads, saves and undoes with this credential (null: forget it). */
+	useControl(credential: ControlCredential | null): void {
+		this.#control = credential
+			? new ApiClient({ credential: credentialHeaders(credential), fetch: this.#fetch })
+			: null;
+	}
+
+	/** Every stored target: with the control credential when known, else the overlay key. */
+	async read(): Promise<ReadOutcome> {
+		if (this.#control) {
+			const res = await this.#control.send('settings', 'GET', '/control/settings');
+			if (!res.ok) return { ok: false, error: errorText(res) };
+			const body = ControlSettings.safeParse(res.body);
+			if (!body.success) return { ok: false, error: 'the server answered an unreadable body' };
+			return { ok: true, read: body.data };
+		}
+		if (!this.#overlay) return { ok: false, error: 'no key to read the settings with' };
+		const res = await this.#overlay.send('settings', 'GET', '/settings');
+		if (!res.ok) return { ok: false, error: errorText(res) };
+		const body = StoredSettings.safeParse(res.body);
+		if (!body.success) return { ok: false, error: 'the server answered an unreadable body' };
+		return { ok: true, read: { ...body.data, undo: null } };
+	}
+
+	/** PUT /control/settings/{target}: the target's whole set, from `baseRevision`. */
+	save(target: SettingsTarget, values: SettingsValues, baseRevision: number) {
+		const body = JSON.stringify({ values, base_revision: baseRevision });
+		return this.#send('save', 'PUT', `/control/settings/${target}`, body);
+	}
+
+	/** POST /control/settings/{target}/undo: the set before the last save comes back. */
+	undo(target: SettingsTarget) {
+		return this.#send('undo', 'POST', `/control/settings/${target}/undo`);
+	}
+
+	async #send(name: string, method: string, path: string, body?: string): Promise<SaveOutcome> {
+		if (!this.#control)
+			return { ok: false, why: 'refused', error: 'saving needs the control credential' };
+		const res = await this.#control.send(name, method, path, body);
+		if (!res.ok) return failure(res);
+		const saved = SavedSettings.safeParse(res.body);
+		if (saved.success) return { ok: true, saved: saved.data };
+		return { ok: false, why: 'failed', error: 'the server answered an unreadable body' };
+	}
+}
