@@ -27,7 +27,7 @@ const served = await serveApp({
 	simulatorOrigin: sim.origin,
 	checkSettings
 });
-const browser = await chromium.launch({ executablePath: systemChromium, args: chromiumArgs });
+const browser = await chromium.launch({ executablePath: systemChromium, args: [...chromiumArgs] });
 const sources = ['tts', 'counters', 'media'] as const;
 const pages = await Promise.all(
 	sources.map(async (kind) => {
