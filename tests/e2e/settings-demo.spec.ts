@@ -7,25 +7,9 @@
 import type { Page } from '@playwright/test';
 import { press } from './dock.helpers.ts';
 import { attrOf, eventually, expect, REACT_MS, test, textOf, type Stack } from './fixtures.ts';
+import { EDITOR, editorReady, setField } from './settings.helpers.ts';
 
-const EDITOR = '[data-testid=settings-editor]';
 const finishPath = /^\/tts\/[^/]+\/finish$/;
-
-/** Types a value into a field of the editor's form (its text input or its select). */
-function setField(page: Page, name: string, value: string): Promise<void> {
-	return page.evaluate(
-		([n, v]) => {
-			const el = document.querySelector<HTMLInputElement | HTMLSelectElement>(
-				`[data-field="${n}"] select, [data-field="${n}"] input:not(.picker):not([type=checkbox])`
-			);
-			if (!el) throw new Error(`no field ${n}`);
-			el.value = v;
-			el.dispatchEvent(new Event('input', { bubbles: true }));
-			el.dispatchEvent(new Event('change', { bubbles: true }));
-		},
-		[name, value] as const
-	);
-}
 
 /** The source's debug-panel value for a parameter ('' when it is a default: no row). */
 function debugRow(page: Page, label: string): Promise<string> {
@@ -65,7 +49,7 @@ test('a look and a tier saved in the editor change an open OBS source without to
 	expect(await lookOfNextTip(source, stack, 5)).toBe('classic');
 
 	await page.goto(`${stack.origin}/editor?key=${encodeURIComponent(stack.controlKey)}`);
-	await expect.poll(() => attrOf(page, EDITOR, 'data-status'), { timeout: 20_000 }).toBe('ready');
+	await editorReady(page);
 	await setField(page, 'look', 'frost');
 	await press(page, `${EDITOR} button[data-action=add-tier]`);
 	await setField(page, 'tier1_from', '20');

@@ -13,8 +13,8 @@ import type { SettingsValues } from '../../src/contract/index.ts';
 import { press, settled } from './dock.helpers.ts';
 import { attrOf, expect, test, textOf, type Stack } from './fixtures.ts';
 import { layoutProblems } from './layout.ts';
+import { EDITOR, editorReady as ready, setField } from './settings.helpers.ts';
 
-const EDITOR = '[data-testid=settings-editor]';
 const SAVE = `${EDITOR} button[data-action=save]`;
 const UNDO = `${EDITOR} button[data-action=undo]`;
 
@@ -35,26 +35,6 @@ async function saveElsewhere(stack: Stack, target: string, values: SettingsValue
 		body: JSON.stringify({ values })
 	});
 	expect(res.status).toBe(200);
-}
-
-async function ready(page: Page): Promise<void> {
-	await expect.poll(() => attrOf(page, EDITOR, 'data-status'), { timeout: 20_000 }).toBe('ready');
-}
-
-/** Types a value into a field of the form (its text input or its select), as a person would. */
-function setField(page: Page, name: string, value: string): Promise<void> {
-	return page.evaluate(
-		([n, v]) => {
-			const el = document.querySelector<HTMLInputElement | HTMLSelectElement>(
-				`[data-field="${n}"] select, [data-field="${n}"] input:not(.picker):not([type=checkbox])`
-			);
-			if (!el) throw new Error(`no field ${n}`);
-			el.value = v;
-			el.dispatchEvent(new Event('input', { bubbles: true }));
-			el.dispatchEvent(new Event('change', { bubbles: true }));
-		},
-		[name, value] as const
-	);
 }
 
 /** The sentences shown under a field. */

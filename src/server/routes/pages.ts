@@ -3,18 +3,11 @@
 // built static files.
 // A page a build does not contain, or an id that cannot exist, is an HTML 404.
 import type { Context, Hono } from 'hono';
-import { OVERLAY_ID } from '../../contract/index.ts';
+import { OVERLAY_ID, SETTINGS_WIDGETS } from '../../contract/index.ts';
 import type { AppOptions } from '../app-options.ts';
 
-export const WIDGET_PAGES = [
-	'tts',
-	'media',
-	'tip-goal',
-	'counters',
-	'celebration',
-	'recent',
-	'leaderboard'
-] as const;
+/** The /widget/{type} pages: the widgets that have stored settings, one page each. */
+export const WIDGET_PAGES = SETTINGS_WIDGETS;
 
 const PAGE_HEADERS = {
 	'Content-Type': 'text/html; charset=utf-8',
