@@ -105,6 +105,22 @@ describe('the editor page (control key)', () => {
 		expect(editor.revision).toBe(2);
 	});
 
+	it('Undo with unsaved changes says they will be dropped, and goes on when pressed again', async () => {
+		const { server, editor } = await pageEditor();
+		editor.set('look', 'neon');
+		await editor.save();
+		editor.set('look', 'frost');
+		await editor.undo();
+		// The first press only warns: nothing sent, the edit still there.
+		expect(editor.notice?.text).toContain('unsaved changes');
+		expect(server.s.targets.tts).toEqual({ look: 'neon' });
+		expect(editor.values.look).toBe('frost');
+		await editor.undo();
+		expect(server.s.targets.tts).toEqual({});
+		expect(editor.values).toEqual({});
+		expect(editor.dirty).toBe(false);
+	});
+
 	it('checks before sending: a bad value is named beside its field and nothing is sent', async () => {
 		const { server, editor } = await pageEditor();
 		editor.set('color', 'not a colour');

@@ -40,6 +40,8 @@ export class EditorState {
 	revision = $state(0);
 	/** Saves Undo can take back, per target; null until read with the control credential. */
 	undoCounts = $state<Record<string, number> | null>(null);
+	/** The target whose Undo was pressed once with unsaved changes (the next press goes on). */
+	#undoArmedFor: SettingsTarget | null = null;
 	busy = $state<Action | null>(null);
 	notice = $state<Notice | null>(null);
 	/** The server's sentences of the last refused save of the target shown (cleared on an edit). */
@@ -194,6 +196,7 @@ export class EditorState {
 	}
 
 	async save(): Promise<void> {
+		this.#undoArmedFor = null;
 		if (this.checkErrors.length) {
 			this.notice = { kind: 'error', text: 'Nothing was saved: fix the fields marked below.' };
 			return;
@@ -203,6 +206,16 @@ export class EditorState {
 	}
 
 	async undo(): Promise<void> {
+		// Undo brings back the set before the last save: edits not saved yet would be lost unseen,
+		// so with some, the first press says so and the next one goes on.
+		if (this.dirty && this.#undoArmedFor !== this.target) {
+			this.#undoArmedFor = this.target;
+			this.notice = {
+				kind: 'error',
+				text: 'Undo drops your unsaved changes here and brings back the settings before the last save: press Undo again to go on.'
+			};
+			return;
+		}
 		await this.#act('undo', () => this.client.undo(this.target));
 	}
 
