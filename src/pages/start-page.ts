@@ -7,11 +7,14 @@ import { mount, type Component } from 'svelte';
 import { ApiClient } from '../client/api.ts';
 import { EventHub } from '../client/event-hub.ts';
 import type { ParamResult } from '../client/params.ts';
-import { ignoresStoredSettings, PageSettings, type SettingsTaker } from '../client/settings.ts';
+import { PageSettings, type SettingsTaker } from '../client/settings.ts';
 import { connectLive, connectWidgets, type PageWidget } from '../client/widget-page.ts';
 import type { EventTable, SettingsWidget } from '../contract/index.ts';
 
-/** The widget a page started, which follows the stored settings (none: a still sample). */
+/**
+ * The widget a page started, which follows the stored settings. A page with `sample=1` never gets
+ * here: sample-page.ts shows it from its URL alone before the page would start.
+ */
 export type FollowingWidget<P> = PageWidget & SettingsTaker<P>;
 
 export function startPage<P extends { key: string }>(
@@ -25,7 +28,7 @@ export function startPage<P extends { key: string }>(
 		api: ApiClient,
 		events: EventHub,
 		target: HTMLElement
-	) => FollowingWidget<P> | void | Promise<FollowingWidget<P> | void>,
+	) => FollowingWidget<P> | Promise<FollowingWidget<P>>,
 	/**
 	 * What must happen as the page loads, with the URL's parameters, before the stored settings are
 	 * read (the TTS page's audio port reads the browser's autoplay verdict then, as it always did).
@@ -52,11 +55,10 @@ async function begin<P extends { key: string }>(
 	early?.(own.value);
 	const api = new ApiClient({ overlayKey: own.value.key });
 	const events = new EventHub();
-	const settings = new PageSettings(api, !ignoresStoredSettings(url));
+	const settings = new PageSettings(api, true);
 	await settings.read();
 	const mine = settings.widget(kind, url, parse);
 	const widget = await run(mine.initial(own.value), api, events, target);
-	if (!widget) return;
 	// After run's connectWidgets, which exposes the page's handle that this adds the channel to.
 	connectLive(api, events, [widget]);
 	mine.bind(widget);
