@@ -250,6 +250,8 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 				upstream: budget.budgetSnapshot()
 			};
 		},
+		// The origin our pages send where the proxy reaches us under another Host.
+		publicOrigin: new URL(config.publicUrl).origin,
 		allowedHosts: [
 			config.host.toLowerCase(),
 			new URL(config.publicUrl).hostname,

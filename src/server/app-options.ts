@@ -18,11 +18,17 @@ export interface AppOptions {
 	readPage: (name: string) => Promise<string | null>;
 	/** Serves built static files (assets, demo videos); absent in tests. */
 	staticFiles?: MiddlewareHandler;
-	/** Client address for rate-limiting failed key attempts. */
+	/** Client address, for slowing down wrong keys and for the read allowance. */
 	clientAddress?: (c: Context) => string;
 	/** The raw request target before URL normalisation, when the runtime has it. */
 	rawTarget?: (c: Context) => string | undefined;
+	/** Counts wrong keys per client (security.ts); absent: one of its own. */
 	failures?: FailureLimiter;
+	/**
+	 * Hosted mode: PUBLIC_URL's origin, an `Origin` our pages send even where a proxy reaches us
+	 * under another Host. Any other origin than the request's own is refused before its key is read.
+	 */
+	publicOrigin?: string;
 	/** Demo mode: the embedded simulator's origin, for its demo and fault controls. */
 	simulatorOrigin?: string;
 	/**

@@ -2,7 +2,7 @@
 // of GET /live or GET /control/live is bridged to the app's own event-stream route, so the key
 // checks, the streamer's isolation and the stream limits are those of routes/live.ts. The page's
 // first message carries its key header (a browser's WebSocket cannot send one); the upgrade's own
-// Host, Origin, Cookie and client address go along. Node only, like serve.ts.
+// Host, Origin, Sec-Fetch-Site, Cookie and client address go along. Node only, like serve.ts.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -13,7 +13,7 @@ const PATHS = new Set(['/live', '/control/live']);
 /** The credential headers a page may send in its first message; nothing else is taken from it. */
 const CREDENTIALS = ['x-overlay-key', 'x-control-key', 'x-csrf-token'];
 /** Of the upgrade request, what the route's checks read. */
-const PASSED = ['host', 'origin', 'cookie', 'x-forwarded-for', 'user-agent'];
+const PASSED = ['host', 'origin', 'sec-fetch-site', 'cookie', 'x-forwarded-for', 'user-agent'];
 const AUTH_TIMEOUT_MS = 10_000;
 
 /** Answers the closing of every push-channel socket (the server's close waits for none of them). */

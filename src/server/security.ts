@@ -1,5 +1,6 @@
-// Guards of the token endpoint: the overlay key (constant time, failures rate-limited per client),
-// the Host header (DNS rebinding), and raw-path tricks that URL parsing would silently normalise.
+// Guards of the token endpoint: the overlay key (constant time, wrong ones slowed per client), the
+// requests other sites' pages send, the Host header (DNS rebinding), and raw-path tricks that URL
+// parsing would silently normalise.
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -10,34 +11,74 @@ export function keyMatches(given: string | undefined, expected: string): boolean
 	return timingSafeEqual(digest(given), digest(expected));
 }
 
-/** Counts failed overlay-key attempts per client in fixed windows. */
+/**
+ * Counts wrong keys per client address in fixed windows, to slow down whoever keeps sending them.
+ * It is only ever asked about a request whose key was already found wrong: a right key is served
+ * whatever this holds, so no failure, from any address, can refuse it. Its memory is bounded: past
+ * `maxClients` addresses the one that failed least recently is forgotten, one at a time.
+ */
 export class FailureLimiter {
+	/** Oldest failure first: Map keeps insertion order, and each failure moves its client last. */
 	private readonly windows = new Map<string, { start: number; count: number }>();
 
 	constructor(
 		readonly maxFailures = 10,
 		private readonly windowMs = 60_000,
-		private readonly now: () => number = Date.now
+		private readonly now: () => number = Date.now,
+		readonly maxClients = 10_000
 	) {}
 
-	blocked(client: string): number | null {
-		const w = this.windows.get(client);
-		if (!w || this.now() - w.start >= this.windowMs) return null;
-		return w.count >= this.maxFailures
-			? Math.ceil((w.start + this.windowMs - this.now()) / 1000)
-			: null;
-	}
-
-	fail(client: string): void {
+	/**
+	 * Counts one wrong key from `client`. Null while it has failed at most maxFailures times in its
+	 * window (answer 401); past that, the seconds until its window ends (answer 429 with Retry-After).
+	 */
+	fail(client: string): number | null {
 		const now = this.now();
 		let w = this.windows.get(client);
-		if (!w || now - w.start >= this.windowMs) {
-			w = { start: now, count: 0 };
-			this.windows.set(client, w);
-			if (this.windows.size > 10_000) this.windows.clear(); // bounded memory under a flood
+		this.windows.delete(client);
+		if (!w || now - w.start >= this.windowMs) w = { start: now, count: 0 };
+		this.windows.set(client, w);
+		for (const oldest of this.windows.keys()) {
+			if (this.windows.size <= this.maxClients) break;
+			this.windows.delete(oldest);
 		}
 		w.count += 1;
+		if (w.count <= this.maxFailures) return null;
+		return Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
 	}
+
+	/** How many client addresses it remembers (at most maxClients). */
+	get clients(): number {
+		return this.windows.size;
+	}
+}
+
+/** The Sec-Fetch-Site values our own pages send: each calls its own origin, or is a navigation. */
+const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
+
+/**
+ * A request that a browser marks as sent by a page of another site or origin: `Sec-Fetch-Site`
+ * other than same-origin, or an `Origin` that is neither this request's own host nor the public
+ * origin (hosted mode's PUBLIC_URL, which a proxy may reach us under another Host). Our pages only
+ * ever call the server that served them, so such a request is never theirs. Programs that are not
+ * browsers send neither header, and are judged by their key alone.
+ */
+export function crossSite(
+	header: (name: string) => string | undefined,
+	publicOrigin?: string
+): boolean {
+	const site = header('sec-fetch-site');
+	if (site !== undefined && !OWN_FETCH_SITES.has(site.trim().toLowerCase())) return true;
+	const origin = header('origin');
+	if (origin === undefined) return false;
+	if (publicOrigin !== undefined && origin === publicOrigin) return false;
+	let host: string;
+	try {
+		host = new URL(origin).host;
+	} catch {
+		return true; // `null` (a sandboxed frame, a file on disk) or garbage
+	}
+	return host === '' || host !== (header('host') ?? '').trim().toLowerCase();
 }
 
 /**

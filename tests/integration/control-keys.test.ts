@@ -1,5 +1,4 @@
-// The dock's key apart from the overlay key (issue 38, "Its own key"; /work/dock-spec.md,
-// Credentials): every /control call refused without the control key, with no upstream call; the
+// The dock's key apart from the overlay key (docs/dock.md): every /control call refused without the control key, with no upstream call; the
 // control calls never forwarded on /api; the control key no use on /token and /api; a new key
 // replaces the old one at once; hosted mode's resolver decides alone.
 import { describe, expect, it } from 'vitest';
@@ -57,7 +56,7 @@ describe('every /control call', () => {
 		}
 	});
 
-	it('counts wrong control keys in the same per-client limit as wrong overlay keys', async () => {
+	it('counts wrong control keys with wrong overlay keys, and serves both right keys at once', async () => {
 		const r = await rig();
 		for (let i = 0; i < 5; i++)
 			expect((await r.dock('GET', '/control/api/me', { key: 'wrong-key-0123456789' })).status).toBe(
@@ -67,12 +66,24 @@ describe('every /control call', () => {
 			expect((await send(r.app, 'POST', '/token', { key: 'wrong-key-0123456789' })).status).toBe(
 				401
 			);
-		const blocked = await r.dock('GET', '/control/api/me');
+		const blocked = await r.dock('GET', '/control/api/me', { key: 'wrong-key-0123456789' });
 		expect(blocked.status).toBe(429);
 		expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
-		expect((await send(r.app, 'POST', '/token')).status).toBe(429);
-		// Another client is not held up.
-		expect((await r.dock('GET', '/control/api/me', { client: 'other' })).status).toBe(200);
+		expect((await send(r.app, 'POST', '/token', { key: 'wrong-key-0123456789' })).status).toBe(
+			429
+		);
+		// The right keys from the same client: served as if nothing had happened.
+		expect((await r.dock('GET', '/control/api/me')).status).toBe(200);
+		expect((await r.dock('POST', '/control/actions/tts-pause')).status).toBe(200);
+		expect((await send(r.app, 'POST', '/token')).status).toBe(200);
+		expect((await r.dock('GET', '/control/api/me', { key: 'wrong-key-0123456789' })).status).toBe(
+			429
+		);
+		// Another client's wrong key is its own first.
+		expect(
+			(await r.dock('GET', '/control/api/me', { key: 'wrong-key-0123456789', client: 'other' }))
+				.status
+		).toBe(401);
 	});
 });
 

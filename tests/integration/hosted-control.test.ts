@@ -160,7 +160,7 @@ describe('the dock in hosted mode', { timeout: 150_000 }, () => {
 		expect(sim.control.tenant(a.tenant.id).tts.find(tip)).toBeDefined();
 	});
 
-	it('wrong control keys count in the same limit as wrong overlay keys, per client', async () => {
+	it('wrong control keys count in the same limit as wrong overlay keys, per client; right keys and the session are served', async () => {
 		const { a, call } = await twoSignedIn();
 		const from = { 'x-forwarded-for': '198.51.100.7' };
 		for (let i = 0; i < 10; i++) {
@@ -170,16 +170,26 @@ describe('the dock in hosted mode', { timeout: 150_000 }, () => {
 			});
 			expect(res.status).toBe(401);
 		}
+		const wrong = await call('GET', '/control/api/me', { ...from, 'x-control-key': 'z'.repeat(43) });
+		expect([wrong.status, await codeOf(wrong)]).toEqual([429, 'too_many_attempts']);
+		const wrongMint = await call('POST', '/token', { ...from, 'x-overlay-key': 'z'.repeat(43) });
+		expect(wrongMint.status).toBe(429);
+		// The same address with the right keys, and with the signed-in session: served.
 		const control = await call('GET', '/control/api/me', {
 			...from,
 			'x-control-key': a.controlKey
 		});
-		expect([control.status, await codeOf(control)]).toEqual([429, 'too_many_attempts']);
+		expect(control.status).toBe(200);
 		const mint = await call('POST', '/token', { ...from, 'x-overlay-key': a.overlayKey });
-		expect(mint.status).toBe(429);
-		// Another client is not held back.
-		expect((await call('GET', '/control/api/me', { 'x-control-key': a.controlKey })).status).toBe(
-			200
+		expect(mint.status).toBe(200);
+		const session = await call('POST', '/control/actions/tts-pause', {
+			...from,
+			...(await sessionHeaders(a))
+		});
+		expect(session.status).toBe(200);
+		// Another client's first wrong key is its own first.
+		expect((await call('GET', '/control/api/me', { 'x-control-key': 'z'.repeat(43) })).status).toBe(
+			401
 		);
 	});
 
@@ -255,10 +265,12 @@ describe('the dock in hosted mode', { timeout: 150_000 }, () => {
 				(await call('POST', '/control/actions/media-pause', { ...headers, origin })).status
 			).toBe(401);
 		}
-		// With the token: from another site, or with no Origin at all, a POST is refused.
+		// With the token: from another site a POST is refused before anything is read (403, counted
+		// nowhere), with no Origin at all it is refused as a wrong credential.
 		const { origin: _ours, ...noOrigin } = session;
-		for (const headers of [{ ...session, origin: 'https://evil.example' }, noOrigin])
-			expect((await call('POST', '/control/actions/media-pause', headers)).status).toBe(401);
+		const foreign = { ...session, origin: 'https://evil.example' };
+		expect((await call('POST', '/control/actions/media-pause', foreign)).status).toBe(403);
+		expect((await call('POST', '/control/actions/media-pause', noOrigin)).status).toBe(401);
 		expect(sim.control.log.requests().length).toBe(before);
 		expect(sim.control.tenant(a.tenant.id).media.paused).toBe(false);
 

@@ -1,17 +1,23 @@
-// The credential every /control route requires (/work/dock-spec.md, Credentials): the dock's control
-// key in X-Control-Key, apart from the overlay key (which OBS browser-source URLs carry, and which
-// is refused here like any wrong key). Compared in constant time; wrong attempts count in the same
-// per-client limiter as wrong overlay keys. In hosted mode resolveControl decides (a streamer's
-// control key, or the signed-in session's cookie with its CSRF token).
+// The credential every /control route requires (docs/dock.md): the dock's control key in
+// X-Control-Key, apart from the overlay key (which OBS browser-source URLs carry, and which is
+// refused here like any wrong key). Compared in constant time; a right key is always served, wrong
+// ones count in the same per-client limiter as wrong overlay keys (overlay-key.ts). In hosted mode
+// resolveControl decides (a streamer's control key, or the signed-in session's cookie with its CSRF
+// token).
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppOptions, ControlAccess } from '../app-options.ts';
 import { HttpError } from '../http-error.ts';
 import { keyMatches, type FailureLimiter } from '../security.ts';
-import { clientNotBlocked } from './overlay-key.ts';
+import { refuseCrossSite, wrongKey } from './overlay-key.ts';
 
 type KeyOptions = Pick<
 	AppOptions,
-	'upstream' | 'controlKey' | 'newControlKey' | 'clientAddress' | 'resolveControl'
+	| 'upstream'
+	| 'controlKey'
+	| 'newControlKey'
+	| 'clientAddress'
+	| 'resolveControl'
+	| 'publicOrigin'
 >;
 
 export interface ControlKeyCheck {
@@ -35,7 +41,7 @@ export function controlKeyCheck(opts: KeyOptions, failures: FailureLimiter): Con
 	let current = opts.controlKey;
 
 	const requireControl: MiddlewareHandler = async (c, next) => {
-		const who = clientNotBlocked(c, opts.clientAddress, failures);
+		refuseCrossSite(c, opts.publicOrigin);
 		if (opts.resolveControl) {
 			const found = await opts.resolveControl(c);
 			if (found && 'replaced' in found)
@@ -44,17 +50,11 @@ export function controlKeyCheck(opts: KeyOptions, failures: FailureLimiter): Con
 					'control_key_replaced',
 					'this dock URL was replaced by a newer one: copy the new dock URL from your dashboard'
 				);
-			if (!found) {
-				failures.fail(who);
-				throw badKey();
-			}
+			if (!found) throw wrongKey(c, opts.clientAddress, failures, badKey());
 			access.set(c.req.raw, found);
 		} else if (current !== undefined && keyMatches(c.req.header('x-control-key'), current)) {
 			access.set(c.req.raw, { streamer: SINGLE_STREAMER, upstream: opts.upstream });
-		} else {
-			failures.fail(who);
-			throw badKey();
-		}
+		} else throw wrongKey(c, opts.clientAddress, failures, badKey());
 		await next();
 	};
 

@@ -27,6 +27,7 @@ type ControlOptions = Pick<
 	| 'newControlKey'
 	| 'clientAddress'
 	| 'resolveControl'
+	| 'publicOrigin'
 	| 'sessionCsrf'
 	| 'controlLock'
 	| 'checkSettings'
