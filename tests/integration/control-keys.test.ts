@@ -69,9 +69,7 @@ describe('every /control call', () => {
 		const blocked = await r.dock('GET', '/control/api/me', { key: 'wrong-key-0123456789' });
 		expect(blocked.status).toBe(429);
 		expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
-		expect((await send(r.app, 'POST', '/token', { key: 'wrong-key-0123456789' })).status).toBe(
-			429
-		);
+		expect((await send(r.app, 'POST', '/token', { key: 'wrong-key-0123456789' })).status).toBe(429);
 		// The right keys from the same client: served as if nothing had happened.
 		expect((await r.dock('GET', '/control/api/me')).status).toBe(200);
 		expect((await r.dock('POST', '/control/actions/tts-pause')).status).toBe(200);

@@ -170,7 +170,10 @@ describe('the dock in hosted mode', { timeout: 150_000 }, () => {
 			});
 			expect(res.status).toBe(401);
 		}
-		const wrong = await call('GET', '/control/api/me', { ...from, 'x-control-key': 'z'.repeat(43) });
+		const wrong = await call('GET', '/control/api/me', {
+			...from,
+			'x-control-key': 'z'.repeat(43)
+		});
 		expect([wrong.status, await codeOf(wrong)]).toEqual([429, 'too_many_attempts']);
 		const wrongMint = await call('POST', '/token', { ...from, 'x-overlay-key': 'z'.repeat(43) });
 		expect(wrongMint.status).toBe(429);

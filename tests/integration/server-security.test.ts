@@ -1,11 +1,10 @@
-// The token endpoint's refusals, against a real simulator: the overlay key, the wrong-key limiter,
+// The token endpoint's refusals, against a real simulator: the overlay key (wrong-keys.test.ts: its limiter),
 // the Host check (DNS rebinding), raw path tricks, odd ids and methods off the allowlist, closed CORS,
 // no cookies, and the secrets in no response of any route.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type Route } from '../../src/contract/index.ts';
-import { FailureLimiter } from '../../src/server/security.ts';
 import { readyTip, withSim, type Sim } from '../fixtures/sim.ts';
 import {
 	concrete,
@@ -73,95 +72,6 @@ describe('the overlay key', () => {
 		const { app } = fresh({ readPage: async () => '<!doctype html>' });
 		expect((await send(app, 'GET', '/healthz', { key: null })).status).toBe(200);
 		expect((await send(app, 'GET', '/widget/tts', { key: null })).status).toBe(200);
-	});
-});
-
-describe('the wrong-key limiter', () => {
-	it('answers 429 with Retry-After to wrong keys after 10 from one client, and serves the right key at once', async () => {
-		const { app, calls } = fresh();
-		for (let i = 0; i < 10; i++)
-			expect((await send(app, 'POST', '/token', { key: 'guess-' + i, client: 'a' })).status).toBe(
-				401
-			);
-		for (const [method, target] of KEYED) {
-			const res = await send(app, method, target, { key: 'guess-more', client: 'a' });
-			expect(res.status, `${method} ${target}`).toBe(429);
-			expect(await res.json()).toMatchObject({ code: 'too_many_attempts' });
-			const wait = Number(res.headers.get('retry-after'));
-			expect(wait).toBeGreaterThan(0);
-			expect(wait).toBeLessThanOrEqual(60);
-		}
-		expect(calls).toEqual([]);
-		// The same client, the right key: served (forwarded upstream), between wrong ones still refused.
-		for (const [method, target] of KEYED) {
-			const before = calls.length;
-			const res = await send(app, method, target, { client: 'a' });
-			expect([401, 403, 429], `${method} ${target}`).not.toContain(res.status);
-			expect(calls.length, `${method} ${target}`).toBe(before + 1);
-			expect((await send(app, 'GET', '/api/me', { key: 'guess', client: 'a' })).status).toBe(429);
-		}
-	});
-
-	it('never counts the right key, and keeps other clients at 401', async () => {
-		const { app } = fresh();
-		for (let i = 0; i < 9; i++) await send(app, 'GET', '/api/me', { key: 'guess', client: 'a' });
-		for (let i = 0; i < 5; i++)
-			expect((await send(app, 'GET', '/api/me', { client: 'a' })).status).toBe(200);
-		expect((await send(app, 'GET', '/api/me', { key: 'guess', client: 'a' })).status).toBe(401);
-		expect((await send(app, 'GET', '/api/me', { key: 'guess', client: 'a' })).status).toBe(429);
-		expect((await send(app, 'GET', '/api/me', { key: 'guess', client: 'b' })).status).toBe(401);
-	});
-
-	it('refuses requests of other sites first, counting none of them', async () => {
-		const { app, calls } = fresh();
-		const foreign: Record<string, string>[] = [
-			{ 'sec-fetch-site': 'cross-site' },
-			{ 'sec-fetch-site': 'same-site' },
-			{ origin: 'https://evil.example' },
-			{ origin: 'http://127.0.0.1:9999' },
-			{ origin: 'null' },
-			{ 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }
-		];
-		for (let i = 0; i < 5; i++)
-			for (const headers of foreign)
-				for (const key of [null, 'guess-0123456789', OVERLAY_KEY]) {
-					const res = await send(app, 'POST', '/token', { key, headers, client: 'a' });
-					expect(res.status).toBe(403);
-					expect(await res.json()).toMatchObject({ code: 'cross_site' });
-				}
-		expect(calls).toEqual([]);
-		// None of the 90 counted: a wrong key from the same client is still only 401.
-		expect((await send(app, 'GET', '/api/me', { key: 'guess', client: 'a' })).status).toBe(401);
-		// Our own pages: same-origin fetches, and POSTs whose Origin is this server's.
-		for (const headers of [
-			{ 'sec-fetch-site': 'same-origin' },
-			{ 'sec-fetch-site': 'same-origin', origin: 'http://127.0.0.1:8787' },
-			{}
-		])
-			expect((await send(app, 'GET', '/api/me', { headers, client: 'a' })).status).toBe(200);
-	});
-
-	it('remembers a bounded number of clients, forgetting the one that failed least recently', async () => {
-		let now = 0;
-		const failures = new FailureLimiter(2, 60_000, () => now, 3);
-		const { app } = fresh({ failures });
-		const wrong = (client: string) =>
-			send(app, 'GET', '/api/me', { key: 'guess', client }).then((r) => r.status);
-		expect([await wrong('a'), await wrong('a'), await wrong('a')]).toEqual([401, 401, 429]);
-		for (const client of ['b', 'c']) await wrong(client);
-		expect(failures.clients).toBe(3);
-		// 'a' failed again, so 'b' is now the one that failed least recently, and goes first.
-		expect(await wrong('a')).toBe(429);
-		now += 1;
-		await wrong('d');
-		expect(failures.clients).toBe(3);
-		expect(await wrong('a')).toBe(429);
-		// A flood from many addresses forgets the old ones one at a time, never everyone at once.
-		for (let i = 0; i < 1000; i++) await wrong(`flood-${i}`);
-		expect(failures.clients).toBe(3);
-		expect(await wrong('flood-999')).toBe(401);
-		expect(await wrong('flood-999')).toBe(429);
-		expect((await send(app, 'GET', '/api/me', { client: 'flood-999' })).status).toBe(200);
 	});
 });
 

@@ -2,12 +2,20 @@
 // every request from 127.0.0.1 as OBS sends them) keeps answering wrong overlay and control keys,
 // missing ones included, 401 and then 429 to their address, while the right keys from that very
 // address are served at once on every route a source or the dock uses: /token, /api, /settings,
-// /live (its WebSocket) and /control. Requests that other sites' pages send count nothing.
-import { afterEach, describe, expect, it } from 'vitest';
+// /live (its WebSocket) and /control. Requests that other sites' pages send count nothing, and the
+// limiter's memory is bounded without forgetting everyone at once.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { FailureLimiter } from '../../src/server/security.ts';
 import { serveApp, type ServedApp } from '../../src/server/serve.ts';
 import { checkSettings } from '../fixtures/settings.ts';
-import { readyTip, simsPerTest, until, type Sim } from '../fixtures/sim.ts';
+import { readyTip, simsPerTest, until, withSim, type Sim } from '../fixtures/sim.ts';
+import {
+	OVERLAY_KEY as KEY,
+	send,
+	simUpstream,
+	tokenEndpoint
+} from '../fixtures/token-endpoint.ts';
 
 const OVERLAY_KEY = 'wrong-keys-overlay-key-0123456789';
 const CONTROL_KEY = 'wrong-keys-control-key-0123456789';
@@ -84,6 +92,112 @@ async function knock(app: ServedApp, n: number) {
 	return answers;
 }
 
+// The limiter itself, through createApp with the client named by a test header.
+let shared: Sim;
+beforeAll(async () => {
+	shared = await withSim({ perKeyPerMinute: 100_000, perIpPerMinute: 100_000 });
+});
+afterAll(() => shared.close());
+const endpoint = (options: Parameters<typeof tokenEndpoint>[1] = {}) =>
+	tokenEndpoint(simUpstream(shared), options);
+/** Routes that need the overlay key, one of each kind. */
+const KEYED: [string, string][] = [
+	['POST', '/token'],
+	['GET', '/api/me'],
+	['GET', '/api/tts/queue'],
+	['POST', '/api/tts/tip_1_abc/start']
+];
+
+describe('the wrong-key limiter', () => {
+	it('answers 429 with Retry-After to wrong keys after 10 from one client, and serves the right key at once', async () => {
+		const { app, calls } = endpoint();
+		for (let i = 0; i < 10; i++)
+			expect((await send(app, 'POST', '/token', { key: 'guess-' + i, client: 'a' })).status).toBe(
+				401
+			);
+		for (const [method, target] of KEYED) {
+			const res = await send(app, method, target, { key: 'guess-more', client: 'a' });
+			expect(res.status, `${method} ${target}`).toBe(429);
+			expect(await res.json()).toMatchObject({ code: 'too_many_attempts' });
+			const wait = Number(res.headers.get('retry-after'));
+			expect(wait).toBeGreaterThan(0);
+			expect(wait).toBeLessThanOrEqual(60);
+		}
+		expect(calls).toEqual([]);
+		// The same client, the right key: served (forwarded upstream), between wrong ones still refused.
+		for (const [method, target] of KEYED) {
+			const before = calls.length;
+			const res = await send(app, method, target, { client: 'a' });
+			expect([401, 403, 429], `${method} ${target}`).not.toContain(res.status);
+			expect(calls.length, `${method} ${target}`).toBe(before + 1);
+			expect((await send(app, 'GET', '/api/me', { key: 'guess', client: 'a' })).status).toBe(429);
+		}
+	});
+
+	it('never counts the right key, and keeps other clients at 401', async () => {
+		const { app } = endpoint();
+		for (let i = 0; i < 9; i++) await send(app, 'GET', '/api/me', { key: 'guess', client: 'a' });
+		for (let i = 0; i < 5; i++)
+			expect((await send(app, 'GET', '/api/me', { client: 'a' })).status).toBe(200);
+		expect((await send(app, 'GET', '/api/me', { key: 'guess', client: 'a' })).status).toBe(401);
+		expect((await send(app, 'GET', '/api/me', { key: 'guess', client: 'a' })).status).toBe(429);
+		expect((await send(app, 'GET', '/api/me', { key: 'guess', client: 'b' })).status).toBe(401);
+	});
+
+	it('refuses requests of other sites first, counting none of them', async () => {
+		const { app, calls } = endpoint();
+		const foreign: Record<string, string>[] = [
+			{ 'sec-fetch-site': 'cross-site' },
+			{ 'sec-fetch-site': 'same-site' },
+			{ origin: 'https://evil.example' },
+			{ origin: 'http://127.0.0.1:9999' },
+			{ origin: 'null' },
+			{ 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }
+		];
+		for (let i = 0; i < 5; i++)
+			for (const headers of foreign)
+				for (const key of [null, 'guess-0123456789', KEY]) {
+					const res = await send(app, 'POST', '/token', { key, headers, client: 'a' });
+					expect(res.status).toBe(403);
+					expect(await res.json()).toMatchObject({ code: 'cross_site' });
+				}
+		expect(calls).toEqual([]);
+		// None of the 90 counted: a wrong key from the same client is still only 401.
+		expect((await send(app, 'GET', '/api/me', { key: 'guess', client: 'a' })).status).toBe(401);
+		// Our own pages: same-origin fetches, and POSTs whose Origin is this server's.
+		const own: Record<string, string>[] = [
+			{ 'sec-fetch-site': 'same-origin' },
+			{ 'sec-fetch-site': 'same-origin', origin: 'http://127.0.0.1:8787' },
+			{}
+		];
+		for (const headers of own)
+			expect((await send(app, 'GET', '/api/me', { headers, client: 'a' })).status).toBe(200);
+	});
+
+	it('remembers a bounded number of clients, forgetting the one that failed least recently', async () => {
+		let now = 0;
+		const failures = new FailureLimiter(2, 60_000, () => now, 3);
+		const { app } = endpoint({ failures });
+		const wrong = (client: string) =>
+			send(app, 'GET', '/api/me', { key: 'guess', client }).then((r) => r.status);
+		expect([await wrong('a'), await wrong('a'), await wrong('a')]).toEqual([401, 401, 429]);
+		for (const client of ['b', 'c']) await wrong(client);
+		expect(failures.clients).toBe(3);
+		// 'a' failed again, so 'b' is now the one that failed least recently, and goes first.
+		expect(await wrong('a')).toBe(429);
+		now += 1;
+		await wrong('d');
+		expect(failures.clients).toBe(3);
+		expect(await wrong('a')).toBe(429);
+		// A flood from many addresses forgets the old ones one at a time, never everyone at once.
+		for (let i = 0; i < 1000; i++) await wrong(`flood-${i}`);
+		expect(failures.clients).toBe(3);
+		expect(await wrong('flood-999')).toBe(401);
+		expect(await wrong('flood-999')).toBe(429);
+		expect((await send(app, 'GET', '/api/me', { client: 'flood-999' })).status).toBe(200);
+	});
+});
+
 describe('wrong keys from the address of every source', () => {
 	it('are answered 401, then 429 with Retry-After; the right keys are served at once on every route', async () => {
 		const { sim, app } = await served();
@@ -144,7 +258,7 @@ describe('wrong keys from the address of every source', () => {
 
 	it('never count when another site sent them, and a wrong key after them is a first one', async () => {
 		const { app } = await served();
-		const foreign = [
+		const foreign: Headers[] = [
 			{ 'sec-fetch-site': 'cross-site' },
 			{ origin: 'https://evil.example' },
 			{ origin: 'null' }
