@@ -12,12 +12,7 @@ import { refuseCrossSite, wrongKey } from './overlay-key.ts';
 
 type KeyOptions = Pick<
 	AppOptions,
-	| 'upstream'
-	| 'controlKey'
-	| 'newControlKey'
-	| 'clientAddress'
-	| 'resolveControl'
-	| 'publicOrigin'
+	'upstream' | 'controlKey' | 'newControlKey' | 'clientAddress' | 'resolveControl' | 'publicOrigin'
 >;
 
 export interface ControlKeyCheck {
