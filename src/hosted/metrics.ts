@@ -4,6 +4,7 @@
 // the reads it refused (429) per streamer. Counts since the instance started; only the refused
 // reads name a streamer, by its id (never a key or a name).
 import { readRateLimitHeaders } from '../core/rate-budget.ts';
+import type { KeyRefusal } from '../server/app-options.ts';
 import type { Fetch } from '../server/upstream.ts';
 import type { UpstreamBudgetSnapshot } from '../server/upstream-budget.ts';
 import type { PoolStats } from './db.ts';
@@ -44,6 +45,8 @@ export class HostedMetrics {
 	private mintSum = 0;
 	/** Reads refused 429 by the instance's read allowance, by streamer and allowance. */
 	private readonly readsRefused = new Map<string, number>();
+	/** Requests refused by a key check, by answer (routes/key-guard.ts). */
+	private readonly keysRefused = new Map<KeyRefusal, number>();
 	rateLimit: RateLimitSeen | null = null;
 
 	constructor(private readonly now: () => number = Date.now) {}
@@ -85,6 +88,11 @@ export class HostedMetrics {
 	readRefused(streamer: string, by: 'key' | 'address'): void {
 		const key = `${streamer},${by}`;
 		this.readsRefused.set(key, (this.readsRefused.get(key) ?? 0) + 1);
+	}
+
+	/** A request refused for its key: wrong (401), one of too many (429), or another site's (403). */
+	keyRefused(answer: KeyRefusal): void {
+		this.keysRefused.set(answer, (this.keysRefused.get(answer) ?? 0) + 1);
 	}
 
 	/** A POST /token answered after `seconds`. */
@@ -168,6 +176,13 @@ export class HostedMetrics {
 			const [streamer, by] = key.split(',');
 			x.out.push(`tip_reads_refused_total{streamer="${streamer}",by="${by}"} ${v}`);
 		}
+		x.family(
+			'tip_keys_refused_total',
+			'counter',
+			'Requests refused by a key check: wrong_key (401), too_many_attempts (429, wrong keys only), cross_site (403).'
+		);
+		for (const answer of ['wrong_key', 'too_many_attempts', 'cross_site'] as const)
+			x.out.push(`tip_keys_refused_total{answer="${answer}"} ${this.keysRefused.get(answer) ?? 0}`);
 		if (shared === undefined) return;
 		x.family(
 			'tip_upstream_reads_shared_total',

@@ -9,6 +9,9 @@ import type { OAuthConnection } from './oauth-client.ts';
 import type { FailureLimiter } from './security.ts';
 import type { UpstreamClient } from './upstream.ts';
 
+/** Why a key check refused a request: a wrong key (401), one of too many (429), another site's. */
+export type KeyRefusal = 'wrong_key' | 'too_many_attempts' | 'cross_site';
+
 export interface AppOptions {
 	mode: 'live' | 'demo';
 	upstream: UpstreamClient;
@@ -24,6 +27,8 @@ export interface AppOptions {
 	rawTarget?: (c: Context) => string | undefined;
 	/** Counts wrong keys per client (security.ts); absent: one of its own. */
 	failures?: FailureLimiter;
+	/** A request refused for its key (routes/key-guard.ts): logged in single mode, counted in hosted. */
+	keyRefused?: (answer: KeyRefusal, client: string) => void;
 	/**
 	 * Hosted mode: PUBLIC_URL's origin, an `Origin` our pages send even where a proxy reaches us
 	 * under another Host. Any other origin than the request's own is refused before its key is read.

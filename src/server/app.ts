@@ -9,13 +9,13 @@ import { oauthRoutes } from './oauth-routes.ts';
 import { demoActionRoutes } from './routes/demo-actions.ts';
 import { guardRequests } from './routes/guards.ts';
 import { healthRoute } from './routes/health.ts';
+import { KeyGuard } from './routes/key-guard.ts';
 import { overlayKeyCheck } from './routes/overlay-key.ts';
 import { controlRoutes } from './routes/control.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { proxyRoutes } from './routes/proxy.ts';
 import { limitReads } from './routes/read-limit.ts';
 import { tokenRoute } from './routes/token.ts';
-import { FailureLimiter } from './security.ts';
 import { FileModerationStore } from './moderation/file-store.ts';
 import { Moderator } from './moderation/moderator.ts';
 import { SINGLE_STREAMER } from './routes/control-key.ts';
@@ -29,8 +29,8 @@ export { WIDGET_PAGES } from './routes/pages.ts';
 export function createApp(opts: AppOptions): Hono {
 	const app = new Hono();
 	// One limit on wrong keys of either kind: guessing control keys costs as much as overlay keys.
-	const failures = opts.failures ?? new FailureLimiter();
-	const key = limitReads(overlayKeyCheck({ ...opts, failures }), opts);
+	const guard = new KeyGuard(opts);
+	const key = limitReads(overlayKeyCheck(opts, guard), opts);
 	const moderator = new Moderator(opts.moderation ?? new FileModerationStore(null));
 	const settings = opts.settings ?? new FileSettingsStore(null);
 	const live = new LiveStreams(moderator.store, settings);
@@ -46,7 +46,7 @@ export function createApp(opts: AppOptions): Hono {
 	demoActionRoutes(app, opts, key);
 	// The dock's routes exist only where a control credential does (a control key, or hosted mode).
 	if (opts.controlKey !== undefined || opts.resolveControl)
-		controlRoutes(app, opts, failures, { moderator, live, settings });
+		controlRoutes(app, opts, guard, { moderator, live, settings });
 	if (opts.oauth)
 		app.route(
 			'/oauth',

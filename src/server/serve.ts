@@ -9,6 +9,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { attachLiveSockets } from './live-socket.ts';
+import { keyRefusalLog } from './routes/key-guard.ts';
 import { forwardedClient } from './security.ts';
 import type { Upstream } from './config.ts';
 import type { OAuthConnection } from './oauth-client.ts';
@@ -125,6 +126,7 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		settings: opts.settings,
 		checkSettings: opts.checkSettings,
 		allowedHosts: [host.toLowerCase(), ...(opts.allowedHosts ?? [])],
+		keyRefused: keyRefusalLog(),
 		...nodeAppOptions(opts.dist)
 	});
 	const { server, origin, close } = await listen(app.fetch, host, opts.port ?? 0);

@@ -98,6 +98,11 @@ describe.skipIf(missing)('wrong keys on several hosted instances', { timeout: 12
 			]);
 		}
 		expect(sim.control.log.requests().length).toBeGreaterThan(upstreamBefore);
+		// Each instance counts what it refused, for its operator.
+		for (const on of apps)
+			expect(await (await fetch(`${on.origin}/metrics`)).text()).toMatch(
+				/^tip_keys_refused_total\{answer="too_many_attempts"\} [1-9]\d*$/m
+			);
 		// Another client behind the same proxy: its first wrong key is its own first.
 		expect(
 			await call(a, 'POST', '/token', { 'x-overlay-key': wrong, 'x-forwarded-for': '198.51.100.1' })

@@ -1,14 +1,14 @@
 // The credential every /control route requires (docs/dock.md): the dock's control key in
 // X-Control-Key, apart from the overlay key (which OBS browser-source URLs carry, and which is
 // refused here like any wrong key). Compared in constant time; a right key is always served, wrong
-// ones count in the same per-client limiter as wrong overlay keys (overlay-key.ts). In hosted mode
+// ones count in the same per-client limiter as wrong overlay keys (key-guard.ts). In hosted mode
 // resolveControl decides (a streamer's control key, or the signed-in session's cookie with its CSRF
 // token).
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppOptions, ControlAccess } from '../app-options.ts';
 import { HttpError } from '../http-error.ts';
-import { keyMatches, type FailureLimiter } from '../security.ts';
-import { refuseCrossSite, wrongKey } from './overlay-key.ts';
+import { keyMatches } from '../security.ts';
+import type { KeyGuard } from './key-guard.ts';
 
 type KeyOptions = Pick<
 	AppOptions,
@@ -30,13 +30,13 @@ export const SINGLE_STREAMER = 'single';
 const badKey = () =>
 	new HttpError(401, 'bad_control_key', 'missing or wrong control key (the ?key= of the dock URL)');
 
-export function controlKeyCheck(opts: KeyOptions, failures: FailureLimiter): ControlKeyCheck {
+export function controlKeyCheck(opts: KeyOptions, guard: KeyGuard): ControlKeyCheck {
 	const access = new WeakMap<Request, ControlAccess>();
 	// The key in force: read on every request, so a new key takes over (and the old one stops) at once.
 	let current = opts.controlKey;
 
 	const requireControl: MiddlewareHandler = async (c, next) => {
-		refuseCrossSite(c, opts.publicOrigin);
+		guard.refuseCrossSite(c);
 		if (opts.resolveControl) {
 			const found = await opts.resolveControl(c);
 			if (found && 'replaced' in found)
@@ -45,11 +45,11 @@ export function controlKeyCheck(opts: KeyOptions, failures: FailureLimiter): Con
 					'control_key_replaced',
 					'this dock URL was replaced by a newer one: copy the new dock URL from your dashboard'
 				);
-			if (!found) throw wrongKey(c, opts.clientAddress, failures, badKey());
+			if (!found) throw guard.wrongKey(c, badKey());
 			access.set(c.req.raw, found);
 		} else if (current !== undefined && keyMatches(c.req.header('x-control-key'), current)) {
 			access.set(c.req.raw, { streamer: SINGLE_STREAMER, upstream: opts.upstream });
-		} else throw wrongKey(c, opts.clientAddress, failures, badKey());
+		} else throw guard.wrongKey(c, badKey());
 		await next();
 	};
 

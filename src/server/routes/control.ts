@@ -8,7 +8,7 @@ import type { AppOptions } from '../app-options.ts';
 import { CONTROL_ACTIONS, upstreamUnavailable } from '../control-actions.ts';
 import { localControlLock } from '../control-lock.ts';
 import { errorResponse, HttpError } from '../http-error.ts';
-import type { FailureLimiter } from '../security.ts';
+import type { KeyGuard } from './key-guard.ts';
 import { UpstreamUnavailable } from '../upstream.ts';
 import { controlKeyCheck } from './control-key.ts';
 import { MAX_BODY, refuseBody, tooLarge } from './guards.ts';
@@ -25,9 +25,7 @@ type ControlOptions = Pick<
 	| 'upstream'
 	| 'controlKey'
 	| 'newControlKey'
-	| 'clientAddress'
 	| 'resolveControl'
-	| 'publicOrigin'
 	| 'sessionCsrf'
 	| 'controlLock'
 	| 'checkSettings'
@@ -59,11 +57,11 @@ interface ControlParts {
 export function controlRoutes(
 	app: Hono,
 	opts: ControlOptions,
-	failures: FailureLimiter,
+	guard: KeyGuard,
 	parts: ControlParts
 ) {
 	const { moderator, live, settings } = parts;
-	const { requireControl, accessOf, replaceKey } = controlKeyCheck(opts, failures);
+	const { requireControl, accessOf, replaceKey } = controlKeyCheck(opts, guard);
 	const lock = opts.controlLock ?? localControlLock();
 	const control = new Hono();
 	// The dock tells "try again" from a refusal by this code (the widgets' /api keeps its own).

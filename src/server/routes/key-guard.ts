@@ -1,0 +1,67 @@
+// What every key check (overlay-key.ts, control-key.ts) does around the key itself, with one
+// limiter for every kind of key: first, a request another site's page sent is refused (403
+// cross_site) without counting, so no page on the web can make the limiter slow anyone; then, only
+// once a key was found wrong, its client is counted and answered 401, or 429 with Retry-After when
+// it keeps failing. A right key never reaches the limiter: no one's failures can refuse it.
+import type { Context } from 'hono';
+import type { AppOptions, KeyRefusal } from '../app-options.ts';
+import { HttpError } from '../http-error.ts';
+import { crossSite, FailureLimiter } from '../security.ts';
+
+type GuardOptions = Pick<AppOptions, 'failures' | 'clientAddress' | 'publicOrigin' | 'keyRefused'>;
+
+export class KeyGuard {
+	readonly failures: FailureLimiter;
+
+	constructor(private readonly opts: GuardOptions) {
+		this.failures = opts.failures ?? new FailureLimiter();
+	}
+
+	/** Run before a key is read: another site's request is refused here, uncounted. */
+	refuseCrossSite(c: Context): void {
+		if (!crossSite((name) => c.req.header(name), this.opts.publicOrigin)) return;
+		this.opts.keyRefused?.('cross_site', this.#client(c));
+		throw new HttpError(
+			403,
+			'cross_site',
+			"a page of another site sent this request: open the page from this server's own address"
+		);
+	}
+
+	/** A request whose key was found wrong: `refusal` (401), or 429 once its client keeps failing. */
+	wrongKey(c: Context, refusal: HttpError): HttpError {
+		const client = this.#client(c);
+		const wait = this.failures.fail(client);
+		this.opts.keyRefused?.(wait === null ? 'wrong_key' : 'too_many_attempts', client);
+		if (wait === null) return refusal;
+		return new HttpError(429, 'too_many_attempts', 'too many wrong keys; wait a minute', {
+			'Retry-After': String(wait)
+		});
+	}
+
+	#client(c: Context): string {
+		return this.opts.clientAddress?.(c) ?? 'local';
+	}
+}
+
+/**
+ * Single mode's console line about refused keys, at most one a minute of each kind: wrong keys
+ * answered 429 are most often an OBS source or a dock whose URL still has a replaced key.
+ */
+export function keyRefusalLog(
+	log: (line: string) => void = console.warn,
+	now: () => number = Date.now
+): NonNullable<AppOptions['keyRefused']> {
+	const last = new Map<KeyRefusal, number>();
+	return (answer, client) => {
+		if (answer === 'wrong_key') return;
+		const at = now();
+		if (at - (last.get(answer) ?? -Infinity) < 60_000) return;
+		last.set(answer, at);
+		log(
+			answer === 'too_many_attempts'
+				? `[keys] wrong keys from ${client} are answered 429 for a minute: an OBS source or a dock still has an old URL? The right keys keep working; give it the URL npm start printed.`
+				: `[keys] refused a request that a page of another site sent from ${client} (403 cross_site).`
+		);
+	};
+}
