@@ -9,6 +9,7 @@
 // here; `npm run bench:lockout` measures it.
 import type { Page } from '@playwright/test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { knock, knocks, lockedOut, type Knocking, type OldKeys } from '../fixtures/wrong-keys.ts';
 import {
 	BUTTON,
 	control,
@@ -22,69 +23,11 @@ import {
 } from './dock.helpers.ts';
 import { attrOf, eventually, expect, REACT_MS, test, type Stack } from './fixtures.ts';
 
-/** Keys of the right format (OVERLAY_KEY in src/server/config.ts) that the stack no longer has. */
-const OLD_OVERLAY_KEY = 'e2e_stack_overlay_key_41';
-const OLD_CONTROL_KEY = 'e2e_stack_control_key_41';
+/** Keys the stack no longer has, of the right format. */
+const OLD: OldKeys = { overlay: 'e2e_stack_overlay_key_41', control: 'e2e_stack_control_key_41' };
 
 /** How long a tip may take from creation to start: a few seconds, far below the minute locked. */
 const START_MS = 5_000;
-
-/** Wrong-key requests the test process sends every KNOCK_EVERY_MS: one to each keyed route. */
-const KNOCKS: { method: string; path: string; headers: Record<string, string> }[] = [
-	{ method: 'POST', path: '/token', headers: { 'x-overlay-key': OLD_OVERLAY_KEY } },
-	{ method: 'GET', path: '/api/me', headers: { 'x-overlay-key': OLD_OVERLAY_KEY } },
-	{ method: 'GET', path: '/settings', headers: { 'x-overlay-key': OLD_OVERLAY_KEY } },
-	{
-		method: 'GET',
-		path: `/live?key=${OLD_OVERLAY_KEY}`,
-		headers: { 'x-overlay-key': OLD_OVERLAY_KEY, accept: 'text/event-stream' }
-	},
-	{ method: 'POST', path: '/control/token', headers: { 'x-control-key': OLD_CONTROL_KEY } },
-	{ method: 'GET', path: '/control/settings', headers: { 'x-control-key': OLD_CONTROL_KEY } }
-];
-const KNOCK_EVERY_MS = 500;
-
-interface Answer {
-	path: string;
-	status: number;
-	code: string | null;
-}
-
-const lockedOut = (a: Answer) => a.status === 429 && a.code === 'too_many_attempts';
-
-interface Knocking {
-	/** The answers so far, as they come. */
-	answers: Answer[];
-	stop(): Promise<void>;
-}
-
-/** Knocks with wrong keys until stopped. */
-function knock(stack: Stack): Knocking {
-	const answers: Answer[] = [];
-	let stopped = false;
-	const once = async ({ method, path, headers }: (typeof KNOCKS)[number]): Promise<Answer> => {
-		try {
-			const res = await fetch(`${stack.origin}${path}`, { method, headers });
-			const body = (await res.json().catch(() => null)) as { code?: unknown } | null;
-			return { path, status: res.status, code: typeof body?.code === 'string' ? body.code : null };
-		} catch {
-			return { path, status: 0, code: null }; // no answer: the stack closes after a failure
-		}
-	};
-	const loop = (async () => {
-		while (!stopped) {
-			answers.push(...(await Promise.all(KNOCKS.map(once))));
-			await sleep(KNOCK_EVERY_MS);
-		}
-	})();
-	return {
-		answers,
-		stop: async () => {
-			stopped = true;
-			await loop;
-		}
-	};
-}
 
 /**
  * The token endpoint's answers to a page that are 429 too_many_attempts, as `METHOD /path`: over
@@ -143,7 +86,7 @@ async function whileServed(
 /** The stack, and the test process knocking on it with wrong keys from the start to the end. */
 const knocked = test.extend<{ knocking: Knocking }>({
 	knocking: async ({ stack }, use) => {
-		const knocking = knock(stack);
+		const knocking = knock(stack.origin, OLD);
 		await use(knocking);
 		await knocking.stop();
 	}
@@ -159,10 +102,10 @@ knocked(
 		// Four sources with old keys, each a page of the same browser, as OBS runs them.
 		const context = page.context();
 		const old = {
-			tts: stack.url('/widget/tts', { ...fast, key: OLD_OVERLAY_KEY }),
-			overlay: stack.url('/overlay/o_1a2b3c4d', { key: OLD_OVERLAY_KEY }),
-			counters: stack.url('/widget/counters', { key: OLD_OVERLAY_KEY }),
-			dock: dockUrl(stack, OLD_CONTROL_KEY)
+			tts: stack.url('/widget/tts', { ...fast, key: OLD.overlay }),
+			overlay: stack.url('/overlay/o_1a2b3c4d', { key: OLD.overlay }),
+			counters: stack.url('/widget/counters', { key: OLD.overlay }),
+			dock: dockUrl(stack, OLD.control)
 		};
 		const refused: Record<string, { count: number }> = {};
 		for (const [name, url] of Object.entries(old)) {
@@ -224,8 +167,8 @@ knocked(
 		await expect.poll(() => control(page, 'tts-pause')).toBe('Running · Pause');
 
 		// The address was over the limit all along: wrong keys were still refused for it at the end.
-		expect(knocking.answers.filter(lockedOut).length).toBeGreaterThan(KNOCKS.length);
-		expect(knocking.answers.slice(-3 * KNOCKS.length).some(lockedOut)).toBe(true);
+		expect(knocking.answers.filter(lockedOut).length).toBeGreaterThan(knocks(OLD).length);
+		expect(knocking.answers.slice(-3 * knocks(OLD).length).some(lockedOut)).toBe(true);
 		// The old-key sources knocked too.
 		for (const [name, { count }] of Object.entries(refused))
 			expect(count, `the ${name} source with an old key was refused`).toBeGreaterThan(0);
