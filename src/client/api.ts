@@ -63,8 +63,17 @@ export type ApiResult<T> = { ok: true; status: number; body: T } | ApiFailure;
 
 export type TokenResult =
 	| ApiResult<MintedToken>
-	/** 401 bad_overlay_key or overlay_key_replaced: the ?key= of the page URL no longer works. */
-	| { ok: false; kind: 'unauthorized'; status: 401; error: string };
+	/**
+	 * The page's key was refused (keyRefusal): 401 bad_overlay_key, *_key_replaced, or 429
+	 * too_many_attempts. No retry of the call helps.
+	 */
+	| { ok: false; kind: 'unauthorized'; status: 401 | 429; error: string };
+
+/** The page's key refused, in a sentence; `final` when no retry can ever help (a replaced key). */
+export interface KeyRefusal {
+	error: string;
+	final: boolean;
+}
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -102,11 +111,7 @@ export class ApiClient {
 	readonly #calls = new Map<string, number>();
 	/** Consecutive 429s per route: the exponent of the wait when no header says how long. */
 	readonly #limited = new Map<string, number>();
-	/**
-	 * Called when any call is refused for the page's key (a wrong key, or one the streamer replaced
-	 * in hosted mode): the page stops and says so at once, not at its next connect.
-	 */
-	onKeyRefused: ((error: string) => void) | null = null;
+	readonly #refusedListeners = new Set<(refusal: KeyRefusal) => void>();
 
 	constructor(options: ApiClientOptions) {
 		this.#credential = options.credential ?? { 'X-Overlay-Key': options.overlayKey ?? '' };
@@ -116,6 +121,21 @@ export class ApiClient {
 		this.#timeoutMs = options.timeoutMs ?? 10_000;
 		this.#random = options.random ?? Math.random;
 		this.#log = new RateLimitedLog(options.warn);
+	}
+
+	/**
+	 * `listener` hears every call refused for the page's key (a wrong key, or one the streamer
+	 * replaced in hosted mode): the page stops and says so at once, not at its next connect.
+	 * Returns the function that removes it.
+	 */
+	onKeyRefused(listener: (refusal: KeyRefusal) => void): () => void {
+		this.#refusedListeners.add(listener);
+		return () => void this.#refusedListeners.delete(listener);
+	}
+
+	/** Tells the listeners the key was refused (the client's own calls, or the push channel's). */
+	reportKeyRefused(refusal: KeyRefusal): void {
+		for (const listener of [...this.#refusedListeners]) listener(refusal);
 	}
 
 	get stats(): ApiStats {
@@ -130,8 +150,9 @@ export class ApiClient {
 		if (res.ok) return this.#parseBody('token', res.status, res.body, mintedToken());
 		// A wrong key, or (hosted mode) one the streamer replaced (the server says so): no retry helps.
 		const refused = keyRefusal(res);
-		if (refused !== null) return { ok: false, kind: 'unauthorized', status: 401, error: refused };
-		return res;
+		if (refused === null || res.kind !== 'http') return res;
+		const status = res.status === 429 ? 429 : 401;
+		return { ok: false, kind: 'unauthorized', status, error: refused.error };
 	}
 
 	/**
@@ -253,17 +274,35 @@ export class ApiClient {
 			failure.retryAfterMs = retryAfterMs(res.headers, attempt, this.#random);
 		} else this.#limited.delete(name);
 		const refused = keyRefusal(failure);
-		if (refused !== null) this.onKeyRefused?.(refused);
+		if (refused !== null) this.reportKeyRefused(refused);
 		return failure;
 	}
 }
 
-/** A 401 for the page's key, in a sentence (the server's own for a replaced key); else null. */
-function keyRefusal(res: ApiFailure): string | null {
-	if (res.kind !== 'http' || res.status !== 401 || !/overlay_key/.test(res.code ?? '')) return null;
-	return res.code === 'bad_overlay_key'
-		? 'the overlay key was refused'
-		: String((res.body as { error: unknown }).error);
+/** The 401 codes of a refused key; `*_key_replaced` (hosted) is final. */
+const REFUSED_KEY = /^(bad_overlay_key|bad_control_key|overlay_key_replaced|control_key_replaced)$/;
+
+/**
+ * The page's key refused, or null for any other answer: a 401 for the key, or the token endpoint's
+ * 429 too_many_attempts, which it sends only to a wrong key (so it is a refusal too, never a wait;
+ * 429 too_many_reads is a read limit for a good key and is not). The server's own sentence for a
+ * replaced key and a control key; a plain one for the others.
+ */
+export function keyRefusal(res: ApiFailure): KeyRefusal | null {
+	if (res.kind !== 'http') return null;
+	const code = res.code ?? '';
+	if (res.status === 429 && code === 'too_many_attempts')
+		return { error: 'the key was refused (too many wrong keys from this address)', final: false };
+	if (res.status !== 401 || !REFUSED_KEY.test(code)) return null;
+	const final = code.endsWith('_key_replaced');
+	if (code === 'bad_overlay_key') return { error: 'the overlay key was refused', final };
+	const said = (res.body as { error?: unknown } | null)?.error;
+	return { error: typeof said === 'string' && said ? said : 'the key was refused', final };
+}
+
+/** A key refusal (keyRefusal), or any other 401: no retry of the call helps. */
+export function refusesKey(res: ApiFailure): boolean {
+	return (res.kind === 'http' && res.status === 401) || keyRefusal(res) !== null;
 }
 
 /** `/tts/:orderId/start` with each param checked by its schema, then URL-encoded. */

@@ -4,7 +4,7 @@
 // what differs: routes, the item's name in bodies, when an item is ready, events of their own.
 import type { KnownEvent } from '../contract/index.ts';
 import type { CallResult, ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
-import type { ApiResult } from './api.ts';
+import { refusesKey, type ApiResult } from './api.ts';
 import type { QueuePort } from './claim-runner.ts';
 
 /** The reducer's item for an upstream item (a tip or a video). */
@@ -27,6 +27,8 @@ export function toSnapshot<T>(
 	r: ApiResult<{ is_paused: boolean; current_order_id: string | null; items: T[] }>,
 	item: (data: T) => ClaimItem<T>
 ): Awaited<ReturnType<QueuePort<T>['snapshot']>> {
+	// A refused key: the page stops (api.ts reports it), so no retry, on any wait.
+	if (!r.ok && refusesKey(r)) return { ok: false, refused: true };
 	if (!r.ok) return { ok: false, retryAfterMs: r.kind === 'http' ? r.retryAfterMs : undefined };
 	return {
 		ok: true,

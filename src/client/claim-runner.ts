@@ -32,7 +32,11 @@ export interface QueueSnapshot<T> {
 
 /** The upstream calls of one queue, already mapped to the reducer's vocabulary. */
 export interface QueuePort<T> {
-	snapshot(): Promise<{ ok: true; value: QueueSnapshot<T> } | { ok: false; retryAfterMs?: number }>;
+	snapshot(): Promise<
+		| { ok: true; value: QueueSnapshot<T> }
+		/** `refused`: the page's key was refused, nothing is retried. */
+		| { ok: false; retryAfterMs?: number; refused?: boolean }
+	>;
 	start(orderId: string): Promise<CallResult<T>>;
 	finish(orderId: string): Promise<CallResult<T>>;
 	release(orderId: string): Promise<CallResult<T>>;
@@ -236,7 +240,8 @@ export class ClaimRunner<T> {
 				return;
 			}
 			// Without a snapshot nothing is claimed; try again with a capped backoff, or after the wait
-			// a 429 asked for.
+			// a 429 asked for; never with a refused key (the page has stopped).
+			if ('refused' in r && r.refused) return;
 			const limited = 'retryAfterMs' in r && r.retryAfterMs;
 			if (limited) this.calls['429'] += 1;
 			const wait = limited || Math.min(30_000, 1000 * 2 ** Math.min(this.#snapshotRetry, 5));

@@ -43,7 +43,7 @@ export function openLiveSocket(
 			const first = answerOf(text);
 			if (first.type !== 'open') {
 				ws.close();
-				return resolve(new Response(null, { status: first.status ?? 502 }));
+				return resolve(refusedAnswer(first));
 			}
 			const body = new ReadableStream<Uint8Array>({
 				start: (controller) => void (stream = controller),
@@ -54,10 +54,24 @@ export function openLiveSocket(
 	});
 }
 
-function answerOf(text: string): { type?: string; status?: number } {
+interface FirstAnswer {
+	type?: string;
+	status?: number;
+	/** A refusal's body as the route answered it (its `code` tells a wrong key from a limit). */
+	body?: string;
+}
+
+function answerOf(text: string): FirstAnswer {
 	try {
-		return JSON.parse(text) as { type?: string; status?: number };
+		return JSON.parse(text) as FirstAnswer;
 	} catch {
 		return {};
 	}
+}
+
+/** The refusal as the route's own answer: its status and its JSON body. */
+function refusedAnswer(first: FirstAnswer): Response {
+	const status = Number.isInteger(first.status) && first.status! >= 400 ? first.status! : 502;
+	const body = typeof first.body === 'string' ? first.body : null;
+	return new Response(body, { status, headers: { 'content-type': 'application/json' } });
 }

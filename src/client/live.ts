@@ -6,7 +6,7 @@
 // watchdog timeout, no interval, no poll.
 import { LiveMessage } from '../contract/moderation.ts';
 import { backoffDelay } from '../core/backoff.ts';
-import type { ApiClient } from './api.ts';
+import { keyRefusal, type ApiClient, type ApiFailure, type KeyRefusal } from './api.ts';
 import { openLiveSocket } from './live-socket.ts';
 import { RateLimitedLog, type Warn } from './rate-limited-log.ts';
 
@@ -14,7 +14,8 @@ import { RateLimitedLog, type Warn } from './rate-limited-log.ts';
 export type LiveState = 'connecting' | 'open' | 'down' | 'unauthorized';
 
 export interface LiveOptions {
-	api: Pick<ApiClient, 'openStream'>;
+	/** `reportKeyRefused` hears a refused key, as the client's own calls do (the page stops). */
+	api: Pick<ApiClient, 'openStream'> & Partial<Pick<ApiClient, 'reportKeyRefused'>>;
 	onMessage(message: LiveMessage): void;
 	/** The channel's state and why (for debug panels). */
 	onState?(state: LiveState, detail: string): void;
@@ -85,11 +86,13 @@ export class LiveChannel {
 	async #session(abort: AbortController): Promise<string | null> {
 		const res = await this.#opts.api.openStream('live', '/live', abort.signal, openLiveSocket);
 		const type = res.headers.get('content-type') ?? '';
-		if (res.status === 401 || !res.ok || !res.body || !type.startsWith('text/event-stream')) {
+		if (!res.ok || !res.body || !type.startsWith('text/event-stream')) {
+			const refused = res.ok ? null : await refusalOf(res);
 			void res.body?.cancel().catch(() => {});
-			if (res.status !== 401)
+			if (refused === null)
 				return `the server answered ${res.status}${res.ok ? ` ${type || 'without a type'}` : ''}`;
 			this.#setState('unauthorized', 'the key was refused');
+			this.#opts.api.reportKeyRefused?.(refused);
 			return null;
 		}
 		this.#setState('open', '');
@@ -170,4 +173,23 @@ export class LiveChannel {
 		this.detail = detail;
 		this.#opts.onState?.(state, detail);
 	}
+}
+
+/**
+ * A refused answer's key refusal (api.ts, keyRefusal: 429 too_many_attempts too, not a read
+ * limit); any 401 refuses the key even without a body to say how.
+ */
+async function refusalOf(res: Response): Promise<KeyRefusal | null> {
+	let body: unknown = null;
+	try {
+		body = JSON.parse(await res.text());
+	} catch {
+		// no body, or not JSON
+	}
+	const code = (body as { code?: unknown } | null)?.code;
+	const failure: ApiFailure = { ok: false, kind: 'http', status: res.status, body };
+	if (typeof code === 'string') failure.code = code;
+	const refused = keyRefusal(failure);
+	if (refused === null && res.status === 401) return { error: 'the key was refused', final: false };
+	return refused;
 }

@@ -39,7 +39,7 @@ export function openWidgetConnection(
 		},
 		...extra
 	}).start();
-	api.onKeyRefused = (error) => realtime.refuse(error);
+	api.onKeyRefused((refusal) => realtime.refuse(refusal.error));
 	return realtime;
 }
 

@@ -13,6 +13,7 @@ import {
 import type { OpenLive } from '../../widgets/dock/dock-live.ts';
 import { DockState } from '../../widgets/dock/dock.svelte.ts';
 import { LiveChannel } from '../client/live.ts';
+import { retryRefusedKey } from './refused-key.ts';
 
 const target = document.getElementById('app')!;
 const key = new URLSearchParams(location.search).get('key');
@@ -36,6 +37,8 @@ const openLive =
 
 function run(credential: DockCredential): void {
 	const client = new ControlClient(credential);
+	// A refused credential stops the dock (its `refused` state); it is checked again now and then.
+	retryRefusedKey(client.api);
 	const dock = new DockState({ client, live: openLive(client) }).start();
 	mount(Dock, {
 		target,

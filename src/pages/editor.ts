@@ -9,6 +9,7 @@ import { SettingsClient, type ControlCredential } from '../../widgets/settings/s
 import { CONTROL_KEY, credentialHeaders, openSession } from '../../widgets/dock/control-client.ts';
 import { ApiClient } from '../client/api.ts';
 import { overlaysList } from '../contract/routes.ts';
+import { retryRefusedKey } from './refused-key.ts';
 
 const target = document.getElementById('app')!;
 const key = new URLSearchParams(location.search).get('key');
@@ -18,9 +19,16 @@ function problem(title: string, problems: string[], hint: string): void {
 }
 
 function run(credential: ControlCredential): void {
-	const editor = new EditorState(new SettingsClient({ control: credential }), { kind: 'none' });
 	// The overlays, read as the preview reads them, through the control routes (/control/api).
 	const api = new ApiClient({ credential: credentialHeaders(credential), baseUrl: '/control' });
+	const client = new SettingsClient({
+		control: credential,
+		onKeyRefused: (refusal) => api.reportKeyRefused(refusal)
+	});
+	const editor = new EditorState(client, { kind: 'none' });
+	// A refused credential is checked again now and then (GET /control/settings). When it works
+	// again the page reloads, unless that would drop changes not saved yet: then it reads again.
+	retryRefusedKey(api, () => (editor.hasUnsaved ? void editor.load() : location.reload()));
 	const listOverlays = async () => {
 		const res = await api.request(overlaysList);
 		return res.ok ? res.body.overlays : [];

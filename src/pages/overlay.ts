@@ -2,7 +2,7 @@
 // realtime connection. Widgets whose type this build cannot show are left out. Each widget has its
 // own merge of the stored settings (its kind's and this overlay's, under the URL), followed live.
 import { mount } from 'svelte';
-import { ApiClient } from '../client/api.ts';
+import { ApiClient, keyRefusal } from '../client/api.ts';
 import { createAudioPort } from '../client/audio.ts';
 import { EventHub } from '../client/event-hub.ts';
 import { createObsBridge } from '../client/obs.ts';
@@ -34,12 +34,17 @@ import { TipGoalTracker } from '../../widgets/tip-goal/tip-goal.svelte.ts';
 import { parseTtsParams } from '../../widgets/tts/params.ts';
 import { TtsPlayer } from '../../widgets/tts/tts-player.svelte.ts';
 import * as routes from '../contract/routes.ts';
+import { retryRefusedKey } from './refused-key.ts';
 import { COUNTER_EVENTS, MEDIA_EVENTS, OVERLAY_EVENTS, TTS_EVENTS } from '../contract/events.ts';
 
 const target = document.getElementById('app')!;
 const overlayId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const url = new URLSearchParams(location.search);
 const parsed = parseTtsParams(url);
+
+/** Under a refused key's card: what the page does meanwhile (refused-key.ts). */
+const LATER =
+	'This page checks the key again every few minutes; paste the new URL from `npm start` to come back at once.';
 
 function fail(title: string, problems: string[], hint?: string): void {
 	mount(OverlayApp, { target, props: { error: { title, problems, hint } } });
@@ -58,21 +63,27 @@ async function main(): Promise<void> {
 			'Edit the URL in the browser source properties. The README lists every parameter.'
 		);
 	const api = new ApiClient({ overlayKey: parsed.value.key });
+	// From the first call on: a refused key stops the page, which checks it again now and then.
+	retryRefusedKey(api);
 	const settings = new PageSettings(api, !ignoresStoredSettings(url));
 	// Read alongside the overlay: our endpoint, not the upstream.
 	const settingsRead = settings.read();
 	let res = await api.request(routes.overlayRead, { overlayId });
-	// A 429 (the token endpoint's allowance, or a rate limit) is waited out, as it asks.
-	while (!res.ok && res.kind === 'http' && res.status === 429) {
+	// A 429 (the token endpoint's allowance, or a rate limit) is waited out, as it asks; not 429
+	// too_many_attempts, which refuses the key (api.ts, keyRefusal).
+	while (!res.ok && res.kind === 'http' && res.status === 429 && !keyRefusal(res)) {
 		const wait = res.retryAfterMs;
 		await new Promise((r) => setTimeout(r, wait));
 		res = await api.request(routes.overlayRead, { overlayId });
 	}
 	if (!res.ok) {
-		if (res.kind === 'http' && res.status === 401)
-			return fail('The overlay key was refused', [
-				'The server did not accept the key in this URL.'
-			]);
+		const refused = keyRefusal(res);
+		if (refused || (res.kind === 'http' && res.status === 401))
+			return fail(
+				'The overlay key was refused',
+				[refused?.final ? refused.error : 'The server did not accept the key in this URL.'],
+				refused?.final ? undefined : LATER
+			);
 		if (res.kind === 'http' && res.status === 403)
 			return fail('The API key cannot read overlays', [
 				'The upstream API key of the token endpoint lacks the overlays:manage scope.'

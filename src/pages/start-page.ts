@@ -1,8 +1,9 @@
 // The start every widget page shares: its URL parameters parsed, wrong ones shown by the widget's
 // own error card (nothing connects); else an API client with the page's key, the stored settings
 // read and merged under the URL (src/client/settings.ts), and the event hub its widgets read,
-// handed to the page's wiring. Then the push channel: moderation's word for the widgets that obey
-// it, and the stored settings' for every widget, which it hands the parameters that changed.
+// handed to the page's wiring; a refused key stops the page (refused-key.ts). Then the push channel:
+// moderation's word for the widgets that obey it, and the stored settings' for every widget, which
+// it hands the parameters that changed.
 import { mount, type Component } from 'svelte';
 import { ApiClient } from '../client/api.ts';
 import { EventHub } from '../client/event-hub.ts';
@@ -10,6 +11,7 @@ import type { ParamResult } from '../client/params.ts';
 import { PageSettings, type SettingsTaker } from '../client/settings.ts';
 import { connectLive, connectWidgets, type PageWidget } from '../client/widget-page.ts';
 import type { EventTable, SettingsWidget } from '../contract/index.ts';
+import { retryRefusedKey } from './refused-key.ts';
 
 /**
  * The widget a page started, which follows the stored settings. A page with `sample=1` never gets
@@ -54,6 +56,8 @@ async function begin<P extends { key: string }>(
 	}
 	early?.(own.value);
 	const api = new ApiClient({ overlayKey: own.value.key });
+	// From the first call on: a refused key stops the page, which checks it again now and then.
+	retryRefusedKey(api);
 	const events = new EventHub();
 	const settings = new PageSettings(api, true);
 	await settings.read();

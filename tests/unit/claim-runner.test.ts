@@ -2,7 +2,7 @@
 // outcomes. A play that was stopped can settle late, after the same item was claimed and played
 // again; its end must not be taken for the new play's end (which would finish the item before
 // the new play has played it).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { VolatileClaimMemory } from '../../src/client/claim-memory.ts';
 import { ClaimRunner, type PlayerPort, type QueuePort } from '../../src/client/claim-runner.ts';
 import type { CallResult } from '../../src/core/claim-protocol.ts';
@@ -69,5 +69,37 @@ describe('claim runner', () => {
 		await settle();
 		expect(calls.filter((c) => c.startsWith('finish'))).toEqual(['finish a']);
 		runner.close();
+	});
+
+	it('a snapshot refused for the key is not read again; one limited by 429 is, after its wait', async () => {
+		vi.useFakeTimers();
+		try {
+			const reads = { refused: 0, limited: 0 };
+			const runner = (snapshot: QueuePort<string>['snapshot']) => {
+				const none = async (): Promise<CallResult<string>> => ({ ok: true });
+				const r = new ClaimRunner<string>({
+					queue: { snapshot, start: none, finish: none, release: none },
+					player: { play: async () => {}, stop: () => {}, preload: () => {} },
+					memory: new VolatileClaimMemory(),
+					snapshotDebounceMs: 0
+				});
+				r.dispatch({ kind: 'eligible', eligible: true });
+				r.start();
+				r.requestSnapshot(0);
+				return r;
+			};
+			const refused = runner(async () => (reads.refused++, { ok: false, refused: true }));
+			const limited = runner(async () => (reads.limited++, { ok: false, retryAfterMs: 5000 }));
+			await vi.advanceTimersByTimeAsync(10);
+			expect(reads).toEqual({ refused: 1, limited: 1 });
+			await vi.advanceTimersByTimeAsync(5000);
+			expect(reads).toEqual({ refused: 1, limited: 2 });
+			await vi.advanceTimersByTimeAsync(120_000);
+			expect(reads.refused).toBe(1);
+			refused.close();
+			limited.close();
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 });

@@ -92,6 +92,15 @@ describe('an action outcome', () => {
 		const res = http(401, { error: 'the control key was refused', code: 'bad_control_key' });
 		expect(actionOutcome(res)).toMatchObject({ kind: 'unauthorized' });
 	});
+
+	it('reports 429 too_many_attempts as a refused credential, not as a wait', () => {
+		const res = http(
+			429,
+			{ error: 'too many wrong keys', code: 'too_many_attempts' },
+			{ retryAfterMs: 30_000 }
+		);
+		expect(actionOutcome(res)).toMatchObject({ kind: 'unauthorized', reread: false });
+	});
 });
 
 describe('the snapshot an action changes', () => {

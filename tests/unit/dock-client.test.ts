@@ -60,6 +60,26 @@ describe('the dock client', () => {
 		expect(refused).toHaveBeenLastCalledWith('missing or wrong control key');
 	});
 
+	it('takes 429 too_many_attempts for a refused key, not for a wait', async () => {
+		const f = fakeFetch(() => [429, { error: 'too many wrong keys', code: 'too_many_attempts' }]);
+		const client = new ControlClient({ key: KEY }, f.fetch);
+		const refused = vi.fn();
+		client.onRefused = refused;
+		expect(await client.mintToken()).toMatchObject({ ok: false, kind: 'unauthorized' });
+		await client.read('tts');
+		expect(refused).toHaveBeenCalledTimes(2);
+	});
+
+	it('still waits out 429 too_many_reads: the key is good', async () => {
+		const f = fakeFetch(() => [429, { error: 'too many reads', code: 'too_many_reads' }]);
+		const client = new ControlClient({ key: KEY }, f.fetch);
+		const refused = vi.fn();
+		client.onRefused = refused;
+		expect(await client.mintToken()).toMatchObject({ ok: false, kind: 'http', status: 429 });
+		await client.read('tts');
+		expect(refused).not.toHaveBeenCalled();
+	});
+
 	it('tells a signed-out dashboard and a server with no dashboard from a session it could open', async () => {
 		const out = fakeFetch(() => [401, { error: 'sign in first', code: 'not_signed_in' }]);
 		expect(await openSession(out.fetch)).toMatchObject({ ok: false, why: 'signed-out' });

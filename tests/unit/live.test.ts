@@ -14,7 +14,10 @@ interface Connection {
 	aborted: boolean;
 }
 
-function fakeEndpoint(answer: (n: number) => 'stream' | number = () => 'stream') {
+function fakeEndpoint(
+	answer: (n: number) => 'stream' | number = () => 'stream',
+	refusal = '{"code":"bad_overlay_key"}'
+) {
 	const connections: Connection[] = [];
 	const openStream = vi.fn(async (_name: string, _path: string, signal: AbortSignal) => {
 		const kind = answer(connections.length + 1);
@@ -27,7 +30,7 @@ function fakeEndpoint(answer: (n: number) => 'stream' | number = () => 'stream')
 		};
 		signal.addEventListener('abort', () => (conn.aborted = true));
 		connections.push(conn);
-		if (kind !== 'stream') return new Response('{"code":"bad_overlay_key"}', { status: kind });
+		if (kind !== 'stream') return new Response(refusal, { status: kind });
 		return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
 	});
 	return { openStream, connections };
@@ -37,14 +40,15 @@ function open(endpoint: ReturnType<typeof fakeEndpoint>) {
 	const messages: LiveMessage[] = [];
 	const states: LiveState[] = [];
 	const warn = vi.fn();
+	const refused = vi.fn();
 	const live = new LiveChannel({
-		api: { openStream: endpoint.openStream },
+		api: { openStream: endpoint.openStream, reportKeyRefused: refused },
 		onMessage: (m) => messages.push(m),
 		onState: (s) => states.push(s),
 		warn,
 		random: () => 0.5
 	}).start();
-	return { live, messages, states, warn };
+	return { live, messages, states, warn, refused };
 }
 
 describe('the push channel', () => {
@@ -106,6 +110,48 @@ describe('the push channel', () => {
 		await vi.advanceTimersByTimeAsync(120_000);
 		expect(endpoint.openStream).toHaveBeenCalledTimes(1);
 		expect(vi.getTimerCount()).toBe(0);
+	});
+
+	it('tells the page its key was refused, and that a replaced key is final', async () => {
+		const wrong = open(fakeEndpoint(() => 401));
+		await vi.advanceTimersByTimeAsync(0);
+		expect(wrong.refused).toHaveBeenCalledWith({
+			error: 'the overlay key was refused',
+			final: false
+		});
+		const body = '{"code":"overlay_key_replaced","error":"replaced by a newer URL"}';
+		const replaced = open(fakeEndpoint(() => 401, body));
+		await vi.advanceTimersByTimeAsync(0);
+		expect(replaced.refused).toHaveBeenCalledWith({
+			error: 'replaced by a newer URL',
+			final: true
+		});
+	});
+
+	it('stops on 429 too_many_attempts (a wrong key), not retried on its Retry-After', async () => {
+		const endpoint = fakeEndpoint(() => 429, '{"code":"too_many_attempts","error":"wait"}');
+		const { live, refused } = open(endpoint);
+		await vi.advanceTimersByTimeAsync(0);
+		expect(live.state).toBe('unauthorized');
+		expect(refused).toHaveBeenCalledTimes(1);
+		await vi.advanceTimersByTimeAsync(120_000);
+		expect(endpoint.openStream).toHaveBeenCalledTimes(1);
+		expect(vi.getTimerCount()).toBe(0);
+	});
+
+	it('retries after 429 too_many_reads (a read limit for a good key)', async () => {
+		const endpoint = fakeEndpoint(
+			(n) => (n === 1 ? 429 : 'stream'),
+			'{"code":"too_many_reads","error":"slow down"}'
+		);
+		const { live, refused } = open(endpoint);
+		await vi.advanceTimersByTimeAsync(0);
+		expect(live.state).toBe('down');
+		await vi.advanceTimersByTimeAsync(1000);
+		expect(endpoint.openStream).toHaveBeenCalledTimes(2);
+		expect(live.state).toBe('open');
+		expect(refused).not.toHaveBeenCalled();
+		live.close();
 	});
 
 	it('gives up on a silent connection after 75 s and connects again; pings keep it open', async () => {

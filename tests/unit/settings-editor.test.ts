@@ -105,6 +105,26 @@ describe('the editor page (control key)', () => {
 		expect(editor.revision).toBe(2);
 	});
 
+	it('a refused control key is reported to the page, which knows whether changes would be lost', async () => {
+		const server = fakeServer();
+		const refusals: unknown[] = [];
+		const client = new SettingsClient({
+			control: { key: 'wrong_key_0123456789' },
+			fetch: server.fetch,
+			onKeyRefused: (r) => refusals.push(r)
+		});
+		const editor = new EditorState(client, { kind: 'none' });
+		await editor.load();
+		expect(editor.status).toBe('failed');
+		expect(refusals).toEqual([{ error: 'missing or wrong control key', final: false }]);
+		expect(editor.hasUnsaved).toBe(false);
+		editor.set('look', 'neon');
+		expect(editor.hasUnsaved).toBe(true);
+		// Another target shown: the change is still unsaved.
+		editor.select('media');
+		expect(editor.hasUnsaved).toBe(true);
+	});
+
 	it('Undo with unsaved changes says they will be dropped, and goes on when pressed again', async () => {
 		const { server, editor } = await pageEditor();
 		editor.set('look', 'neon');

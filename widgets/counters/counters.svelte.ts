@@ -1,7 +1,7 @@
 // The counters widget's state: reads GET /counters after every (re)connect, applies
 // counter.updated / counter.deleted as they come, and decides which counters are shown (one named
 // by the URL or the overlay widget's settings, or all). The markup only renders it (Counters.svelte).
-import type { ApiClient, ApiFailure } from '../../src/client/api.ts';
+import { refusesKey, type ApiClient, type ApiFailure } from '../../src/client/api.ts';
 import type { EventHub } from '../../src/client/event-hub.ts';
 import type { RealtimeState } from '../../src/client/realtime.ts';
 import type { KnownEvent } from '../../src/contract/index.ts';
@@ -185,7 +185,7 @@ export class CountersState {
 
 	private failed(gen: number, res: ApiFailure, what: string): void {
 		this.touched = null;
-		if (res.kind === 'http' && res.status === 401) {
+		if (refusesKey(res)) {
 			this.status = 'unauthorized';
 			this.statusDetail = 'The server did not accept the key in this URL.';
 			return;

@@ -2,7 +2,7 @@
 // the streamer: done, already (pressed twice, or another dock did it), refused with the server's
 // reason, or the upstream unreachable (try again). Pure: the dock's state shows the outcome next
 // to the button and re-reads what the answer leaves uncertain.
-import type { ApiFailure } from '../../src/client/api.ts';
+import { keyRefusal, refusesKey, type ApiFailure } from '../../src/client/api.ts';
 import type { Snapshot } from './dock-model.ts';
 
 export type ActionName =
@@ -74,8 +74,11 @@ export function actionOutcome(res: SendResult): Outcome {
 		case 'malformed':
 			return { kind: 'refused', text: res.error, reread: false };
 	}
-	if (res.status === 401)
-		return { kind: 'unauthorized', text: field(res.body, 'error') ?? 'refused', reread: false };
+	// 429 too_many_attempts refuses the credential too (api.ts, keyRefusal): never a wait.
+	if (refusesKey(res)) {
+		const text = res.status === 401 ? field(res.body, 'error') : keyRefusal(res)?.error;
+		return { kind: 'unauthorized', text: text ?? 'refused', reread: false };
+	}
 	if (res.status === 429) {
 		const s = Math.ceil((res.retryAfterMs ?? 0) / 1000);
 		const wait = s > 0 ? `try again in ${s} s` : 'try again';

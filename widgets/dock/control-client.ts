@@ -5,6 +5,8 @@
 // dashboard, the signed-in session's CSRF token (X-CSRF-Token, with the session cookie).
 import {
 	ApiClient,
+	keyRefusal,
+	refusesKey,
 	type ApiFailure,
 	type FetchLike,
 	type TokenResult
@@ -30,9 +32,13 @@ export function credentialHeaders(credential: DockCredential): Record<string, st
 		: { 'X-CSRF-Token': credential.csrf };
 }
 
-/** A 401 in words: the server's own sentence, or a plain one. */
+/**
+ * A refused credential in words: a 401 (the server's own sentence, or a plain one), or 429
+ * too_many_attempts, which the token endpoint sends only to a wrong key (api.ts, keyRefusal).
+ */
 function refusedText(res: ApiFailure): string | null {
-	if (res.kind !== 'http' || res.status !== 401) return null;
+	if (res.kind !== 'http' || !refusesKey(res)) return null;
+	if (res.status !== 401) return keyRefusal(res)?.error ?? 'the dock was refused';
 	const error = (res.body as { error?: unknown } | null)?.error;
 	return typeof error === 'string' && error ? error : 'the dock was refused';
 }
@@ -50,10 +56,14 @@ export class ControlClient {
 		});
 	}
 
-	/** POST /control/token; a 401 stops the realtime connection (no retry helps). */
+	/** POST /control/token; a refused credential stops the realtime connection (no retry helps). */
 	readonly mintToken = async (): Promise<TokenResult> => {
 		const res = await this.api.mintToken();
-		if (res.ok || res.kind === 'unauthorized') return res;
+		if (res.ok) return res;
+		if (res.kind === 'unauthorized') {
+			this.onRefused?.(res.error);
+			return res;
+		}
 		const why = this.#refused(res);
 		return why === null ? res : { ok: false, kind: 'unauthorized', status: 401, error: why };
 	};

@@ -3,6 +3,7 @@
 // events that arrive meanwhile are applied again on top of what the batch read, since the read
 // may predate them. An event the model cannot apply with certainty asks for a debounced re-read.
 // Idle, nothing runs: one-shot timers only (a re-read, a retry, a wait for an action's event).
+import { refusesKey } from '../../src/client/api.ts';
 import { RealtimeConnection, type RealtimeState } from '../../src/client/realtime.ts';
 import { backoffDelay } from '../../src/core/backoff.ts';
 import { MEDIA_EVENTS, OTHER_EVENTS, TTS_EVENTS } from '../../src/contract/events.ts';
@@ -243,8 +244,9 @@ export class DockState {
 			if (r.ok) model = applySnapshot(model, r.read);
 			else {
 				failed.push(`${batch[i]}: ${describeFailure(r)}`);
-				// A missing scope or a route the server does not forward: no retry helps.
-				const lasting = r.kind === 'http' && [401, 403, 404].includes(r.status);
+				// A refused credential, a missing scope or a route the server does not forward: no
+				// retry helps.
+				const lasting = refusesKey(r) || (r.kind === 'http' && [403, 404].includes(r.status));
 				if (!lasting) {
 					this.#wanted.add(batch[i]);
 					retry = true;

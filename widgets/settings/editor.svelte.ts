@@ -107,6 +107,11 @@ export class EditorState {
 		return draft !== undefined && !sameValues(draft, this.stored[target] ?? {});
 	}
 
+	/** Some target has changes not saved yet. */
+	get hasUnsaved(): boolean {
+		return Object.keys(this.#drafts).some((target) => this.unsaved(target as SettingsTarget));
+	}
+
 	async load(): Promise<void> {
 		const res = await this.client.read();
 		if (!res.ok) {

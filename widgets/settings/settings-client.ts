@@ -4,7 +4,13 @@
 // the control credential only (PUT /control/settings/{target}, POST .../undo). The control
 // credential is the control key (X-Control-Key) or the signed-in dashboard's CSRF token, as the
 // dock sends them (widgets/dock/control-client.ts).
-import { ApiClient, type ApiFailure, type FetchLike } from '../../src/client/api.ts';
+import {
+	ApiClient,
+	refusesKey,
+	type ApiFailure,
+	type FetchLike,
+	type KeyRefusal
+} from '../../src/client/api.ts';
 import {
 	ControlSettings,
 	SavedSettings,
@@ -33,7 +39,7 @@ export type SaveOutcome =
 	| { ok: false; why: 'conflict'; error: string }
 	/** 409 nothing_to_undo. */
 	| { ok: false; why: 'nothing_to_undo'; error: string }
-	/** 401: the control credential was refused. */
+	/** 401 (or 429 too_many_attempts): the control credential was refused. */
 	| { ok: false; why: 'refused'; error: string }
 	| { ok: false; why: 'failed'; error: string };
 
@@ -59,8 +65,8 @@ function failure(res: ApiFailure): SaveOutcome {
 	if (code === 'settings_conflict') return { ok: false, why: 'conflict', error: errorText(res) };
 	if (code === 'nothing_to_undo')
 		return { ok: false, why: 'nothing_to_undo', error: errorText(res) };
-	if (res.kind === 'http' && res.status === 401)
-		return { ok: false, why: 'refused', error: errorText(res) };
+	// 429 too_many_attempts too: the token endpoint sends it only to a wrong key.
+	if (refusesKey(res)) return { ok: false, why: 'refused', error: errorText(res) };
 	return { ok: false, why: 'failed', error: errorText(res) };
 }
 
@@ -68,13 +74,25 @@ export class SettingsClient {
 	readonly #overlay: ApiClient | null;
 	#control: ApiClient | null = null;
 	readonly #fetch: FetchLike | undefined;
+	readonly #onKeyRefused: ((refusal: KeyRefusal) => void) | undefined;
 
-	constructor(opts: { overlayKey?: string; control?: ControlCredential; fetch?: FetchLike }) {
+	constructor(opts: {
+		overlayKey?: string;
+		control?: ControlCredential;
+		fetch?: FetchLike;
+		/** Hears every call refused for its key (the editor page checks the key again later). */
+		onKeyRefused?: (refusal: KeyRefusal) => void;
+	}) {
 		this.#fetch = opts.fetch;
-		this.#overlay = opts.overlayKey
-			? new ApiClient({ overlayKey: opts.overlayKey, fetch: opts.fetch })
-			: null;
+		this.#onKeyRefused = opts.onKeyRefused;
+		this.#overlay = opts.overlayKey ? this.#client({ overlayKey: opts.overlayKey }) : null;
 		if (opts.control) this.useControl(opts.control);
+	}
+
+	#client(options: { overlayKey?: string; credential?: Record<string, string> }): ApiClient {
+		const api = new ApiClient({ ...options, fetch: this.#fetch });
+		if (this.#onKeyRefused) api.onKeyRefused(this.#onKeyRefused);
+		return api;
 	}
 
 	/** Save and Undo can be sent (a control credential is known). */
@@ -84,9 +102,7 @@ export class SettingsClient {
 
 	/** From now on, reads, saves and undoes with this credential (null: forget it). */
 	useControl(credential: ControlCredential | null): void {
-		this.#control = credential
-			? new ApiClient({ credential: credentialHeaders(credential), fetch: this.#fetch })
-			: null;
+		this.#control = credential ? this.#client({ credential: credentialHeaders(credential) }) : null;
 	}
 
 	/** Every stored target: with the control credential when known, else the overlay key. */

@@ -2,7 +2,7 @@
 // that turns the connection and the last read into the list's status. The reading itself (on
 // start, after every (re)connect, retried with backoff) is the shared UpstreamReader's. Each list
 // says what it reads (fetch) and what an event does to it (apply).
-import type { ApiFailure } from '../../src/client/api.ts';
+import { refusesKey, type ApiFailure } from '../../src/client/api.ts';
 import type { RealtimeState } from '../../src/client/realtime.ts';
 import type { CurrencyInfo } from './currency.ts';
 import type { WidgetTheme } from './theme-params.ts';
@@ -88,7 +88,7 @@ export abstract class ListReader<Row> extends UpstreamReader<
 	}
 
 	protected readFailed(res: ApiFailure): boolean {
-		this.refused = res.kind === 'http' && res.status === 401;
+		this.refused = refusesKey(res);
 		this.readFailure = describeReadFailure(this.what, res);
 		return !this.refused;
 	}
@@ -115,7 +115,7 @@ function listStatus(
 
 function describeReadFailure(what: string, res: ApiFailure): string {
 	if (res.kind === 'http') {
-		if (res.status === 401) return 'The server did not accept the key in this URL.';
+		if (refusesKey(res)) return 'The server did not accept the key in this URL.';
 		if (res.status === 403) return `The upstream API key may not read ${what}.`;
 		return `reading ${what} failed: the server answered ${res.status}`;
 	}

@@ -5,7 +5,7 @@
 // shared UpstreamReader's. Time only matters for the countdown and the window's edges: one
 // setTimeout aimed at the next visible change, none when nothing changes.
 import type { KnownEvent, TipGoal } from '../../src/contract/index.ts';
-import type { ApiFailure, ApiResult } from '../../src/client/api.ts';
+import { refusesKey, type ApiFailure, type ApiResult } from '../../src/client/api.ts';
 import type { RealtimeState } from '../../src/client/realtime.ts';
 import {
 	barFraction,
@@ -293,7 +293,7 @@ function sameGoalView(a: GoalView | null, b: GoalView | null): boolean {
 
 function describeFailure(res: ApiFailure, overlayId: string): GoalStatus {
 	if (res.kind === 'http') {
-		if (res.status === 401)
+		if (refusesKey(res))
 			return { status: 'unauthorized', detail: 'The server did not accept the key in this URL.' };
 		if (res.status === 403)
 			return {
