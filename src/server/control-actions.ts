@@ -1,4 +1,4 @@
-// The dock's actions (POST /control/actions/:action, /work/dock-spec.md): what each one asks the
+// The dock's actions (POST /control/actions/:action, docs/dock.md): what each one asks the
 // upstream, and how the answers become the dock's outcome. Each is safe to press twice: the ones
 // the upstream would repeat (a skip skips whatever plays, a replay queues another copy) first read
 // the queue and answer `already` when the press has nothing left to do. routes/control.ts runs
@@ -180,7 +180,7 @@ async function ask<R extends Route>(
 	return parsed.data as z.infer<R['response']>;
 }
 
-/** What the dock gets for the upstream's refusal (dock-spec, Answers of an action). */
+/** What the dock gets for the upstream's refusal (docs/dock.md). */
 export function refusal(res: Response, data: unknown): HttpError {
 	const body = ApiErrorBody.safeParse(data);
 	const code = body.success ? body.data.code : undefined;

@@ -1,4 +1,4 @@
-// The browser leg of Connect (service-api.md, OAuth 2.0): the authorize URL with PKCE (S256) and a
+// The browser leg of Connect (docs/oauth.md): the authorize URL with PKCE (S256) and a
 // fresh state, a check that the upstream accepts the client id and redirect URI before the streamer
 // is sent there, and, back at the callback, the state check and the code exchange. What to do with
 // the tokens (store first, then use) is oauth-tokens.ts's business.
@@ -79,7 +79,7 @@ export class AuthorizationFlow {
 
 	/**
 	 * Asks the authorize endpoint (without following it) whether it takes this request: an unknown
-	 * client or an unregistered redirect URI is a JSON 400 there (service-api.md), and other request
+	 * client or an unregistered redirect URI is a JSON 400 there (docs/oauth.md), and other request
 	 * problems come back as an error redirect. Null: it looks fine (a consent or login page).
 	 */
 	async preflight(authorizeUrl: string): Promise<OAuthProblem | null> {

@@ -1,4 +1,4 @@
-// Identical reads of one upstream client share calls (issue 41): a GET joins an identical one that
+// Identical reads of one upstream client share calls: a GET joins an identical one that
 // has not been sent yet (waiting for its budget, or for the credential), and a GET that arrives
 // once that call is on its way waits for it to end and shares the next call with every identical
 // GET that arrived meanwhile. So N identical reads cost at most two calls, and never an answer

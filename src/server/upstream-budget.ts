@@ -2,7 +2,7 @@
 // waits while a budget it counts against is known spent, reads wait once only the claims' share of
 // a budget is left so that claims (start, finish, release, the dock's controls) still go, and a
 // call that would wait longer than the page would is answered here with the upstream's 429 shape
-// (RateLimit-* headers, `error` only), so the page waits out the reset (CONTRACT.md) and nothing
+// (RateLimit-* headers, `error` only), so the page waits out the reset (docs/upstream.md) and nothing
 // is sent that the upstream would refuse.
 import { ROUTES } from '../contract/index.ts';
 import {

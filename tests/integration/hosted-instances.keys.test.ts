@@ -67,26 +67,18 @@ describe.skipIf(missing)('wrong keys on several hosted instances', { timeout: 12
 		}
 		const upstreamBefore = sim.control.log.requests().length;
 		for (const on of apps) {
-			expect(await call(on, 'POST', '/token', { 'x-overlay-key': fresh })).toEqual([
-				200,
-				undefined
-			]);
-			expect(await call(on, 'GET', '/api/me', { 'x-overlay-key': fresh })).toEqual([
-				200,
-				undefined
-			]);
-			expect(await call(on, 'GET', '/settings', { 'x-overlay-key': fresh })).toEqual([
-				200,
-				undefined
-			]);
-			expect(await call(on, 'GET', '/control/api/me', { 'x-control-key': controlKey })).toEqual([
-				200,
-				undefined
-			]);
-			expect(await call(on, 'POST', '/control/actions/tts-pause', session)).toEqual([
-				200,
-				undefined
-			]);
+			const right: [string, string, Record<string, string>][] = [
+				['POST', '/token', { 'x-overlay-key': fresh }],
+				['GET', '/api/me', { 'x-overlay-key': fresh }],
+				['GET', '/settings', { 'x-overlay-key': fresh }],
+				['GET', '/control/api/me', { 'x-control-key': controlKey }],
+				['POST', '/control/actions/tts-pause', session]
+			];
+			for (const [method, path, headers] of right)
+				expect(await call(on, method, path, headers), `${method} ${path}`).toEqual([
+					200,
+					undefined
+				]);
 			// The replaced key is told it was replaced (its page stops for good), not to wait.
 			expect(await call(on, 'POST', '/token', { 'x-overlay-key': replaced })).toEqual([
 				401,

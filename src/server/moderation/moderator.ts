@@ -1,4 +1,4 @@
-// The token endpoint's side of moderation (issue 39, docs/moderation.md): every tip it hands out is
+// The token endpoint's side of moderation (docs/moderation.md): every tip it hands out is
 // decided first (the stored decision, or the rules' decision stored now: the first one stays), and
 // rewritten for its audience (decision.ts `present`). A tip whose decision is `remove` is deleted
 // upstream and left out; one that is not read aloud has no audio URL; `start` is a gate: only a
@@ -17,7 +17,7 @@ export const TIP_ROUTES = {
 	ttsHistory: 'tips',
 	ttsStart: 'tip',
 	ttsFinish: 'tip',
-	// A release answers with the tip (CONTRACT.md): any page may send one (a takeover does).
+	// A release answers with the tip (docs/upstream.md): any page may send one (a takeover does).
 	ttsRelease: 'tip'
 } as const;
 export type TipRoute = keyof typeof TIP_ROUTES;

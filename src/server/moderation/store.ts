@@ -1,4 +1,4 @@
-// Where the token endpoint keeps the streamer's moderation rules and its decisions (issue 39): a
+// Where the token endpoint keeps the streamer's moderation rules and its decisions: a
 // file in single mode (file-store.ts), PostgreSQL in hosted mode (src/hosted/moderation-store.ts).
 // A decision is made once per tip and then never changes, except that a person settles a held
 // tip (approve, reject): so every copy of a widget, on any instance, gets the same outcome.

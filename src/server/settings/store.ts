@@ -1,4 +1,4 @@
-// Where the token endpoint keeps the streamer's stored settings (issue 40, docs/settings.md): a file
+// Where the token endpoint keeps the streamer's stored settings (docs/settings.md): a file
 // in single mode (file-store.ts), PostgreSQL in hosted mode (src/hosted/settings-store.ts). A
 // target's set is replaced whole by a save; the set it replaces goes on the target's undo stack.
 // Both stores share the rules below, so that a save and an undo mean the same in either mode.
