@@ -105,6 +105,23 @@ export interface WidgetSettingsTable {
 	updated_at: Timestamp;
 }
 
+/**
+ * Upstream calls by calling address, second, instance and streamer (address-ledger.ts): each
+ * instance writes its own rows, and reads the others' to keep the address's budget together.
+ */
+export interface UpstreamCallsTable {
+	/** The calling address (UPSTREAM_LOCAL_ADDRESS, or `default`: the machine's own). */
+	egress: string;
+	/** Unix seconds. */
+	second: ColumnType<number, number, number>;
+	/** A random id per instance start. */
+	instance: string;
+	/** The streamer whose reads these are; '' for the row of the second's claims. */
+	streamer_id: string;
+	claims: number;
+	reads: number;
+}
+
 export interface Database {
 	streamers: StreamersTable;
 	grants: GrantsTable;
@@ -116,6 +133,7 @@ export interface Database {
 	moderation_decisions: ModerationDecisionsTable;
 	settings_revisions: SettingsRevisionsTable;
 	widget_settings: WidgetSettingsTable;
+	upstream_calls: UpstreamCallsTable;
 }
 
 export type Db = Kysely<Database>;

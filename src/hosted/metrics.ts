@@ -259,6 +259,47 @@ function budgetFamilies(x: Exposition, b: UpstreamBudgetSnapshot): void {
 	x.out.push(`tip_upstream_refused_here_total ${b.refusedHere}`);
 	x.family('tip_upstream_budget_saturated', 'gauge', '1 while reads are held back for claims.');
 	x.out.push(`tip_upstream_budget_saturated ${b.saturated ? 1 : 0}`);
+	addressFamilies(x, b.address);
+}
+
+/** The calling address's budget, deployment-wide, and who spent its reads. */
+function addressFamilies(x: Exposition, a: UpstreamBudgetSnapshot['address']): void {
+	x.family(
+		'tip_upstream_address_limit',
+		'gauge',
+		'Calls a window the upstream allows per address.'
+	);
+	x.out.push(`tip_upstream_address_limit ${a.limit}`);
+	x.family(
+		'tip_upstream_address_calls',
+		'gauge',
+		'Calls of the last window from this address, by every instance and streamer, by priority.'
+	);
+	x.out.push(
+		`tip_upstream_address_calls{priority="claim"} ${a.claims}`,
+		`tip_upstream_address_calls{priority="read"} ${a.reads}`
+	);
+	x.family(
+		'tip_upstream_address_read_ceiling',
+		'gauge',
+		'Reads of every streamer together that the window allows now (the claims keep the rest).'
+	);
+	x.out.push(`tip_upstream_address_read_ceiling ${a.readCeiling}`);
+	x.family('tip_upstream_address_instances', 'gauge', 'Instances that called from this address.');
+	x.out.push(`tip_upstream_address_instances ${a.instances}`);
+	x.family(
+		'tip_upstream_address_reads_by_streamer',
+		'gauge',
+		'Reads of the last window by the streamers who read most (at most five).'
+	);
+	for (const r of a.topReaders)
+		x.out.push(`tip_upstream_address_reads_by_streamer{streamer="${r.streamer}"} ${r.reads}`);
+	x.family(
+		'tip_upstream_address_held_reads_total',
+		'counter',
+		'Reads this instance held for the address budget.'
+	);
+	x.out.push(`tip_upstream_address_held_reads_total ${a.heldReads}`);
 }
 
 /** The database's connections, by pool. */

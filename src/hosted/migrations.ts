@@ -160,6 +160,29 @@ const MIGRATIONS: Record<string, Migration> = {
 			await db.schema.dropTable('widget_settings').execute();
 			await db.schema.dropTable('settings_revisions').execute();
 		}
+	},
+	// The calling address's budget across instances (address-ledger.ts): a minute of rows, pruned.
+	'006-upstream-calls': {
+		async up(db: Kysely<unknown>) {
+			await db.schema
+				.createTable('upstream_calls')
+				.addColumn('egress', 'text', (c) => c.notNull())
+				.addColumn('second', 'bigint', (c) => c.notNull())
+				.addColumn('instance', 'text', (c) => c.notNull())
+				.addColumn('streamer_id', 'text', (c) => c.notNull())
+				.addColumn('claims', 'integer', (c) => c.notNull())
+				.addColumn('reads', 'integer', (c) => c.notNull())
+				.addPrimaryKeyConstraint('upstream_calls_pkey', [
+					'egress',
+					'second',
+					'instance',
+					'streamer_id'
+				])
+				.execute();
+		},
+		async down(db: Kysely<unknown>) {
+			await db.schema.dropTable('upstream_calls').execute();
+		}
 	}
 };
 

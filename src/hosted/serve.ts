@@ -17,6 +17,9 @@ import {
 	type UpstreamBudgetSnapshot
 } from '../server/upstream-budget.ts';
 import type { ReadLimits } from '../core/read-allowance.ts';
+import { DOCUMENTED_POLICY } from '../core/rate-budget.ts';
+import { addressPolicy } from '../server/address-budget.ts';
+import { AddressLedger } from './address-ledger.ts';
 import type { HostedConfig } from './config.ts';
 import { HostedConnections, type UpstreamSettings } from './connections.ts';
 import { hostedControl } from './control.ts';
@@ -89,6 +92,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		server.closeAllConnections();
 		await closed;
 		await store.settled();
+		await parts.address.close();
 		transport.close();
 		// The LISTEN connection first: the embedded database's listen goes with the database.
 		await moderation.close();
@@ -119,6 +123,8 @@ interface HostedParts {
 	settings: UpstreamSettings;
 	metrics: HostedMetrics;
 	budget: UpstreamBudget;
+	/** The calling address's budget, kept with the other instances. */
+	address: AddressLedger;
 	connections: HostedConnections;
 	signIn: HostedSignIn;
 }
@@ -145,7 +151,11 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	settings.fetch = metrics.counting('oauth', o.upstream.fetch ?? transport);
 	// One discovery for the instance: its sign-ins and its streamers' refreshes share it.
 	settings.server = discoveryOnce(settings.issuer, settings.fetch);
-	const budget = new UpstreamBudget(o.budget);
+	// Every instance calling from this address keeps its budget with the others (address-ledger.ts).
+	const address = new AddressLedger(db, addressPolicy(o.budget?.policy ?? DOCUMENTED_POLICY), {
+		egress: localAddress ?? 'default'
+	});
+	const budget = new UpstreamBudget({ ...o.budget, address });
 	const connections = new HostedConnections(
 		store,
 		settings,
@@ -165,6 +175,7 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		settings,
 		metrics,
 		budget,
+		address,
 		connections,
 		signIn
 	};

@@ -3,7 +3,9 @@
 // a budget is left so that claims (start, finish, release, the dock's controls) still go, and a
 // call that would wait longer than the page would is answered here with the upstream's 429 shape
 // (RateLimit-* headers, `error` only), so the page waits out the reset (docs/upstream.md) and nothing
-// is sent that the upstream would refuse.
+// is sent that the upstream would refuse. Reads also wait for the calling address's budget, shared by
+// every streamer (and in hosted mode every instance) that calls from it (address-budget.ts).
+import type { AddressSnapshot } from '../core/address-share.ts';
 import { ROUTES } from '../contract/index.ts';
 import {
 	BudgetBook,
@@ -14,6 +16,7 @@ import {
 	type CallPriority
 } from '../core/rate-budget.ts';
 import { UpstreamClient } from './upstream.ts';
+import { addressPolicy, LocalAddressBudget, type AddressBudget } from './address-budget.ts';
 
 /**
  * What the streamer's alerts and actions wait on goes first: every write (start, finish, release,
@@ -33,6 +36,11 @@ export interface UpstreamBudgetOptions {
 	 */
 	maxWaitMs?: number;
 	now?: () => number;
+	/**
+	 * The calling address's budget, shared by every streamer: hosted mode's is kept across
+	 * instances; by default this process's own count (LocalAddressBudget).
+	 */
+	address?: AddressBudget;
 }
 
 /** What /healthz and /metrics read: the budgets and what was held back or refused for them. */
@@ -46,6 +54,8 @@ export interface UpstreamBudgetSnapshot extends BudgetSnapshot {
 	heldClaims: number;
 	refusedHere: number;
 	upstream429: number;
+	/** The calling address's budget, deployment-wide, and since start the reads held for it. */
+	address: AddressSnapshot & { heldReads: number };
 }
 
 interface Waiter {
@@ -68,24 +78,35 @@ export class UpstreamBudget {
 	private heldClaims = 0;
 	private refusedHere = 0;
 	private upstream429 = 0;
+	private heldForAddress = 0;
+	private readonly address: AddressBudget;
 
 	constructor(o: UpstreamBudgetOptions = {}) {
-		this.book = new BudgetBook(o.policy ?? DOCUMENTED_POLICY);
+		const policy = o.policy ?? DOCUMENTED_POLICY;
+		this.book = new BudgetBook(policy);
 		this.maxWaitMs = o.maxWaitMs ?? 5_000;
 		this.now = o.now ?? Date.now;
+		this.address = o.address ?? new LocalAddressBudget(addressPolicy(policy));
+		this.address.onChange(() => {
+			if (this.waiting.length) this.wake(this.now());
+		});
 	}
 
-	/** Resolves when the call may be sent, or with the 429 to answer instead. */
+	/**
+	 * Resolves when the call may be sent, or with the 429 to answer instead. `authorization` names
+	 * the streamer too (hosted mode: their id; one process: its one credential).
+	 */
 	admit(authorization: string, priority: CallPriority): Promise<Slot> | Slot {
 		const now = this.now();
-		const at = this.book.sendAt(authorization, priority, now);
+		const at = this.sendAt(authorization, priority, now);
 		if (at <= now) {
-			this.book.spend(authorization, now);
+			this.spend(authorization, priority, now);
 			return { ok: true };
 		}
 		if (at - now > this.maxWaitMs) return this.refuse(authorization, priority, at - now);
 		this.held += 1;
 		if (priority === 'claim') this.heldClaims += 1;
+		else if (this.book.sendAt(authorization, priority, now) <= now) this.heldForAddress += 1;
 		return new Promise<Slot>((go) => {
 			this.waiting.push({ authorization, priority, deadline: now + this.maxWaitMs, go });
 			this.wake(at);
@@ -112,8 +133,20 @@ export class UpstreamBudget {
 			held: this.held,
 			heldClaims: this.heldClaims,
 			refusedHere: this.refusedHere,
-			upstream429: this.upstream429
+			upstream429: this.upstream429,
+			address: { ...this.address.snapshot(this.now()), heldReads: this.heldForAddress }
 		};
+	}
+
+	/** When a call may go: claims wait only for a spent budget; reads for the address's too. */
+	private sendAt(authorization: string, priority: CallPriority, now: number): number {
+		const at = this.book.sendAt(authorization, priority, now);
+		return priority === 'read' ? Math.max(at, this.address.readAt(authorization, now)) : at;
+	}
+
+	private spend(authorization: string, priority: CallPriority, now: number): void {
+		this.book.spend(authorization, now);
+		this.address.spent(authorization, priority, now);
 	}
 
 	/** Lets go what may go now, claims first, and sleeps until the next one may. */
@@ -126,9 +159,9 @@ export class UpstreamBudget {
 		);
 		let next = Infinity;
 		for (const w of order) {
-			const at = this.book.sendAt(w.authorization, w.priority, now);
+			const at = this.sendAt(w.authorization, w.priority, now);
 			if (at <= now) {
-				this.book.spend(w.authorization, now);
+				this.spend(w.authorization, w.priority, now);
 				this.release(w, { ok: true });
 			} else if (at > w.deadline)
 				this.release(w, this.refuse(w.authorization, w.priority, at - now));
@@ -151,7 +184,10 @@ export class UpstreamBudget {
 
 	private refuse(authorization: string, priority: CallPriority, waitMs: number): Slot {
 		this.refusedHere += 1;
-		const limit = this.book.holdingLimit(authorization, priority, this.now());
+		const now = this.now();
+		// The budget that holds the call: the authorization's or the IP's, else the address's.
+		const limit =
+			this.book.holdingLimit(authorization, priority, now) || this.address.snapshot(now).limit;
 		const resetS = Math.max(1, Math.ceil(waitMs / 1000));
 		return {
 			ok: false,

@@ -58,7 +58,19 @@ describe('hosted metrics', () => {
 				held: 7,
 				heldClaims: 0,
 				refusedHere: 1,
-				upstream429: 0
+				upstream429: 0,
+				address: {
+					limit: 240,
+					readCeiling: 96,
+					claims: 40,
+					reads: 90,
+					instances: 3,
+					topReaders: [
+						{ streamer: 's_abc', reads: 60 },
+						{ streamer: 's_def', reads: 30 }
+					],
+					heldReads: 4
+				}
 			},
 			readsShared: 12,
 			pool: {
@@ -94,6 +106,14 @@ describe('hosted metrics', () => {
 			'tip_upstream_held_claims_total 0\n',
 			'tip_upstream_refused_here_total 1\n',
 			'tip_upstream_budget_saturated 1\n',
+			// The calling address's budget across instances, and who read most of it.
+			'tip_upstream_address_limit 240\n',
+			'tip_upstream_address_calls{priority="claim"} 40\n',
+			'tip_upstream_address_calls{priority="read"} 90\n',
+			'tip_upstream_address_read_ceiling 96\n',
+			'tip_upstream_address_instances 3\n',
+			'tip_upstream_address_reads_by_streamer{streamer="s_abc"} 60\n',
+			'tip_upstream_address_held_reads_total 4\n',
 			// Reads refused here, per streamer and allowance; reads an identical read's call answered.
 			'tip_reads_refused_total{streamer="s_abc",by="address"} 2\n',
 			'tip_reads_refused_total{streamer="s_def",by="key"} 1\n',

@@ -82,4 +82,27 @@ describe('the upstream budget of a process', () => {
 			authorizations: { spent: 1 }
 		});
 	});
+
+	it('reads of every streamer keep to what the calling address leaves them, claims never wait', async () => {
+		// 40 a minute per address: 4 kept, 20 for claims, 16 for everyone's reads.
+		const policy = { ...POLICY, perIp: 40, perAuthorization: 1000, reserve: 0.1, claimShare: 0.5 };
+		const budget = new UpstreamBudget({ policy, maxWaitMs: 5000 });
+		for (let i = 0; i < 16; i++) expect(budget.admit(`oa_${i}`, 'read')).toEqual({ ok: true });
+		const held = budget.admit('oa_y', 'read');
+		expect(held).toBeInstanceOf(Promise);
+		for (let i = 0; i < 20; i++) expect(budget.admit('oa_y', 'claim')).toEqual({ ok: true });
+		expect(budget.budgetSnapshot()).toMatchObject({
+			queued: { reads: 1, claims: 0 },
+			address: { limit: 40, readCeiling: 16, reads: 16, claims: 20, heldReads: 1 }
+		});
+		// Five seconds later the page would have given up: it is told to wait, by the address's limit.
+		await vi.advanceTimersByTimeAsync(5000);
+		const slot = await held;
+		if (slot.ok) throw new Error('expected a refusal');
+		expect(slot.response.status).toBe(429);
+		expect(slot.response.headers.get('RateLimit-Limit')).toBe('40');
+		// A minute after the reads, the window has room again.
+		await vi.advanceTimersByTimeAsync(55_000);
+		expect(budget.admit('oa_y', 'read')).toEqual({ ok: true });
+	});
 });

@@ -1,0 +1,163 @@
+// The upstream's per-address budget (docs/upstream.md: 240 calls a minute per calling address) as
+// one resource for a whole deployment: every instance and every streamer that calls from one egress
+// address spends it together. Pure: the caller passes the time and, in hosted mode, what the other
+// instances spent (src/hosted/address-ledger.ts reads it from PostgreSQL); the shell
+// (src/server/upstream-budget.ts) holds the reads this says must wait.
+//
+// What is counted: every call sent, by second, by streamer, claim or read. The window slides: the
+// calls of any window's length (a minute) never pass the limit, whichever way the upstream cuts its
+// windows. Claims are never held here. Reads of every streamer together may spend what is left once
+// the claims' share is kept: the limit, less a reserve (a tenth), less the larger of half the limit
+// and the claims actually sent in the window. Past half of that ceiling, a streamer who has read more
+// than an even share (the ceiling over the streamers reading) waits, so one streamer's readers never
+// spend what the others need.
+//
+// Across instances, each instance counts its own calls exactly and learns the others' from its last
+// sync. Between two syncs the others may spend too, so an instance may spend only its part of what
+// was left at the sync (what was left, over the instances that called in the window).
+import type { CallPriority } from './rate-budget.ts';
+
+export interface AddressPolicy {
+	/** Calls a window per calling address (240 a minute). */
+	limit: number;
+	/** Share of the limit no read spends (a tenth). */
+	reserve: number;
+	/** Share of the limit kept for claims whatever they spent (a half). */
+	claimShare: number;
+	windowMs: number;
+}
+
+/** What the other instances sent in the window, as the last sync read it. */
+export interface OthersSpend {
+	claims: number;
+	reads: number;
+	/** Reads by streamer (only those who read). */
+	readsBy: Map<string, number>;
+	/** Instances that called in the window, this one included. */
+	instances: number;
+}
+
+/** The address budget as /metrics shows it. */
+export interface AddressSnapshot {
+	limit: number;
+	/** What reads of every streamer together may spend in the window now. */
+	readCeiling: number;
+	claims: number;
+	reads: number;
+	instances: number;
+	/** The streamers who read most in the window, most first (at most five). */
+	topReaders: { streamer: string; reads: number }[];
+}
+
+interface Second {
+	at: number;
+	claims: number;
+	reads: Map<string, number>;
+}
+
+const NOBODY: OthersSpend = { claims: 0, reads: 0, readsBy: new Map(), instances: 1 };
+
+export class AddressShare {
+	/** This instance's calls, by second (oldest first), for one window. */
+	private readonly seconds: Second[] = [];
+	private others: OthersSpend = NOBODY;
+	/** Reads this instance may still send before the next sync (Infinity: no other instance). */
+	private untilSync = Infinity;
+
+	constructor(readonly policy: AddressPolicy) {}
+
+	/** A call is being sent. */
+	spend(streamer: string, priority: CallPriority, now: number): void {
+		const s = this.second(now);
+		if (priority === 'claim') s.claims += 1;
+		else {
+			s.reads.set(streamer, (s.reads.get(streamer) ?? 0) + 1);
+			this.untilSync -= 1;
+		}
+	}
+
+	/** Whether a read of `streamer` may be sent now (and counted by `spend`). */
+	mayRead(streamer: string, now: number): boolean {
+		if (this.untilSync < 1) return false;
+		const { claims, reads, readsBy } = this.total(now);
+		const ceiling = this.readCeiling(claims);
+		if (reads + 1 > ceiling) return false;
+		if (reads + 1 <= ceiling / 2) return true;
+		const mine = readsBy.get(streamer) ?? 0;
+		const readers = readsBy.size + (readsBy.has(streamer) ? 0 : 1);
+		return mine + 1 <= Math.max(1, ceiling / readers);
+	}
+
+	/**
+	 * What the other instances spent, read now: this instance may send its part of what is left
+	 * until the next sync.
+	 */
+	synced(others: OthersSpend, now: number): void {
+		this.others = others;
+		const { claims, reads } = this.total(now);
+		const left = Math.max(0, this.readCeiling(claims) - reads);
+		this.untilSync = others.instances <= 1 ? Infinity : Math.floor(left / others.instances);
+	}
+
+	/** This instance's calls since `from` (ms) by second and streamer, for a sync to write. */
+	ownSince(from: number): { second: number; streamer: string; claims: number; reads: number }[] {
+		const rows: { second: number; streamer: string; claims: number; reads: number }[] = [];
+		for (const s of this.seconds) {
+			if (s.at * 1000 < from - 999) continue;
+			if (s.claims) rows.push({ second: s.at, streamer: '', claims: s.claims, reads: 0 });
+			for (const [streamer, reads] of s.reads)
+				rows.push({ second: s.at, streamer, claims: 0, reads });
+		}
+		return rows;
+	}
+
+	snapshot(now: number): AddressSnapshot {
+		const { claims, reads, readsBy } = this.total(now);
+		return {
+			limit: this.policy.limit,
+			readCeiling: this.readCeiling(claims),
+			claims,
+			reads,
+			instances: this.others.instances,
+			topReaders: [...readsBy]
+				.sort((a, b) => b[1] - a[1])
+				.slice(0, 5)
+				.map(([streamer, n]) => ({ streamer, reads: n }))
+		};
+	}
+
+	private readCeiling(claims: number): number {
+		const { limit, reserve, claimShare } = this.policy;
+		return Math.max(0, limit - Math.ceil(limit * reserve) - Math.max(limit * claimShare, claims));
+	}
+
+	/** The deployment's calls in the window: the others' as last synced, and this one's own. */
+	private total(now: number): { claims: number; reads: number; readsBy: Map<string, number> } {
+		this.prune(now);
+		const readsBy = new Map(this.others.readsBy);
+		let { claims, reads } = this.others;
+		for (const s of this.seconds) {
+			claims += s.claims;
+			for (const [streamer, n] of s.reads) {
+				reads += n;
+				readsBy.set(streamer, (readsBy.get(streamer) ?? 0) + n);
+			}
+		}
+		return { claims, reads, readsBy };
+	}
+
+	private second(now: number): Second {
+		const at = Math.floor(now / 1000);
+		const last = this.seconds.at(-1);
+		if (last?.at === at) return last;
+		const s: Second = { at, claims: 0, reads: new Map() };
+		this.seconds.push(s);
+		return s;
+	}
+
+	/** Forgets the seconds that left the window. */
+	private prune(now: number): void {
+		const from = Math.floor((now - this.policy.windowMs) / 1000);
+		while (this.seconds.length && this.seconds[0].at <= from) this.seconds.shift();
+	}
+}

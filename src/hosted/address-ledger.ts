@@ -1,0 +1,188 @@
+// The calling address's budget across hosted instances (the rules: src/core/address-share.ts).
+// Every instance that calls the upstream from one address (UPSTREAM_LOCAL_ADDRESS, or the
+// machine's own: `default`) writes what it sent, by second and streamer, to `upstream_calls`, and
+// reads what the others sent in the window. A sync is one write of the seconds that changed and one
+// read of the others' sums; it runs at most every SYNC_MS while this instance sends, and once before
+// a read when the last one is older than STALE_MS. An idle instance writes and reads nothing.
+//
+// Claims never wait for a sync. A read waits for one only when the last is stale; then it goes as
+// soon as the sync shows room. A restarted instance comes back with a new id, and the rows of its
+// previous run still count until they leave the window: nothing it sent is forgotten.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import {
+	AddressShare,
+	type AddressPolicy,
+	type AddressSnapshot,
+	type OthersSpend
+} from '../core/address-share.ts';
+import type { CallPriority } from '../core/rate-budget.ts';
+import type { AddressBudget } from '../server/address-budget.ts';
+import type { Db } from './db.ts';
+
+/** The longest between two syncs while this instance sends. */
+const SYNC_MS = 250;
+/** A read waits for a sync when the last one is older than this. */
+const STALE_MS = 1000;
+/** Rows older than this many windows are deleted (by any instance, now and then). */
+const KEEP_WINDOWS = 2;
+
+export interface AddressLedgerOptions {
+	egress: string;
+	now?: () => number;
+	/** Where a failed sync is told (once a minute at most). */
+	log?: (message: string) => void;
+}
+
+export class AddressLedger implements AddressBudget {
+	readonly instance: string = randomUUID();
+	private readonly share: AddressShare;
+	private readonly egress: string;
+	private readonly now: () => number;
+	private readonly log: (message: string) => void;
+	private readonly listeners: (() => void)[] = [];
+	/** When the last sync read the others (ms), and when the one before wrote from. */
+	private syncedAt = -Infinity;
+	private writtenFrom = 0;
+	private syncing: Promise<void> | null = null;
+	private timer: ReturnType<typeof setTimeout> | null = null;
+	private syncs = 0;
+	private loggedAt = -Infinity;
+	private closed = false;
+
+	constructor(
+		private readonly db: Db,
+		policy: AddressPolicy,
+		o: AddressLedgerOptions
+	) {
+		this.share = new AddressShare(policy);
+		this.egress = o.egress;
+		this.now = o.now ?? Date.now;
+		this.log = o.log ?? ((m) => console.warn(m));
+	}
+
+	readAt(streamer: string, now: number): number {
+		if (now - this.syncedAt > STALE_MS) {
+			void this.sync();
+			return now + SYNC_MS;
+		}
+		if (this.share.mayRead(streamer, now)) return now;
+		this.soon();
+		return now + SYNC_MS;
+	}
+
+	spent(streamer: string, priority: CallPriority, now: number): void {
+		this.share.spend(streamer, priority, now);
+		this.soon();
+	}
+
+	onChange(listener: () => void): void {
+		this.listeners.push(listener);
+	}
+
+	snapshot(now: number): AddressSnapshot {
+		return this.share.snapshot(now);
+	}
+
+	/** Stops syncing (the instance drains): what it sent stays in the table for the others. */
+	async close(): Promise<void> {
+		this.closed = true;
+		if (this.timer) clearTimeout(this.timer);
+		this.timer = null;
+		await this.syncing;
+	}
+
+	/** A sync within SYNC_MS (one timer at most). */
+	private soon(): void {
+		if (this.timer || this.closed) return;
+		this.timer = setTimeout(() => {
+			this.timer = null;
+			void this.sync();
+		}, SYNC_MS);
+	}
+
+	/** Writes this instance's changed seconds and reads the others' window; one at a time. */
+	private sync(): Promise<void> {
+		if (this.closed) return Promise.resolve();
+		this.syncing ??= this.write()
+			.then(() => this.read())
+			.catch((err: unknown) => {
+				const now = this.now();
+				if (now - this.loggedAt < 60_000) return;
+				this.loggedAt = now;
+				this.log(`[address budget] sync failed: ${err instanceof Error ? err.message : err}`);
+			})
+			.finally(() => {
+				this.syncing = null;
+				for (const l of this.listeners) l();
+			});
+		return this.syncing;
+	}
+
+	private async write(): Promise<void> {
+		const from = this.writtenFrom;
+		this.writtenFrom = this.now();
+		const rows = this.share.ownSince(from).map((r) => ({
+			egress: this.egress,
+			second: r.second,
+			instance: this.instance,
+			streamer_id: r.streamer,
+			claims: r.claims,
+			reads: r.reads
+		}));
+		try {
+			if (rows.length)
+				// Each instance writes only its own rows, with their counts as they are now.
+				await this.db
+					.insertInto('upstream_calls')
+					.values(rows)
+					.onConflict((oc) =>
+						oc.columns(['egress', 'second', 'instance', 'streamer_id']).doUpdateSet((eb) => ({
+							claims: eb.ref('excluded.claims'),
+							reads: eb.ref('excluded.reads')
+						}))
+					)
+					.execute();
+		} catch (err) {
+			this.writtenFrom = from;
+			throw err;
+		}
+		if (++this.syncs % 100 === 1) await this.prune();
+	}
+
+	private async read(): Promise<void> {
+		const now = this.now();
+		const since = Math.floor((now - this.share.policy.windowMs) / 1000);
+		const rows = await this.db
+			.selectFrom('upstream_calls')
+			.select([
+				'streamer_id',
+				'instance',
+				sql<string>`sum(claims)`.as('claims'),
+				sql<string>`sum(reads)`.as('reads')
+			])
+			.where('egress', '=', this.egress)
+			.where('second', '>', since)
+			.groupBy(['streamer_id', 'instance'])
+			.execute();
+		const others: OthersSpend = { claims: 0, reads: 0, readsBy: new Map(), instances: 1 };
+		const instances = new Set([this.instance]);
+		for (const r of rows) {
+			instances.add(r.instance);
+			if (r.instance === this.instance) continue;
+			const reads = Number(r.reads);
+			others.claims += Number(r.claims);
+			others.reads += reads;
+			if (reads > 0)
+				others.readsBy.set(r.streamer_id, (others.readsBy.get(r.streamer_id) ?? 0) + reads);
+		}
+		others.instances = instances.size;
+		this.share.synced(others, this.now());
+		this.syncedAt = this.now();
+	}
+
+	private async prune(): Promise<void> {
+		const before = Math.floor((this.now() - KEEP_WINDOWS * this.share.policy.windowMs) / 1000);
+		await this.db.deleteFrom('upstream_calls').where('second', '<', before).execute();
+	}
+}
