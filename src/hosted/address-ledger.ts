@@ -2,11 +2,11 @@
 // Every instance that calls the upstream from one address (UPSTREAM_LOCAL_ADDRESS, or the
 // machine's own: `default`) writes what it sent, by second and streamer, to `upstream_calls`, and
 // reads what the others sent in the window. A sync is one write of the seconds that changed and one
-// read of the others' sums; it runs at most every SYNC_MS while this instance sends, and once before
-// a read when the last one is older than STALE_MS. An idle instance writes and reads nothing.
+// read of the others' sums; it runs once at start, at most every SYNC_MS while this instance sends,
+// and at a read when the last one is older than STALE_MS. An idle instance writes and reads nothing.
 //
-// Claims never wait for a sync. A read waits for one only when the last is stale; then it goes as
-// soon as the sync shows room. A restarted instance comes back with a new id, and the rows of its
+// Claims never wait for a sync, nor do reads while this instance's part of the room left at the last
+// sync lasts; past it, a read waits for the next sync that shows room. A restarted instance comes back with a new id, and the rows of its
 // previous run still count until they leave the window: nothing it sent is forgotten.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
@@ -61,11 +61,19 @@ export class AddressLedger implements AddressBudget {
 		this.log = o.log ?? ((m) => console.warn(m));
 	}
 
+	/** The first sync, before the instance serves: its first read knows what the others sent. */
+	start(): Promise<void> {
+		return this.sync();
+	}
+
 	readAt(streamer: string, now: number): number {
-		if (now - this.syncedAt > STALE_MS) {
+		if (this.syncedAt === -Infinity) {
 			void this.sync();
 			return now + SYNC_MS;
 		}
+		// What the last sync left this instance still holds (its part of the room then); a sync now
+		// brings the others' news for the reads after this one.
+		if (now - this.syncedAt > STALE_MS) void this.sync();
 		if (this.share.mayRead(streamer, now)) return now;
 		this.soon();
 		return now + SYNC_MS;

@@ -155,6 +155,7 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	const address = new AddressLedger(db, addressPolicy(o.budget?.policy ?? DOCUMENTED_POLICY), {
 		egress: localAddress ?? 'default'
 	});
+	await address.start();
 	const budget = new UpstreamBudget({ ...o.budget, address });
 	const connections = new HostedConnections(
 		store,

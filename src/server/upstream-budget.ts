@@ -67,6 +67,9 @@ interface Waiter {
 
 type Slot = { ok: true } | { ok: false; response: Response };
 
+/** The longest a read is held for the calling address's budget alone (address-budget.ts). */
+const ADDRESS_WAIT_MS = 1000;
+
 export class UpstreamBudget {
 	private readonly book: BudgetBook;
 	private readonly maxWaitMs: number;
@@ -105,10 +108,16 @@ export class UpstreamBudget {
 		}
 		if (at - now > this.maxWaitMs) return this.refuse(authorization, priority, at - now);
 		this.held += 1;
+		// A read held only for the calling address waits less: a page's reads go one at a time with
+		// its claims, so it is told at once to come back rather than kept.
+		let deadline = now + this.maxWaitMs;
 		if (priority === 'claim') this.heldClaims += 1;
-		else if (this.book.sendAt(authorization, priority, now) <= now) this.heldForAddress += 1;
+		else if (this.book.sendAt(authorization, priority, now) <= now) {
+			this.heldForAddress += 1;
+			deadline = now + Math.min(this.maxWaitMs, ADDRESS_WAIT_MS);
+		}
 		return new Promise<Slot>((go) => {
-			this.waiting.push({ authorization, priority, deadline: now + this.maxWaitMs, go });
+			this.waiting.push({ authorization, priority, deadline, go });
 			this.wake(at);
 		});
 	}
