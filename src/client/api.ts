@@ -36,6 +36,8 @@ export interface RequestOptions {
 	body?: unknown;
 	/** Query parameters, for routes with a query schema (the token endpoint forwards only those). */
 	query?: Record<string, string | number>;
+	/** Sends a read ticket, if one is at hand: a queue read needed to claim goes first. */
+	ticket?: boolean;
 }
 
 type RequestArgs<R extends Route> = R extends { params: object }
@@ -112,6 +114,8 @@ export class ApiClient {
 	/** Consecutive 429s per route: the exponent of the wait when no header says how long. */
 	readonly #limited = new Map<string, number>();
 	readonly #refusedListeners = new Set<(refusal: KeyRefusal) => void>();
+	/** The latest read tickets the token endpoint handed out (X-Read-Ticket), each sent once. */
+	#tickets: string[] = [];
 
 	constructor(options: ApiClientOptions) {
 		this.#credential = options.credential ?? { 'X-Overlay-Key': options.overlayKey ?? '' };
@@ -183,7 +187,13 @@ export class ApiClient {
 			route.query && options?.query
 				? '?' + new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))
 				: '';
-		const res = await this.send(name, route.method, '/api' + path.value + query, body);
+		const res = await this.send(
+			name,
+			route.method,
+			'/api' + path.value + query,
+			body,
+			options?.ticket
+		);
 		if (!res.ok) return res;
 		return this.#parseBody(name, res.status, res.body, route.response) as ApiResult<RouteBody<R>>;
 	}
@@ -232,11 +242,14 @@ export class ApiClient {
 		name: string,
 		method: string,
 		path: string,
-		body?: string
+		body?: string,
+		ticket?: boolean
 	): Promise<{ ok: true; status: number; body: unknown } | ApiFailure> {
 		this.#calls.set(name, (this.#calls.get(name) ?? 0) + 1);
 		const headers: Record<string, string> = { ...this.#credential, Accept: 'application/json' };
 		if (body !== undefined) headers['Content-Type'] = 'application/json';
+		const t = ticket && this.#tickets.shift();
+		if (t) headers['X-Read-Ticket'] = t;
 		const abort = new AbortController();
 		const timer = setTimeout(() => abort.abort(), this.#timeoutMs);
 		let res: Response;
@@ -250,6 +263,8 @@ export class ApiClient {
 				signal: abort.signal
 			});
 			text = await res.text();
+			const got = res.headers.get('X-Read-Ticket');
+			if (got) this.#tickets = [...got.split(','), ...this.#tickets].slice(0, 4);
 		} catch (err) {
 			const error = abort.signal.aborted
 				? `no answer within ${this.#timeoutMs} ms`

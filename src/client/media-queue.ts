@@ -20,7 +20,7 @@ export function mediaQueuePort(
 ): QueuePort<QueueMediaItem> {
 	return {
 		async snapshot() {
-			const r = await api.request(routes.mediaQueue, {});
+			const r = await api.request(routes.mediaQueue, {}, { ticket: true });
 			if (r.ok) onVisible(r.body.visible);
 			return toSnapshot(r, mediaItem);
 		},

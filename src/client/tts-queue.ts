@@ -46,7 +46,7 @@ function hintItem(tip: QueueTip): ClaimItem<QueueTip> {
 export function ttsQueuePort(api: ApiClient): QueuePort<QueueTip> {
 	return {
 		async snapshot() {
-			const read = toSnapshot(await api.request(routes.ttsQueue, {}), ttsItem);
+			const read = toSnapshot(await api.request(routes.ttsQueue, {}, { ticket: true }), ttsItem);
 			if (!read.ok) return read;
 			// Held and removed tips are not ours to play: left out, they hold nothing back.
 			const items = read.value.items.filter((i) => playable(i.data) || undecided(i.data));

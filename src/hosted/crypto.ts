@@ -23,6 +23,7 @@ interface Key {
 	seal: Buffer;
 	hash: Buffer;
 	csrf: Buffer;
+	tickets: Buffer;
 }
 
 export class SecretBoxError extends Error {}
@@ -55,7 +56,8 @@ export function parseSecretKey(value: string): Key[] {
 			id,
 			seal: derive('seal v1'),
 			hash: derive('lookup hash v1'),
-			csrf: derive('csrf v1')
+			csrf: derive('csrf v1'),
+			tickets: derive('read tickets v1')
 		});
 	}
 	return keys;
@@ -143,6 +145,14 @@ export function sameSecret(a: string, b: string): boolean {
 	const x = Buffer.from(a);
 	const y = Buffer.from(b);
 	return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The key of the read tickets (src/server/read-tickets.ts), under SECRET_KEY's sealing secret: the
+ * same on every instance, so a ticket one handed out is good on the others.
+ */
+export function readTicketKey(secretKey: string): Uint8Array {
+	return parseSecretKey(secretKey)[0].tickets;
 }
 
 /** A random token: 32 bytes, base64url (43 characters), usable as an overlay key or session id. */

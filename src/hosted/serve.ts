@@ -23,7 +23,7 @@ import { AddressLedger } from './address-ledger.ts';
 import type { HostedConfig } from './config.ts';
 import { HostedConnections, type UpstreamSettings } from './connections.ts';
 import { hostedControl } from './control.ts';
-import { SecretBox } from './crypto.ts';
+import { readTicketKey, SecretBox } from './crypto.ts';
 import { openDatabase, poolStats, type Db } from './db.ts';
 import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
@@ -272,6 +272,8 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		],
 		simulatorOrigin: o.simulatorOrigin,
 		readLimits: o.readLimits,
+		// Every instance makes and accepts the same read tickets (src/server/read-tickets.ts).
+		readTicketKey: readTicketKey(config.secretKey),
 		checkSettings: o.checkSettings,
 		...nodeAppOptions(o.dist)
 	});

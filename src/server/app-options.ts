@@ -48,6 +48,11 @@ export interface AppOptions {
 	readLimits?: ReadLimits;
 	/** A read was refused 429 for its key's (hosted: streamer's) or its address's allowance. */
 	readRefused?: (streamer: string | null, by: 'key' | 'address') => void;
+	/**
+	 * The key read tickets are made and checked with (read-tickets.ts). Hosted mode: derived from
+	 * SECRET_KEY, so every instance accepts the others' tickets. Absent: a random one per process.
+	 */
+	readTicketKey?: Uint8Array;
 	/** Hosted mode's own pages and actions (hosted/routes.ts), ahead of the widget routes. */
 	routes?: Hono;
 	/** Hosted mode: what /healthz reports instead of the one upstream's reachability. */

@@ -230,11 +230,15 @@ export class BudgetedUpstreamClient extends UpstreamClient {
 		method: string,
 		path: string,
 		body: string | undefined,
-		sent: () => void
+		sent: () => void,
+		priority?: CallPriority
 	): Promise<Response> {
-		const slot = await this.budget.admit(this.authorization, callPriority(method, path));
+		const slot = await this.budget.admit(
+			this.authorization,
+			priority ?? callPriority(method, path)
+		);
 		if (!slot.ok) return slot.response;
-		const res = await super.send(method, path, body, sent);
+		const res = await super.send(method, path, body, sent, priority);
 		this.budget.observe(this.authorization, res);
 		return res;
 	}

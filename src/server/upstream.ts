@@ -4,6 +4,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { finished } from 'node:stream';
+import type { CallPriority } from '../core/rate-budget.ts';
 import type { Upstream } from './config.ts';
 import { ReadFlights } from './read-flights.ts';
 
@@ -13,6 +14,17 @@ export class UpstreamUnavailable extends Error {}
 const MAX_TOKEN_RETRIES = 2;
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface CallOptions {
+	/**
+	 * What the call waits for in a budget (upstream-budget.ts): absent, what its method and path
+	 * make it. A read a page needs in order to claim goes as `'claim'` (read-tickets.ts).
+	 */
+	priority?: CallPriority;
+}
+
+/** Reads sent as claims share calls among themselves only, never one held as a read. */
+const PRIORITY_FLIGHT = 'claim ';
 
 /** The OAuth connection as the upstream client sees it (OAuthConnection implements it). */
 export interface BearerSource {
@@ -39,22 +51,28 @@ export class UpstreamClient {
 
 	/**
 	 * `path` is relative to {base_url} and already validated against the allowlist. A GET shares
-	 * the call of an identical one not sent yet, or the next one after the call in flight.
+	 * the call of an identical one not sent yet, or the next one after the call in flight (of
+	 * its own priority: a read sent as a claim never waits behind one held as a read).
 	 */
-	call(method: string, path: string, body?: string): Promise<Response> {
-		if (method !== 'GET' || body !== undefined) return this.send(method, path, body, () => {});
-		return this.reads.read(path, (sent) => this.send(method, path, body, sent));
+	call(method: string, path: string, body?: string, o: CallOptions = {}): Promise<Response> {
+		const { priority } = o;
+		if (method !== 'GET' || body !== undefined)
+			return this.send(method, path, body, () => {}, priority);
+		const key = priority === 'claim' ? PRIORITY_FLIGHT + path : path;
+		return this.reads.read(key, (sent) => this.send(method, path, body, sent, priority));
 	}
 
 	/**
 	 * One call to the upstream; `sent` is called as the request leaves (a read that comes later
-	 * than that must not take its answer: it may miss what happened in between).
+	 * than that must not take its answer: it may miss what happened in between). `_priority`: for
+	 * the budgets (upstream-budget.ts); this client sends every call alike.
 	 */
 	protected async send(
 		method: string,
 		path: string,
 		body: string | undefined,
-		sent: () => void
+		sent: () => void,
+		_priority?: CallPriority
 	): Promise<Response> {
 		const { baseUrl, apiKey } = this.upstream();
 		const send = async (bearer: string) => {

@@ -2,7 +2,8 @@
 // balancer, one streamer, a flood of reads through both while tips flow. Each instance keeps the
 // claims' share of the streamer's window from the count the upstream reports, so no claim is held
 // or refused on either; and a reader over its allowance is answered 429 by the instance it reached
-// and counted for its streamer in that instance's /metrics.
+// and counted for its streamer in that instance's /metrics. A read ticket one instance handed out
+// is good on the others (the key comes from SECRET_KEY), once per instance.
 import { describe, expect, it } from 'vitest';
 import { UNLIMITED_READS } from '../../src/core/read-allowance.ts';
 import type { HostedApp } from '../../src/hosted/serve.ts';
@@ -104,5 +105,34 @@ describe.skipIf(missing)('reads and claims across hosted instances', { timeout: 
 		expect(await (await fetch(`${b.origin}/metrics`)).text()).not.toMatch(
 			/tip_reads_refused_total\{/
 		);
+	});
+});
+
+describe.skipIf(missing)('read tickets across hosted instances', { timeout: 120_000 }, () => {
+	it('a ticket one instance handed out is good on the other, once there', async () => {
+		// Two reads per streamer and instance, then none for a long while.
+		const readLimits = { key: { burst: 2, perS: 0.001 }, address: { burst: 1000, perS: 1000 } };
+		const { sim, apps } = await deployment(2, () => undefined, {}, undefined, { readLimits });
+		const key = await keyOf(sim, apps);
+		const [a, b] = apps;
+		const read = (on: HostedApp, ticket?: string) =>
+			fetch(`${on.origin}/api/tts/queue`, {
+				headers: { 'x-overlay-key': key, ...(ticket ? { 'x-read-ticket': ticket } : {}) }
+			});
+		const minted = await fetch(`${a.origin}/token`, {
+			method: 'POST',
+			headers: { 'x-overlay-key': key }
+		});
+		expect(minted.status).toBe(200);
+		const [ticket] = minted.headers.get('x-read-ticket')!.split(',');
+		for (let i = 0; i < 2; i++) expect((await read(b)).status).toBe(200);
+		expect((await read(b)).status).toBe(429);
+		const honoured = await read(b, ticket);
+		expect(honoured.status).toBe(200);
+		expect(honoured.headers.get('x-read-ticket')).toMatch(/^[\w.-]+$/);
+		// Replayed on the same instance: a plain read, over the allowance.
+		const replayed = await read(b, ticket);
+		expect(replayed.status).toBe(429);
+		expect(replayed.headers.get('x-read-ticket')).toBeNull();
 	});
 });

@@ -33,13 +33,15 @@ export function proxyRoutes(
 			body = JSON.stringify(parsed.data);
 		} else await refuseBody(c);
 		const upstream = upstreamOf(c);
+		// A queue read with a fresh read ticket goes as a claim (read-limit.ts decided it).
+		const priority = { priority: c.var.readPriority };
 		if (!isTipRoute(match.name))
-			return passThrough(await upstream.call(match.route.method, path + query, body));
+			return passThrough(await upstream.call(match.route.method, path + query, body, priority));
 		// Tips are decided and rewritten before a page sees them (moderation/moderator.ts).
 		const streamer = streamerOf(c) ?? SINGLE_STREAMER;
 		if (match.name === 'ttsStart')
 			await moderator.beforeStart(streamer, upstream, match.params.orderId);
-		const res = await upstream.call(match.route.method, path + query, body);
+		const res = await upstream.call(match.route.method, path + query, body, priority);
 		return passThrough(res, async (answer) => {
 			if (match.name === 'ttsStart' && isTipAnswer(answer))
 				await moderator.afterStart(streamer, upstream, answer.tip);
