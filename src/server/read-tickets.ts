@@ -15,8 +15,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ReadAllowance, type Allowance } from '../core/read-allowance.ts';
 
-/** How long a ticket is good for: longer than a page takes from its connect to its first read. */
-export const TICKET_TTL_S = 120;
+/**
+ * How long a ticket is good for: a page that played nothing for a while still holds one when its
+ * push channel reconnects (an instance restarted) and it reads its queue again.
+ */
+export const TICKET_TTL_S = 900;
 /** Used tickets remembered at most; past it the oldest is forgotten (it may be honoured again). */
 const MAX_USED = 100_000;
 /**
