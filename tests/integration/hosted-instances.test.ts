@@ -43,7 +43,8 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 			'002-access-refresh-at',
 			'003-control-keys',
 			'004-moderation',
-			'005-settings'
+			'005-settings',
+			'006-upstream-calls'
 		]);
 		for (const a of apps) {
 			const health = await fetch(`${a.origin}/healthz`);
