@@ -38,6 +38,8 @@ export type ClientMessage =
 			streamers?: number;
 			params?: Record<string, string>;
 			xff?: boolean;
+			/** The whole page's start: its stored settings read and followed, its push channel. */
+			page?: boolean;
 	  }
 	/** The read flood (flood-reader.ts): the last GETs of the first `streamers` streamers' sources. */
 	| {
@@ -332,11 +334,12 @@ async function startSources(
 	const streamers = Math.min(keys.length, m.streamers ?? keys.length);
 	for (let i = 0; i < streamers; i++) {
 		await sleep(t0 + (m.spreadMs * i) / streamers - Date.now());
+		const origin = m.page ? nextOrigin : null;
 		const through = m.xff ? forwardedFor(balanced, sourceAddress(i)) : balanced;
 		for (let j = 0; j < m.sources; j++) {
 			const fetch = pageReads.wrap(sources.length, through);
 			const shown = j < m.shown;
-			sources.push(await TtsSource.open(keys[i], fetch, shown, warn, m.params ?? {}, nextOrigin));
+			sources.push(await TtsSource.open(keys[i], fetch, shown, warn, m.params ?? {}, origin));
 			sourceStreamers.push(i);
 		}
 	}

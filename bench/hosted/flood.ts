@@ -34,7 +34,8 @@ export async function flood(
 		streamers,
 		// Alerts shorter than the 3 s between tips (the alert's 4 s and its pause would queue them).
 		params: { min_display: '1', gap: '0.5', tiers: 'off' },
-		xff: args.xff
+		xff: args.xff,
+		page: true
 	});
 	log(`flood: ${open.sources} sources, ${open.notOpen} not open`);
 	await sim.ask({ type: 'mark' });

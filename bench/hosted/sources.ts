@@ -41,14 +41,15 @@ export class TtsSource {
 	private constructor(
 		readonly player: TtsPlayer,
 		readonly realtime: RealtimeConnection,
-		private readonly live: LiveChannel
+		private readonly live: LiveChannel | null
 	) {}
 
 	/**
 	 * `key`: the streamer's overlay key; `fetch`: how the page reaches the instances; `shown`: an
 	 * on-air source claims tips (claim=visible, the default), a hidden one only listens; `params`:
 	 * the source URL's other parameters (the read flood's short alerts); `origin`: the instance the
-	 * push channel's next WebSocket goes to.
+	 * push channel's next WebSocket goes to, or null for a source without the page's stored settings
+	 * and push channel (the player and its realtime connection only: chaos and capacity).
 	 */
 	static async open(
 		key: string,
@@ -56,7 +57,7 @@ export class TtsSource {
 		shown: boolean,
 		warn: (m: string) => void,
 		params: Record<string, string>,
-		origin: () => string
+		origin: (() => string) | null
 	): Promise<TtsSource> {
 		const url = new URLSearchParams({ ...params, key });
 		const own = parseTtsParams(url);
@@ -64,7 +65,7 @@ export class TtsSource {
 		const api = new ApiClient({ overlayKey: key, fetch, warn });
 		const events = new EventHub();
 		// The page's start (src/pages/start-page.ts): GET /settings, merged under the URL.
-		const settings = new PageSettings(api, true, warn);
+		const settings = new PageSettings(api, origin !== null, warn);
 		await settings.read();
 		const mine = settings.widget('tts', url, parseTtsParams);
 		const tts = mine.initial(own.value);
@@ -90,6 +91,7 @@ export class TtsSource {
 			{ ...TTS_EVENTS, ...OVERLAY_EVENTS },
 			{ WebSocket: WebSocket as never, warn }
 		);
+		if (!origin) return new TtsSource(player, realtime, null);
 		const live = new LiveChannel({
 			api: {
 				openStream: liveStream(key, origin),
@@ -105,7 +107,7 @@ export class TtsSource {
 	}
 
 	close(): void {
-		this.live.close();
+		this.live?.close();
 		this.realtime.close();
 		this.player.destroy();
 	}
