@@ -27,6 +27,10 @@ export const { values: args } = parseArgs({
 		// database on the same machine would, or TCP on loopback (`tcp`), whose every send also runs
 		// the receiving side of the kernel's TCP stack in the sender's turn (docs/performance.md).
 		db: { type: 'string', default: 'socket' },
+		// The read flood behind a balancer that adds X-Forwarded-For (each streamer's sources from one
+		// address, their flood from another); without it, every request reaches the instances from
+		// 127.0.0.1 with no such header.
+		xff: { type: 'boolean', default: false },
 		publish: { type: 'boolean', default: false }
 	}
 });
@@ -57,11 +61,13 @@ export const rampStep = Number(args.step ?? (quick ? 100 : 50));
 export const rampFrom = Number(args.from ?? rampStep);
 export const rampPeriods = Number(args.periods ?? (quick ? 1 : 2));
 /**
- * The read flood (flood.ts), issue 41's scenario: three streamers, a tip each every 3 s, three
- * reads of each one's queue at once every 1.5 s, an instance restarted every 20 s.
+ * The read flood (flood.ts): three streamers flooded at once, a tip each every 3 s, each source's
+ * own last GET replayed three times at once every 1.5 s, an instance restarted every 20 s, every
+ * instance calling the upstream from this one address under the per-IP limit.
  */
 export const FLOOD = {
 	streamers: 3,
+	address: '127.0.0.2',
 	tipEveryMs: 3000,
 	readsEveryMs: 1500,
 	readsAtOnce: 3,

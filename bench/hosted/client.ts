@@ -14,7 +14,9 @@ import { readRateLimitHeaders } from '../../src/core/rate-budget.ts';
 import { keepAliveFetch } from '../../src/server/upstream.ts';
 import { quantile } from '../lib.ts';
 import type { SimReady } from './sim.ts';
-import { floodReads } from './flood-reader.ts';
+import { floodReads, type FloodResult } from './flood-reader.ts';
+import { floodAddress, forwardedFor, PageReads, sourceAddress } from './page-reads.ts';
+import { inParallel, signIn } from './signin.ts';
 import { TtsSource } from './sources.ts';
 
 export type ClientMessage =
@@ -23,7 +25,8 @@ export type ClientMessage =
 	| { type: 'reads'; ms: number; everyMs: number }
 	/**
 	 * Each streamer's `sources` TTS sources (of the first `streamers` only, when given), `shown` of
-	 * them on air, with these URL parameters; none: all closed.
+	 * them on air, with these URL parameters, through a balancer that adds X-Forwarded-For when
+	 * `xff` (page-reads.ts); none: all closed.
 	 */
 	| { type: 'sources'; on: false }
 	| {
@@ -34,9 +37,19 @@ export type ClientMessage =
 			spreadMs: number;
 			streamers?: number;
 			params?: Record<string, string>;
+			xff?: boolean;
+			/** The whole page's start: its stored settings read and followed, its push channel. */
+			page?: boolean;
 	  }
-	/** The read flood (flood-reader.ts) on the first `streamers` streamers' keys. */
-	| { type: 'flood'; streamers: number; ms: number; everyMs: number; atOnce: number }
+	/** The read flood (flood-reader.ts): the last GETs of the first `streamers` streamers' sources. */
+	| {
+			type: 'flood';
+			streamers: number;
+			ms: number;
+			everyMs: number;
+			atOnce: number;
+			xff?: boolean;
+	  }
 	/** From now on the sources reach only these instances. */
 	| { type: 'route'; instances: string[] }
 	/** The calls to the instances since the last `calls`. */
@@ -135,6 +148,9 @@ function record(method: string, path: string, ms: number, res: Response | null):
  */
 const transport = keepAliveFetch();
 
+/** The balancer's next instance for a WebSocket (the push channel's). */
+const nextOrigin = () => instances[next++ % instances.length];
+
 /** A load balancer in front of the instances: round robin, skipping one that refuses. */
 const balanced: FetchLike = async (input, init) => {
 	let lastError: unknown;
@@ -186,45 +202,6 @@ function takeCalls(): CallsResult {
 }
 
 const source = () => (i: number) => new ApiClient({ overlayKey: keys[i], fetch: balanced, warn });
-
-/** One streamer's sign-in, through instance `origin`: returns their overlay key. */
-async function signIn(origin: string, sim: SimReady, tenant: string): Promise<string> {
-	const start = await fetch(`${origin}/auth/start`, {
-		method: 'POST',
-		redirect: 'manual',
-		headers: { origin }
-	});
-	const consent = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-	const requestId = /name="request_id" value="([^"]+)"/.exec(await consent.text())?.[1];
-	if (!requestId) throw new Error(`no consent page (${consent.status})`);
-	const decided = await fetch(`${sim.oauthUrl}/oauth/authorize`, {
-		method: 'POST',
-		redirect: 'manual',
-		headers: { 'content-type': 'application/x-www-form-urlencoded', origin: sim.origin },
-		body: new URLSearchParams({ request_id: requestId, decision: 'approve', tenant })
-	});
-	const back = await fetch(decided.headers.get('location')!, { redirect: 'manual' });
-	const cookie = back.headers.get('set-cookie')?.split(';')[0];
-	if (back.status !== 303 || !cookie) throw new Error(`the callback answered ${back.status}`);
-	const html = await (await fetch(`${origin}/dashboard`, { headers: { cookie } })).text();
-	const key = /\?key=([A-Za-z0-9_-]{20,})/.exec(html)?.[1];
-	if (!key) throw new Error('no overlay URL on the dashboard');
-	return key;
-}
-
-async function inParallel<T>(n: number, width: number, job: (i: number) => Promise<T>) {
-	const out: T[] = new Array(n);
-	let at = 0;
-	await Promise.all(
-		Array.from({ length: Math.min(width, n) }, async () => {
-			while (at < n) {
-				const i = at++;
-				out[i] = await job(i);
-			}
-		})
-	);
-	return out;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -345,6 +322,9 @@ async function reads(ms: number, everyMs: number): Promise<ReadsResult> {
 }
 
 let sources: TtsSource[] = [];
+/** Each source's streamer, in the order of `sources`; and what each source read. */
+let sourceStreamers: number[] = [];
+const pageReads = new PageReads();
 
 /** The streamers' TTS sources, started spread over `spreadMs`; resolves when they are open. */
 async function startSources(
@@ -354,13 +334,34 @@ async function startSources(
 	const streamers = Math.min(keys.length, m.streamers ?? keys.length);
 	for (let i = 0; i < streamers; i++) {
 		await sleep(t0 + (m.spreadMs * i) / streamers - Date.now());
-		for (let j = 0; j < m.sources; j++)
-			sources.push(await TtsSource.open(keys[i], balanced, j < m.shown, warn, m.params));
+		const origin = m.page ? nextOrigin : null;
+		const through = m.xff ? forwardedFor(balanced, sourceAddress(i)) : balanced;
+		for (let j = 0; j < m.sources; j++) {
+			const fetch = pageReads.wrap(sources.length, through);
+			const shown = j < m.shown;
+			sources.push(await TtsSource.open(keys[i], fetch, shown, warn, m.params ?? {}, origin));
+			sourceStreamers.push(i);
+		}
 	}
 	// The widget says `ready` once its connection is open (and its audio unlocked: always, here).
 	const open = (s: TtsSource) => s.player.view.status === 'ready';
 	for (let waited = 0; waited < 30_000 && !sources.every(open); waited += 250) await sleep(250);
 	return { sources: sources.length, notOpen: sources.filter((s) => !open(s)).length };
+}
+
+/** The read flood: each source of the first `m.streamers` streamers replays its own last GET. */
+async function flood(m: Extract<ClientMessage, { type: 'flood' }>): Promise<FloodResult> {
+	const flooded = sourceStreamers.flatMap((streamer, n) =>
+		streamer < m.streamers
+			? [
+					{
+						last: () => pageReads.last(n),
+						fetch: m.xff ? forwardedFor(balanced, floodAddress(streamer)) : balanced
+					}
+				]
+			: []
+	);
+	return { ...(await floodReads(flooded, m)), pageGets: pageReads.paths() };
 }
 
 process.on('message', async (m: ClientMessage) => {
@@ -378,17 +379,15 @@ process.on('message', async (m: ClientMessage) => {
 		else if (m.type === 'sources') {
 			for (const s of sources) s.close();
 			sources = [];
+			sourceStreamers = [];
+			pageReads.clear();
 			const result = m.on ? await startSources(m) : null;
 			process.send!({ type: 'done', result });
 		} else if (m.type === 'route') {
 			instances = m.instances;
 			process.send!({ type: 'done', result: null });
 		} else if (m.type === 'calls') process.send!({ type: 'done', result: takeCalls() });
-		else if (m.type === 'flood')
-			process.send!({
-				type: 'done',
-				result: await floodReads(keys.slice(0, m.streamers), balanced, m)
-			});
+		else if (m.type === 'flood') process.send!({ type: 'done', result: await flood(m) });
 	} catch (err) {
 		process.send!({ type: 'error', error: err instanceof Error ? err.stack : String(err) });
 	}

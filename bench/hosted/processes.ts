@@ -57,6 +57,8 @@ export class Worker {
 export class Instance {
 	private child: ChildProcess | null = null;
 	readonly origin: string;
+	/** Settings over its own from its next start on (the read flood's one upstream address). */
+	overrides: Record<string, string> = {};
 
 	constructor(
 		readonly port: number,
@@ -68,7 +70,13 @@ export class Instance {
 	async start(): Promise<void> {
 		const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
 			cwd: root,
-			env: { ...process.env, ...this.env, HOST: '127.0.0.1', PORT: String(this.port) },
+			env: {
+				...process.env,
+				...this.env,
+				...this.overrides,
+				HOST: '127.0.0.1',
+				PORT: String(this.port)
+			},
 			stdio: ['ignore', 'ignore', 'pipe']
 		});
 		let stderr = '';

@@ -11,6 +11,7 @@ import {
 	minutes,
 	N,
 	only,
+	PER_IP,
 	rampFrom,
 	rampPeriods,
 	rampStep,
@@ -42,7 +43,9 @@ const BUDGETS: Record<string, { max?: number; exactly?: number }> = {
 	'flood: tip created to started p99': { max: 1000 },
 	'flood: tips started more than 1 s late': { exactly: 0 },
 	'flood: tips not started': { exactly: 0 },
-	'flood: claim calls refused 429': { exactly: 0 }
+	'flood: claim calls refused 429': { exactly: 0 },
+	'flood: upstream claim calls refused 429': { exactly: 0 },
+	[`flood: peak upstream calls in one window at the address (of ${PER_IP})`]: { max: PER_IP }
 };
 const UNITS: Record<string, string> = {
 	'connect: token mint p99': 'ms',
@@ -54,7 +57,7 @@ const UNITS: Record<string, string> = {
 	'capacity: slowest read': 'ms',
 	'capacity: tip queued to played p99': 'ms',
 	'flood: tip created to started p99': 'ms',
-	'flood: upstream queue reads per flooded read': 'ratio'
+	'flood: upstream queue reads per replayed read': 'ratio'
 };
 
 /** Prints and writes the table; whether every figure met its budget. */
@@ -75,7 +78,11 @@ export function report(figures: Figures): boolean {
 		only.has('capacity') &&
 			`capacity ramp from ${rampFrom} by ${rampStep}, ${rampPeriods} tip period(s) a step, clock x${scale}`,
 		only.has('flood') &&
-			`read flood ${minutes} min (${Math.min(N, FLOOD.streamers)} streamers, one on-air TTS source each)`
+			`read flood ${minutes} min (${Math.min(N, FLOOD.streamers)} streamers at once, one on-air TTS source each, ` +
+				`each source's own last GET replayed ${FLOOD.readsAtOnce} at once every ${FLOOD.readsEveryMs / 1000} s, ` +
+				`an instance restarted every ${FLOOD.restartEveryMs / 1000} s, ` +
+				`${args.xff ? 'X-Forwarded-For added' : 'no X-Forwarded-For'}, ` +
+				`every instance calling the upstream from one address at ${PER_IP} a minute)`
 	]
 		.filter(Boolean)
 		.join(', ');

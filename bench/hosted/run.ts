@@ -7,8 +7,8 @@
 // bench/results/ instead (tracked) and refreshes the README's Performance table.
 //
 // This file runs the parts in order; the flags are read in args.ts, the processes started in
-// deployment.ts, the parts are phases.ts (connect, refresh, chaos), capacity.ts and flood.ts (issue
-// 41's read flood), and the table and its budgets are in report.ts.
+// deployment.ts, the parts are phases.ts (connect, refresh, chaos), capacity.ts and flood.ts (the
+// read flood), and the table and its budgets are in report.ts.
 //
 //   npm run bench:hosted                          50 streamers, 3 runs, 60 s connect window,
 //                                                 5-minute refresh storm and chaos
@@ -18,6 +18,7 @@
 //   npm run bench:hosted -- --only=refresh --cut=at-once   every held token dies at the same instant
 //   npm run bench:hosted -- --only=refresh --db=tcp        the instances reach PostgreSQL over TCP
 //   npm run bench:hosted -- --only=flood --streamers=3 --minutes=2   the read flood alone
+//   npm run bench:hosted -- --only=flood --streamers=3 --xff   its balancer adds X-Forwarded-For
 import { postgresMissing } from '../../tests/integration/postgres-server.ts';
 import { INSTANCES, N, only, runs } from './args.ts';
 import { capacity } from './capacity.ts';

@@ -40,6 +40,8 @@ export interface StepStats {
 	byKind: Record<string, number>;
 	/** The most calls one address made in one rate window (the per-IP budget's peak). */
 	peakPerIpWindow: number;
+	/** Calls per address in its fullest rate window, refused ones included (above the limit: 429s). */
+	sentPerIpWindow: Record<string, number>;
 	/** 429s answered, oldest first: which call, which budget (no key known yet: the IP's). */
 	limited: { t: number; call: string; budget: 'ip' | 'authorization' }[];
 	tipsCreated: number;
@@ -102,6 +104,7 @@ function emptyStep(): StepStats {
 		requests: 0,
 		byKind: {},
 		peakPerIpWindow: 0,
+		sentPerIpWindow: {},
 		limited: [],
 		tipsCreated: 0,
 		tipsPlayed: 0,
@@ -132,9 +135,16 @@ log.request = (e) => {
 	if (tip && tip.startedAt === undefined) tip.startedAt = Date.now();
 };
 const ipHit = core.ipLimiter.hit.bind(core.ipLimiter);
+/** Calls per address in its current rate window: the limiter's count goes on past the limit. */
+const sentInWindow = new Map<string, number>();
 core.ipLimiter.hit = (bucket) => {
 	const rate = ipHit(bucket);
 	step.peakPerIpWindow = Math.max(step.peakPerIpWindow, rate.limit - rate.remaining);
+	// The window's first call leaves limit - 1 (the limiter opens a window with a count of 1).
+	const first = !rate.limited && rate.remaining === rate.limit - 1;
+	const sent = first ? 1 : (sentInWindow.get(bucket) ?? 0) + 1;
+	sentInWindow.set(bucket, sent);
+	step.sentPerIpWindow[bucket] = Math.max(step.sentPerIpWindow[bucket] ?? 0, sent);
 	return rate;
 };
 

@@ -1,16 +1,20 @@
 // One OBS browser source of the TTS widget, in Node: the page's own modules as
-// src/pages/widget-tts.ts wires them (widgets/tts/tts-player.svelte.ts, compiled by
-// svelte-modules.mjs, with its claim runner; the realtime wiring of src/client/widget-page.ts on
-// `ws`). What a browser has and Node has not is stood in for: the sound card by TimedAudioPort (it
-// fetches the tip's WAV, or a tier's sound from the page's origin, and lasts its length), the OBS
-// bridge by a fixed state (shown or not); the claim memory is the volatile one the page itself
-// falls back to without localStorage (nothing reloads here).
+// src/pages/widget-tts.ts and src/pages/start-page.ts wire them (the stored settings read first and
+// followed, widgets/tts/tts-player.svelte.ts compiled by svelte-modules.mjs with its claim runner,
+// the realtime wiring of src/client/widget-page.ts on `ws`, the push channel of src/client/live.ts),
+// so that its HTTP is the page's. What a browser has and Node has not is stood in for: the sound
+// card by TimedAudioPort (it fetches the tip's WAV, or a tier's sound from the page's origin, and
+// lasts its length), the OBS bridge by a fixed state (shown or not), the page's origin for the push
+// channel's WebSocket by the balancer's next instance; the claim memory is the volatile one the page
+// itself falls back to without localStorage (nothing reloads here).
 import WebSocket from 'ws';
 import { ApiClient, type FetchLike } from '../../src/client/api.ts';
 import { TimedAudioPort } from '../../src/client/audio-timed.ts';
 import { EventHub } from '../../src/client/event-hub.ts';
+import { LiveChannel } from '../../src/client/live.ts';
 import type { ObsBridge, ObsState } from '../../src/client/obs.ts';
 import type { RealtimeConnection } from '../../src/client/realtime.ts';
+import { PageSettings } from '../../src/client/settings.ts';
 import { openWidgetConnection } from '../../src/client/widget-page.ts';
 import { OVERLAY_EVENTS, TTS_EVENTS } from '../../src/contract/events.ts';
 import { parseTtsParams } from '../../widgets/tts/params.ts';
@@ -36,26 +40,35 @@ function obsState(shown: boolean): ObsBridge {
 export class TtsSource {
 	private constructor(
 		readonly player: TtsPlayer,
-		readonly realtime: RealtimeConnection
+		readonly realtime: RealtimeConnection,
+		private readonly live: LiveChannel | null
 	) {}
 
 	/**
 	 * `key`: the streamer's overlay key; `fetch`: how the page reaches the instances; `shown`: an
 	 * on-air source claims tips (claim=visible, the default), a hidden one only listens; `params`:
-	 * the source URL's other parameters (the read flood's short alerts).
+	 * the source URL's other parameters (the read flood's short alerts); `origin`: the instance the
+	 * push channel's next WebSocket goes to, or null for a source without the page's stored settings
+	 * and push channel (the player and its realtime connection only: chaos and capacity).
 	 */
 	static async open(
 		key: string,
 		fetch: FetchLike,
 		shown: boolean,
 		warn: (m: string) => void,
-		params: Record<string, string> = {}
+		params: Record<string, string>,
+		origin: (() => string) | null
 	): Promise<TtsSource> {
-		const parsed = parseTtsParams(new URLSearchParams({ ...params, key }));
-		if (!parsed.ok) throw new Error(`TTS params refused: ${JSON.stringify(parsed.errors)}`);
-		const tts = parsed.value;
+		const url = new URLSearchParams({ ...params, key });
+		const own = parseTtsParams(url);
+		if (!own.ok) throw new Error(`TTS params refused: ${JSON.stringify(own.errors)}`);
 		const api = new ApiClient({ overlayKey: key, fetch, warn });
 		const events = new EventHub();
+		// The page's start (src/pages/start-page.ts): GET /settings, merged under the URL.
+		const settings = new PageSettings(api, origin !== null, warn);
+		await settings.read();
+		const mine = settings.widget('tts', url, parseTtsParams);
+		const tts = mine.initial(own.value);
 		// The page's own opening: its claim memory is a volatile one where there is no localStorage.
 		const player = await TtsPlayer.open({
 			api,
@@ -78,11 +91,47 @@ export class TtsSource {
 			{ ...TTS_EVENTS, ...OVERLAY_EVENTS },
 			{ WebSocket: WebSocket as never, warn }
 		);
-		return new TtsSource(player, realtime);
+		if (!origin) return new TtsSource(player, realtime, null);
+		const live = new LiveChannel({
+			api: {
+				openStream: liveStream(key, origin),
+				reportKeyRefused: (r) => api.reportKeyRefused(r)
+			},
+			onMessage: (m) => events.live(m),
+			onState: (state, detail) => player.setLive(state, detail),
+			warn
+		}).start();
+		mine.bind(player);
+		settings.listen(events);
+		return new TtsSource(player, realtime, live);
 	}
 
 	close(): void {
+		this.live?.close();
 		this.realtime.close();
 		this.player.destroy();
 	}
+}
+
+/**
+ * The push channel's opening as the page's (src/client/live-socket.ts), on `ws`, to the balancer's
+ * next instance: the page's transport reads its origin from `location` and opens its WebSocket at
+ * once, so both are set for that call.
+ */
+function liveStream(key: string, origin: () => string) {
+	return (
+		_name: string,
+		path: string,
+		signal: AbortSignal,
+		transport: (
+			url: string,
+			headers: Record<string, string>,
+			signal: AbortSignal
+		) => Promise<Response>
+	): Promise<Response> => {
+		const page = globalThis as unknown as { location?: { href: string }; WebSocket?: unknown };
+		page.location = { href: `${origin()}/widget/tts` };
+		page.WebSocket ??= WebSocket;
+		return transport(path, { 'X-Overlay-Key': key }, signal);
+	};
 }
