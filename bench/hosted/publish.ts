@@ -18,9 +18,10 @@ export function toPublish(run: Published, notes: string[]): { run: Published; no
 	const old = published('./', 'hosted');
 	const notRun = PARTS.filter((p) => !only.has(p));
 	if (!old || notRun.length === 0) return { run: replacing('./', 'hosted', run), notes };
+	const carried = carriedFrom(old);
 	const merged = replacing('./', 'hosted', {
 		...run,
-		setup: `${run.setup}; ${notRun.join(', ')} from the run of ${machineText(old.machine).slice(0, 10)} (${old.setup})`,
+		setup: `${run.setup}; ${notRun.join(', ')} from the run of ${carried.date} (${carried.setup})`,
 		rows: [...old.rows.filter((r) => !ran(r)), ...run.rows]
 	});
 	// The carried figures' previous run is the one they replaced, not themselves.
@@ -33,6 +34,17 @@ export function toPublish(run: Published, notes: string[]): { run: Published; no
 		run: merged,
 		notes: [...oldNotes().filter((n) => !only.has(n.split(/[:, ]/)[0])), ...notes]
 	};
+}
+
+/**
+ * Where the carried figures come from: the published run's own, or, when it carried them itself
+ * from an earlier run (the same parts published alone again), that earlier run's.
+ */
+function carriedFrom(old: Published): { date: string; setup: string } {
+	const setup = old.setup ?? '';
+	const earlier = /; [a-z, ]+ from the run of (\d{4}-\d{2}-\d{2}) \((.*)\)$/.exec(setup);
+	if (earlier?.[1] && earlier[2]) return { date: earlier[1], setup: earlier[2] };
+	return { date: machineText(old.machine).slice(0, 10), setup };
 }
 
 /** The notes under the published table (its `- ` lines). */
