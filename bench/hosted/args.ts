@@ -51,7 +51,7 @@ if (args.db !== 'socket' && args.db !== 'tcp') {
 	process.exit(2);
 }
 export const INSTANCES = 3;
-/** service-api.md, Limits. */
+/** The upstream's documented limits (docs/upstream.md). */
 export const PER_IP = 240;
 export const PER_KEY = 120;
 export const TIP_EVERY_MIN = 5;

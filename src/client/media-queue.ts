@@ -1,6 +1,6 @@
 // The media queue in the claim reducer's vocabulary: upstream calls through the token endpoint
-// (service-api.md, Media queue; CONTRACT.md, Media queue table) and the mapping of realtime events
-// to reducer inputs (CONTRACT.md, Event catalog). Every media item can be played at once (`ready`).
+// (docs/upstream.md) and the mapping of realtime events to reducer inputs (the events in
+// docs/upstream.md). Every media item can be played at once (`ready`).
 // What it shares with the TTS queue is in claim-queue.ts.
 import type { KnownEvent, QueueMediaItem } from '../contract/index.ts';
 import type { ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
@@ -39,7 +39,7 @@ export type MediaSideInput = { kind: 'visible'; visible: boolean } | { kind: 're
 
 /**
  * The reducer input for a media event, or a side input (visibility; a TTS clear, which resets the
- * media playback state too, service-api.md, States and transitions), or null.
+ * media playback state too: docs/upstream.md), or null.
  */
 export function mediaInput(event: KnownEvent): ClaimInput<QueueMediaItem> | MediaSideInput | null {
 	switch (event.type) {

@@ -1,5 +1,5 @@
 // The TTS queue in the claim reducer's vocabulary: upstream calls through the token endpoint, and
-// what a realtime event does to the claim runner (CONTRACT.md, Event catalog). What it shares with
+// what a realtime event does to the claim runner (the events in docs/upstream.md). What it shares with
 // the media queue is in claim-queue.ts.
 // Moderation (docs/moderation.md): the token endpoint decides, the page obeys. A tip is shown and
 // played only as the token endpoint handed it out with its decision (`moderation`): the answer of

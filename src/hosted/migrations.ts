@@ -98,7 +98,7 @@ const MIGRATIONS: Record<string, Migration> = {
 			await db.schema.dropTable('control_keys').execute();
 		}
 	},
-	// Moderation (issue 39, moderation-store.ts): each streamer's rules, and the decision made for
+	// Moderation (moderation-store.ts): each streamer's rules, and the decision made for
 	// each of their tips (kept 30 days, pruned by decided_at).
 	'004-moderation': {
 		async up(db: Kysely<unknown>) {
@@ -133,7 +133,7 @@ const MIGRATIONS: Record<string, Migration> = {
 			await db.schema.dropTable('moderation_rules').execute();
 		}
 	},
-	// Stored settings (issue 40, settings-store.ts): each streamer's revision (one counter for all
+	// Stored settings (settings-store.ts): each streamer's revision (one counter for all
 	// their targets), and each target's set with the sets Undo can bring back.
 	'005-settings': {
 		async up(db: Kysely<unknown>) {

@@ -41,7 +41,7 @@ export interface HostedServeOptions {
 	dist: string;
 	allowedHosts?: readonly string[];
 	simulatorOrigin?: string;
-	/** The upstream's limits (default: service-api.md's), for tests against a simulator's. */
+	/** The upstream's limits (default: the documented ones, docs/upstream.md), for tests against a simulator's. */
 	budget?: UpstreamBudgetOptions;
 	/** What a reader may read (default: DEFAULT_READ_LIMITS), for tests of the budget alone. */
 	readLimits?: ReadLimits;
@@ -117,7 +117,7 @@ interface HostedParts {
 	listen: InstanceListen;
 	/** The streamers' moderation rules and decisions. */
 	moderation: HostedModerationStore;
-	/** The streamers' stored settings (issue 40). */
+	/** The streamers' stored settings. */
 	storedSettings: HostedSettingsStore;
 	transport: ReturnType<typeof keepAliveFetch>;
 	settings: UpstreamSettings;

@@ -80,12 +80,12 @@ export interface AppOptions {
 	 */
 	controlLock?: <T>(streamer: string, action: () => Promise<T>) => Promise<T>;
 	/**
-	 * Where the moderation rules and decisions live (issue 39): single mode's file, hosted mode's
+	 * Where the moderation rules and decisions live: single mode's file, hosted mode's
 	 * database. Absent: kept in memory (tests).
 	 */
 	moderation?: ModerationStore;
 	/**
-	 * Where the stored settings live (issue 40): single mode's file, hosted mode's database.
+	 * Where the stored settings live: single mode's file, hosted mode's database.
 	 * Absent: kept in memory (tests).
 	 */
 	settings?: SettingsStore;

@@ -112,7 +112,7 @@ export class UpstreamClient {
 		if (!this.oauth) return send(apiKey);
 
 		let credential = await this.oauth.credential();
-		// service-api.md, Errors: 401 invalid_token means expired or revoked: refresh and retry. A
+		// docs/upstream.md: 401 invalid_token means expired or revoked: refresh and retry. A
 		// second retry covers a fresh token that expired on the way (a stalled process, very short
 		// lifetimes); a revoked connection ends at its refresh (invalid_grant), so this stays bounded.
 		for (let attempt = 0; ; attempt++) {

@@ -1,4 +1,4 @@
-// Alerts first across hosted instances (issue 41): two instances on one PostgreSQL behind a load
+// Alerts first across hosted instances: two instances on one PostgreSQL behind a load
 // balancer, one streamer, a flood of reads through both while tips flow. Each instance keeps the
 // claims' share of the streamer's window from the count the upstream reports, so no claim is held
 // or refused on either; and a reader over its allowance is answered 429 by the instance it reached

@@ -1,4 +1,4 @@
-// Hosted mode on several instances sharing one PostgreSQL (issue 20): migrations run by instances
+// Hosted mode on several instances sharing one PostgreSQL: migrations run by instances
 // starting together, a sign-in crossing instances, a key replaced on one instance and refused at
 // once by another, and a drain on close (the request in flight and its refresh finish first), in
 // the process and as the server's answer to SIGTERM. The refreshes between instances have their
