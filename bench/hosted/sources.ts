@@ -8,7 +8,7 @@
 // channel's WebSocket by the balancer's next instance; the claim memory is the volatile one the page
 // itself falls back to without localStorage (nothing reloads here).
 import WebSocket from 'ws';
-import { ApiClient, type FetchLike } from '../../src/client/api.ts';
+import { ApiClient, type FetchLike, type LiveTransport } from '../../src/client/api.ts';
 import { TimedAudioPort } from '../../src/client/audio-timed.ts';
 import { EventHub } from '../../src/client/event-hub.ts';
 import { LiveChannel } from '../../src/client/live.ts';
@@ -123,11 +123,7 @@ function liveStream(key: string, origin: () => string) {
 		_name: string,
 		path: string,
 		signal: AbortSignal,
-		transport: (
-			url: string,
-			headers: Record<string, string>,
-			signal: AbortSignal
-		) => Promise<Response>
+		transport: LiveTransport
 	): Promise<Response> => {
 		const page = globalThis as unknown as { location?: { href: string }; WebSocket?: unknown };
 		page.location = { href: `${origin()}/widget/tts` };

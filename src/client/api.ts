@@ -40,6 +40,13 @@ export interface RequestOptions {
 	ticket?: boolean;
 }
 
+/** What opens the push channel (live-socket.ts): answered as a fetch would answer. */
+export type LiveTransport = (
+	url: string,
+	headers: Record<string, string>,
+	signal: AbortSignal
+) => Promise<Response>;
+
 type RequestArgs<R extends Route> = R extends { params: object }
 	? [params: RouteParams<R>, options?: RequestOptions]
 	: [params?: RouteParams<R>, options?: RequestOptions];
@@ -224,11 +231,7 @@ export class ApiClient {
 		name: string,
 		path: string,
 		signal: AbortSignal,
-		transport: (
-			url: string,
-			headers: Record<string, string>,
-			signal: AbortSignal
-		) => Promise<Response>
+		transport: LiveTransport
 	): Promise<Response> {
 		this.#calls.set(name, (this.#calls.get(name) ?? 0) + 1);
 		return transport(this.#baseUrl + path, this.#credential, signal);

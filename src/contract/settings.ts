@@ -1,4 +1,4 @@
-// Stored settings (issue 40, docs/settings.md): a widget's URL parameters kept by the token endpoint
+// Stored settings (docs/settings.md): a widget's URL parameters kept by the token endpoint
 // per streamer, so that an OBS source's URL stays its path and key and a change in the editor
 // reaches every open source through the push channel. Stored as the URL would carry them (name ->
 // the text of its value): the widgets' own parameter schemas validate them, on save and on load,

@@ -63,29 +63,44 @@ export class AddressShare {
 	private others: OthersSpend = NOBODY;
 	/** Reads this instance may still send before the next sync (Infinity: no other instance). */
 	private untilSync = Infinity;
+	/**
+	 * This instance's calls in the window, kept as they are spent and pruned, so that a read's
+	 * question costs the same however many streamers read.
+	 */
+	private ownClaims = 0;
+	private ownReads = 0;
+	private readonly ownReadsBy = new Map<string, number>();
+	/** Streamers who read here in the window and not at the others (as of the last sync). */
+	private ownOnly = 0;
 
 	constructor(readonly policy: AddressPolicy) {}
 
 	/** A call is being sent. */
 	spend(streamer: string, priority: CallPriority, now: number): void {
 		const s = this.second(now);
-		if (priority === 'claim') s.claims += 1;
-		else {
-			s.reads.set(streamer, (s.reads.get(streamer) ?? 0) + 1);
-			this.untilSync -= 1;
+		if (priority === 'claim') {
+			s.claims += 1;
+			this.ownClaims += 1;
+			return;
 		}
+		s.reads.set(streamer, (s.reads.get(streamer) ?? 0) + 1);
+		this.count(streamer, 1);
+		this.untilSync -= 1;
 	}
 
 	/** Whether a read of `streamer` may be sent now (and counted by `spend`). */
 	mayRead(streamer: string, now: number): boolean {
 		if (this.untilSync < 1) return false;
-		const { claims, reads, readsBy } = this.total(now);
-		const ceiling = this.readCeiling(claims);
+		this.prune(now);
+		const others = this.others;
+		const ceiling = this.readCeiling(others.claims + this.ownClaims);
+		const reads = others.reads + this.ownReads;
 		if (reads + 1 > ceiling) return false;
 		if (reads + 1 <= ceiling / 2) return true;
-		const mine = readsBy.get(streamer) ?? 0;
-		const readers = readsBy.size + (readsBy.has(streamer) ? 0 : 1);
-		return mine + 1 <= Math.max(1, ceiling / readers);
+		const theirs = others.readsBy.get(streamer) ?? 0;
+		const mine = this.ownReadsBy.get(streamer) ?? 0;
+		const readers = others.readsBy.size + this.ownOnly + (theirs || mine ? 0 : 1);
+		return theirs + mine + 1 <= Math.max(1, ceiling / readers);
 	}
 
 	/**
@@ -94,7 +109,12 @@ export class AddressShare {
 	 */
 	synced(others: OthersSpend, now: number): void {
 		this.others = others;
-		const { claims, reads } = this.total(now);
+		this.prune(now);
+		this.ownOnly = 0;
+		for (const streamer of this.ownReadsBy.keys())
+			if (!others.readsBy.has(streamer)) this.ownOnly += 1;
+		const claims = others.claims + this.ownClaims;
+		const reads = others.reads + this.ownReads;
 		const left = Math.max(0, this.readCeiling(claims) - reads);
 		this.untilSync = others.instances <= 1 ? Infinity : Math.floor(left / others.instances);
 	}
@@ -112,12 +132,16 @@ export class AddressShare {
 	}
 
 	snapshot(now: number): AddressSnapshot {
-		const { claims, reads, readsBy } = this.total(now);
+		this.prune(now);
+		const claims = this.others.claims + this.ownClaims;
+		const readsBy = new Map(this.others.readsBy);
+		for (const [streamer, n] of this.ownReadsBy)
+			readsBy.set(streamer, (readsBy.get(streamer) ?? 0) + n);
 		return {
 			limit: this.policy.limit,
 			readCeiling: this.readCeiling(claims),
 			claims,
-			reads,
+			reads: this.others.reads + this.ownReads,
 			instances: this.others.instances,
 			topReaders: [...readsBy]
 				.sort((a, b) => b[1] - a[1])
@@ -131,19 +155,14 @@ export class AddressShare {
 		return Math.max(0, limit - Math.ceil(limit * reserve) - Math.max(limit * claimShare, claims));
 	}
 
-	/** The deployment's calls in the window: the others' as last synced, and this one's own. */
-	private total(now: number): { claims: number; reads: number; readsBy: Map<string, number> } {
-		this.prune(now);
-		const readsBy = new Map(this.others.readsBy);
-		let { claims, reads } = this.others;
-		for (const s of this.seconds) {
-			claims += s.claims;
-			for (const [streamer, n] of s.reads) {
-				reads += n;
-				readsBy.set(streamer, (readsBy.get(streamer) ?? 0) + n);
-			}
-		}
-		return { claims, reads, readsBy };
+	/** This instance's reads of `streamer` in the window change by `n`. */
+	private count(streamer: string, n: number): void {
+		const before = this.ownReadsBy.get(streamer) ?? 0;
+		const after = before + n;
+		this.ownReads += n;
+		if (after > 0) this.ownReadsBy.set(streamer, after);
+		else this.ownReadsBy.delete(streamer);
+		if (!this.others.readsBy.has(streamer)) this.ownOnly += Number(after > 0) - Number(before > 0);
 	}
 
 	private second(now: number): Second {
@@ -158,6 +177,10 @@ export class AddressShare {
 	/** Forgets the seconds that left the window. */
 	private prune(now: number): void {
 		const from = Math.floor((now - this.policy.windowMs) / 1000);
-		while (this.seconds.length && this.seconds[0].at <= from) this.seconds.shift();
+		while (this.seconds.length && this.seconds[0].at <= from) {
+			const gone = this.seconds.shift()!;
+			this.ownClaims -= gone.claims;
+			for (const [streamer, n] of gone.reads) this.count(streamer, -n);
+		}
 	}
 }

@@ -220,6 +220,12 @@ class Exposition {
 		this.out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
 	}
 
+	/** A family of one sample without labels. */
+	one(name: string, type: string, help: string, value: number): void {
+		this.family(name, type, help);
+		this.out.push(`${name} ${value}`);
+	}
+
 	/** A summary family: a sum and a count for each set of labels (`{kind="..."}` or none). */
 	summary(name: string, help: string, rows: [string, number, number][]): void {
 		this.family(name, 'summary', help);
@@ -243,33 +249,36 @@ function budgetFamilies(x: Exposition, b: UpstreamBudgetSnapshot): void {
 		`tip_upstream_held_calls{priority="claim"} ${b.queued.claims}`,
 		`tip_upstream_held_calls{priority="read"} ${b.queued.reads}`
 	);
-	x.family('tip_upstream_held_calls_total', 'counter', 'Calls held back until a reset.');
-	x.out.push(`tip_upstream_held_calls_total ${b.held}`);
-	x.family(
+	x.one('tip_upstream_held_calls_total', 'counter', 'Calls held back until a reset.', b.held);
+	x.one(
 		'tip_upstream_held_claims_total',
 		'counter',
-		'Claims (start, finish, release, controls) held back until a reset.'
+		'Claims (start, finish, release, controls) held back until a reset.',
+		b.heldClaims
 	);
-	x.out.push(`tip_upstream_held_claims_total ${b.heldClaims}`);
-	x.family(
+	x.one(
 		'tip_upstream_refused_here_total',
 		'counter',
-		'Calls answered 429 by the instance itself: its budget would have held them too long.'
+		'Calls answered 429 by the instance itself: its budget would have held them too long.',
+		b.refusedHere
 	);
-	x.out.push(`tip_upstream_refused_here_total ${b.refusedHere}`);
-	x.family('tip_upstream_budget_saturated', 'gauge', '1 while reads are held back for claims.');
-	x.out.push(`tip_upstream_budget_saturated ${b.saturated ? 1 : 0}`);
+	x.one(
+		'tip_upstream_budget_saturated',
+		'gauge',
+		'1 while reads are held back for claims.',
+		b.saturated ? 1 : 0
+	);
 	addressFamilies(x, b.address);
 }
 
 /** The calling address's budget, deployment-wide, and who spent its reads. */
 function addressFamilies(x: Exposition, a: UpstreamBudgetSnapshot['address']): void {
-	x.family(
+	x.one(
 		'tip_upstream_address_limit',
 		'gauge',
-		'Calls a window the upstream allows per address.'
+		'Calls a window the upstream allows per address.',
+		a.limit
 	);
-	x.out.push(`tip_upstream_address_limit ${a.limit}`);
 	x.family(
 		'tip_upstream_address_calls',
 		'gauge',
@@ -279,14 +288,18 @@ function addressFamilies(x: Exposition, a: UpstreamBudgetSnapshot['address']): v
 		`tip_upstream_address_calls{priority="claim"} ${a.claims}`,
 		`tip_upstream_address_calls{priority="read"} ${a.reads}`
 	);
-	x.family(
+	x.one(
 		'tip_upstream_address_read_ceiling',
 		'gauge',
-		'Reads of every streamer together that the window allows now (the claims keep the rest).'
+		'Reads of every streamer together that the window allows now (the claims keep the rest).',
+		a.readCeiling
 	);
-	x.out.push(`tip_upstream_address_read_ceiling ${a.readCeiling}`);
-	x.family('tip_upstream_address_instances', 'gauge', 'Instances that called from this address.');
-	x.out.push(`tip_upstream_address_instances ${a.instances}`);
+	x.one(
+		'tip_upstream_address_instances',
+		'gauge',
+		'Instances that called from this address.',
+		a.instances
+	);
 	x.family(
 		'tip_upstream_address_reads_by_streamer',
 		'gauge',
@@ -294,12 +307,12 @@ function addressFamilies(x: Exposition, a: UpstreamBudgetSnapshot['address']): v
 	);
 	for (const r of a.topReaders)
 		x.out.push(`tip_upstream_address_reads_by_streamer{streamer="${r.streamer}"} ${r.reads}`);
-	x.family(
+	x.one(
 		'tip_upstream_address_held_reads_total',
 		'counter',
-		'Reads this instance held for the address budget.'
+		'Reads this instance held for the address budget.',
+		a.heldReads
 	);
-	x.out.push(`tip_upstream_address_held_reads_total ${a.heldReads}`);
 }
 
 /** The database's connections, by pool. */

@@ -1,4 +1,4 @@
-// Hosted mode's moderation store (issue 39, src/server/moderation/store.ts): each streamer's rules
+// Hosted mode's moderation store (src/server/moderation/store.ts): each streamer's rules
 // and the decision made for each of their tips, in PostgreSQL (migration 004), shared by every
 // instance.
 // - A tip is decided once: the first instance to store a decision wins (INSERT ... ON CONFLICT DO

@@ -1,4 +1,4 @@
-// The token endpoint as an OAuth 2.0 client of the upstream (service-api.md, OAuth 2.0), built on
+// The token endpoint as an OAuth 2.0 client of the upstream (docs/oauth.md), built on
 // oauth4webapi: discovery (RFC 8414), Connect (authorization code with PKCE S256 and state, in
 // oauth-authorize.ts), the status the preview shows, and Disconnect (revocation). The tokens a
 // connection holds, and their refresh one at a time, are in oauth-tokens.ts.

@@ -1,5 +1,5 @@
 // How the token endpoint reaches the upstream's OAuth server with oauth4webapi: discovery (RFC 8414,
-// with the endpoints service-api.md documents as the fallback), request options and error wording.
+// with the documented endpoints as the fallback: docs/oauth.md), request options and error wording.
 import * as oauth from 'oauth4webapi';
 import { OAuthProblem } from './oauth-errors.ts';
 import type { Fetch } from './upstream.ts';

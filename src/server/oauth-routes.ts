@@ -41,7 +41,7 @@ export function oauthRoutes(o: OAuthRouteOptions): Hono {
 			throw refusal(err);
 		}
 		// Ask the upstream before sending the streamer there: an unknown client id or an unregistered
-		// redirect URI is answered as a JSON 400 (service-api.md), which is better shown here, with
+		// redirect URI is answered as a JSON 400 (docs/oauth.md), which is better shown here, with
 		// what to fix, than as raw JSON on the upstream's page.
 		const refused = await connection.preflight(url);
 		if (refused) throw refusal(refused);

@@ -1,6 +1,6 @@
 // Durable storage of the OAuth connection (the refresh token) for the token endpoint.
 //
-// Rotating refresh tokens (service-api.md, OAuth 2.0) make the token file a journal: presenting a
+// Rotating refresh tokens (docs/oauth.md) make the token file a journal: presenting a
 // rotated-out token revokes the whole connection, so the token must never be presented twice. Before
 // a refresh request is sent, the file is marked `refreshing`; the new token is written (atomically:
 // temp file, fsync, rename, fsync of the folder; owner-only permissions) before it is used. A file

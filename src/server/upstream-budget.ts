@@ -195,8 +195,7 @@ export class UpstreamBudget {
 		this.refusedHere += 1;
 		const now = this.now();
 		// The budget that holds the call: the authorization's or the IP's, else the address's.
-		const limit =
-			this.book.holdingLimit(authorization, priority, now) || this.address.snapshot(now).limit;
+		const limit = this.book.holdingLimit(authorization, priority, now) || this.book.policy.perIp;
 		const resetS = Math.max(1, Math.ceil(waitMs / 1000));
 		return {
 			ok: false,

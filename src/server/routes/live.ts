@@ -1,7 +1,7 @@
-// The push channel (issue 39): GET /live for the widgets (overlay key) and GET /control/live for the
+// The push channel: GET /live for the widgets (overlay key) and GET /control/live for the
 // dock (control credential). A stream of server-sent events, `data: <LiveMessage>` lines: hints
 // with no viewer text, which the pages answer by reading again (moderation's decisions and rules,
-// issue 40's stored settings). `hello` first, so a page that reconnects reads what it missed; a
+// the stored settings). `hello` first, so a page that reconnects reads what it missed; a
 // comment every PING_MS keeps proxies from closing it. A stream of another streamer's changes is
 // never opened: the streamer comes from the request's credential.
 import type { Context } from 'hono';

@@ -1,4 +1,4 @@
-// Stored settings (issue 40, docs/settings.md): GET /settings for the pages (overlay key), and under
+// Stored settings (docs/settings.md): GET /settings for the pages (overlay key), and under
 // /control (the control credential, control.ts) the editor's read, save and undo. The streamer comes
 // from the credential, so one streamer never reads or changes another's. A save is checked with the
 // widgets' own schemas, handed in as AppOptions.checkSettings (this layer does not import widgets).
