@@ -13,7 +13,27 @@ export type RuleOutcome = z.infer<typeof RuleOutcome>;
 export const Decided = z.enum(['read', 'no_voice', 'hold', 'remove', 'pending']);
 export type Decided = z.infer<typeof Decided>;
 
-export const RuleKind = z.enum(['word', 'name', 'link', 'min_amount', 'every_tip', 'from_amount']);
+/**
+ * What decided. A tip's: a word, the name, a link, an amount rule, every tip. A video's: a word in
+ * its title (`title`), its channel, its link (`video_link`), its length (`max_length`), every video,
+ * its tip's amount (`video_from_amount`), the tipper's name (`name`), or its tip's own decision
+ * (`tip`: held or removed with it).
+ */
+export const RuleKind = z.enum([
+	'word',
+	'name',
+	'link',
+	'min_amount',
+	'every_tip',
+	'from_amount',
+	'title',
+	'channel',
+	'video_link',
+	'max_length',
+	'every_video',
+	'video_from_amount',
+	'tip'
+]);
 export type RuleKind = z.infer<typeof RuleKind>;
 
 /** How the message is given out: as written, with blocked words masked (`•`), or not at all. */
@@ -21,7 +41,8 @@ export const MessageShown = z.enum(['shown', 'masked', 'hidden']);
 
 /**
  * What the token endpoint adds to each tip (`moderation`) in the TTS queue, history, start and
- * finish answers. On /api (OBS pages) the tip's `message` is already masked or null and its
+ * finish answers, and to each video in the media ones (a video's `message` is its title: `shown`
+ * or `hidden`; a video is never `no_voice`). On /api (OBS pages) the tip's `message` is already masked or null and its
  * `tts_url` is null unless the outcome is `read`; `rule` and `by` are given to the dock only.
  */
 export const TipModeration = z.looseObject({
@@ -42,6 +63,55 @@ const Amount = /*@__PURE__*/ z
 	.number()
 	.check(z.gte(0, 'below 0'), z.lte(1_000_000, 'above 1000000'));
 const AmountRule = z.object({ amount: Amount, outcome: RuleOutcome });
+
+/** What a video rule does: hold the video for a person, or remove it. */
+export const VideoOutcome = z.enum(['hold', 'remove']);
+export type VideoOutcome = z.infer<typeof VideoOutcome>;
+const VideoTextRule = z.object({ text: RuleText, outcome: VideoOutcome });
+const videoTexts = (what: string) =>
+	z._default(
+		/*@__PURE__*/ z.array(VideoTextRule).check(z.maxLength(1000, `more than 1000 ${what}`)),
+		[]
+	);
+
+/**
+ * The rules for videos (a tip's requested video, or one queued from chat). Besides these, a video
+ * is held or removed with its tip, its title is matched against `words` too, and its tipper's name
+ * against `names`.
+ */
+export const VideoRules = z.object({
+	/** Blocked channels: a channel's name or handle (`@name`), matched against the whole channel. */
+	channels: videoTexts('channels'),
+	/** Blocked links: a site (`example.com`), a link (and every link under it), or a video id. */
+	links: videoTexts('links'),
+	/** Words and phrases matched in titles only. */
+	words: videoTexts('words'),
+	/** Videos longer than this (from their start time); a video of unknown length is not. */
+	maxSeconds: z._default(
+		z.nullable(
+			z.object({
+				seconds: /*@__PURE__*/ z.int().check(z.gte(1, 'below 1'), z.lte(86_400, 'above 86400')),
+				outcome: VideoOutcome
+			})
+		),
+		null
+	),
+	/** Every video (usually `hold`). */
+	every: z._default(z.nullable(VideoOutcome), null),
+	/** Videos whose tip is from this amount up (usually `hold`). */
+	fromAmount: z._default(z.nullable(z.object({ amount: Amount, outcome: VideoOutcome })), null)
+});
+export type VideoRules = z.infer<typeof VideoRules>;
+
+/** No video rule (a fresh object each time: a default is not shared). */
+export const noVideoRules = (): VideoRules => ({
+	channels: [],
+	links: [],
+	words: [],
+	maxSeconds: null,
+	every: null,
+	fromAmount: null
+});
 
 /** The streamer's rules (PUT /control/moderation). Every field has a default: `{}` is no rule. */
 export const ModerationRules = z.object({
@@ -64,7 +134,9 @@ export const ModerationRules = z.object({
 	/** Tips from this amount up (usually `hold`). */
 	fromAmount: z._default(z.nullable(AmountRule), null),
 	/** What Reject does to a held tip: show it without voice and without its message, or remove it. */
-	onReject: z._default(z.enum(['no_voice', 'remove']), 'no_voice')
+	onReject: z._default(z.enum(['no_voice', 'remove']), 'no_voice'),
+	/** The rules for videos. */
+	videos: z._default(VideoRules, noVideoRules)
 });
 export type ModerationRules = z.infer<typeof ModerationRules>;
 
@@ -75,13 +147,15 @@ export type StoredRules = z.infer<typeof StoredRules>;
 /**
  * One message of the push channel (a `data:` line of GET /live or /control/live). Hints only, no
  * viewer text: `hello` on every (re)connect and `resync` after the server itself lost changes mean
- * "read everything again"; `decision` means a tip's decision changed (approved or rejected);
+ * "read everything again"; `decision` means a tip's or a video's decision changed (approved or rejected);
  * `rules` means the rules were saved; `settings` means a target's stored settings (settings.ts) were
  * saved or undone, `target` naming it and `version` the new revision.
  */
 export const LiveMessage = z.looseObject({
 	type: z.enum(['hello', 'resync', 'decision', 'rules', 'settings']),
 	order_id: z.optional(OrderId),
+	/** A `decision`'s queue: `media` for a video's, absent for a tip's. */
+	queue: z.optional(z.enum(['tts', 'media'])),
 	target: z.optional(z.string().check(z.maxLength(64))),
 	version: z.optional(z.int())
 });

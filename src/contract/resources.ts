@@ -96,7 +96,9 @@ const queueMediaItemShape = {
 	/** tip, chat, admin, channel_point, and possibly others. */
 	requested_via: z.string(),
 	is_replay: z.boolean(),
-	queued_at: DateTime
+	queued_at: DateTime,
+	/** Ours: the token endpoint's moderation decision (moderation.ts); never from the upstream. */
+	moderation: z.optional(TipModeration)
 };
 export const QueueMediaItem = z.looseObject(queueMediaItemShape);
 export type QueueMediaItem = z.infer<typeof QueueMediaItem>;

@@ -20,6 +20,7 @@ import {
 	type LiveMessage,
 	type StoredRules
 } from '../contract/index.ts';
+import { decisionMessage } from '../core/moderation/video.ts';
 import type { Decision, ModerationStore } from '../server/moderation/store.ts';
 import type { Database, Db, ModerationDecisionsTable } from './db.ts';
 import { CHANNEL, InstanceListen } from './moderation-listen.ts';
@@ -254,10 +255,10 @@ export class HostedModerationStore implements ModerationStore {
 				...(notice.v === undefined ? {} : { version: notice.v })
 			});
 		} else
-			this.deliver(notice.s, {
-				type: 'decision',
-				...(notice.o === undefined ? {} : { order_id: notice.o })
-			});
+			this.deliver(
+				notice.s,
+				notice.o === undefined ? { type: 'decision' } : decisionMessage(notice.o)
+			);
 	}
 
 	/** LISTEN is (again) in place: whatever was sent meanwhile is read again by everyone. */

@@ -6,7 +6,7 @@
 // hosted-instances.moderation.test.ts.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LiveMessage } from '../../src/contract/index.ts';
+import { noVideoRules, type LiveMessage } from '../../src/contract/index.ts';
 import type { Db } from '../../src/hosted/db.ts';
 import { HostedModerationStore } from '../../src/hosted/moderation-store.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
@@ -45,7 +45,8 @@ describe.each(storeEngines())('moderation store on %s', (_name, open) => {
 				minAmount: null,
 				everyTip: null,
 				fromAmount: null,
-				onReject: 'no_voice'
+				onReject: 'no_voice',
+				videos: noVideoRules()
 			},
 			version: 0
 		});

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LiveMessage } from '../../src/contract/index.ts';
+import { noVideoRules, type LiveMessage } from '../../src/contract/index.ts';
 import type { Decision } from '../../src/core/moderation/decision.ts';
 import {
 	FileModerationStore,
@@ -43,7 +43,8 @@ describe('the moderation file', () => {
 			minAmount: null,
 			everyTip: null,
 			fromAmount: null,
-			onReject: 'remove'
+			onReject: 'remove',
+			videos: noVideoRules()
 		});
 		await first.decide('single', [decision('tip_1_a', 'hold')]);
 		expect(statSync(where).mode & 0o777).toBe(0o600);

@@ -2,7 +2,7 @@
 // for what the streamer typed, the form made back from saved rules, and a refusal (the form's own
 // check or the server's `words.3.text: empty`) named as the streamer wrote it.
 import { describe, expect, it } from 'vitest';
-import { ModerationRules } from '../../src/contract/moderation.ts';
+import { ModerationRules, noVideoRules } from '../../src/contract/moderation.ts';
 import {
 	describeRefusal,
 	formFromRules,
@@ -24,7 +24,8 @@ const SAVED: ModerationRules = {
 	minAmount: { amount: 2, outcome: 'no_voice' },
 	everyTip: null,
 	fromAmount: { amount: 50, outcome: 'hold' },
-	onReject: 'remove'
+	onReject: 'remove',
+	videos: noVideoRules()
 };
 
 function form(edit: Partial<RulesForm> = {}): RulesForm {

@@ -80,5 +80,19 @@ export function ruleLabel(m: TipModeration | undefined, currency: CurrencyInfo |
 			return `below ${money(rule.text, currency)}`;
 		case 'from_amount':
 			return `from ${money(rule.text, currency)}`;
+		case 'title':
+			return `title word: ${rule.text ?? '?'}`;
+		case 'channel':
+			return `channel: ${rule.text ?? '?'}`;
+		case 'video_link':
+			return `link: ${rule.text ?? '?'}`;
+		case 'max_length':
+			return `longer than ${rule.text ?? '?'} s`;
+		case 'every_video':
+			return 'every video';
+		case 'video_from_amount':
+			return `video from ${money(rule.text, currency)}`;
+		case 'tip':
+			return 'its tip';
 	}
 }

@@ -3,7 +3,7 @@
 // text of their inputs. Pure, so a save sends exactly what the form shows and an error the server
 // names by its path (`words.3.text: empty`) is shown as the streamer wrote it (Words · Hold,
 // line 2).
-import type { ModerationRules, RuleOutcome } from '../../src/contract/index.ts';
+import { noVideoRules, type ModerationRules, type RuleOutcome } from '../../src/contract/index.ts';
 
 export const OUTCOMES: readonly RuleOutcome[] = ['no_voice', 'hold', 'remove'];
 
@@ -125,7 +125,8 @@ export function rulesFromForm(form: RulesForm, base: ModerationRules): FromForm 
 			everyTip: form.holdEvery ? 'hold' : everyOther,
 			fromAmount:
 				from === null ? null : { amount: from, outcome: base.fromAmount?.outcome ?? 'hold' },
-			onReject: form.onReject
+			onReject: form.onReject,
+			videos: base.videos
 		},
 		origins: { words: words.origins, names: names.origins }
 	};
@@ -178,5 +179,6 @@ export const NO_RULES: ModerationRules = {
 	minAmount: null,
 	everyTip: null,
 	fromAmount: null,
-	onReject: 'no_voice'
+	onReject: 'no_voice',
+	videos: noVideoRules()
 };

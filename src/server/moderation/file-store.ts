@@ -12,6 +12,7 @@ import {
 	type StoredRules
 } from '../../contract/index.ts';
 import type { Decision } from '../../core/moderation/decision.ts';
+import { decisionMessage } from '../../core/moderation/video.ts';
 import { writeDurably } from '../durable-file.ts';
 import { LocalHub } from './local-hub.ts';
 import type { ModerationStore } from './store.ts';
@@ -89,7 +90,7 @@ export class FileModerationStore implements ModerationStore {
 		if (this.#decisions.get(orderId)?.outcome !== 'hold') return null;
 		this.#decisions.set(orderId, to);
 		await this.#persist();
-		this.#hub.publish(streamer, { type: 'decision', order_id: orderId });
+		this.#hub.publish(streamer, decisionMessage(orderId));
 		return to;
 	}
 

@@ -1,13 +1,17 @@
-// The token endpoint's side of moderation (docs/moderation.md): every tip it hands out is
-// decided first (the stored decision, or the rules' decision stored now: the first one stays), and
-// rewritten for its audience (decision.ts `present`). A tip whose decision is `remove` is deleted
-// upstream and left out; one that is not read aloud has no audio URL; `start` is a gate: only a
-// tip decided `read` or `no_voice` is claimed.
-import type { QueueTip } from '../../contract/index.ts';
+// The token endpoint's side of moderation (docs/moderation.md): every tip and video it hands out
+// is decided first (the stored decision, or the rules' decision stored now: the first one stays),
+// and rewritten for its audience (decision.ts `present`, video.ts `presentVideo`). A tip or video
+// whose decision is `remove` is deleted upstream and left out; a tip that is not read aloud has no
+// audio URL; `start` is a gate: only a tip decided `read` or `no_voice`, a video decided `read`, is
+// claimed. Videos are decided in videos.ts, with their tip's decision.
+import type { QueueMediaItem, QueueTip } from '../../contract/index.ts';
 import { judge, present, type Decision, type Judge } from '../../core/moderation/decision.ts';
+import { judgeVideos, videoKey, type VideoJudge } from '../../core/moderation/video.ts';
 import { HttpError } from '../http-error.ts';
-import { bodyBytes, type UpstreamClient } from '../upstream.ts';
-import type { ModerationStore } from './store.ts';
+import type { UpstreamClient } from '../upstream.ts';
+import { isTip, readItems } from './upstream-items.ts';
+import { unavailable, type ModerationStore } from './store.ts';
+import { isVideoRoute, Videos, type VideoRoute } from './videos.ts';
 
 type Audience = 'page' | 'dock';
 
@@ -22,7 +26,15 @@ export const TIP_ROUTES = {
 } as const;
 export type TipRoute = keyof typeof TIP_ROUTES;
 
-export const isTipRoute = (name: string): name is TipRoute => Object.hasOwn(TIP_ROUTES, name);
+const isTipRoute = (name: string): name is TipRoute => Object.hasOwn(TIP_ROUTES, name);
+
+/** The forwarded answers the token endpoint decides and rewrites: tips' and videos'. */
+export type ModeratedRoute = TipRoute | VideoRoute;
+export const isModeratedRoute = (name: string): name is ModeratedRoute =>
+	isTipRoute(name) || isVideoRoute(name);
+
+type Queue = 'tts' | 'media';
+const PATH = { tts: 'tts', media: 'media' } as const;
 
 /** Streamers whose compiled rules are kept (hosted mode serves many; each compiles on demand). */
 const JUDGES_KEPT = 1000;
@@ -35,16 +47,26 @@ const REMOVE_AGAIN_MS = 10_000;
  */
 const GIVE_BACK_RETRY_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
 
+interface Compiled {
+	version: number;
+	judge: Judge;
+	videos: VideoJudge;
+	/** The video rules ask for a tip's amount. */
+	videoAmounts: boolean;
+}
+
 export class Moderator {
 	readonly store: ModerationStore;
 	readonly #log: (message: string) => void;
 	/** Per streamer: the rules compiled for the version last read. */
-	readonly #judges = new Map<string, { version: number; judge: Judge }>();
+	readonly #judges = new Map<string, Compiled>();
 	readonly #removing = new Map<string, number>();
+	readonly videos: Videos;
 
 	constructor(store: ModerationStore, log: (message: string) => void = console.warn) {
 		this.store = store;
 		this.#log = log;
+		this.videos = new Videos(this, log);
 	}
 
 	/**
@@ -61,7 +83,7 @@ export class Moderator {
 			const known = await this.store.get(streamer, ids);
 			const fresh = tips.filter((t) => !known.has(t.order_id));
 			if (fresh.length === 0) return known;
-			const judgeTip = await this.#judge(streamer);
+			const { judge: judgeTip } = await this.compiled(streamer);
 			const stored = await this.store.decide(streamer, fresh.map(judgeTip));
 			for (const [id, d] of stored) known.set(id, d);
 			return known;
@@ -78,10 +100,11 @@ export class Moderator {
 	async rewrite(
 		streamer: string,
 		upstream: UpstreamClient,
-		route: TipRoute,
+		route: ModeratedRoute,
 		body: Record<string, unknown>,
 		audience: Audience
 	): Promise<Record<string, unknown>> {
+		if (isVideoRoute(route)) return this.videos.rewrite(streamer, upstream, route, body, audience);
 		const field = TIP_ROUTES[route];
 		const value = body[field];
 		if (field === 'tip') {
@@ -98,7 +121,7 @@ export class Moderator {
 		for (const tip of tips) {
 			const d = decided?.get(tip.order_id) ?? null;
 			if (d?.outcome === 'remove') {
-				if (route === 'ttsQueue') this.removeLater(upstream, streamer, tip.order_id);
+				if (route === 'ttsQueue') this.removeLater(upstream, streamer, tip.order_id, 'tts');
 				continue;
 			}
 			out.push(present(tip, d, audience));
@@ -111,9 +134,29 @@ export class Moderator {
 	 * An undecided one is not read for first (under a flood of reads, that read would wait and hold
 	 * the claim back): its start goes out, and `afterStart` decides from the tip it answers with.
 	 */
-	async beforeStart(streamer: string, upstream: UpstreamClient, orderId: string): Promise<void> {
-		const d = await this.#stored(streamer, orderId);
-		if (d) this.#refuseUnplayable(streamer, upstream, d);
+	async beforeStart(
+		streamer: string,
+		upstream: UpstreamClient,
+		queue: Queue,
+		orderId: string
+	): Promise<void> {
+		const d = await this.#stored(streamer, queue === 'tts' ? orderId : videoKey(orderId));
+		if (d) this.refuseUnplayable(streamer, upstream, queue, orderId, d);
+	}
+
+	/**
+	 * After a start that succeeded (its answer's item): a tip or video that may not be played is
+	 * given back at once, and the page gets the 409 the gate gives.
+	 */
+	async afterStart(
+		streamer: string,
+		upstream: UpstreamClient,
+		answer: Record<string, unknown>
+	): Promise<void> {
+		if (isTip(answer.tip)) return this.#afterTipStart(streamer, upstream, answer.tip);
+		const media = answer.media as QueueMediaItem | undefined;
+		if (typeof media?.order_id === 'string')
+			return this.videos.afterStart(streamer, upstream, media);
 	}
 
 	/**
@@ -123,38 +166,42 @@ export class Moderator {
 	async decisionOf(
 		streamer: string,
 		upstream: UpstreamClient,
+		queue: Queue,
 		orderId: string
 	): Promise<Decision | undefined> {
+		if (queue === 'media') return this.videos.decisionOf(streamer, upstream, orderId);
 		const d = await this.#stored(streamer, orderId);
 		if (d !== undefined) return d;
-		const tip = (await readQueue(upstream))?.find((t) => t.order_id === orderId);
+		const tip = (await readItems(upstream, '/tts/queue', 'items', isTip))?.find(
+			(t) => t.order_id === orderId
+		);
 		if (!tip) return undefined;
 		const decided = await this.decisions(streamer, [tip]);
 		if (decided === null) throw unavailable();
 		return decided.get(orderId);
 	}
 
-	/** After a start that succeeded: a tip that may not be played is given back at once. */
-	async afterStart(streamer: string, upstream: UpstreamClient, tip: QueueTip): Promise<void> {
+	async #afterTipStart(streamer: string, upstream: UpstreamClient, tip: QueueTip): Promise<void> {
 		const d = (await this.decisions(streamer, [tip]))?.get(tip.order_id);
 		if (d && (d.outcome === 'read' || d.outcome === 'no_voice')) return;
-		await this.#giveBack(streamer, upstream, tip.order_id, 0);
+		await this.giveBack(streamer, upstream, 'tts', tip.order_id);
 		if (!d) throw unavailable();
-		this.#refuseUnplayable(streamer, upstream, d);
+		this.refuseUnplayable(streamer, upstream, 'tts', tip.order_id, d);
 	}
 
 	/**
-	 * Releases the claim of a tip that may not be played; a refused release is asked again later,
-	 * unless the tip may be played by then (approved: a page may hold that claim now).
+	 * Releases the claim of a tip or video that may not be played; a refused release is asked
+	 * again later, unless it may be played by then (approved: a page may hold that claim now).
 	 */
-	async #giveBack(
+	async giveBack(
 		streamer: string,
 		upstream: UpstreamClient,
+		queue: Queue,
 		orderId: string,
-		attempt: number
+		attempt = 0
 	): Promise<void> {
 		const res = await upstream
-			.call('POST', `/tts/${encodeURIComponent(orderId)}/release`)
+			.call('POST', `/${PATH[queue]}/${encodeURIComponent(orderId)}/release`)
 			.catch(() => null);
 		await res?.body?.cancel().catch(() => {});
 		if (res && (res.ok || res.status === 404 || res.status === 409)) return;
@@ -163,58 +210,76 @@ export class Moderator {
 			this.#log(`moderation: could not give back the claim of ${orderId}`);
 			return;
 		}
+		const key = queue === 'tts' ? orderId : videoKey(orderId);
 		const again = async () => {
 			const d = await this.store
-				.get(streamer, [orderId])
-				.then((m) => m.get(orderId))
+				.get(streamer, [key])
+				.then((m) => m.get(key))
 				.catch(() => undefined);
 			if (d?.outcome === 'read' || d?.outcome === 'no_voice') return;
-			await this.#giveBack(streamer, upstream, orderId, attempt + 1);
+			await this.giveBack(streamer, upstream, queue, orderId, attempt + 1);
 		};
 		setTimeout(() => void again(), wait).unref?.();
 	}
 
-	#refuseUnplayable(streamer: string, upstream: UpstreamClient, d: Decision): void {
+	/** A 409 for a tip or video that may not be played (a removed one is deleted upstream). */
+	refuseUnplayable(
+		streamer: string,
+		upstream: UpstreamClient,
+		queue: Queue,
+		orderId: string,
+		d: Decision
+	): void {
+		const what = queue === 'tts' ? 'tip' : 'video';
 		if (d.outcome === 'hold')
-			throw new HttpError(409, 'held', 'this tip is held for the streamer to approve');
+			throw new HttpError(409, 'held', `this ${what} is held for the streamer to approve`);
 		if (d.outcome === 'remove') {
-			this.removeLater(upstream, streamer, d.orderId);
-			throw new HttpError(409, 'not_in_queue', 'this tip was removed by a moderation rule');
+			this.removeLater(upstream, streamer, orderId, queue);
+			throw new HttpError(409, 'not_in_queue', `this ${what} was removed by a moderation rule`);
 		}
 	}
 
-	async #stored(streamer: string, orderId: string): Promise<Decision | undefined> {
+	async #stored(streamer: string, key: string): Promise<Decision | undefined> {
 		try {
-			return (await this.store.get(streamer, [orderId])).get(orderId);
+			return (await this.store.get(streamer, [key])).get(key);
 		} catch (err) {
 			this.#log(`moderation: decisions not available (${(err as Error).message})`);
 			throw unavailable();
 		}
 	}
 
-	async #judge(streamer: string): Promise<Judge> {
+	/** The streamer's rules compiled (tips' and videos'), for the version stored now. */
+	async compiled(streamer: string): Promise<Compiled> {
 		const { rules, version } = await this.store.rules(streamer);
 		const cached = this.#judges.get(streamer);
 		// Least recently used last: in hosted mode the first is the one to drop.
 		this.#judges.delete(streamer);
 		if (cached?.version === version) {
 			this.#judges.set(streamer, cached);
-			return cached.judge;
+			return cached;
 		}
-		const compiled = judge(rules);
-		this.#judges.set(streamer, { version, judge: compiled });
+		const compiled: Compiled = {
+			version,
+			judge: judge(rules),
+			videos: judgeVideos(rules),
+			videoAmounts: rules.videos.fromAmount !== null
+		};
+		this.#judges.set(streamer, compiled);
 		if (this.#judges.size > JUDGES_KEPT) this.#judges.delete(this.#judges.keys().next().value!);
 		return compiled;
 	}
 
-	/** Deletes a tip the rules remove; asked again only after REMOVE_AGAIN_MS if it is still listed. */
-	removeLater(upstream: UpstreamClient, streamer: string, orderId: string): void {
-		const key = `${streamer}\n${orderId}`;
+	/**
+	 * Deletes a tip or video the rules remove; asked again only after REMOVE_AGAIN_MS if it is
+	 * still listed.
+	 */
+	removeLater(upstream: UpstreamClient, streamer: string, orderId: string, queue: Queue): void {
+		const key = `${streamer}\n${queue}\n${orderId}`;
 		const now = Date.now();
 		if ((this.#removing.get(key) ?? 0) > now) return;
 		this.#removing.set(key, now + REMOVE_AGAIN_MS);
 		for (const [k, until] of this.#removing) if (until <= now) this.#removing.delete(k);
-		upstream.call('DELETE', `/tts/${encodeURIComponent(orderId)}`).then(
+		upstream.call('DELETE', `/${PATH[queue]}/${encodeURIComponent(orderId)}`).then(
 			(res) => {
 				if (!res.ok && res.status !== 404)
 					this.#log(`moderation: the upstream did not remove ${orderId} (${res.status})`);
@@ -222,31 +287,5 @@ export class Moderator {
 			(err: unknown) =>
 				this.#log(`moderation: could not remove ${orderId} (${(err as Error).message})`)
 		);
-	}
-}
-
-const unavailable = () =>
-	new HttpError(503, 'moderation_unavailable', 'the moderation decisions cannot be read now');
-
-function isTip(v: unknown): v is QueueTip {
-	const t = v as QueueTip | null;
-	return (
-		typeof t === 'object' &&
-		t !== null &&
-		typeof t.order_id === 'string' &&
-		typeof t.name === 'string' &&
-		(t.message === null || typeof t.message === 'string')
-	);
-}
-
-/** The queue's tips from a (shared) read, or null when the upstream did not answer with them. */
-async function readQueue(upstream: UpstreamClient): Promise<QueueTip[] | null> {
-	const res = await upstream.call('GET', '/tts/queue');
-	if (!res.ok) return null;
-	try {
-		const body = JSON.parse(new TextDecoder().decode(await bodyBytes(res))) as { items?: unknown };
-		return Array.isArray(body.items) ? body.items.filter(isTip) : null;
-	} catch {
-		return null;
 	}
 }

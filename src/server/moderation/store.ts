@@ -4,6 +4,7 @@
 // tip (approve, reject): so every copy of a widget, on any instance, gets the same outcome.
 import type { LiveMessage, ModerationRules, StoredRules } from '../../contract/index.ts';
 import type { Decision } from '../../core/moderation/decision.ts';
+import { HttpError } from '../http-error.ts';
 
 export type { Decision } from '../../core/moderation/decision.ts';
 
@@ -31,3 +32,7 @@ export interface ModerationStore {
 	subscribe(streamer: string, listener: (m: LiveMessage) => void): () => void;
 	close?(): Promise<void>;
 }
+
+/** The answer when the decisions cannot be read (the store is out of reach): nothing is played. */
+export const unavailable = () =>
+	new HttpError(503, 'moderation_unavailable', 'the moderation decisions cannot be read now');

@@ -13,7 +13,7 @@ import { UpstreamUnavailable } from '../upstream.ts';
 import { controlKeyCheck } from './control-key.ts';
 import { MAX_BODY, refuseBody, tooLarge } from './guards.ts';
 import { forwardedQuery, passThrough } from './proxy.ts';
-import { isTipRoute, type Moderator } from '../moderation/moderator.ts';
+import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
 import type { LiveStreams } from './live.ts';
 import { moderationRoutes } from './moderation.ts';
 import type { SettingsStore } from '../settings/store.ts';
@@ -93,7 +93,7 @@ export function controlRoutes(
 		const { streamer, upstream } = accessOf(c);
 		const res = await upstream.call('GET', path + query);
 		const name = match.name;
-		if (!isTipRoute(name)) return passThrough(res);
+		if (!isModeratedRoute(name)) return passThrough(res);
 		return passThrough(res, (body) => moderator.rewrite(streamer, upstream, name, body, 'dock'));
 	});
 

@@ -4,6 +4,7 @@
 import type { Context, Hono } from 'hono';
 import { ModerationRules, OrderId, describeIssues, type QueueTip } from '../../contract/index.ts';
 import { present, settled } from '../../core/moderation/decision.ts';
+import { settledVideo, videoKey } from '../../core/moderation/video.ts';
 import { HttpError } from '../http-error.ts';
 import type { Moderator } from '../moderation/moderator.ts';
 import type { UpstreamClient } from '../upstream.ts';
@@ -27,22 +28,41 @@ export function moderationRoutes(control: Hono, moderator: Moderator, accessOf: 
 		return c.json(await store.saveRules(accessOf(c).streamer, parsed.data), 200, NO_STORE);
 	});
 
+	// A tip's (`queue` absent or `tts`) or a video's (`queue: "media"`); settling a tip settles
+	// the video held only with it (videos.ts).
 	for (const how of ['approve', 'reject'] as const)
 		control.post(`/moderation/${how}`, async (c) => {
-			const orderId = orderIdOf(await jsonBody(c));
+			const { orderId, queue } = settleBody(await jsonBody(c));
 			const { streamer, upstream } = accessOf(c);
-			const held = await moderator.decisionOf(streamer, upstream, orderId);
-			if (!held) throw new HttpError(404, 'not_decided', 'no decision for this tip');
+			const held = await moderator.decisionOf(streamer, upstream, queue, orderId);
+			if (!held) throw new HttpError(404, 'not_decided', `no decision for this ${NOUN[queue]}`);
+			const key = held.orderId;
 			const { rules } = await store.rules(streamer);
-			const done = await store.settle(streamer, orderId, settled(held, how, rules.onReject));
-			const now = done ?? (await store.get(streamer, [orderId])).get(orderId) ?? held;
-			if (now.outcome === 'remove') moderator.removeLater(upstream, streamer, orderId);
+			const to = queue === 'media' ? settledVideo(held, how) : settled(held, how, rules.onReject);
+			const done = await store.settle(streamer, key, to);
+			const now = done ?? (await store.get(streamer, [key])).get(key) ?? held;
+			if (now.outcome === 'remove') moderator.removeLater(upstream, streamer, orderId, queue);
+			if (done && queue === 'tts') await settleItsVideo(streamer, upstream, orderId, how);
 			return c.json(
 				{ outcome: done ? 'done' : 'already', decision: decisionOnly(now) },
 				200,
 				NO_STORE
 			);
 		});
+
+	/** The tip's video, held only because the tip was, follows the tip's Approve or Reject. */
+	async function settleItsVideo(
+		streamer: string,
+		upstream: UpstreamClient,
+		orderId: string,
+		how: 'approve' | 'reject'
+	): Promise<void> {
+		const key = videoKey(orderId);
+		const video = (await store.get(streamer, [key])).get(key);
+		if (video?.outcome !== 'hold' || video.rule?.kind !== 'tip') return;
+		const done = await store.settle(streamer, key, settledVideo(video, how));
+		if (done?.outcome === 'remove') moderator.removeLater(upstream, streamer, orderId, 'media');
+	}
 
 	control.get('/moderation/message', async (c) => {
 		const orderId = orderIdOf({ order_id: c.req.query('order_id') });
@@ -56,6 +76,15 @@ export function moderationRoutes(control: Hono, moderator: Moderator, accessOf: 
 function decisionOnly(d: Parameters<typeof present>[1]) {
 	const blank = { order_id: '', name: '', amount: null, message: null, tts_url: null } as QueueTip;
 	return present(blank, d, 'dock').moderation;
+}
+
+const NOUN = { tts: 'tip', media: 'video' } as const;
+
+function settleBody(body: unknown): { orderId: string; queue: 'tts' | 'media' } {
+	const queue = (body as { queue?: unknown } | null)?.queue ?? 'tts';
+	if (queue !== 'tts' && queue !== 'media')
+		throw new HttpError(400, 'bad_request', 'queue: expected "tts" or "media"');
+	return { orderId: orderIdOf(body), queue };
 }
 
 function orderIdOf(body: unknown): string {

@@ -3,13 +3,13 @@
 // against the route's schemas; the upstream's answer comes back with its status, body and rate
 // limit headers and nothing else.
 import type { Hono } from 'hono';
-import { matchRoute, ROUTES, type QueueTip, type Route } from '../../contract/index.ts';
+import { matchRoute, ROUTES, type Route } from '../../contract/index.ts';
 import { HttpError } from '../http-error.ts';
 import { bodyBytes, UpstreamUnavailable } from '../upstream.ts';
 import { MAX_BODY, refuseBody, tooLarge } from './guards.ts';
 import type { OverlayKeyCheck } from './overlay-key.ts';
 import { SINGLE_STREAMER } from './control-key.ts';
-import { isTipRoute, type Moderator, type TipRoute } from '../moderation/moderator.ts';
+import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
 
@@ -35,17 +35,17 @@ export function proxyRoutes(
 		const upstream = upstreamOf(c);
 		// A queue read with a fresh read ticket goes as a claim (read-limit.ts decided it).
 		const priority = { priority: c.var.readPriority };
-		if (!isTipRoute(match.name))
+		const name = match.name;
+		if (!isModeratedRoute(name))
 			return passThrough(await upstream.call(match.route.method, path + query, body, priority));
-		// Tips are decided and rewritten before a page sees them (moderation/moderator.ts).
+		// Tips and videos are decided and rewritten before a page sees them (moderation/moderator.ts).
 		const streamer = streamerOf(c) ?? SINGLE_STREAMER;
-		if (match.name === 'ttsStart')
-			await moderator.beforeStart(streamer, upstream, match.params.orderId);
+		const start = name === 'ttsStart' ? 'tts' : name === 'mediaStart' ? 'media' : null;
+		if (start) await moderator.beforeStart(streamer, upstream, start, match.params.orderId);
 		const res = await upstream.call(match.route.method, path + query, body, priority);
 		return passThrough(res, async (answer) => {
-			if (match.name === 'ttsStart' && isTipAnswer(answer))
-				await moderator.afterStart(streamer, upstream, answer.tip);
-			return moderator.rewrite(streamer, upstream, match.name as TipRoute, answer, 'page');
+			if (start) await moderator.afterStart(streamer, upstream, answer);
+			return moderator.rewrite(streamer, upstream, name, answer, 'page');
 		});
 	});
 }
@@ -131,9 +131,4 @@ async function rewritten(
 	if (typeof json !== 'object' || json === null || Array.isArray(json))
 		throw new UpstreamUnavailable('the upstream answered with something that is not a JSON object');
 	return new TextEncoder().encode(JSON.stringify(await rewrite(json as Record<string, unknown>)));
-}
-
-function isTipAnswer(body: Record<string, unknown>): body is { tip: QueueTip } {
-	const tip = body.tip as { order_id?: unknown } | null | undefined;
-	return typeof tip?.order_id === 'string';
 }
