@@ -1,7 +1,11 @@
 // The media queue in the claim reducer's vocabulary: upstream calls through the token endpoint
 // (docs/upstream.md) and the mapping of realtime events to reducer inputs (the events in
-// docs/upstream.md). Every media item can be played at once (`ready`).
-// What it shares with the TTS queue is in claim-queue.ts.
+// docs/upstream.md). What it shares with the TTS queue is in claim-queue.ts.
+// Moderation (docs/moderation.md, "Videos"): as for tips, the token endpoint decides and the page
+// obeys. A video from a read plays only when decided `read`; held and removed ones are left out,
+// so they hold nothing back; an undecided one (`pending`) waits. A video heard of by event is
+// claimed at once with nothing of its title or picture kept: the start is the gate (409 held,
+// passed over) and its answer is what plays.
 import type { KnownEvent, QueueMediaItem } from '../contract/index.ts';
 import type { ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
 import type { ApiClient } from './api.ts';
@@ -9,8 +13,23 @@ import type { QueuePort } from './claim-runner.ts';
 import { claimEventInput, claimItem, toCallResult, toSnapshot } from './claim-queue.ts';
 import * as routes from '../contract/routes.ts';
 
-export function mediaItem(media: QueueMediaItem): ClaimItem<QueueMediaItem> {
-	return claimItem(media, true);
+/** The decision lets the video play. */
+export const videoPlays = (media: QueueMediaItem): boolean => media.moderation?.outcome === 'read';
+
+/** The video waits for its decision: none yet, or the token endpoint could not decide it. */
+const undecided = (media: QueueMediaItem) =>
+	media.moderation === undefined || media.moderation.outcome === 'pending';
+
+/** The reducer's item for a video as the token endpoint handed it out. */
+function mediaItem(media: QueueMediaItem): ClaimItem<QueueMediaItem> {
+	return claimItem(media, videoPlays(media));
+}
+
+/** A video heard of by event: in its place and claimable, with nothing shown of it kept. */
+function hintItem(media: QueueMediaItem): ClaimItem<QueueMediaItem> {
+	const data: QueueMediaItem = { ...media, video_title: null, video_thumbnail: null };
+	delete data.moderation;
+	return claimItem(data, true);
 }
 
 export function mediaQueuePort(
@@ -22,8 +41,13 @@ export function mediaQueuePort(
 		async snapshot() {
 			const r = await api.request(routes.mediaQueue, {}, { ticket: true });
 			if (r.ok) onVisible(r.body.visible);
-			return toSnapshot(r, mediaItem);
+			const read = toSnapshot(r, mediaItem);
+			if (!read.ok) return read;
+			// Held and removed videos are not ours to play: left out, they hold nothing back.
+			const items = read.value.items.filter((i) => videoPlays(i.data) || undecided(i.data));
+			return { ok: true, value: { ...read.value, items } };
 		},
+		// A 409 held is passed over by the reducer (src/core/claim/calls.ts) and read again.
 		start: async (orderId) =>
 			toCallResult(
 				await api.request(routes.mediaStart, { orderId }),
@@ -44,7 +68,7 @@ export type MediaSideInput = { kind: 'visible'; visible: boolean } | { kind: 're
 export function mediaInput(event: KnownEvent): ClaimInput<QueueMediaItem> | MediaSideInput | null {
 	switch (event.type) {
 		case 'queue.media.added':
-			return { kind: 'added', item: mediaItem(event.data.media) };
+			return { kind: 'added', item: hintItem(event.data.media) };
 		case 'queue.media.visibility':
 			return { kind: 'visible', visible: event.data.visible };
 		case 'queue.tts.cleared':

@@ -30,7 +30,9 @@ describe('mediaInput', () => {
 				orderId: 'med_1',
 				ready: true,
 				queuedAt: Date.parse(media.queued_at),
-				data: media
+				// Claimable at once, but nothing of an undecided video is kept to show: what plays
+				// is the start's answer, decided by the token endpoint.
+				data: { ...media, video_title: null, video_thumbnail: null }
 			}
 		});
 		expect(mediaInput(ev('queue.media.started', { order_id: 'med_1', media }))).toEqual({

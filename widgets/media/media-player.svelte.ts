@@ -18,25 +18,26 @@ import type { UnlockGate } from '../../src/client/autoplay-gate.ts';
 import type { ClaimMemory } from '../../src/client/claim-memory.ts';
 import { ClaimRunner, type PlayerPort } from '../../src/client/claim-runner.ts';
 import type { EventHub } from '../../src/client/event-hub.ts';
-import { isSideInput, mediaInput, mediaQueuePort } from '../../src/client/media-queue.ts';
+import {
+	isSideInput,
+	mediaInput,
+	mediaQueuePort,
+	videoPlays
+} from '../../src/client/media-queue.ts';
 import { mayClaim, type ObsBridge, type ObsState } from '../../src/client/obs.ts';
 import type { RealtimeState } from '../../src/client/realtime.ts';
 import type { SpeechListener } from '../../src/client/sound-bus.ts';
 import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { classifyMedia, mediaTakeoverMs } from '../../src/core/media-source.ts';
 import { callsText, claimText, connectionText, showQueueStatus } from '../shared/queue-status.ts';
+import { PendingReads, readsAgain, Spectator } from '../shared/queue-watch.ts';
 import { adapterFor } from './adapters/index.ts';
+import { FailedVideos } from './failed-videos.ts';
 import { withVolumeFade } from './adapters/fade.ts';
 import { MediaPlayError, type MediaSession } from './adapters/types.ts';
 import type { SettingsRows } from '../../src/client/settings.ts';
 import { mediaTheme, type MediaParams } from './params.ts';
-import {
-	initialMediaView,
-	nowPlaying,
-	type FailedVideo,
-	type MediaTheme,
-	type MediaViewModel
-} from './view.ts';
+import { initialMediaView, nowPlaying, type MediaTheme, type MediaViewModel } from './view.ts';
 
 export interface MediaPlayerDeps {
 	api: ApiClient;
@@ -54,7 +55,6 @@ export interface MediaPlayerDeps {
 
 /** Attempts per video before this copy gives up on it (a permanent failure is the last at once). */
 const ATTEMPTS = 2;
-const FAILED_SHOWN = 10;
 
 /** The item being played, the parameters it began with, and how to stop it. */
 type Playing = {
@@ -79,7 +79,7 @@ export class MediaPlayer {
 	#hostWaiters: ((el: HTMLElement) => void)[] = [];
 	/** The video playing here and how to end its play() early. */
 	#current: Playing | null = null;
-	readonly #failures = new Map<string, FailedVideo>();
+	readonly #failures = new FailedVideos(ATTEMPTS);
 	#lastEventId: string | null = null;
 	#lastNote = '';
 	/** The parameters for the next video (applySettings); the one playing keeps its own. */
@@ -87,6 +87,21 @@ export class MediaPlayer {
 	#settingsRows: SettingsRows = [];
 	/** The parameters `theme` was made of. */
 	#themeOf: MediaParams | null = null;
+	readonly #pending = new PendingReads(() => this.#runner.requestSnapshot(0));
+	/** Spectator (claim=never, the preview): what another copy plays, without the video. */
+	readonly #spectator = new Spectator<QueueMediaItem>(
+		{
+			snapshot: () => this.#runner.snapshot,
+			readAgain: () => this.#runner.requestSnapshot(0),
+			show: (media) => (this.view.now = { ...nowPlaying(media), mirrored: true }),
+			hide: (orderId) => {
+				if (this.view.now?.orderId === orderId && this.view.now.mirrored) this.view.now = null;
+			},
+			shown: () => (this.view.now?.mirrored ? this.view.now.orderId : null)
+		},
+		'media',
+		videoPlays
+	);
 
 	readonly #deps: MediaPlayerDeps;
 
@@ -120,7 +135,12 @@ export class MediaPlayer {
 		this.#disposers.push(
 			events.subscribe({
 				event: (e) => this.#onEvent(e),
-				resync: () => this.#runner.requestSnapshot(0)
+				resync: () => this.#runner.requestSnapshot(0),
+				// A decision changed (a video's, or a tip's that its video follows), or the channel
+				// (re)connected: the queue is read again.
+				live: (m) => {
+					if (readsAgain(m, this.#runner.calls.snapshot)) this.#runner.requestSnapshot(0);
+				}
 			}),
 			obs.subscribe((s) => {
 				this.#obsState = s;
@@ -128,6 +148,8 @@ export class MediaPlayer {
 			}),
 			gate.onUnlockChange(() => this.#updateEligibility()),
 			this.#runner.subscribe(() => {
+				this.#spectator.check();
+				this.#pending.check(this.#runner.snapshot);
 				this.#applyHold();
 				this.#refresh();
 			})
@@ -170,6 +192,7 @@ export class MediaPlayer {
 
 	destroy(): void {
 		for (const d of this.#disposers.splice(0)) d();
+		this.#pending.close();
 		this.#runner.close();
 		this.#current?.session?.destroy();
 	}
@@ -191,22 +214,8 @@ export class MediaPlayer {
 			// A TTS clear resets the media playback state too: the snapshot tells what is left.
 			else this.#runner.requestSnapshot();
 		}
-		if (this.#params.claim === 'never') this.#mirror(e);
+		if (this.#params.claim === 'never') this.#spectator.event(e);
 		this.#refresh();
-	}
-
-	/** Spectator (claim=never, the preview): show what another copy plays, without the video. */
-	#mirror(e: KnownEvent): void {
-		if (e.type === 'queue.media.started') {
-			this.view.now = { ...nowPlaying(e.data.media), mirrored: true };
-		} else if (
-			e.type === 'queue.media.finished' ||
-			e.type === 'queue.media.skipped' ||
-			e.type === 'queue.media.removed' ||
-			e.type === 'queue.media.released'
-		) {
-			if (this.view.now?.orderId === e.data.order_id) this.view.now = null;
-		}
 	}
 
 	#setVisible(visible: boolean): void {
@@ -275,17 +284,7 @@ export class MediaPlayer {
 	}
 
 	#noteFailure(media: QueueMediaItem, reason: string, permanent: boolean): void {
-		const prior = this.#failures.get(media.order_id);
-		this.#failures.delete(media.order_id);
-		this.#failures.set(media.order_id, {
-			orderId: media.order_id,
-			label: media.video_title ?? media.media_url,
-			reason,
-			givenUp: permanent || (prior !== undefined && !prior.givenUp) || ATTEMPTS <= 1
-		});
-		while (this.#failures.size > FAILED_SHOWN)
-			this.#failures.delete(this.#failures.keys().next().value as string);
-		this.view.failed = [...this.#failures.values()].reverse();
+		this.view.failed = this.#failures.note(media, reason, permanent);
 	}
 
 	/**

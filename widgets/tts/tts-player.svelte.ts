@@ -21,7 +21,7 @@ import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { readCurrency } from '../shared/currency.ts';
 import { callsText, claimText, connectionText, showQueueStatus } from '../shared/queue-status.ts';
 import type { TtsParams } from './params.ts';
-import { pending, PendingReads, Spectator } from './queue-watch.ts';
+import { pending, PendingReads, readsAgain, Spectator } from '../shared/queue-watch.ts';
 import { alertStyle, type AlertStyle } from './tiers.ts';
 import { TtsPlay, type PlayStage } from './tts-play.ts';
 import {
@@ -79,13 +79,17 @@ export class TtsPlayer {
 	/** The push channel's state (debug panel); the page may not open one. */
 	#live = 'not opened';
 	readonly #pending = new PendingReads(() => this.#runner.requestSnapshot(0));
-	readonly #spectator = new Spectator({
-		snapshot: () => this.#runner.snapshot,
-		readAgain: () => this.#runner.requestSnapshot(0),
-		show: (tip) => this.#show(tip, false),
-		hide: (orderId) => this.#hide(orderId),
-		shown: () => this.view.alert?.id ?? null
-	});
+	readonly #spectator = new Spectator<QueueTip>(
+		{
+			snapshot: () => this.#runner.snapshot,
+			readAgain: () => this.#runner.requestSnapshot(0),
+			show: (tip) => this.#show(tip, false),
+			hide: (orderId) => this.#hide(orderId),
+			shown: () => this.view.alert?.id ?? null
+		},
+		'tts',
+		playable
+	);
 	#obsState: ObsState;
 	/** The play in progress, from the claim runner's play until it settles (even once stopped). */
 	#play: TtsPlay | null = null;
@@ -142,13 +146,9 @@ export class TtsPlayer {
 					else if (this.view.debug) this.#refresh();
 				},
 				resync: () => this.#runner.requestSnapshot(0),
-				// A decision changed, or the channel (re)connected: the queue is read again. Not for a
-				// hello heard before any read began: the page's first read comes after it anyway.
-				// Not for stored settings (the page hands them to applySettings): the queue is the same.
+				// A decision changed, or the channel (re)connected: the queue is read again.
 				live: (m) => {
-					if (m.type === 'settings') return;
-					if (m.type !== 'hello' || this.#runner.calls.snapshot > 0)
-						this.#runner.requestSnapshot(0);
+					if (readsAgain(m, this.#runner.calls.snapshot)) this.#runner.requestSnapshot(0);
 				}
 			}),
 			obs.subscribe((s) => {
