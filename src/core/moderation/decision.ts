@@ -1,4 +1,4 @@
-// A tip's moderation decision (issue 39) and the tip as each audience is given it. Pure: the token
+// A tip's moderation decision (docs/moderation.md) and the tip as each audience is given it. Pure: the token
 // endpoint decides with the streamer's compiled rules (matcher.ts), stores the decision once, and
 // rewrites every tip it hands out with `present` (docs/moderation.md).
 import type { ModerationRules, QueueTip, RuleKind, TipModeration } from '../../contract/index.ts';

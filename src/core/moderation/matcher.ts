@@ -1,7 +1,6 @@
-// The streamer's moderation rules and what they decide for one tip (issue 39, point 1). Pure: the
-// rules are compiled once (`compileRules`) and every tip is checked against the compiled set.
-// Not wired in yet: the token endpoint that stores the rules and decisions, the widgets and the
-// dock come later; only the unit tests use this module today.
+// The streamer's moderation rules and what they decide for one tip (docs/moderation.md). Pure: the
+// rules are compiled once (`compileRules`) and every tip is checked against the compiled set;
+// decision.ts turns the verdict into the decision the token endpoint stores.
 import { fold } from './fold.ts';
 import { findLinks } from './links.ts';
 import { PatternSet } from './patterns.ts';
