@@ -1,6 +1,6 @@
-// A tip's moderation decision (docs/moderation.md) and the tip as each audience is given it. Pure: the token
-// endpoint decides with the streamer's compiled rules (matcher.ts), stores the decision once, and
-// rewrites every tip it hands out with `present` (docs/moderation.md).
+// A tip's moderation decision and the tip as each audience is given it (docs/moderation.md). Pure:
+// the token endpoint decides with the streamer's compiled rules (matcher.ts), stores the decision
+// once, and rewrites every tip it hands out with `present`.
 import type { ModerationRules, QueueTip, RuleKind, TipModeration } from '../../contract/index.ts';
 import { compileRules, maskMessage } from './matcher.ts';
 
