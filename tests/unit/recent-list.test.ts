@@ -6,7 +6,7 @@ import type { KnownEvent, QueueMediaItem, QueueTip } from '../../src/contract/in
 import { LeaderboardState, TIP_DEBOUNCE_MS } from '../../widgets/leaderboard/leaderboard.svelte.ts';
 import { parseLeaderboardParams } from '../../widgets/leaderboard/params.ts';
 import { parseRecentParams } from '../../widgets/recent/params.ts';
-import { mergeRecent, tipRow, videoRow } from '../../widgets/recent/recent-list.ts';
+import { listedVideo, mergeRecent, tipRow, videoRow } from '../../widgets/recent/recent-list.ts';
 import { DECISION_READ_MS, RecentState } from '../../widgets/recent/recent.svelte.ts';
 
 const KEY = 'k'.repeat(20);
@@ -137,8 +137,11 @@ describe('recent tips obey moderation', () => {
 			...(outcome ? { moderation: { outcome, message: 'shown' } } : {})
 		}) as QueueTip;
 
-	/** A list on a fake API whose TTS queue the test sets (`queue`); `reads()` counts its reads. */
-	async function startedList(queue: QueueTip[]) {
+	/**
+	 * A list on a fake API whose TTS and media queues the test sets (`queue`, `videos`); `reads()`
+	 * counts its reads.
+	 */
+	async function startedList(queue: QueueTip[], videos: QueueMediaItem[] = []) {
 		vi.useFakeTimers();
 		const calls: string[] = [];
 		const api = {
@@ -150,7 +153,7 @@ describe('recent tips obey moderation', () => {
 						: name === 'ttsQueue'
 							? { items: queue }
 							: name === 'mediaQueue'
-								? { items: [] }
+								? { items: videos }
 								: { media: [] };
 				return name === 'me' ? { ok: false, kind: 'network' } : { ok: true, status: 200, body };
 			})
@@ -195,13 +198,32 @@ describe('recent tips obey moderation', () => {
 		list.destroy();
 	});
 
-	it('a video request still shows at once', async () => {
-		const { list, events } = await startedList([]);
+	it('a video request shows once a read has it decided to play; a held one never', async () => {
+		const videos: QueueMediaItem[] = [];
+		const { list, events, reads } = await startedList([], videos);
 		events.emit({
 			type: 'queue.media.added',
-			data: { media: { ...video('med_1', 1), is_replay: false } }
+			data: { media: { ...video('med_1', 1), video_title: 'Raw title', is_replay: false } }
 		} as unknown as KnownEvent);
-		expect(list.view.rows.map((r) => r.key)).toEqual(['video:med_1']);
+		expect(list.view.rows).toEqual([]);
+		const decidedVideo = (id: string, s: number, outcome: string) =>
+			({
+				...video(id, s),
+				video_title: outcome === 'read' ? 'A song' : null,
+				is_replay: false,
+				moderation: { outcome, message: outcome === 'read' ? 'shown' : 'hidden' }
+			}) as QueueMediaItem;
+		videos.push(decidedVideo('med_1', 1, 'read'), decidedVideo('med_2', 2, 'hold'));
+		await vi.advanceTimersByTimeAsync(DECISION_READ_MS);
+		expect(reads()).toBe(2);
+		expect(list.view.rows.map((r) => [r.key, r.text])).toEqual([['video:med_1', 'A song']]);
 		list.destroy();
+	});
+
+	it('lists a played video of no decision (played before any), never an undecided queued one', () => {
+		const plain = { ...video('med_1', 1), is_replay: false } as QueueMediaItem;
+		expect(listedVideo(plain, true)).toBe(true);
+		expect(listedVideo(plain, false)).toBe(false);
+		expect(listedVideo({ ...plain, is_replay: true }, true)).toBe(false);
 	});
 });

@@ -27,6 +27,16 @@ export function listedTip(t: QueueTip): boolean {
 	return !t.is_replay && (outcome === 'read' || outcome === 'no_voice');
 }
 
+/**
+ * A video the list shows: one the token endpoint decided to play, or one of the played history
+ * it holds no decision of (it played before any was made); never a held, removed or undecided one,
+ * nor a replay.
+ */
+export function listedVideo(m: QueueMediaItem, played: boolean): boolean {
+	if (m.is_replay) return false;
+	return m.moderation === undefined ? played : m.moderation.outcome === 'read';
+}
+
 /** A tip's row, with its message as the token endpoint gave it out. */
 export function tipRow(t: QueueTip): RecentRow {
 	return {

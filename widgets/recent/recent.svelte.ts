@@ -1,17 +1,25 @@
 // The recent-events list: the last `limit` tips and video requests, newest first. Read from the
-// played histories and the pending queues (service-api.md, TTS queue and Media queue) on start and
-// after every (re)connect; in between, queue.media.added adds a row at once, and a tip or video the
-// streamer skips or removes leaves the list at once (it never reaches the played history, so a
-// reload would not show it either), the next older one read in its place.
-// Tips obey moderation (docs/moderation.md): only those the token endpoint decided to show (read
-// aloud or shown without voice) are listed, with the message as it gave it out (masked, or none).
-// So a tip.created event adds no row: it has the list read again soon (the read decides the tip),
-// as does every message of the push channel (a decision changed).
+// played histories and the pending queues (docs/upstream.md, TTS queue and Media queue) on start
+// and after every (re)connect; in between, a tip or video the streamer skips or removes leaves the
+// list at once (it never reaches the played history, so a reload would not show it either), the
+// next older one read in its place.
+// Tips and videos obey moderation (docs/moderation.md): only those the token endpoint decided to
+// show are listed (a tip read aloud or shown without voice, with the message as it gave it out; a
+// video decided to play). So neither tip.created nor queue.media.added adds a row: each has the
+// list read again soon (the read decides it), as does every message of the push channel (a
+// decision changed).
 // A credential without media:read still lists tips (the media reads then count as empty).
 import type { KnownEvent, LiveMessage } from '../../src/contract/index.ts';
 import * as routes from '../../src/contract/routes.ts';
 import { ListReader, type ListDeps, type ListRead } from '../shared/list-reads.svelte.ts';
-import { listedTip, mergeRecent, tipRow, videoRow, type RecentRow } from './recent-list.ts';
+import {
+	listedTip,
+	listedVideo,
+	mergeRecent,
+	tipRow,
+	videoRow,
+	type RecentRow
+} from './recent-list.ts';
 
 /** After a row leaves, the list reads again this soon to show the next older one in its place. */
 const REFILL_MS = 300;
@@ -33,8 +41,6 @@ function removedKey(e: KnownEvent): string | null {
 }
 
 export class RecentState extends ListReader<RecentRow> {
-	/** Rows from events (videos) since the running read began: the read may predate them. */
-	private live: RecentRow[] = [];
 	/** Rows skipped or removed since the running read began: the read may still list them. */
 	private gone = new Set<string>();
 
@@ -48,7 +54,6 @@ export class RecentState extends ListReader<RecentRow> {
 		if (goneKey) {
 			// A running read may list it even when the screen does not show it yet.
 			if (this.reading) this.gone.add(goneKey);
-			this.live = this.live.filter((r) => r.key !== goneKey);
 			if (!this.view.rows.some((r) => r.key === goneKey)) return;
 			this.view.rows = this.view.rows.filter((r) => r.key !== goneKey);
 			this.scheduleWithin(REFILL_MS);
@@ -56,10 +61,8 @@ export class RecentState extends ListReader<RecentRow> {
 		}
 		// Not shown as the event has it: the read has the token endpoint decide it.
 		if (e.type === 'tip.created' && !e.data.tip.is_replay) this.scheduleWithin(DECISION_READ_MS);
-		if (e.type !== 'queue.media.added' || e.data.media.is_replay) return;
-		const row = videoRow(e.data.media);
-		if (this.reading) this.live.push(row);
-		this.view.rows = mergeRecent([this.view.rows, [row]], this.deps.limit);
+		if (e.type === 'queue.media.added' && !e.data.media.is_replay)
+			this.scheduleWithin(DECISION_READ_MS);
 	}
 
 	/**
@@ -71,7 +74,6 @@ export class RecentState extends ListReader<RecentRow> {
 	}
 
 	protected async fetch(): Promise<ListRead<RecentRow>> {
-		this.live = [];
 		this.gone.clear();
 		const { api, limit } = this.deps;
 		const query = { query: { limit } };
@@ -85,17 +87,16 @@ export class RecentState extends ListReader<RecentRow> {
 		if (!tipsQueued.ok) return tipsQueued;
 		const tips = [...tipsPlayed.body.tips, ...tipsQueued.body.items].filter(listedTip);
 		const videos = [
-			...(mediaPlayed.ok ? mediaPlayed.body.media : []),
-			...(mediaQueued.ok ? mediaQueued.body.items : [])
-		].filter((m) => !m.is_replay);
+			...(mediaPlayed.ok ? mediaPlayed.body.media.filter((m) => listedVideo(m, true)) : []),
+			...(mediaQueued.ok ? mediaQueued.body.items.filter((m) => listedVideo(m, false)) : [])
+		];
 		return { ok: true, rows: [...tips.map(tipRow), ...videos.map(videoRow)] };
 	}
 
-	/** The read's rows with those that came by event while it ran (an event's copy wins). */
+	/** The read's rows but those skipped or removed while it ran. */
 	protected override landed(rows: RecentRow[]): RecentRow[] {
 		const kept = this.gone.size ? rows.filter((r) => !this.gone.has(r.key)) : rows;
-		const merged = mergeRecent([kept, this.live], this.deps.limit);
-		this.live = [];
+		const merged = mergeRecent([kept], this.deps.limit);
 		this.gone.clear();
 		return merged;
 	}
