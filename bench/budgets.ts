@@ -165,7 +165,9 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// skipped or removed items leaving the recent list, the leaderboard's shared read):
 	// leaderboard 36,674, recent 37,645.
 	'widget-leaderboard': 39_200,
-	'widget-media': 51_300,
+	// The media page obeys video decisions (moderation.md, Videos: its reads' filter, spectator and
+	// undecided-video reads shared with the TTS page): 50,978 -> 51,493 (measured 2026-11-28).
+	'widget-media': 51_800,
 	// Issue 39 (recent tips as moderation decided them, the push channel): recent 36,086 -> 36,971.
 	'widget-recent': 40_400,
 	'widget-tip-goal': 70_100,

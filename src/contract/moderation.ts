@@ -48,8 +48,12 @@ export const MessageShown = z.enum(['shown', 'masked', 'hidden']);
 export const TipModeration = z.looseObject({
 	outcome: Decided,
 	message: MessageShown,
-	/** Dock only: the rule that decided (its text as the streamer wrote it), null for none. */
-	rule: z.optional(z.nullable(z.looseObject({ kind: RuleKind, text: z.optional(z.string()) }))),
+	/**
+	 * Dock only: the rule that decided (its text as the streamer wrote it), null for none. Its kind
+	 * is one of RuleKind; read as any string, so the pages, which never get it, carry no list of
+	 * kinds, and a dock shows a kind it does not know by its name.
+	 */
+	rule: z.optional(z.nullable(z.looseObject({ kind: z.string(), text: z.optional(z.string()) }))),
 	/** Dock only: decided by the rules, or by a person (approved / rejected a held tip). */
 	by: z.optional(z.enum(['rules', 'approved', 'rejected']))
 });
@@ -81,11 +85,11 @@ const videoTexts = (what: string) =>
  */
 export const VideoRules = z.object({
 	/** Blocked channels: a channel's name or handle (`@name`), matched against the whole channel. */
-	channels: videoTexts('channels'),
+	channels: /*@__PURE__*/ videoTexts('channels'),
 	/** Blocked links: a site (`example.com`), a link (and every link under it), or a video id. */
-	links: videoTexts('links'),
+	links: /*@__PURE__*/ videoTexts('links'),
 	/** Words and phrases matched in titles only. */
-	words: videoTexts('words'),
+	words: /*@__PURE__*/ videoTexts('words'),
 	/** Videos longer than this (from their start time); a video of unknown length is not. */
 	maxSeconds: z._default(
 		z.nullable(

@@ -94,5 +94,7 @@ export function ruleLabel(m: TipModeration | undefined, currency: CurrencyInfo |
 			return `video from ${money(rule.text, currency)}`;
 		case 'tip':
 			return 'its tip';
+		default:
+			return rule.kind.replaceAll('_', ' ');
 	}
 }
