@@ -165,21 +165,28 @@ describe('the video rules', () => {
 				every: 'hold'
 			}
 		});
-		const queued = await api(r.sim, 'POST', '/media/queue', {
-			body: { url: `${r.sim.origin}/demo/countdown.webm` }
-		});
-		const blocked = queued.body.media.order_id as string;
+		const fromChat = (file: string) =>
+			r.sim.control.model.enqueueMedia(
+				{ url: `${r.sim.origin}/demo/${file}.webm` },
+				'chatter',
+				undefined,
+				undefined,
+				'chat'
+			).order_id;
+		const blocked = fromChat('countdown');
 		expect(await listed(r, blocked, 'dock')).toBeUndefined();
-		const other = await api(r.sim, 'POST', '/media/queue', {
-			body: { url: `${r.sim.origin}/demo/bars.webm` }
-		});
-		const held = other.body.media.order_id as string;
+		const held = fromChat('bars');
 		expect((await listed(r, held, 'dock')).moderation.rule).toEqual({ kind: 'every_video' });
 		await r.dock('POST', '/control/moderation/reject', {
 			body: { order_id: held, queue: 'media' }
 		});
 		expect(await listed(r, held, 'dock')).toBeUndefined();
 		await until(() => r.sim.control.model.media.find(held) === undefined);
+		// A video the streamer queued (requested via admin) is theirs: no rule holds it.
+		const own = await api(r.sim, 'POST', '/media/queue', {
+			body: { url: `${r.sim.origin}/demo/bars.webm` }
+		});
+		expect((await listed(r, own.body.media.order_id, 'dock')).moderation.outcome).toBe('read');
 	});
 
 	it('refuses a video rule that does not parse, naming the field', async () => {

@@ -125,6 +125,12 @@ describe('the video rules', () => {
 		expect(decide(r, video({ video_duration: 0 })).outcome).toBe('read');
 	});
 
+	it('leave a video the streamer queued (requested via admin) to play', () => {
+		const r = { videos: { every: 'hold', words: [{ text: 'song', outcome: 'remove' }] } };
+		expect(decide(r, video({ requested_via: 'admin' }), null).outcome).toBe('read');
+		expect(decide(r, video({ requested_via: 'chat' }), null).outcome).toBe('remove');
+	});
+
 	it('hold every video, or those whose tip is from an amount (a video without a tip is not)', () => {
 		expect(decide({ videos: { every: 'hold' } }, video(), null).outcome).toBe('hold');
 		const from = { videos: { fromAmount: { amount: 20, outcome: 'hold' } } };

@@ -41,7 +41,13 @@ export interface TipOfVideo {
 
 type Video = Pick<
 	QueueMediaItem,
-	'order_id' | 'donor_name' | 'media_url' | 'video_title' | 'video_duration' | 'media_start_time'
+	| 'order_id'
+	| 'donor_name'
+	| 'media_url'
+	| 'video_title'
+	| 'video_duration'
+	| 'media_start_time'
+	| 'requested_via'
 > &
 	Record<string, unknown>;
 
@@ -80,6 +86,8 @@ export function judgeVideos(
 	const names = new PatternSet(rules.names, (r) => r.text);
 	const channels = new PatternSet(v.channels, (r) => r.text);
 	return (video, tip) => {
+		// Queued by the streamer (the upstream's dashboard, the dock's replay): their own choice.
+		if (video.requested_via === 'admin') return decision(video, null, now);
 		const matches: Match[] = [];
 		const title = video.video_title ?? '';
 		for (const hit of titleWords.find(fold(title)))
@@ -113,16 +121,18 @@ export function judgeVideos(
 		let decided: Match | null = null;
 		for (const m of matches)
 			if (decided === null || (m.outcome === 'remove' && decided.outcome !== 'remove')) decided = m;
-		return {
-			orderId: videoKey(video.order_id),
-			outcome: decided?.outcome ?? 'read',
-			rule: decided
-				? { kind: decided.kind, ...(decided.text ? { text: decided.text } : {}) }
-				: null,
-			spans: [],
-			by: 'rules',
-			decidedAt: now().toISOString()
-		};
+		return decision(video, decided, now);
+	};
+}
+
+function decision(video: Video, decided: Match | null, now: () => Date): Decision {
+	return {
+		orderId: videoKey(video.order_id),
+		outcome: decided?.outcome ?? 'read',
+		rule: decided ? { kind: decided.kind, ...(decided.text ? { text: decided.text } : {}) } : null,
+		spans: [],
+		by: 'rules',
+		decidedAt: now().toISOString()
 	};
 }
 
