@@ -189,6 +189,34 @@ describe('the dock model', () => {
 		expect(recentRows(r.model).map((row) => row.kind)).toEqual(['video']);
 	});
 
+	it("gives an event's video the decision the dock read, or reads the media queue for it", () => {
+		const v = video(1);
+		const held = {
+			outcome: 'hold' as const,
+			message: 'shown' as const,
+			rule: null,
+			by: 'rules' as const
+		};
+		const queue = { is_paused: false, currently_playing: false, current_order_id: null };
+		const read = applySnapshot(loaded(), {
+			snapshot: 'media',
+			body: { ...queue, visible: true, items: [{ ...v, moderation: held }] }
+		});
+		// The upstream's record again (a duplicate, or refreshed): it stays held, nothing to read.
+		let r = run(read, [event('queue.media.added', { media: v })]);
+		expect(r.model.media?.items[0].moderation).toEqual(held);
+		expect(r.reread).toEqual([]);
+		// A new one: checking… until the queue read says.
+		r = run(read, [event('queue.media.added', { media: video(2) })]);
+		expect(r.model.media?.items[1].moderation?.outcome).toBe('pending');
+		expect(r.reread).toEqual(['media']);
+		// A finished one goes to Recent as it played: no read for its decision.
+		const done = { ...v, played_at: at(200) };
+		r = run(read, [event('queue.media.finished', { order_id: v.order_id, media: done })]);
+		expect(r.model.mediaHistory?.map((i) => i.order_id)).toEqual([v.order_id]);
+		expect(r.reread).toEqual([]);
+	});
+
 	it('shows the paused flags, the video player and tipping as the events say', () => {
 		const r = run(loaded(), [
 			event('queue.tts.paused', { is_paused: true }),

@@ -1,11 +1,13 @@
 // The dock's moderation state (dock.svelte.ts with moderation.svelte.ts) with a fake control client
-// and a fake push channel: what each live message makes it read, tips the token endpoint could not
-// decide read again, the Rules form's unsaved edits kept from a save made elsewhere, a refused save
-// named as the form shows it, and Approve, Reject and Reveal of a held tip with their outcomes.
+// and a fake push channel: what each live message makes it read, tips and videos the token endpoint
+// could not decide read again, the Rules form's unsaved edits kept from a save made elsewhere, a
+// refused save named as the form shows it, and Approve, Reject and Reveal of a held tip, Approve
+// and Reject of a held video, with their outcomes.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type {
 	LiveMessage,
 	ModerationRules,
+	QueueMediaItem,
 	QueueTip,
 	StoredRules,
 	TipModeration
@@ -16,7 +18,7 @@ import type { LiveState } from '../../widgets/dock/dock-live.ts';
 import { DockState } from '../../widgets/dock/dock.svelte.ts';
 import type { Snapshot } from '../../widgets/dock/dock-model.ts';
 import { NO_RULES } from '../../widgets/dock/rules-form.ts';
-import { queueTip } from './contract-examples.ts';
+import { queueMedia, queueTip } from './contract-examples.ts';
 
 const HOLD: TipModeration = {
 	outcome: 'hold',
@@ -37,11 +39,24 @@ function tip(n: number, moderation: TipModeration): QueueTip {
 	};
 }
 
+const HOLD_VIDEO: TipModeration = {
+	outcome: 'hold',
+	message: 'shown',
+	rule: { kind: 'every_video' },
+	by: 'rules'
+};
+
+/** A video with the order id of tip `n` (a tip's video has its tip's). */
+function video(n: number, moderation: TipModeration): QueueMediaItem {
+	return { ...queueMedia(), order_id: `tip_${n}_aa`, donor_name: `Viewer ${n}`, moderation };
+}
+
 const ok = (body: unknown): SendResult => ({ ok: true, status: 200, body });
 
 function setup(withLive = true) {
 	const server = {
 		tts: [] as QueueTip[],
+		media: [] as QueueMediaItem[],
 		rules: { rules: NO_RULES, version: 0 } as StoredRules
 	};
 	const reads: (Snapshot | 'rules')[] = [];
@@ -51,7 +66,10 @@ function setup(withLive = true) {
 			case 'tts':
 				return { ok: true, read: { snapshot: s, body: { ...queue, items: [...server.tts] } } };
 			case 'media':
-				return { ok: true, read: { snapshot: s, body: { ...queue, visible: true, items: [] } } };
+				return {
+					ok: true,
+					read: { snapshot: s, body: { ...queue, visible: true, items: [...server.media] } }
+				};
 			case 'ttsHistory':
 				return { ok: true, read: { snapshot: s, body: { tips: [] } } };
 			case 'mediaHistory':
@@ -123,8 +141,16 @@ describe('the push channel in the dock', () => {
 		t.server.tts = [tip(2, HOLD)];
 		t.live().send({ type: 'decision', order_id: 'tip_1_aa' });
 		await vi.advanceTimersByTimeAsync(0);
-		expect(t.reads).toEqual(['tts']);
+		// A tip's decision may have settled its video too.
+		expect(t.reads).toEqual(['tts', 'media']);
 		expect(t.dock.model.tts?.items.map((i) => i.order_id)).toEqual(['tip_2_aa']);
+
+		t.reads.length = 0;
+		t.server.media = [video(3, HOLD_VIDEO)];
+		t.live().send({ type: 'decision', order_id: 'tip_3_aa', queue: 'media' });
+		await vi.advanceTimersByTimeAsync(0);
+		expect(t.reads).toEqual(['media']);
+		expect(t.dock.model.media?.items.map((i) => i.order_id)).toEqual(['tip_3_aa']);
 
 		t.reads.length = 0;
 		t.live().send({ type: 'rules', version: 1 });
@@ -136,7 +162,7 @@ describe('the push channel in the dock', () => {
 		expect(t.dock.live).toBe('down');
 		t.live().send({ type: 'hello' });
 		await vi.advanceTimersByTimeAsync(0);
-		expect(t.reads.sort()).toEqual(['rules', 'tts', 'ttsHistory']);
+		expect(t.reads.sort()).toEqual(['media', 'rules', 'tts', 'ttsHistory']);
 		t.dock.close();
 		expect(t.closeLive).toHaveBeenCalledOnce();
 	});
@@ -154,7 +180,7 @@ describe('the push channel in the dock', () => {
 		expect(t.reads).toEqual([]);
 		t.live().send({ type: 'hello' });
 		await vi.advanceTimersByTimeAsync(0);
-		expect(t.reads.sort()).toEqual(['rules', 'tts', 'ttsHistory']);
+		expect(t.reads.sort()).toEqual(['media', 'rules', 'tts', 'ttsHistory']);
 		// A channel that cannot connect: the rules are read all the same.
 		const down = setup();
 		down.dock.listen();
@@ -240,20 +266,21 @@ describe('the Rules form', () => {
 });
 
 describe('a held tip', () => {
-	it('Approve says so naming the tip, and the dock reads the queue for what it is now', async () => {
+	it('Approve says so naming the tip, and the dock reads both queues for what they are now', async () => {
 		const t = await started();
 		const held = tip(2, HOLD);
 		t.client.settle.mockResolvedValueOnce(
 			ok({ outcome: 'done', decision: { outcome: 'read', message: 'shown' } })
 		);
-		await t.dock.moderation.settle('approve', held);
-		expect(t.client.settle).toHaveBeenCalledWith('approve', 'tip_2_aa');
+		await t.dock.moderation.settle('approve', { queue: 'tts', item: held });
+		expect(t.client.settle).toHaveBeenCalledWith('approve', 'tip_2_aa', 'tts');
 		expect(t.dock.outcomes.held).toMatchObject({
 			kind: 'done',
 			text: 'approved: Viewer 2’s tip will be read'
 		});
 		await vi.advanceTimersByTimeAsync(0);
-		expect(t.reads).toEqual(['tts']);
+		// Its video, held only with it, is settled with it.
+		expect(t.reads).toEqual(['tts', 'media']);
 		// The outcome fades; a refusal would stay.
 		await vi.advanceTimersByTimeAsync(10_000);
 		expect(t.dock.outcomes.held).toBeUndefined();
@@ -261,7 +288,7 @@ describe('a held tip', () => {
 
 	it('Reject says what became of it; a second dock is told it was already decided', async () => {
 		const t = await started();
-		const held = tip(2, HOLD);
+		const held = { queue: 'tts' as const, item: tip(2, HOLD) };
 		t.client.settle.mockResolvedValueOnce(
 			ok({ outcome: 'done', decision: { outcome: 'remove', message: 'hidden' } })
 		);
@@ -286,5 +313,61 @@ describe('a held tip', () => {
 		expect(t.dock.moderation.revealed).toEqual({ tip_2_aa: 'a scam for you' });
 		t.dock.moderation.hide('tip_2_aa');
 		expect(t.dock.moderation.revealed).toEqual({});
+	});
+});
+
+describe('a held video', () => {
+	it('Approve and Reject name the video and its queue, and the dock reads the media queue', async () => {
+		const t = await started();
+		const held = { queue: 'media' as const, item: video(4, HOLD_VIDEO) };
+		t.client.settle.mockResolvedValueOnce(
+			ok({ outcome: 'done', decision: { outcome: 'read', message: 'shown' } })
+		);
+		await t.dock.moderation.settle('approve', held);
+		expect(t.client.settle).toHaveBeenCalledWith('approve', 'tip_4_aa', 'media');
+		expect(t.dock.outcomes.held?.text).toBe('approved: Viewer 4’s video will play');
+		await vi.advanceTimersByTimeAsync(0);
+		expect(t.reads).toEqual(['media']);
+
+		t.client.settle.mockResolvedValueOnce(
+			ok({ outcome: 'done', decision: { outcome: 'remove', message: 'shown' } })
+		);
+		await t.dock.moderation.settle('reject', held);
+		expect(t.dock.outcomes.held?.text).toBe('rejected: Viewer 4’s video is removed');
+		t.client.settle.mockResolvedValueOnce(ok({ outcome: 'already', decision: HOLD_VIDEO }));
+		await t.dock.moderation.settle('reject', held);
+		expect(t.dock.outcomes.held?.text).toBe('already decided: Viewer 4’s video is no longer held');
+	});
+
+	it('is busy apart from its tip of the same order id', async () => {
+		const t = await started();
+		let answer: (r: SendResult) => void = () => {};
+		t.client.settle.mockReturnValueOnce(new Promise((done) => (answer = done)));
+		const pressing = t.dock.moderation.settle('approve', {
+			queue: 'media',
+			item: video(2, HOLD_VIDEO)
+		});
+		expect(t.dock.busy).toMatchObject({ 'approve:media:tip_2_aa': true });
+		expect(t.dock.busy['approve:tip_2_aa']).toBeUndefined();
+		answer(ok({ outcome: 'done', decision: { outcome: 'read', message: 'shown' } }));
+		await pressing;
+		expect(t.dock.busy['approve:media:tip_2_aa']).toBe(false);
+	});
+
+	it('reads the media queue again, later and later, while videos wait for a decision', async () => {
+		const t = setup();
+		t.server.media = [video(1, { outcome: 'pending', message: 'shown' })];
+		t.dock.listen();
+		t.dock.resync();
+		await vi.advanceTimersByTimeAsync(0);
+		t.reads.length = 0;
+		await vi.advanceTimersByTimeAsync(1000);
+		expect(t.reads).toEqual(['media']);
+		await vi.advanceTimersByTimeAsync(2000);
+		expect(t.reads).toEqual(['media', 'media']);
+		t.server.media = [video(1, HOLD_VIDEO)];
+		await vi.advanceTimersByTimeAsync(60_000);
+		expect(t.reads).toEqual(['media', 'media', 'media']);
+		expect(t.dock.model.media?.items[0].moderation?.outcome).toBe('hold');
 	});
 });

@@ -1,6 +1,7 @@
 // The dock's Rules form and the rules it stands for (widgets/dock/rules-form.ts): what a save sends
-// for what the streamer typed, the form made back from saved rules, and a refusal (the form's own
-// check or the server's `words.3.text: empty`) named as the streamer wrote it.
+// for what the streamer typed, the tips' rules and the videos', the form made back from saved
+// rules, and a refusal (the form's own check or the server's `words.3.text: empty`,
+// `videos.channels.0.text: empty`) named as the streamer wrote it.
 import { describe, expect, it } from 'vitest';
 import { ModerationRules, noVideoRules } from '../../src/contract/moderation.ts';
 import {
@@ -138,5 +139,146 @@ describe('the rules form', () => {
 		expect(sameRules(spaced, base, SAVED)).toBe(true);
 		const edited = { ...base, words: { ...base.words, hold: 'free money\nscam' } };
 		expect(sameRules(edited, base, SAVED)).toBe(false);
+	});
+});
+
+const VIDEOS: ModerationRules = {
+	...NO_RULES,
+	videos: {
+		// In the form's order (Hold's lines, then Remove's), so a save gives them back as they are.
+		channels: [
+			{ text: 'Loud Music', outcome: 'hold' },
+			{ text: '@SpamChannel', outcome: 'remove' }
+		],
+		links: [{ text: 'example.com', outcome: 'hold' }],
+		words: [
+			{ text: 'jumpscare', outcome: 'hold' },
+			{ text: 'gore', outcome: 'remove' }
+		],
+		maxSeconds: { seconds: 600, outcome: 'hold' },
+		every: null,
+		fromAmount: { amount: 20, outcome: 'hold' }
+	}
+};
+
+function videoForm(edit: Partial<RulesForm['videos']> = {}): RulesForm {
+	const f = form();
+	return { ...f, videos: { ...f.videos, ...edit } };
+}
+
+describe("the rules form's videos", () => {
+	it('shows saved video rules as a Hold and a Remove list each, and the choices as set', () => {
+		const v = formFromRules(VIDEOS).videos;
+		expect(v).toEqual({
+			channels: { hold: 'Loud Music', remove: '@SpamChannel' },
+			links: { hold: 'example.com', remove: '' },
+			words: { hold: 'jumpscare', remove: 'gore' },
+			maxLength: '600',
+			maxOutcome: 'hold',
+			holdEvery: false,
+			fromAmount: '20'
+		});
+	});
+
+	it('saves what the form shows, and a form with no edit is no change at all', () => {
+		const back = rules(formFromRules(VIDEOS), VIDEOS);
+		expect(formFromRules(back)).toEqual(formFromRules(VIDEOS));
+		expect(ModerationRules.safeParse(back).success).toBe(true);
+		const f = formFromRules(VIDEOS);
+		expect(sameRules(f, formFromRules(VIDEOS), VIDEOS)).toBe(true);
+		// The tips' rules are untouched by an edit of the videos', and the other way round.
+		const edited = { ...f, videos: { ...f.videos, holdEvery: true } };
+		expect(sameRules(edited, f, VIDEOS)).toBe(false);
+		const saved = rules(edited, VIDEOS);
+		expect(saved.videos).toEqual({ ...VIDEOS.videos, every: 'hold' });
+		expect({ ...saved, videos: VIDEOS.videos }).toEqual(VIDEOS);
+		const tipsEdited = rules({ ...f, words: { ...f.words, hold: 'scam' } }, VIDEOS);
+		expect(tipsEdited.videos).toEqual(VIDEOS.videos);
+	});
+
+	it('reads the longest video as seconds or m:ss, with its outcome', () => {
+		expect(rules(videoForm({ maxLength: '90' })).videos.maxSeconds).toEqual({
+			seconds: 90,
+			outcome: 'hold'
+		});
+		expect(
+			rules(videoForm({ maxLength: ' 5:00 ', maxOutcome: 'remove' })).videos.maxSeconds
+		).toEqual({
+			seconds: 300,
+			outcome: 'remove'
+		});
+		expect(rules(videoForm({ maxLength: '1:02:03' })).videos.maxSeconds?.seconds).toBe(3723);
+		expect(rules(videoForm({ maxLength: '' })).videos.maxSeconds).toBeNull();
+		for (const [typed, why] of [
+			['ten', 'not seconds or m:ss'],
+			['1:75', 'not seconds or m:ss'],
+			['90.5', 'not seconds or m:ss'],
+			['0', 'below 1 second'],
+			['25:00:00', 'above 86400 seconds (24 hours)']
+		])
+			expect(rulesFromForm(videoForm({ maxLength: typed }), NO_RULES)).toEqual({
+				ok: false,
+				error: `Videos · Longest video: ${why}`
+			});
+	});
+
+	it('holds every video when ticked, and keeps a Remove every video it does not show', () => {
+		expect(rules(videoForm({ holdEvery: true })).videos.every).toBe('hold');
+		const viaApi = { ...NO_RULES, videos: { ...NO_RULES.videos, every: 'remove' as const } };
+		expect(rules(formFromRules(viaApi), viaApi).videos.every).toBe('remove');
+		expect(rules(videoForm({ fromAmount: '12,5' })).videos.fromAmount).toEqual({
+			amount: 12.5,
+			outcome: 'hold'
+		});
+		expect(rulesFromForm(videoForm({ fromAmount: 'lots' }), NO_RULES)).toEqual({
+			ok: false,
+			error: 'Videos · Hold videos from: not a number'
+		});
+	});
+
+	it('refuses a text too long by its list and line', () => {
+		const channels = { hold: `ok\n${'x'.repeat(101)}`, remove: '' };
+		expect(rulesFromForm(videoForm({ channels }), NO_RULES)).toEqual({
+			ok: false,
+			error: 'Videos · Channels · Hold, line 2: longer than 100 characters'
+		});
+	});
+
+	it("names the server's refusal of a video rule in the form's terms", () => {
+		const made = rulesFromForm(
+			videoForm({
+				channels: { hold: 'a\n\nb', remove: 'c' },
+				links: { hold: '', remove: 'x.example\ny.example' },
+				words: { hold: 'w', remove: '' }
+			}),
+			NO_RULES
+		);
+		if (!made.ok) throw new Error(made.error);
+		// channels: a, b (Hold 1, 3), c (Remove 1); links: x, y (Remove 1, 2); words: w (Hold 1).
+		expect(describeRefusal('videos.channels.1.text: empty', made.origins)).toBe(
+			'Videos · Channels · Hold, line 3: empty'
+		);
+		expect(describeRefusal('videos.channels.2.text: empty', made.origins)).toBe(
+			'Videos · Channels · Remove, line 1: empty'
+		);
+		expect(describeRefusal('videos.links.1.outcome: bad', made.origins)).toBe(
+			'Videos · Links · Remove, line 2: bad'
+		);
+		expect(describeRefusal('videos.words.0.text: too long', made.origins)).toBe(
+			'Videos · Title words · Hold, line 1: too long'
+		);
+		expect(describeRefusal('videos.maxSeconds.seconds: below 1', made.origins)).toBe(
+			'Videos · Longest video: below 1'
+		);
+		expect(describeRefusal('videos.fromAmount.amount: above 1000000', made.origins)).toBe(
+			'Videos · Hold videos from: above 1000000'
+		);
+		expect(describeRefusal('videos.channels: more than 1000 channels', made.origins)).toBe(
+			'Videos · Channels: more than 1000 channels'
+		);
+		// Several problems at once, each in the form's terms.
+		expect(
+			describeRefusal('videos.every: bad value; minAmount.amount: below 0', made.origins)
+		).toBe('Videos · Hold every video: bad value; Minimum amount: below 0');
 	});
 });

@@ -136,9 +136,18 @@ export class ControlClient {
 		return { ok: false, kind: 'malformed', status: res.status, error: 'rules', body: res.body };
 	}
 
-	/** POST /control/moderation/approve or /reject a held tip: `{ outcome, decision }`. */
-	async settle(verdict: 'approve' | 'reject', orderId: string): Promise<SendResult> {
-		const body = JSON.stringify({ order_id: orderId });
+	/**
+	 * POST /control/moderation/approve or /reject a held tip, or a held video (`queue` media: a
+	 * video has its tip's order id, so the queue tells them apart): `{ outcome, decision }`.
+	 */
+	async settle(
+		verdict: 'approve' | 'reject',
+		orderId: string,
+		queue: 'tts' | 'media' = 'tts'
+	): Promise<SendResult> {
+		const body = JSON.stringify(
+			queue === 'media' ? { order_id: orderId, queue } : { order_id: orderId }
+		);
 		const res = await this.api.send(verdict, 'POST', `/moderation/${verdict}`, body);
 		if (!res.ok) this.#refused(res);
 		return res;

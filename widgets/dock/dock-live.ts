@@ -1,8 +1,8 @@
 // The dock's use of the push channel (GET /control/live, moderation.md): which messages make it
 // read what. The channel itself (a fetch-stream reader with reconnect and a watchdog) is handed in
 // as `OpenLive`, so the dock does not care how it is read. Its messages are hints without viewer
-// text: a decision changed (another dock approved or rejected a held tip), the rules were saved,
-// or the channel (re)connected and may have missed some (`hello`, `resync`).
+// text: a decision changed (another dock approved or rejected a held tip or video), the rules were
+// saved, or the channel (re)connected and may have missed some (`hello`, `resync`).
 import type { LiveMessage } from '../../src/contract/index.ts';
 import type { Snapshot } from './dock-model.ts';
 
@@ -23,19 +23,21 @@ export interface LiveReads {
 /**
  * What a message makes the dock read again. Of what the channel speaks of, only moderation changes
  * the dock, so "read everything" after a (re)connect is everything moderation changes: the TTS
- * queue (held tips, badges), its history (masked messages) and the rules; the realtime connection
- * has its own resync for the rest.
+ * queue (held tips, badges), its history (masked messages), the media queue (held videos, badges)
+ * and the rules; the realtime connection has its own resync for the rest. A video's decision
+ * (`queue: 'media'`) changes the media queue only; a tip's may settle its video too (a video held
+ * only with its tip is approved or rejected with it), so both queues are read.
  */
 export function liveReads(m: LiveMessage): LiveReads {
 	switch (m.type) {
 		case 'decision':
-			return { snapshots: ['tts'], rules: false };
+			return { snapshots: m.queue === 'media' ? ['media'] : ['tts', 'media'], rules: false };
 		case 'rules':
 			return { snapshots: [], rules: true };
 		// Stored settings (the widgets' look) change nothing the dock shows: no upstream read.
 		case 'settings':
 			return { snapshots: [], rules: false };
 		default:
-			return { snapshots: ['tts', 'ttsHistory'], rules: true };
+			return { snapshots: ['tts', 'ttsHistory', 'media'], rules: true };
 	}
 }

@@ -12,7 +12,7 @@ import type {
 	QueueTip,
 	TtsQueueBody
 } from '../../src/contract/index.ts';
-import { fromEvent } from './moderation.ts';
+import { fromEvent, videoFromEvent } from './moderation.ts';
 
 /** A snapshot the dock reads: on load, after a reconnect, and when an event cannot be applied. */
 export type Snapshot = 'tts' | 'media' | 'ttsHistory' | 'mediaHistory' | 'tipping';
@@ -311,9 +311,9 @@ export function applyEvent(model: DockModel, e: KnownEvent): Applied {
 	if (!found) return { model, reread: [] };
 	const { queue } = found;
 	const { ev, undecided } =
-		queue === 'tts' ? decided(model, found.ev) : { ev: found.ev, undecided: false };
-	// A tip record without a decision: read what the token endpoint decided.
-	const decide: Snapshot[] = undecided ? [ev.kind === 'finished' ? 'ttsHistory' : 'tts'] : [];
+		queue === 'tts' ? decided(model, found.ev) : videoDecided(model, found.ev);
+	// A record without a decision: read what the token endpoint decided.
+	const decide: Snapshot[] = undecided ? [ev.kind === 'finished' ? 'ttsHistory' : queue] : [];
 	// The played record is certain whatever the queue's state.
 	const base = withPlayed(model, queue, ev);
 	const q = base[queue];
@@ -354,6 +354,22 @@ function decided(model: DockModel, ev: QueueEvent): { ev: QueueEvent; undecided:
 		model.ttsHistory?.find((i) => i.order_id === id);
 	const { tip, decided } = fromEvent(ev.item as QueueTip, known);
 	return { ev: { ...ev, item: tip } as QueueEvent, undecided: !decided };
+}
+
+/**
+ * A media event's video with the decision the dock read for it; `undecided`: none, so it reads the
+ * queue. A played video's is not asked for: Recent shows no decision of a video.
+ */
+function videoDecided(model: DockModel, ev: QueueEvent): { ev: QueueEvent; undecided: boolean } {
+	if (!('item' in ev)) return { ev, undecided: false };
+	const id = ev.item.order_id;
+	const q = model.media;
+	const known = q?.playing?.order_id === id ? q.playing : q?.items.find((i) => i.order_id === id);
+	const { video, decided } = videoFromEvent(ev.item as QueueMediaItem, known);
+	return {
+		ev: { ...ev, item: video } as QueueEvent,
+		undecided: !decided && ev.kind !== 'finished'
+	};
 }
 
 // --- what the sections show ---

@@ -31,6 +31,8 @@ const DOCK_EVENTS = {
 };
 
 const ALL: readonly Snapshot[] = ['tts', 'media', 'ttsHistory', 'mediaHistory', 'tipping'];
+/** The queues whose items the token endpoint decides. */
+const QUEUES = ['tts', 'media'] as const;
 /** A burst of uncertain events is read once, this long after the first. */
 const REREAD_MS = 300;
 /** An action that succeeded is followed by its event within this, else the dock reads. */
@@ -75,8 +77,8 @@ export class DockState {
 	#realtime: RealtimeConnection | null = null;
 	readonly #openLive: OpenLive | undefined;
 	#closeLive: (() => void) | null = null;
-	/** Reads in a row that found tips the token endpoint had not decided yet. */
-	#undecidedReads = 0;
+	/** Reads of each queue in a row that found items the token endpoint had not decided yet. */
+	#undecidedReads = { tts: 0, media: 0 };
 	readonly #navigate: (url: string) => void;
 	#closed = false;
 	#wanted = new Set<Snapshot>();
@@ -263,16 +265,18 @@ export class DockState {
 		this.readProblem = failed.length ? `could not read ${failed.join('; ')}` : null;
 		this.#failures = retry ? this.#failures + 1 : 0;
 		for (const s of again) this.#wanted.add(s);
-		// Tips the token endpoint could not decide (its decision store unreachable): read again,
-		// later and later, until it has.
-		const pending = !this.#wanted.has('tts') && undecided(model.tts?.items);
-		if (batch.includes('tts')) this.#undecidedReads = pending ? this.#undecidedReads + 1 : 0;
+		// Tips or videos the token endpoint could not decide (its decision store unreachable, a
+		// video's tip unreadable): read again, later and later, until it has.
+		const pending = QUEUES.filter((q) => !this.#wanted.has(q) && undecided(model[q]?.items));
+		for (const q of QUEUES)
+			if (batch.includes(q))
+				this.#undecidedReads[q] = pending.includes(q) ? this.#undecidedReads[q] + 1 : 0;
 		if (retry) {
 			const wait = results.find((r) => !r.ok && r.kind === 'http' && r.retryAfterMs);
 			const floor = wait && !wait.ok && wait.kind === 'http' ? (wait.retryAfterMs ?? 0) : 0;
 			this.#schedule(Math.max(backoffDelay(this.#failures - 1, RETRY), floor));
 		} else if (this.#wanted.size) this.#schedule(REREAD_MS);
-		else if (pending) this.#want(['tts'], backoffDelay(this.#undecidedReads - 1, RETRY));
+		else for (const q of pending) this.#want([q], backoffDelay(this.#undecidedReads[q] - 1, RETRY));
 	}
 
 	/**

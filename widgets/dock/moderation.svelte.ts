@@ -1,11 +1,13 @@
 // The dock's part of moderation (moderation.md): the streamer's rules, read and saved, with the
 // Rules form's edits kept apart from what another dock saves meanwhile; Approve and Reject of a
-// held tip; Reveal of a held tip's message as the viewer wrote it. The held tips themselves are in
-// the dock's model (the TTS queue as /control/api gives it, each tip with its decision).
-import type { QueueTip, StoredRules } from '../../src/contract/index.ts';
+// held tip or video; Reveal of a held tip's message as the viewer wrote it. The held items
+// themselves are in the dock's model (the TTS and media queues as /control/api gives them, each
+// item with its decision).
+import type { StoredRules } from '../../src/contract/index.ts';
 import { actionOutcome, type Outcome } from './actions.ts';
 import type { ControlClient } from './control-client.ts';
 import type { Snapshot } from './dock-model.ts';
+import type { HeldItem } from './moderation.ts';
 import {
 	describeRefusal,
 	formFromRules,
@@ -118,13 +120,20 @@ export class DockModeration {
 		this.saveState = { kind: o.kind, text };
 	}
 
-	/** Approve (read it aloud) or Reject (as the rules' onReject says) a held tip. */
-	settle(verdict: 'approve' | 'reject', tip: QueueTip): Promise<void> {
-		return this.#host.press(`${verdict}:${tip.order_id}`, HELD_OUTCOME, async () => {
-			const res = await this.#host.client.settle(verdict, tip.order_id);
-			// Done or not, the queue says what the tip is now (a refusal may mean another dock did).
-			this.#host.reread(['tts']);
-			return settledOutcome(verdict, tip.name, actionOutcome(res), res.ok ? res.body : null);
+	/**
+	 * Approve or Reject a held tip (read aloud, or as the rules' onReject says) or video (played,
+	 * or removed).
+	 */
+	settle(verdict: 'approve' | 'reject', held: HeldItem): Promise<void> {
+		const { queue, item } = held;
+		return this.#host.press(settleId(verdict, held), HELD_OUTCOME, async () => {
+			const res = await this.#host.client.settle(verdict, item.order_id, queue);
+			// Done or not, the queue says what the item is now (a refusal may mean another dock
+			// did); a tip's Approve or Reject may have settled its video too.
+			this.#host.reread(queue === 'media' ? ['media'] : ['tts', 'media']);
+			const name = queue === 'media' ? item.donor_name : item.name;
+			const o = actionOutcome(res);
+			return settledOutcome(verdict, queue, name, o, res.ok ? res.body : null);
 		});
 	}
 
@@ -146,17 +155,28 @@ export class DockModeration {
 	}
 }
 
-/** An Approve or Reject answer in words, naming the tip (its row may be gone by then). */
+/** The busy id of a Held row's Approve or Reject (a video has its tip's order id). */
+export function settleId(verdict: 'approve' | 'reject', held: HeldItem): string {
+	const id = held.item.order_id;
+	return held.queue === 'media' ? `${verdict}:media:${id}` : `${verdict}:${id}`;
+}
+
+/** An Approve or Reject answer in words, naming the tip or video (its row may be gone by then). */
 function settledOutcome(
 	verdict: 'approve' | 'reject',
+	queue: 'tts' | 'media',
 	name: string,
 	o: Outcome,
 	body: unknown
 ): Outcome {
-	const whose = `${name}’s tip`;
+	const whose = `${name}’s ${queue === 'media' ? 'video' : 'tip'}`;
 	if (o.kind === 'already') return { ...o, text: `already decided: ${whose} is no longer held` };
 	if (o.kind !== 'done')
 		return { ...o, text: `${verdict === 'approve' ? 'Approve' : 'Reject'} ${whose}: ${o.text}` };
+	if (queue === 'media')
+		return verdict === 'approve'
+			? { ...o, text: `approved: ${whose} will play` }
+			: { ...o, text: `rejected: ${whose} is removed` };
 	if (verdict === 'approve') return { ...o, text: `approved: ${whose} will be read` };
 	const outcome = (body as { decision?: { outcome?: unknown } } | null)?.decision?.outcome;
 	const then = outcome === 'remove' ? 'is removed' : 'shows without voice or message';

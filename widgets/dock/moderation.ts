@@ -1,13 +1,18 @@
-// What the dock shows of moderation (moderation.md), as pure functions of its model: the held tips,
-// each tip's badge, the rule that decided in words, and a tip record from a realtime event made
-// safe to show. The token endpoint decides; the dock only shows its decisions (`moderation` on the
-// tips of /control/api/tts/queue and /tts/history) and asks it to approve or reject.
-import type { QueueTip, TipModeration } from '../../src/contract/index.ts';
+// What the dock shows of moderation (moderation.md), as pure functions of its model: the held tips
+// and videos, each item's badge, the rule that decided in words, and a tip or video record from a
+// realtime event made safe to show. The token endpoint decides; the dock only shows its decisions
+// (`moderation` on the tips of /control/api/tts/queue and /tts/history, and on the videos of
+// /media/queue) and asks it to approve or reject.
+import type { QueueMediaItem, QueueTip, TipModeration } from '../../src/contract/index.ts';
+import { clockTime } from '../../src/core/media-source.ts';
+import { channelOf } from '../../src/core/moderation/video-links.ts';
 import type { CurrencyInfo } from '../shared/currency.ts';
 import { formatAmount } from '../shared/currency.ts';
 
 /** A tip the token endpoint has not decided for this dock yet: its message is not shown. */
 const UNDECIDED: TipModeration = { outcome: 'pending', message: 'hidden' };
+/** A video not decided yet: the dock is given every video's title, so it shows. */
+const UNDECIDED_VIDEO: TipModeration = { outcome: 'pending', message: 'shown' };
 
 /**
  * A tip record from a realtime event: the upstream's, with the viewer's raw message and no
@@ -28,9 +33,52 @@ export function fromEvent<T extends QueueTip>(
 	return { tip: { ...raw, moderation: UNDECIDED, message: null, tts_url: null }, decided: false };
 }
 
+/**
+ * A video record from a realtime event: the upstream's, without a decision (one in it is ignored,
+ * as a tip's). It takes the decision of the record the dock read (`known`); without one it is
+ * undecided until the dock reads the media queue (`decided` false asks for that). Its title shows
+ * either way: the dock is given every video's title.
+ */
+export function videoFromEvent<T extends QueueMediaItem>(
+	raw: T,
+	known: QueueMediaItem | null | undefined
+): { video: T; decided: boolean } {
+	const m = known?.moderation;
+	if (known && m && m.outcome !== 'pending')
+		return { video: { ...raw, moderation: m }, decided: true };
+	return { video: { ...raw, moderation: UNDECIDED_VIDEO }, decided: false };
+}
+
+type Decided = { moderation?: TipModeration };
+
+const isHeld = (i: Decided) => i.moderation?.outcome === 'hold';
+
 /** The queue's tips waiting for a person's Approve or Reject, in queue order. */
 export function heldTips(items: readonly QueueTip[] | null | undefined): QueueTip[] {
-	return (items ?? []).filter((t) => t.moderation?.outcome === 'hold');
+	return (items ?? []).filter(isHeld);
+}
+
+/** A row of the Held list: a tip or a video, each approved or rejected in its own queue. */
+export type HeldItem = { queue: 'tts'; item: QueueTip } | { queue: 'media'; item: QueueMediaItem };
+
+/**
+ * The held tips and videos in one list, oldest first (each queue keeps its own order; a tip comes
+ * before its own video, queued with it).
+ */
+export function heldItems(
+	tips: readonly QueueTip[] | null | undefined,
+	videos: readonly QueueMediaItem[] | null | undefined
+): HeldItem[] {
+	const rows: HeldItem[] = [];
+	const held = (videos ?? []).filter(isHeld);
+	let v = 0;
+	for (const tip of heldTips(tips)) {
+		while (v < held.length && held[v].queued_at < tip.queued_at)
+			rows.push({ queue: 'media', item: held[v++] });
+		rows.push({ queue: 'tts', item: tip });
+	}
+	for (; v < held.length; v++) rows.push({ queue: 'media', item: held[v] });
+	return rows;
 }
 
 /** Up next's tips: every queued one but those the rules removed (they never play). */
@@ -38,14 +86,42 @@ export function upNextTips(items: readonly QueueTip[] | null | undefined): Queue
 	return items ? items.filter((t) => t.moderation?.outcome !== 'remove') : null;
 }
 
-/** Tips whose decision is still to come (the decision store was unreachable, or an event's tip). */
-export function undecided(items: readonly QueueTip[] | null | undefined): boolean {
+/** Up next's videos: every queued one but those the rules removed (the server leaves them out). */
+export function upNextVideos(
+	items: readonly QueueMediaItem[] | null | undefined
+): QueueMediaItem[] | null {
+	return items ? items.filter((v) => v.moderation?.outcome !== 'remove') : null;
+}
+
+/** Items whose decision is still to come (the decision store was unreachable, or an event's). */
+export function undecided(items: readonly Decided[] | null | undefined): boolean {
 	return (items ?? []).some((t) => t.moderation?.outcome === 'pending');
 }
 
-/** The badge a tip shows in Up next and Now playing; null for a tip read aloud. */
-export function badgeOf(tip: QueueTip): string | null {
-	switch (tip.moderation?.outcome) {
+/**
+ * What the Held list says of a video: its title, its channel when the link names one, its length,
+ * and its thumbnail when it is a web link (an image from elsewhere is loaded: the page's policy
+ * allows any host, as for Now playing).
+ */
+export function videoFacts(video: QueueMediaItem): {
+	title: string;
+	channel: string | null;
+	length: string;
+	thumbnail: string | null;
+} {
+	const start =
+		video.media_start_time > 0 ? `, starts at ${clockTime(video.media_start_time)}` : '';
+	return {
+		title: video.video_title?.trim() || '(no title)',
+		channel: channelOf(video),
+		length: video.video_duration > 0 ? clockTime(video.video_duration) + start : 'unknown length',
+		thumbnail: /^https?:\/\//i.test(video.video_thumbnail ?? '') ? video.video_thumbnail : null
+	};
+}
+
+/** The badge a tip or video shows in Up next and Now playing; null for one that plays as it is. */
+export function badgeOf(item: Decided): string | null {
+	switch (item.moderation?.outcome) {
 		case 'no_voice':
 			return 'no voice';
 		case 'hold':
