@@ -173,7 +173,7 @@ describe("the rules form's videos", () => {
 			channels: { hold: 'Loud Music', remove: '@SpamChannel' },
 			links: { hold: 'example.com', remove: '' },
 			words: { hold: 'jumpscare', remove: 'gore' },
-			maxLength: '600',
+			maxLength: '10:00',
 			maxOutcome: 'hold',
 			holdEvery: false,
 			fromAmount: '20'
@@ -210,9 +210,9 @@ describe("the rules form's videos", () => {
 		expect(rules(videoForm({ maxLength: '1:02:03' })).videos.maxSeconds?.seconds).toBe(3723);
 		expect(rules(videoForm({ maxLength: '' })).videos.maxSeconds).toBeNull();
 		for (const [typed, why] of [
-			['ten', 'not seconds or m:ss'],
-			['1:75', 'not seconds or m:ss'],
-			['90.5', 'not seconds or m:ss'],
+			['ten', 'not m:ss or seconds'],
+			['1:75', 'not m:ss or seconds'],
+			['90.5', 'not m:ss or seconds'],
 			['0', 'below 1 second'],
 			['25:00:00', 'above 86400 seconds (24 hours)']
 		])

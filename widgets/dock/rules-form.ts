@@ -10,6 +10,7 @@ import {
 	type RuleOutcome,
 	type VideoOutcome
 } from '../../src/contract/index.ts';
+import { clockTime } from '../../src/core/media-source.ts';
 
 export const OUTCOMES: readonly RuleOutcome[] = ['no_voice', 'hold', 'remove'];
 /** A video is held or removed, never shown without voice. */
@@ -27,7 +28,7 @@ export interface VideoRulesForm {
 	channels: Record<VideoOutcome, string>;
 	links: Record<VideoOutcome, string>;
 	words: Record<VideoOutcome, string>;
-	/** Seconds, or m:ss; '' for no longest. */
+	/** m:ss (h:mm:ss), or seconds; '' for no longest. */
 	maxLength: string;
 	maxOutcome: VideoOutcome;
 	holdEvery: boolean;
@@ -84,7 +85,7 @@ export function formFromRules(rules: ModerationRules): RulesForm {
 			channels: lines(v.channels, VIDEO_OUTCOMES),
 			links: lines(v.links, VIDEO_OUTCOMES),
 			words: lines(v.words, VIDEO_OUTCOMES),
-			maxLength: v.maxSeconds ? String(v.maxSeconds.seconds) : '',
+			maxLength: v.maxSeconds ? clockTime(v.maxSeconds.seconds) : '',
 			maxOutcome: v.maxSeconds?.outcome ?? 'hold',
 			holdEvery: v.every === 'hold',
 			fromAmount: v.fromAmount ? String(v.fromAmount.amount) : ''
@@ -137,13 +138,13 @@ function amount(text: string): number | null | string {
 	return n > MAX_AMOUNT ? `above ${MAX_AMOUNT}` : n;
 }
 
-/** The longest video's input: '' → null; whole seconds, or m:ss (h:mm:ss); else why not. */
+/** The longest video's input: '' → null; m:ss (h:mm:ss), or whole seconds; else why not. */
 function seconds(text: string): number | null | string {
 	const t = text.trim();
 	if (t === '') return null;
 	const m = /^(?:(?:(\d+):)?(\d+):)?(\d+)$/.exec(t);
 	if (!m || (m[2] !== undefined && Number(m[3]) > 59) || (m[1] !== undefined && Number(m[2]) > 59))
-		return 'not seconds or m:ss';
+		return 'not m:ss or seconds';
 	const n = Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3]);
 	if (n < 1) return 'below 1 second';
 	return n > MAX_SECONDS ? `above ${MAX_SECONDS} seconds (24 hours)` : n;
