@@ -7,6 +7,7 @@
 // why: Chromium 103 lacks what Playwright's click() and toBeVisible() need).
 import type { Page } from '@playwright/test';
 import { demoVideos } from '../../src/sim/demo-videos.ts';
+import type { MediaInput } from '../../src/sim/model/model.ts';
 import { atEverySize, openDock, outcome, press, rows, settled } from './dock.helpers.ts';
 import { LONG_NAME } from './content.ts';
 import { eventually, expect, REACT_MS, test, textOf, type Stack } from './fixtures.ts';
@@ -86,9 +87,13 @@ async function decisionOf(stack: Stack, id: string): Promise<string | null> {
 
 const demo = demoVideos[0];
 
-/** A video queued in the simulator: a TikTok link (its channel is in it), the demo's thumbnail. */
+/**
+ * A video a viewer queued from chat (the streamer's own play without rules): a TikTok link (its
+ * channel is in it), the demo's thumbnail.
+ */
 function queueVideo(stack: Stack, title: string, name = 'Sam') {
-	return stack.sim.control.model.enqueueMedia(
+	return fromChat(
+		stack,
 		{
 			url: 'https://www.tiktok.com/@skater.sam/video/7301234567890123456',
 			title,
@@ -97,6 +102,11 @@ function queueVideo(stack: Stack, title: string, name = 'Sam') {
 		},
 		name
 	);
+}
+
+/** A video queued as a viewer's chat command queues one. */
+function fromChat(stack: Stack, input: MediaInput, name: string) {
+	return stack.sim.control.model.enqueueMedia(input, name, undefined, undefined, 'chat');
 }
 
 /** The thumbnail of a held video has loaded (a picture, not a broken image). */
@@ -234,7 +244,7 @@ test('the dock fits at 300x600, 500x900 and on a phone with held videos and the 
 	const videos = [
 		queueVideo(stack, title, NAME_100),
 		queueVideo(stack, 'Short', LONG_NAME),
-		stack.sim.control.model.enqueueMedia({ url: `${stack.sim.origin}/demo/none.webm` }, 'Nobody')
+		fromChat(stack, { url: `${stack.sim.origin}/demo/none.webm` }, 'Nobody')
 	];
 	await expect
 		.poll(async () => (await heldRows(page)).length, { timeout: REACT_MS })
