@@ -147,7 +147,9 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// Wrong keys never lock anyone out (measured 2026-11-28): every page with a key checks a refused
 	// key again rarely and reloads when it works (key-retry.ts), and tells a refused key from a read
 	// limit on each of its calls: about 0.6 kB a page. Dock 51,349.
-	dock: 51_700,
+	// Videos moderated (measured 2026-11-28): held videos in Held, the Rules form's Videos part,
+	// the video rules' schema: 51,349 -> 54,166. A page the streamer keeps open, not a source.
+	dock: 54_500,
 	// New in issue 40, measured 2026-11-27: the settings editor's own page (/editor): Svelte, zod/mini
 	// for every widget's parameter table and the settings contract, howler for the sounds' play
 	// button, the editor's form, tiers, sample and URL tools: 54,296.
