@@ -1,7 +1,9 @@
 // The word rules against evasions that must be caught and harmless text that must pass
-// (src/core/moderation). The other rules (names, links, amounts, precedence, masking) are in
-// moderation-rules.test.ts.
+// (src/core/moderation), among them every single-letter look-alike of Unicode's confusables. The
+// other rules (names, links, amounts, precedence, masking) are in moderation-rules.test.ts.
+import prototypes from 'unhomoglyph/data.json' with { type: 'json' };
 import { describe, expect, it } from 'vitest';
+import { skeleton } from '../../src/core/moderation/confusables.ts';
 import { compileRules, type ModerationRules } from '../../src/core/moderation/matcher.ts';
 
 const BLOCKED = [
@@ -114,6 +116,20 @@ const EVASIONS: [string, string][] = [
 	['a s s so dumb', 'ass']
 ];
 
+// Cyrillic letters that NFKD leaves as they are, read by their confusables.txt prototype.
+const CYRILLIC: [string, string][] = [
+	['гape', 'rape'], // г U+0433 is r
+	['whoгe', 'whore'],
+	['Ьitch', 'bitch'], // Ь U+042C is b
+	['hҽll', 'hell'], // ҽ U+04BD is e
+	['ѡank', 'wank'], // ѡ U+0461 is w
+	['shӀt', 'shit'], // Ӏ U+04C0 is l or I
+	['faԌ', 'fag*'], // Ԍ U+050C is G
+	['ҫunt', 'cunt'], // ҫ U+04AB is c
+	['whөre', 'whore'], // ө U+04E9 is o
+	['ѕеҳ', 'sex'] // ҳ U+04B3 is x
+];
+
 // Harmless words and sentences, each holding a blocked word inside a longer word or across words.
 const HARMLESS = [
 	'class',
@@ -179,12 +195,47 @@ const HARMLESS = [
 	'the pen is mightier than the sword',
 	'the one who re-entered',
 	'a bit chewy',
-	'as shown before'
+	'as shown before',
+	'Ich aß eine Brezel',
+	'Привет всем, как дела? Отличный стрим сегодня!',
+	'Сок, сосна, нет, тест и хех',
+	'Дякую за стрім, це було класно',
+	'Καλησπέρα σε όλους, ωραίο παιχνίδι!',
+	'Σας ευχαριστώ πολύ'
 ];
+
+/**
+ * Every rule of EVASIONS spelled with one letter swapped for one of its look-alikes: each code point
+ * outside ASCII whose skeleton is the letter's, small or capital (`m` is `rn`).
+ */
+function lookAlikeSpellings(): [string, string][] {
+	const sources = Object.keys(prototypes).filter((cp) => cp.charCodeAt(0) >= 0x80);
+	const spellings: [string, string][] = [];
+	for (const rule of new Set(EVASIONS.map(([, r]) => r))) {
+		const word = rule.replace('*', '');
+		[...word].forEach((letter, i) => {
+			const shapes = new Set([skeleton(letter), skeleton(letter.toUpperCase())]);
+			for (const cp of sources)
+				if (letter !== ' ' && shapes.has(skeleton(cp)))
+					spellings.push([word.slice(0, i) + cp + word.slice(i + 1), rule]);
+		});
+	}
+	return spellings;
+}
 
 describe('the word rules', () => {
 	it.each(EVASIONS)('%j is caught by %j', (message, rule) => {
 		expect(wordsIn(message)).toContain(rule);
+	});
+
+	it.each(CYRILLIC)('%j, with a Cyrillic look-alike, is caught by %j', (message, rule) => {
+		expect(wordsIn(message)).toContain(rule);
+	});
+
+	it("catches every rule written with one letter swapped for a look-alike from Unicode's data", () => {
+		const spellings = lookAlikeSpellings();
+		expect(spellings.length).toBeGreaterThan(4000);
+		expect(spellings.filter(([message, rule]) => !wordsIn(message).includes(rule))).toEqual([]);
 	});
 
 	it.each(HARMLESS)('%j passes', (message) => {

@@ -1,8 +1,11 @@
 // Folds a text into the letters the word rules compare, keeping where each letter came from.
 // Evasions it undoes: case, accents (NFKD, marks stripped), fullwidth and mathematical forms
-// (NFKD), Cyrillic and Greek look-alikes, zero-width characters, digits and symbols written for
-// letters, and spacing or punctuation inside a word (the gaps are kept apart from the letters, so
-// a rule can match across them and still find where the text's words begin and end).
+// (NFKD), look-alikes from other scripts and symbols (Unicode's confusables, confusables.ts: the
+// TR39 skeleton of every code point outside ASCII), zero-width characters, digits and symbols
+// written for letters, and spacing or punctuation inside a word (the gaps are kept apart from the
+// letters, so a rule can match across them and still find where the text's words begin and end).
+
+import { skeleton } from './confusables.ts';
 
 /** What separates a letter from the one before it; a rule may start or end only where it is not NONE. */
 export const NONE = 0;
@@ -38,54 +41,6 @@ function isSpace(ch: string): boolean {
 	return WHITESPACE.test(ch);
 }
 
-/** Cyrillic and Greek letters that look like Latin ones (after lower-casing). */
-const LOOK_ALIKES: Record<string, string> = {
-	// Latin letters with a stroke, which Unicode does not decompose into letter + mark.
-	ø: 'o',
-	đ: 'd',
-	ł: 'l',
-	ŧ: 't',
-	ħ: 'h',
-	ƀ: 'b',
-	а: 'a',
-	в: 'b',
-	е: 'e',
-	к: 'k',
-	м: 'm',
-	н: 'h',
-	о: 'o',
-	р: 'p',
-	с: 'c',
-	т: 't',
-	у: 'y',
-	х: 'x',
-	і: 'i',
-	ј: 'j',
-	ѕ: 's',
-	ԁ: 'd',
-	ӏ: 'l',
-	һ: 'h',
-	ү: 'y',
-	ԛ: 'q',
-	ԝ: 'w',
-	ɡ: 'g',
-	ı: 'i',
-	α: 'a',
-	β: 'b',
-	ε: 'e',
-	η: 'n',
-	ι: 'i',
-	κ: 'k',
-	μ: 'u',
-	ν: 'v',
-	ο: 'o',
-	ρ: 'p',
-	τ: 't',
-	υ: 'u',
-	χ: 'x',
-	ω: 'w',
-	γ: 'y'
-};
 /** Digits written for letters; only inside a word that has a letter (`455` stays a number). */
 const DIGITS: Record<string, string> = {
 	'0': 'o',
@@ -115,12 +70,45 @@ export interface Folded {
 	gap: Uint8Array;
 }
 
+/**
+ * Where Unicode's data does not give the letter a reader sees (looked up after NFKD, so `µ` and `𝛍`
+ * are `μ`): Greek `μ` and `ω` have no prototype (and upper-cased, `μ` would read as `M`), and
+ * Cyrillic `ӏ`, mapped to `i`, is drawn as a stroke of full height, like `l` or `I`.
+ */
+const BESIDES_SKELETON: Record<string, string> = { μ: 'u', ω: 'w', ӏ: I_OR_L };
+
+/** Letters, and the digits and symbols read as letters: what a look-alike may fold to. */
+function readable(folded: string): boolean {
+	for (const c of folded)
+		if ((c < 'a' || c > 'z') && DIGITS[c] === undefined && SYMBOLS[c] === undefined) return false;
+	return true;
+}
+
+/**
+ * One code point outside ASCII read through its TR39 skeleton (confusables.ts), then NFKD for the
+ * forms the data leaves to normalization (full-width, mathematical, circled) and the skeleton again
+ * for what that brings out; marks stripped, lower-cased. A prototype of a vertical stroke (`l`,
+ * `I`) may be either letter, and `rn` from one code point is an `m`.
+ */
+function lookAlike(cp: string): string {
+	const mapped = skeleton(skeleton(cp, true).normalize('NFKD'), true).replace(MARK, '');
+	// A hook drawn as an apostrophe goes (`ґ` is `r'`, `Ƈ` is `C'`), unless it is all there is.
+	const letters = mapped.replace(/'/g, '') || mapped;
+	return letters.replace(/[lI]/g, I_OR_L).replace(/rn/g, 'm').toLowerCase();
+}
+
 function foldSlow(cp: string): string {
 	if (INVISIBLE.test(cp)) return '';
-	const plain = cp.toLowerCase().normalize('NFKD').replace(MARK, '').toLowerCase();
-	let out = '';
-	for (const c of plain) out += LOOK_ALIKES[c] ?? c;
-	return out;
+	const own = BESIDES_SKELETON[cp.normalize('NFKD')];
+	if (own !== undefined) return own;
+	// As written, then in the other case: a Cyrillic or Greek small letter whose prototype is a small
+	// capital (`н` is `ʜ`, `т` is `ᴛ`) reads as its capital (`Н` is `H`).
+	for (const form of new Set([cp, cp.toLowerCase(), cp.toUpperCase()])) {
+		if (form !== cp && [...form].length !== 1) continue; // `ß` is `SS`
+		const folded = lookAlike(form);
+		if (readable(folded)) return folded;
+	}
+	return cp.normalize('NFKD').replace(MARK, '').toLowerCase();
 }
 
 // Folding a code point outside ASCII (normalize, regular expressions) is the slow part of a check;

@@ -77,8 +77,8 @@ function spacedOut(gap: Uint8Array, start: number, end: number): boolean {
 
 /**
  * The text run after the rule's runs from `m` on, matched from text run `next`, or -1. One letter
- * spread over pieces (`a s s`, `a$$`) is one run, so a rule's run may take several text runs of
- * its letter: each count is tried (`shit tastes` is `shit` then `tastes`).
+ * spread over pieces (`a s s`, `a$$`) or written two ways (`he1l`) is one run, so a rule's run may
+ * take several text runs of its letter: each count is tried (`shit tastes` is `shit` then `tastes`).
  */
 function matchRuns<T>(runs: Run[], next: number, p: Compiled<T>, m: number): number {
 	if (m === p.runs.length) return next;
@@ -87,7 +87,7 @@ function matchRuns<T>(runs: Run[], next: number, p: Compiled<T>, m: number): num
 	// A prefix's last run may go on into the rest of the word (`fag*` in `faggot`).
 	const open = p.prefix && m === p.runs.length - 1;
 	let n = 0;
-	for (let k = next; k < runs.length && runs[k].c === runs[next].c; k++) {
+	for (let k = next; k < runs.length && sameLetter(runs[k].c, r.c); k++) {
 		n += runs[k].n;
 		if (!(open ? n >= r.n : longEnough(n, r.n))) continue;
 		const after = matchRuns(runs, k + 1, p, m + 1);
