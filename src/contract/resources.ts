@@ -1,4 +1,4 @@
-// Resources of service-api.md (Resources and their fields) and the records CONTRACT.md fixes.
+// The upstream's resources and records as the kit reads them (docs/upstream.md).
 import { z } from 'zod/mini';
 // `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
 // method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
@@ -209,7 +209,7 @@ export const OAuthActor = z.looseObject({
 	authorization_id: z.string()
 });
 
-/** CONTRACT.md: the actor of an API-key call. */
+/** The actor of an API-key call (docs/upstream.md). */
 export const ApiKeyActor = z.looseObject({
 	type: z.literal('api_key'),
 	id: z.string(),
@@ -220,7 +220,7 @@ export const ApiKeyActor = z.looseObject({
 export const Actor = z.union([OAuthActor, ApiKeyActor, z.looseObject({ type: z.string() })]);
 export type Actor = z.infer<typeof Actor>;
 
-// --- Counters, overlays, tip goals (CONTRACT.md, Records) ---
+// --- Counters, overlays, tip goals (docs/upstream.md) ---
 
 export const Counter = z.looseObject({
 	name: CounterName,
@@ -250,7 +250,7 @@ export const Overlay = z.looseObject({
 });
 export type Overlay = z.infer<typeof Overlay>;
 
-/** The settable fields of a tip goal (service-api.md, Tip goal). */
+/** The settable fields of a tip goal (docs/upstream.md, tip goal). */
 export const tipGoalFieldsShape = {
 	enabled: z.boolean(),
 	title: /*@__PURE__*/ z.string().check(z.maxLength(80)),
@@ -260,7 +260,7 @@ export const tipGoalFieldsShape = {
 };
 export const TipGoalFields = z.looseObject(tipGoalFieldsShape);
 
-/** CONTRACT.md: plus `current`, paid tips inside [starts_at, ends_at] plus added amounts. */
+/** docs/upstream.md: plus `current`, paid tips inside [starts_at, ends_at] plus added amounts. */
 export const TipGoal = withFields(tipGoalFieldsShape, { current: z.number() });
 export type TipGoal = z.infer<typeof TipGoal>;
 

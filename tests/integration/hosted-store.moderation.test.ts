@@ -1,4 +1,4 @@
-// Hosted mode's moderation store (issue 39) on both databases hosted mode supports: the streamer's
+// Hosted mode's moderation store on both databases hosted mode supports: the streamer's
 // rules (defaults, saves numbered one after the other, an unreadable stored row), the decision of
 // a tip made once (the first writer wins), a held tip settled once however many docks press at
 // once, what a subscriber hears, pruning after 30 days, and each streamer's rules, decisions and

@@ -1,6 +1,6 @@
 // The dock's model (widgets/dock/dock-model.ts) on sequences of realtime events over a snapshot:
 // what the streamer sees in Now playing, Up next, Recent and the controls, and when the dock must
-// read a snapshot again because an event cannot be applied with certainty (CONTRACT.md).
+// read a snapshot again because an event cannot be applied with certainty (docs/upstream.md).
 import { describe, expect, it } from 'vitest';
 import {
 	EVENT_CATALOG,

@@ -1,4 +1,4 @@
-// Media events as claim-reducer inputs (src/client/media-queue.ts; CONTRACT.md, Event catalog), and
+// Media events as claim-reducer inputs (src/client/media-queue.ts; docs/upstream.md, events), and
 // the "a tip is being read" signal between TTS and media pages (src/client/sound-bus.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { KnownEvent, QueueMediaItem } from '../../src/contract/index.ts';
@@ -62,7 +62,7 @@ describe('mediaInput', () => {
 			kind: 'visible',
 			visible: false
 		});
-		// A TTS clear resets the media playback state too (service-api.md): re-read the queue.
+		// A TTS clear resets the media playback state too (docs/upstream.md): re-read the queue.
 		expect(mediaInput(ev('queue.tts.cleared', {}))).toEqual({ kind: 'resnapshot' });
 		expect(mediaInput(ev('counter.updated', {}))).toBeNull();
 	});

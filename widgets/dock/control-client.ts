@@ -1,4 +1,4 @@
-// The dock's way to the token endpoint's /control routes (dock-spec.md): the page's ApiClient with
+// The dock's way to the token endpoint's /control routes (docs/dock.md): the page's ApiClient with
 // the control credential instead of the overlay key, and /control in front of every path, so that
 // /control/token mints the realtime handoff token and /control/api/<path> forwards the dock's
 // reads. The credential is the control key of the URL (X-Control-Key) or, on the hosted
@@ -22,7 +22,7 @@ export type ReadResult = { ok: true; read: SnapshotBody } | ApiFailure;
 export type RulesResult = { ok: true; stored: StoredRules } | ApiFailure;
 export type MessageResult = { ok: true; message: string | null } | ApiFailure;
 
-/** The control key's format (dock-spec.md: like the overlay key). */
+/** The control key's format (docs/dock.md: like the overlay key). */
 export const CONTROL_KEY = /^[A-Za-z0-9_-]{16,128}$/;
 
 /** The headers that carry the dock's credential (every /control call, GET /control/live too). */

@@ -1,6 +1,6 @@
 // What the dock shows, as a pure model: the snapshots it read (GET /tts/queue, /media/queue, the
 // two played histories, /tipping) and the realtime events since, folded into one value. Events are
-// hints (CONTRACT.md): each is applied when it can be with certainty; an event about an order this
+// hints (docs/upstream.md): each is applied when it can be with certainty; an event about an order this
 // dock never saw asks for a re-read of that snapshot instead, and so does a start that shows the
 // dock missed the end of the item before it. Applying an event twice changes nothing.
 import type {

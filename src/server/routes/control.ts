@@ -1,4 +1,4 @@
-// /control/*: the streamer's dock (/work/dock-spec.md, Server routes), every route behind the
+// /control/*: the streamer's dock (docs/dock.md), every route behind the
 // control credential (control-key.ts) except GET /control/session, which hands a signed-in hosted
 // dashboard its CSRF token. The dock's token, its reads (an allowlist of its own: /api stays the
 // widgets'), its actions (control-actions.ts, one at a time per streamer) and a new control key.
