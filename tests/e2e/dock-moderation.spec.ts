@@ -19,33 +19,10 @@ import {
 	ttsStartsOf
 } from './dock.helpers.ts';
 import { LONG_MESSAGE_UNBROKEN, LONG_NAME } from './content.ts';
-import { attrOf, eventually, expect, REACT_MS, test, textOf, type Stack } from './fixtures.ts';
+import { openRules, RULES, storedRules, type } from './moderation.helpers.ts';
+import { attrOf, eventually, expect, REACT_MS, test, textOf } from './fixtures.ts';
 
-const RULES = '[data-testid=rules]';
 const held = (id: string) => `[data-testid=held] li[data-order="${id}"]`;
-
-/** Opens the Rules section (its disclosure button) unless it is open. */
-async function openRules(page: Page): Promise<void> {
-	if ((await attrOf(page, `${RULES} h2 button`, 'aria-expanded')) !== 'true')
-		await press(page, `${RULES} h2 button`);
-	await expect
-		.poll(() => page.evaluate((s) => !!document.querySelector(`${s} textarea`), RULES), {
-			timeout: REACT_MS
-		})
-		.toBe(true);
-}
-
-/** Types into a field of the Rules form as a person does (the value, then its input event). */
-function type(page: Page, selector: string, value: string): Promise<void> {
-	return page.evaluate(
-		([sel, v]) => {
-			const el = document.querySelector<HTMLTextAreaElement | HTMLInputElement>(sel)!;
-			el.value = v;
-			el.dispatchEvent(new Event('input', { bubbles: true }));
-		},
-		[selector, value] as const
-	);
-}
 
 /** An element's text, its edges' white space left out ('' when absent). */
 const text = async (page: Page, selector: string) => (await textOf(page, selector)).trim();
@@ -58,15 +35,6 @@ async function saveWord(page: Page, list: 'no_voice' | 'hold', word: string): Pr
 	await type(page, `textarea[data-list="words-${list}"]`, word);
 	await press(page, 'button[data-action=save-rules]');
 	await expect.poll(() => status(page), { timeout: REACT_MS }).toBe('saved');
-}
-
-/** The rules as the token endpoint stores them, read from the test process. */
-async function storedRules(stack: Stack) {
-	const res = await fetch(`${stack.origin}/control/moderation`, {
-		headers: { 'x-control-key': stack.controlKey }
-	});
-	expect(res.status).toBe(200);
-	return (await res.json()) as { rules: { words: unknown[] }; version: number };
 }
 
 /** Every request a page makes for a tip's rendered audio, from now on. */

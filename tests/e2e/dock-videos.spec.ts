@@ -10,9 +10,9 @@ import { demoVideos } from '../../src/sim/demo-videos.ts';
 import type { MediaInput } from '../../src/sim/model/model.ts';
 import { atEverySize, openDock, outcome, press, rows, settled } from './dock.helpers.ts';
 import { LONG_NAME } from './content.ts';
+import { openRules, storedRules, tipWithVideo, type } from './moderation.helpers.ts';
 import { eventually, expect, REACT_MS, test, textOf, type Stack } from './fixtures.ts';
 
-const RULES = '[data-testid=rules]';
 const heldVideo = (id: string) => `[data-testid=held] li[data-queue=media][data-order="${id}"]`;
 const heldTip = (id: string) => `[data-testid=held] li[data-queue=tts][data-order="${id}"]`;
 
@@ -27,26 +27,6 @@ const heldRows = (page: Page) =>
 			(li) => `${li.dataset.queue}:${li.dataset.order}`
 		)
 	);
-
-/** Opens the Rules section (its disclosure button) unless it is open. */
-async function openRules(page: Page): Promise<void> {
-	const open = () =>
-		page.evaluate((s) => !!document.querySelector(`${s} [data-testid=video-rules]`), RULES);
-	if (!(await open())) await press(page, `${RULES} h2 button`);
-	await expect.poll(open, { timeout: REACT_MS }).toBe(true);
-}
-
-/** Types into a field of the Rules form as a person does (the value, then its input event). */
-function type(page: Page, selector: string, value: string): Promise<void> {
-	return page.evaluate(
-		([sel, v]) => {
-			const el = document.querySelector<HTMLTextAreaElement | HTMLInputElement>(sel)!;
-			el.value = v;
-			el.dispatchEvent(new Event('input', { bubbles: true }));
-		},
-		[selector, value] as const
-	);
-}
 
 /** Saves the Rules form and waits for "saved". */
 async function save(page: Page): Promise<void> {
@@ -65,14 +45,9 @@ async function holdEveryVideo(page: Page): Promise<void> {
 	await save(page);
 }
 
-/** The rules as the token endpoint stores them, read from the test process. */
-async function storedVideoRules(stack: Stack) {
-	const res = await fetch(`${stack.origin}/control/moderation`, {
-		headers: { 'x-control-key': stack.controlKey }
-	});
-	expect(res.status).toBe(200);
-	return ((await res.json()) as { rules: { videos: Record<string, unknown> } }).rules.videos;
-}
+/** The video rules as the token endpoint stores them. */
+const storedVideoRules = async (stack: Stack) =>
+	(await storedRules(stack)).rules.videos as Record<string, unknown>;
 
 /** A video's decision as the dock's media queue read gives it (null: not listed). */
 async function decisionOf(stack: Stack, id: string): Promise<string | null> {
@@ -203,17 +178,10 @@ test('a tip held by a word holds its video with it; Approve of the tip settles b
 	const other = await page.context().newPage();
 	await openDock(other, stack);
 
-	const tip = stack.sim.control.createTip({
+	const tip = tipWithVideo(stack, {
 		name: 'Pia',
 		amount: 4,
-		message: 'Pineapple on pizza, and watch this:',
-		media: {
-			url: `${stack.sim.origin}${demo.file}`,
-			title: demo.title,
-			thumbnail: `${stack.sim.origin}${demo.thumbnail}`,
-			duration: demo.duration,
-			requested_via: 'tip'
-		}
+		message: 'Pineapple on pizza, and watch this:'
 	});
 	const id = tip.order_id;
 	for (const dock of [page, other])

@@ -4,20 +4,9 @@
 // the next video plays; after Approve it plays once. A video whose title has a blocked word is
 // held by itself, and a removed one never shows.
 import type { Page } from '@playwright/test';
-import { demoVideos } from '../../src/sim/demo-videos.ts';
 import { eventually, expect, test, type Stack } from './fixtures.ts';
 import { finishesOf, ready, startsOf } from './media.helpers.ts';
-
-async function control(stack: Stack, method: string, path: string, body: unknown) {
-	const res = await fetch(`${stack.origin}/control${path}`, {
-		method,
-		headers: { 'x-control-key': stack.controlKey, 'content-type': 'application/json' },
-		body: JSON.stringify(body)
-	});
-	expect(res.status, `${method} /control${path}`).toBe(200);
-	return res.json() as Promise<{ outcome?: string }>;
-}
-const saveRules = (stack: Stack, rules: object) => control(stack, 'PUT', '/moderation', rules);
+import { control, saveRules, tipWithVideo } from './moderation.helpers.ts';
 
 /** A media widget page that records every text it ever rendered and every video it loaded. */
 async function widget(page: Page, stack: Stack, params: Record<string, string> = {}) {
@@ -40,24 +29,6 @@ const everShown = (page: Page) =>
 const everLoaded = (page: Page) =>
 	page.evaluate(() => (window as unknown as { __videos: string[] }).__videos);
 
-/** A viewer's tip that requests a demo video (the tip's order id is the video's). */
-function tipWithVideo(stack: Stack, name: string, amount: number, file: string, message = 'hi') {
-	const demo = demoVideos.find((v) => v.file === `/demo/${file}.webm`)!;
-	return stack.sim.control.createTip({
-		name,
-		amount,
-		message,
-		paid: true,
-		media: {
-			url: `${stack.sim.origin}${demo.file}`,
-			title: demo.title,
-			thumbnail: `${stack.sim.origin}${demo.thumbnail}`,
-			duration: demo.duration,
-			requested_via: 'tip'
-		}
-	});
-}
-
 test('a held tip’s video never plays in any copy while the next one does, and plays once after Approve', async ({
 	page,
 	stack
@@ -65,8 +36,8 @@ test('a held tip’s video never plays in any copy while the next one does, and 
 	await saveRules(stack, { fromAmount: { amount: 50, outcome: 'hold' } });
 	const player = await widget(page, stack);
 	const spectator = await widget(await page.context().newPage(), stack, { claim: 'never' });
-	const held = tipWithVideo(stack, 'Big', 100, 'countdown');
-	const next = tipWithVideo(stack, 'Small', 5, 'bars');
+	const held = tipWithVideo(stack, { name: 'Big', amount: 100 }, 'countdown');
+	const next = tipWithVideo(stack, { name: 'Small', amount: 5 }, 'bars');
 	await eventually(() => finishesOf(stack, next.order_id).length === 1, 40_000);
 	expect(finishesOf(stack, held.order_id)).toEqual([]);
 	for (const p of [player, spectator]) {
@@ -96,9 +67,9 @@ test('a blocked word in a title holds the video by itself; a removed video never
 		}
 	});
 	const player = await widget(page, stack);
-	const titled = tipWithVideo(stack, 'Ada', 5, 'countdown');
-	const removed = tipWithVideo(stack, 'Bob', 5, 'bounce');
-	const fine = tipWithVideo(stack, 'Cy', 5, 'bars');
+	const titled = tipWithVideo(stack, { name: 'Ada', amount: 5 }, 'countdown');
+	const removed = tipWithVideo(stack, { name: 'Bob', amount: 5 }, 'bounce');
+	const fine = tipWithVideo(stack, { name: 'Cy', amount: 5 }, 'bars');
 	await eventually(() => finishesOf(stack, fine.order_id).length === 1, 40_000);
 	await eventually(() => stack.sim.control.model.media.find(removed.order_id) === undefined);
 	const shown = await everShown(player);

@@ -15,17 +15,7 @@ import {
 	watchPlayback
 } from './dock.helpers.ts';
 import { eventually, expect, test, type Stack } from './fixtures.ts';
-
-async function control(stack: Stack, method: string, path: string, body: unknown) {
-	const res = await fetch(`${stack.origin}/control${path}`, {
-		method,
-		headers: { 'x-control-key': stack.controlKey, 'content-type': 'application/json' },
-		body: JSON.stringify(body)
-	});
-	expect(res.status, `${method} /control${path}`).toBe(200);
-	return res.json() as Promise<{ outcome?: string }>;
-}
-const saveRules = (stack: Stack, rules: object) => control(stack, 'PUT', '/moderation', rules);
+import { control, saveRules } from './moderation.helpers.ts';
 
 /** A TTS widget page whose every played sound, shown card and seen text is recorded. */
 async function widget(page: Page, stack: Stack, params: Record<string, string | number> = {}) {
