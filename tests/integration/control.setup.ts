@@ -144,3 +144,18 @@ export async function upstreamState(sim: Sim, q: 'tts' | 'media') {
 		)
 	};
 }
+
+/** A page's call (the overlay key) through the endpoint: its status and JSON body. */
+export async function pageCall(r: Rig, method: string, target: string) {
+	const res = await send(r.app, method, target);
+	const text = await res.text();
+	return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** The moderation rules saved as the dock saves them; the stored rules. */
+export async function withRules(r: Rig, rules: object) {
+	const saved = await r.dock('PUT', '/control/moderation', { body: rules });
+	if (saved.status !== 200)
+		throw new Error(`the rules were refused: ${JSON.stringify(saved.body)}`);
+	return saved.body;
+}

@@ -1,20 +1,11 @@
-// Moderation through the token endpoint (issue 39), its edges: no answer a page can get through
+// Moderation through the token endpoint, its edges: no answer a page can get through
 // /api carries a held tip's message or audio (not the release's either), a tip that may not be
 // played never keeps the queue's one claim when the give-back fails once, and a long word list saves.
 import { describe, expect, it } from 'vitest';
 import { readyTip, until } from '../fixtures/sim.ts';
-import { send } from '../fixtures/token-endpoint.ts';
-import { rig, type Rig } from './control.setup.ts';
+import { pageCall, rig, withRules } from './control.setup.ts';
 
-const page = async (r: Rig, method: string, target: string) => {
-	const res = await send(r.app, method, target);
-	const text = await res.text();
-	return { status: res.status, body: text ? JSON.parse(text) : null };
-};
-
-async function withRules(r: Rig, rules: object) {
-	expect((await r.dock('PUT', '/control/moderation', { body: rules })).status).toBe(200);
-}
+const page = pageCall;
 
 describe('the answers a page gets carry no held message', () => {
 	it('a release of a held tip answers without its message or audio', async () => {

@@ -5,17 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { api, until } from '../fixtures/sim.ts';
 import { send } from '../fixtures/token-endpoint.ts';
-import { rig, type Rig } from './control.setup.ts';
+import { pageCall, rig, withRules, type Rig } from './control.setup.ts';
 
-const page = async (r: Rig, method: string, target: string) => {
-	const res = await send(r.app, method, target);
-	const text = await res.text();
-	return { status: res.status, body: text ? JSON.parse(text) : null };
-};
-
-async function withRules(r: Rig, rules: object) {
-	expect((await r.dock('PUT', '/control/moderation', { body: rules })).status).toBe(200);
-}
+const page = pageCall;
 
 /** A viewer's tip that requests a demo video; the tip's (and its video's) order id. */
 function tipWithVideo(

@@ -1,22 +1,12 @@
-// Moderation through the token endpoint (issue 39), single mode against the real simulator: the
+// Moderation through the token endpoint, single mode against the real simulator: the
 // rules the dock saves decide every tip a page reads, the decision is made once, a held tip waits
 // for a person without blocking the tips after it, and the push channel tells open pages.
 import { describe, expect, it } from 'vitest';
 import { api, readyTip, until } from '../fixtures/sim.ts';
 import { send } from '../fixtures/token-endpoint.ts';
-import { rig, type Rig } from './control.setup.ts';
+import { pageCall, rig, withRules, type Rig } from './control.setup.ts';
 
-const page = async (r: Rig, method: string, target: string) => {
-	const res = await send(r.app, method, target);
-	const text = await res.text();
-	return { status: res.status, body: text ? JSON.parse(text) : null };
-};
-
-async function withRules(r: Rig, rules: object) {
-	const saved = await r.dock('PUT', '/control/moderation', { body: rules });
-	expect(saved.status).toBe(200);
-	return saved.body;
-}
+const page = pageCall;
 
 const queueTip = async (r: Rig, orderId: string, who: 'page' | 'dock' = 'page') => {
 	const q =
