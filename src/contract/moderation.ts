@@ -36,6 +36,23 @@ export const RuleKind = z.enum([
 ]);
 export type RuleKind = z.infer<typeof RuleKind>;
 
+/**
+ * A tip's or a video's decision as the token endpoint stores it (docs/moderation.md): the outcome,
+ * the rule that decided, the message's spans to mask, who decided and when. Its order id (a
+ * video's: `video:<order id>`) is its key in the store.
+ */
+export const DecisionRecord = z.object({
+	outcome: z.enum(['read', 'no_voice', 'hold', 'remove']),
+	/** What decided: the rule (its kind and the streamer's own text), or null: no rule matched. */
+	rule: z.nullable(z.object({ kind: RuleKind, text: z.optional(z.string()) })),
+	/** The message's spans to mask (UTF-16 offsets, end excluded); empty for none. */
+	spans: z.array(z.tuple([z.int(), z.int()])),
+	by: z.enum(['rules', 'approved', 'rejected']),
+	/** ISO date-time. */
+	decidedAt: z.string()
+});
+export type DecisionRecord = z.infer<typeof DecisionRecord>;
+
 /** How the message is given out: as written, with blocked words masked (`•`), or not at all. */
 export const MessageShown = z.enum(['shown', 'masked', 'hidden']);
 

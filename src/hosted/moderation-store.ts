@@ -15,8 +15,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { z } from 'zod/mini';
 import {
+	DecisionRecord,
 	ModerationRules,
-	RuleKind,
 	type LiveMessage,
 	type StoredRules
 } from '../contract/index.ts';
@@ -41,15 +41,6 @@ const Notice = z.object({
 	v: z.optional(z.int())
 });
 type Notice = z.infer<typeof Notice>;
-
-/** A decision as stored (its order id is the row's). */
-const StoredDecision = z.object({
-	outcome: z.enum(['read', 'no_voice', 'hold', 'remove']),
-	rule: z.nullable(z.object({ kind: RuleKind, text: z.optional(z.string()) })),
-	spans: z.array(z.tuple([z.int(), z.int()])),
-	by: z.enum(['rules', 'approved', 'rejected']),
-	decidedAt: z.string()
-});
 
 type DecisionRow = Pick<
 	Selectable<ModerationDecisionsTable>,
@@ -306,12 +297,12 @@ function readRules(streamer: string, stored: unknown): ModerationRules {
 }
 
 function toDecision(streamer: string, row: DecisionRow): Decision {
-	const parsed = StoredDecision.safeParse(json(row.decision));
+	const parsed = DecisionRecord.safeParse(json(row.decision));
 	if (parsed.success) return { orderId: row.order_id, ...parsed.data };
 	// Never thrown (every read of the queue would fail): the row's own columns, and a person
 	// decides a tip whose outcome is unreadable too.
 	console.error(`[moderation] the stored decision of ${streamer} ${row.order_id} is unreadable`);
-	const outcome = StoredDecision.shape.outcome.safeParse(row.outcome);
+	const outcome = DecisionRecord.shape.outcome.safeParse(row.outcome);
 	return {
 		orderId: row.order_id,
 		outcome: outcome.success ? outcome.data : 'hold',

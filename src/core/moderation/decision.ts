@@ -1,20 +1,17 @@
 // A tip's moderation decision and the tip as each audience is given it (docs/moderation.md). Pure:
 // the token endpoint decides with the streamer's compiled rules (matcher.ts), stores the decision
 // once, and rewrites every tip it hands out with `present`.
-import type { ModerationRules, QueueTip, RuleKind, TipModeration } from '../../contract/index.ts';
+import type {
+	DecisionRecord,
+	ModerationRules,
+	QueueTip,
+	RuleKind,
+	TipModeration
+} from '../../contract/index.ts';
 import { compileRules, maskMessage } from './matcher.ts';
 
-export interface Decision {
-	orderId: string;
-	outcome: 'read' | 'no_voice' | 'hold' | 'remove';
-	/** What decided: the rule (its kind and the streamer's own text), or null: no rule matched. */
-	rule: { kind: RuleKind; text?: string } | null;
-	/** The message's spans to mask (UTF-16 offsets, end excluded); empty for none. */
-	spans: [number, number][];
-	by: 'rules' | 'approved' | 'rejected';
-	/** ISO date-time. */
-	decidedAt: string;
-}
+/** A decision (its record, contract/moderation.ts) and the order it is for. */
+export type Decision = DecisionRecord & { orderId: string };
 
 /** Rules compiled once per version: checking a tip is then a walk of the message. */
 export type Judge = (tip: Pick<QueueTip, 'order_id' | 'name' | 'amount' | 'message'>) => Decision;

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import {
+	DecisionRecord,
 	describeIssues,
 	ModerationRules,
 	type LiveMessage,
@@ -20,15 +21,6 @@ import type { ModerationStore } from './store.ts';
 /** Decisions older than this are dropped: their tips have long been played or removed. */
 const KEEP_DECISIONS_MS = 30 * 24 * 3600_000;
 const MAX_DECISIONS = 20_000;
-
-const DecisionRow = z.object({
-	orderId: z.string(),
-	outcome: z.enum(['read', 'no_voice', 'hold', 'remove']),
-	rule: z.nullable(z.object({ kind: z.string(), text: z.string().optional() })),
-	spans: z.array(z.tuple([z.number(), z.number()])),
-	by: z.enum(['rules', 'approved', 'rejected']),
-	decidedAt: z.string()
-});
 
 const FileShape = z.object({
 	version: z.number().int(),
@@ -122,8 +114,10 @@ export class FileModerationStore implements ModerationStore {
 			);
 		this.#stored = { rules: rules.data, version: file.version };
 		for (const row of file.decisions) {
-			const d = DecisionRow.safeParse(row);
-			if (d.success) this.#decisions.set(d.data.orderId, d.data as Decision);
+			const orderId = (row as { orderId?: unknown } | null)?.orderId;
+			const d = DecisionRecord.safeParse(row);
+			if (d.success && typeof orderId === 'string')
+				this.#decisions.set(orderId, { ...d.data, orderId });
 		}
 	}
 
