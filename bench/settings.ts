@@ -1,5 +1,5 @@
 // `npm run bench:settings`: how long a save of stored settings takes to reach the open OBS sources
-// (issue 40: "within a second"). The simulator and the token endpoint in this process, the built
+// (the target: within a second). The simulator and the token endpoint in this process, the built
 // dist/ (`npm run build` first), three sources open in the system Chromium (TTS, counters and media
 // pages, each with debug=1), then saves of the TTS, counters and media targets in turn: the time
 // from sending the PUT until every page's debug panel shows the saved value, seen by a

@@ -5,6 +5,7 @@ import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BUDGETS } from '../../bench/budgets.ts';
 import { row } from '../../bench/lib.ts';
 import {
 	published,
@@ -50,5 +51,33 @@ describe('the published performance table', () => {
 		);
 		// Only the summary's figures: the full table stays in bench/results.
 		expect(text).not.toContain('reaction median');
+	});
+});
+
+describe('docs/performance.md', () => {
+	const page = readFileSync(`${root}${SUMMARY_PAGE}`, 'utf8');
+
+	it('states the budgets of bench/budgets.ts, every one of them', () => {
+		const stated = new Map<string, number[]>();
+		for (const [, cell, key] of page.matchAll(/^\|[^|]+\|([^|]+)\| `(\w+)` +\|$/gm)) {
+			stated.set(
+				key,
+				[...cell.matchAll(/\d+(?:\.\d+)?/g)].map((m) => Number(m[0]))
+			);
+		}
+		expect([...stated.keys()].sort()).toEqual(Object.keys(BUDGETS).sort());
+		for (const [key, budget] of Object.entries(BUDGETS)) {
+			const values = typeof budget === 'number' ? [budget] : Object.values(budget);
+			// Bytes are stated in kB.
+			const shown = key === 'ownWeightBytes' ? values.map((v) => v / 1000) : values;
+			expect(stated.get(key), key).toEqual(shown);
+		}
+	});
+
+	it('is a reference: no issue numbers, no commit hashes, no path outside the repository', () => {
+		expect(page).not.toMatch(/\bissues? #?\d/i);
+		expect(page).not.toMatch(/\(([0-9a-f]{7,40})[,)]/);
+		expect(page).not.toMatch(/\/work\/|CONTRACT\.md|service-api\.md|\]\(\.\.\/\.\./);
+		expect(page.split('\n').length).toBeLessThanOrEqual(301);
 	});
 });
