@@ -1,4 +1,4 @@
-// What the TTS and media queues share in the claim reducer's vocabulary (CONTRACT.md, TTS and media
+// What the TTS and media queues share in the claim reducer's vocabulary (docs/upstream.md, TTS and media
 // tables; Event catalog): an upstream item as a reducer item, the answer of a claim call as a
 // reducer result, and the claim events of `queue.<name>.*`. tts-queue.ts and media-queue.ts add
 // what differs: routes, the item's name in bodies, when an item is ready, events of their own.

@@ -1,4 +1,4 @@
-// Error bodies (service-api.md, Common responses and Errors; CONTRACT.md endpoint tables).
+// Error bodies (docs/upstream.md, common responses and Errors; docs/upstream.md endpoint tables).
 import { z } from 'zod/mini';
 
 /** The machine codes named by the two documents. Unknown codes still parse (`code` is a string). */

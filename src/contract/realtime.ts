@@ -1,4 +1,4 @@
-// Realtime WebSocket messages (CONTRACT.md, Realtime WebSocket; service-api.md, Realtime
+// Realtime WebSocket messages (docs/upstream.md, realtime WebSocket; docs/upstream.md, realtime
 // authentication). Every message in both directions is one JSON object with a string `type`.
 import { z } from 'zod/mini';
 // `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a

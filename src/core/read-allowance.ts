@@ -1,4 +1,4 @@
-// How many reads a reader may make through the token endpoint (issue 41): token buckets, one per
+// How many reads a reader may make through the token endpoint: token buckets, one per
 // overlay key (in hosted mode, per streamer) and one per client address of a key. Pure: the caller
 // passes the time. A read refused by either bucket costs neither: a flood from one address spends
 // only its address's allowance, and the key's other readers (the OBS sources) keep theirs.

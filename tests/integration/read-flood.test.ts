@@ -1,4 +1,4 @@
-// Alerts first (issue 41), through the token endpoint against the real simulator: a flood of reads
+// Alerts first, through the token endpoint against the real simulator: a flood of reads
 // with tips flowing holds back no claim (the claims' share of each rate window is kept from
 // reads), identical reads cost the upstream one call and never answer with data older than the
 // read, and a reader over its allowance is answered 429 here, never sent on.

@@ -1,4 +1,4 @@
-// Counters and overlays over real HTTP (service-api.md, Endpoints and Limits; CONTRACT.md,
+// Counters and overlays over real HTTP (docs/upstream.md, endpoints and Limits; docs/upstream.md,
 // Records, Counters, Overlays). Tip goals and tipping are in resources.tipping.test.ts.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-// The simulator's OAuth 2.0 server over real HTTP (service-api.md, Authentication, OAuth 2.0,
+// The simulator's OAuth 2.0 server over real HTTP (docs/upstream.md, authentication, OAuth 2.0,
 // and Errors): metadata, authorize outcomes and redirect rules, PKCE, and app registration.
 // Tokens are in sim-oauth.tokens.test.ts.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The simulator's OAuth 2.0 token endpoint over real HTTP (service-api.md, OAuth 2.0): codes,
+// The simulator's OAuth 2.0 token endpoint over real HTTP (docs/upstream.md, OAuth 2.0): codes,
 // rotation, reuse detection, revocation, public and confidential clients, and the access token
 // on the API and realtime.
 import { describe, expect, it } from 'vitest';

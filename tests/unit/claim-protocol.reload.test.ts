@@ -1,4 +1,4 @@
-// The claim protocol as a table (claim-protocol.rows.ts): a page that reloads (CONTRACT.md,
+// The claim protocol as a table (claim-protocol.rows.ts): a page that reloads (docs/upstream.md,
 // Details the document leaves open).
 import { describe, expect } from 'vitest';
 import { fail, input as I } from './claim-harness.ts';

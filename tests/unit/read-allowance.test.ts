@@ -1,4 +1,4 @@
-// What a reader may read through the token endpoint (src/core/read-allowance.ts, issue 41): normal
+// What a reader may read through the token endpoint (src/core/read-allowance.ts): normal
 // pages never meet the allowance, the issue's flood is cut, a flood from one address leaves the
 // key's other readers theirs, and a refusal says how long to wait.
 import { describe, expect, it } from 'vitest';

@@ -137,7 +137,7 @@ function alreadyPlaying<T>(
 	fx: ClaimEffect<T>[]
 ): void {
 	if (holder !== null && holder === s.remembered) {
-		// Our own claim from before a reload: release it and start again (CONTRACT.md, Details),
+		// Our own claim from before a reload: release it and start again (docs/upstream.md, details),
 		// or finish it if it had played to its end.
 		return resumeRemembered(s, holder, fx);
 	}

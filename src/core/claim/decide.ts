@@ -24,7 +24,7 @@ export function decide<T>(s: ClaimState<T>, now: number, fx: ClaimEffect<T>[]): 
 	}
 	// A remembered claim that the snapshot shows free is kept only until the answer of the start
 	// below: the snapshot may have been read before the old page's start landed, and then the start
-	// answers already_playing naming it (CONTRACT.md, Details). Without a start, forget it, also in
+	// answers already_playing naming it (docs/upstream.md, details). Without a start, forget it, also in
 	// the stored memory, so that a later reload cannot take another consumer's claim for its own.
 	if (!s.eligible) return forgetRemembered(s, fx);
 	const candidate = pick(s, now, fx);

@@ -1,4 +1,4 @@
-// Overlays and their tip goals (CONTRACT.md, Records and Overlays). A goal's `current` is computed
+// Overlays and their tip goals (docs/upstream.md, records and Overlays). A goal's `current` is computed
 // from the tip ledger each time it is read, so it is always the truth.
 import type { Overlay, QueueTip, Tenant, TipGoal } from '../../contract/index.ts';
 
