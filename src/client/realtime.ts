@@ -1,6 +1,6 @@
-// The realtime connection of a widget page (docs/upstream.md, realtime handoff token and Realtime
-// WebSocket) on reconnecting-websocket. Every attempt mints a fresh single-use token through the
-// token endpoint, authenticates with it, and after each `ready` asks consumers to re-read their
+// The realtime connection of a widget page (docs/upstream.md, the realtime socket and its
+// handoff token) on reconnecting-websocket. Every attempt mints a fresh single-use token through
+// the token endpoint, authenticates with it, and after each `ready` asks consumers to re-read their
 // snapshots, because nothing is replayed after a reconnect. Idle costs nothing: one watchdog timeout
 // re-armed per message, no interval, no polling.
 import ReconnectingWebSocket from 'reconnecting-websocket';

@@ -1,5 +1,5 @@
-// Request and response bodies of the endpoints this project uses (docs/upstream.md, endpoints;
-// docs/upstream.md, endpoints that docs/upstream.md does not show).
+// Request and response bodies of the endpoints this project uses (docs/upstream.md:
+// the endpoints and the calls the API document does not detail).
 import { z } from 'zod/mini';
 // `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
 // method call the bundler must keep, with the schema and the checks it builds; marked, a page drops

@@ -1,5 +1,6 @@
-// Shared building blocks of the wire types. Parse leniently, emit strictly (docs/upstream.md, rules):
-// every object is a looseObject so that unknown extra fields from the upstream pass through.
+// Shared building blocks of the wire types. Parse leniently, emit strictly (docs/upstream.md, how
+// the kit reads the upstream): every object is a looseObject so that unknown extra fields from the
+// upstream pass through.
 import { z } from 'zod/mini';
 // `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
 // method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
@@ -13,8 +14,8 @@ export const DateTime = z.iso.datetime({ offset: true });
 export const Url = z.url();
 
 /**
- * Any order id as a path segment. docs/upstream.md shapes tip order ids as `tip_<number>_<suffix>` and
- * leaves media order ids open, so a path segment is accepted when it is a short safe token.
+ * Any order id as a path segment. docs/upstream.md shapes tip order ids as `tip_<number>_<suffix>`
+ * and leaves media order ids open, so a path segment is accepted when it is a short safe token.
  */
 export const ORDER_ID_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 export const OrderId = /*@__PURE__*/ z.string().check(z.regex(ORDER_ID_SEGMENT, 'not an order id'));

@@ -1,5 +1,5 @@
-// Event envelopes and the payload of each event type (docs/upstream.md, events; docs/upstream.md, event
-// catalog). The same envelope is a webhook body and a realtime message.
+// Event envelopes and the payload of each event type (docs/upstream.md, the
+// realtime socket and its events). The same envelope is a webhook body and a realtime message.
 import { z } from 'zod/mini';
 // `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
 // method call the bundler must keep, with the schema and the checks it builds; marked, a page drops

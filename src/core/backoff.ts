@@ -50,10 +50,10 @@ export type HeaderSource =
 	{ get(name: string): string | null | undefined } | ((name: string) => string | null | undefined);
 
 /**
- * How long to wait after a 429 (docs/upstream.md, rate-limit headers): `RateLimit-Reset` seconds plus
- * jitter. The token endpoint's own 429 (too many wrong keys) carries `Retry-After` instead, which is
- * honoured the same way. With neither header: exponential from 1 s to 60 s by `attempt` (0-based
- * count of consecutive 429s), plus the same jitter.
+ * How long to wait after a 429 (docs/upstream.md, rate-limit headers): `RateLimit-Reset` seconds
+ * plus jitter. The token endpoint's own 429 (too many wrong keys) carries `Retry-After` instead,
+ * which is honoured the same way. With neither header: exponential from 1 s to 60 s by `attempt`
+ * (0-based count of consecutive 429s), plus the same jitter.
  */
 export function retryAfterMs(
 	headers: HeaderSource,

@@ -27,7 +27,7 @@ export function inWindow(goal: Pick<TipGoal, 'starts_at' | 'ends_at'>, at: numbe
 }
 
 /**
- * Whether a tip moves the goal: paid (docs/upstream.md, queueTip.is_paid: unpaid tips never count
+ * Whether a tip moves the goal: paid (docs/upstream.md, QueueTip.is_paid: unpaid tips never count
  * toward the streamer's totals), with an amount, queued inside the window.
  */
 export function countsToward(goal: Pick<TipGoal, 'starts_at' | 'ends_at'>, tip: GoalTip): boolean {

@@ -1,6 +1,6 @@
-// The upstream's rate limits as budgets (docs/upstream.md, limits: 240 requests a minute per IP, 120
-// per key, for OAuth per authorization; docs/upstream.md, rate-limit headers). Pure: the caller passes
-// the time; the shell (src/server/upstream-budget.ts) queues the calls and owns the timer.
+// The upstream's rate limits as budgets (docs/upstream.md, limits: 240 requests a minute per IP,
+// 120 per key, for OAuth per authorization; rate-limit headers). Pure: the caller
+// passes the time; the shell (src/server/upstream-budget.ts) queues the calls and owns the timer.
 //
 // What a response tells: the upstream sends one set of RateLimit-* headers, that of whichever
 // budget of the call is closer to running out. Its Limit says which: the per-IP policy's number or

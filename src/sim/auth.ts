@@ -1,5 +1,5 @@
 // Credentials of the simulated service: API keys with scopes, single-use realtime handoff tokens,
-// and the per-key / per-IP rate limits (docs/upstream.md, authentication and Limits; docs/upstream.md).
+// and the per-key / per-IP rate limits (docs/upstream.md, authentication and limits).
 import { SCOPES, type Scope } from '../contract/index.ts';
 import { SimError } from './errors.ts';
 import { randomToken } from './model/ids.ts';

@@ -140,8 +140,8 @@ export const HANDLERS: Record<RouteName, Handler> = {
 	mediaFinish: media.finish,
 	mediaRelease: media.release,
 	mediaPause: media.pause,
-	// docs/upstream.md gives POST /media/resume a body of `success` only (unlike POST /media/pause and
-	// the TTS pair of docs/upstream.md): emitted strictly, so no consumer comes to rely on more.
+	// docs/upstream.md gives POST /media/resume a body of `success` only (unlike POST /media/pause
+	// and the TTS pair of docs/upstream.md): emitted strictly, so no consumer comes to rely on more.
 	mediaResume: ({ model }, { actor }) => {
 		model.setPaused('media', false, actor);
 		return { success: true };

@@ -1,6 +1,7 @@
-// The realtime WebSocket of the simulated service (docs/upstream.md, realtime WebSocket): auth as the
-// first message, `ready`, heartbeat pings, scope-filtered event envelopes, close codes 4401/4408,
-// and the event faults (duplicate, reorder, delay, dropped sockets, silent sockets, raw frames).
+// The realtime WebSocket of the simulated service (docs/upstream.md, realtime WebSocket): auth as
+// the first message, `ready`, heartbeat pings, scope-filtered event envelopes, close codes
+// 4401/4408, and the event faults (duplicate, reorder, delay, dropped sockets, silent sockets, raw
+// frames).
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';

@@ -1,5 +1,5 @@
-// Credentials, scopes and rate limits over real HTTP (docs/upstream.md, common responses,
-// Authentication, Errors and Limits; docs/upstream.md, rate-limit headers), and the identity reads.
+// Credentials, scopes and rate limits over real HTTP (docs/upstream.md: common responses,
+// authentication, errors, limits and rate-limit headers), and the identity reads.
 import { describe, expect, it } from 'vitest';
 import {
 	EVENT_TYPES,

@@ -52,8 +52,8 @@ describe('a flood of reads', { timeout: 60_000 }, () => {
 		});
 		let flooding = true;
 		const reads: Promise<Response>[] = [];
-		// The flood, scaled like the window: three reads of the queue every 150 ms, and other
-		// reads besides that no call can share.
+		// The flood of docs/upstream.md, scaled like the window: three reads of the queue every 150 ms,
+		// and other reads besides that no call can share.
 		const flood = (async () => {
 			for (let i = 0; flooding; i++) {
 				for (const path of ['/api/tts/queue', '/api/tts/queue', '/api/tts/queue'])

@@ -1,5 +1,6 @@
-// The realtime WebSocket of the simulator against docs/upstream.md (Event catalog) and docs/upstream.md
-// (Events): events and their scopes, and a tip from POST /v1/tips end to end. Real loopback.
+// The realtime WebSocket of the simulator against docs/upstream.md (the event catalog and
+// the other events): events and their scopes, and a tip from POST /v1/tips end to end. Real
+// loopback.
 import { describe, expect, it } from 'vitest';
 import {
 	CLOSE_UNAUTHORIZED,

@@ -1,5 +1,5 @@
-// The TTS claim protocol over real HTTP (docs/upstream.md, states and transitions and TTS queue;
-// docs/upstream.md, TTS queue and "Details the document leaves open"), row by row: start, finish,
+// The TTS claim protocol over real HTTP (docs/claim-protocol.md, the upstream's protocol;
+// docs/upstream.md, the TTS calls and the open details), row by row: start, finish,
 // release. The queue controls are in tts-claim.queue.test.ts.
 import { describe, expect, it } from 'vitest';
 import {

@@ -208,7 +208,7 @@ describe('error bodies of both documents', () => {
 			'bot_disabled',
 			'bot_unavailable',
 			'gateway_unavailable',
-			// docs/upstream.md names not_in_queue as an example code; docs/upstream.md adds the rest.
+			// The upstream's API names not_in_queue as an example code; docs/upstream.md adds the rest.
 			'not_in_queue',
 			'not_found',
 			'not_playing',

@@ -1,4 +1,4 @@
-// Every endpoint the two documents (docs/upstream.md and docs/upstream.md) give a shape for, with
+// Every endpoint the upstream's API and docs/upstream.md give a shape for, with
 // example requests and responses, shared by contract-endpoints.test.ts and
 // contract-endpoints.bodies.test.ts.
 import { expect } from 'vitest';
@@ -111,7 +111,7 @@ export const SERVICE_API: Endpoint[] = [
 	}
 ];
 
-// docs/upstream.md, endpoints that docs/upstream.md does not show.
+// docs/upstream.md, calls the API document does not detail.
 export const CONTRACT: Endpoint[] = [
 	{
 		method: 'POST',

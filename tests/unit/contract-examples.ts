@@ -1,6 +1,6 @@
-// Example objects written by reading docs/upstream.md and docs/upstream.md (field tables, endpoint
-// descriptions, the event catalog), not by reading the schemas. Each builder returns a fresh copy so
-// that a test may change it.
+// Example objects written by reading docs/upstream.md and the upstream's API (field tables,
+// endpoint descriptions, the event catalog), not by reading the schemas. Each builder returns a
+// fresh copy so that a test may change it.
 
 export const T0 = '2026-09-06T12:00:00Z';
 export const T1 = '2026-09-06T12:05:30.250+02:00';
@@ -210,7 +210,7 @@ export const oauthActor = () =>
 		authorization_id: 'oa_77d0c2'
 	});
 
-// --- docs/upstream.md, records that docs/upstream.md does not show ---
+// --- docs/upstream.md, records the API document does not detail ---
 
 /** docs/upstream.md: the actor of an API-key call. */
 export const apiKeyActor = () => clone({ type: 'api_key', id: 'key_7', name: 'Overlay kit' });
@@ -323,5 +323,5 @@ export const EVENT_SCOPES: Record<string, string | null> = {
 	'tipping.closed': null
 };
 
-/** Event types docs/upstream.md names that the docs/upstream.md table leaves out. */
+/** Event types docs/upstream.md names that the event catalog leaves out. */
 export const OTHER_NAMED_EVENTS = ['chat.command', 'twitch.channel_point_redemption'];

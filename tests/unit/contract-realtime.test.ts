@@ -1,5 +1,5 @@
-// Realtime messages against docs/upstream.md (Realtime handoff token, Realtime WebSocket) and
-// docs/upstream.md (Realtime authentication): what the client sends, what the server sends, and how
+// Realtime messages against docs/upstream.md (the realtime socket: handoff
+// token, socket, authentication): what the client sends, what the server sends, and how
 // one text frame is classified.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The upstream's limits as budgets (docs/upstream.md, limits; docs/upstream.md, rate-limit headers): what
+// The upstream's limits as budgets (docs/upstream.md, rate limits and budgets): what
 // the RateLimit-* headers of an answer hold back, claims before reads, the claims' share of a
 // window kept from reads, and the reset honoured.
 import { describe, expect, it } from 'vitest';
