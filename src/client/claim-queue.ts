@@ -1,7 +1,8 @@
-// What the TTS and media queues share in the claim reducer's vocabulary (CONTRACT.md, TTS and media
-// tables; Event catalog): an upstream item as a reducer item, the answer of a claim call as a
-// reducer result, and the claim events of `queue.<name>.*`. tts-queue.ts and media-queue.ts add
-// what differs: routes, the item's name in bodies, when an item is ready, events of their own.
+// What the TTS and media queues share in the claim reducer's vocabulary (docs/upstream.md, the TTS
+// and media calls; the event catalog): an upstream item as a reducer item, the answer of a claim
+// call as a reducer result, and the claim events of `queue.<name>.*`. tts-queue.ts and
+// media-queue.ts add what differs: routes, the item's name in bodies, when an item is ready, events
+// of their own.
 import type { KnownEvent } from '../contract/index.ts';
 import type { CallResult, ClaimInput, ClaimItem } from '../core/claim-protocol.ts';
 import { refusesKey, type ApiResult } from './api.ts';

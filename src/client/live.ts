@@ -1,9 +1,10 @@
 // The token endpoint's push channel (GET /live with the page's key; the dock's ApiClient, based at
 // /control, reads /control/live): moderation hints, no viewer text (contract/moderation.ts,
-// LiveMessage). A text/event-stream read with fetch: each `data:` line is one message, `: ping`
-// comments keep it alive. One connection at a time, reconnected with a capped backoff; a watchdog
-// gives up on a connection that stays silent. Idle costs nothing: one pending read and one
-// watchdog timeout, no interval, no poll.
+// LiveMessage). A WebSocket (live-socket.ts) whose text frames carry a text/event-stream, read
+// here as a Response body: each `data:` line is one message, `: ping` comments keep it alive. One
+// connection at a time, reconnected with a capped backoff; a watchdog gives up on a connection
+// that stays silent. Idle costs nothing: one pending read and one watchdog timeout, no interval,
+// no poll.
 import { LiveMessage } from '../contract/moderation.ts';
 import { backoffDelay } from '../core/backoff.ts';
 import { keyRefusal, type ApiClient, type ApiFailure, type KeyRefusal } from './api.ts';

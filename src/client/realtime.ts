@@ -1,6 +1,6 @@
-// The realtime connection of a widget page (CONTRACT.md, Realtime handoff token and Realtime
-// WebSocket) on reconnecting-websocket. Every attempt mints a fresh single-use token through the
-// token endpoint, authenticates with it, and after each `ready` asks consumers to re-read their
+// The realtime connection of a widget page (docs/upstream.md, the realtime socket and its
+// handoff token) on reconnecting-websocket. Every attempt mints a fresh single-use token through
+// the token endpoint, authenticates with it, and after each `ready` asks consumers to re-read their
 // snapshots, because nothing is replayed after a reconnect. Idle costs nothing: one watchdog timeout
 // re-armed per message, no interval, no polling.
 import ReconnectingWebSocket from 'reconnecting-websocket';
@@ -207,7 +207,7 @@ export class RealtimeConnection {
 			this.#log.warn(kind, `[realtime] dropped a malformed event: ${parsed.error}`);
 			return;
 		}
-		if (!parsed.known) return; // chat.command and friends: not for an overlay (CONTRACT.md)
+		if (!parsed.known) return; // chat.command and friends: not for an overlay (docs/upstream.md)
 		if (this.#deduper.seen(parsed.event.id)) return;
 		this.lastEventId = parsed.event.id;
 		this.lastEventAt = this.#now();

@@ -1,4 +1,4 @@
-// Stored settings on a widget page (issue 40, docs/settings.md): the streamer's URL parameters kept
+// Stored settings on a widget page (docs/settings.md): the streamer's URL parameters kept
 // by the token endpoint (GET /settings), merged under the page's own URL, and followed live: the
 // push channel says when a target was saved or undone (`settings`), or when everything must be read
 // again (`hello`, `resync`); then the page reads GET /settings once more and hands each widget the

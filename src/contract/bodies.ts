@@ -1,5 +1,5 @@
-// Request and response bodies of the endpoints this project uses (service-api.md, Endpoints;
-// CONTRACT.md, Endpoints that service-api.md does not show).
+// Request and response bodies of the endpoints this project uses (docs/upstream.md:
+// the endpoints and the calls the API document does not detail).
 import { z } from 'zod/mini';
 // `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
 // method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
@@ -59,7 +59,7 @@ export const TtsReplayBody = withFields(successShape, { tip: QueueTip });
 /**
  * A cursor page, most recent first; `before` takes an order id from `next_cursor`. Any string is
  * accepted here: an empty, malformed or unknown cursor is the server's 400 `bad_cursor`
- * (service-api.md, Errors), not a generic `bad_request`.
+ * (docs/upstream.md, errors), not a generic `bad_request`.
  */
 export const HistoryQuery = z.looseObject({
 	limit: z.optional(/*@__PURE__*/ z.coerce.number().check(z.int(), z.gte(1), z.lte(100))),
@@ -80,14 +80,14 @@ export type MediaQueueBody = z.infer<typeof MediaQueueBody>;
 
 export const MediaStartBody = withFields(successShape, { media: QueueMediaItem });
 export const MediaFinishBody = withFields(successShape, { media: HistoryMediaItem });
-/** `media` content when `released` is false is left open by service-api.md: lenient. */
+/** `media` content when `released` is false is left open by docs/upstream.md: lenient. */
 export const MediaReleaseBody = withFields(successShape, {
 	released: z.boolean(),
 	media: z.optional(z.nullable(QueueMediaItem))
 });
 /**
- * service-api.md gives POST /media/resume a 200 of `success` only (unlike the TTS resume of
- * CONTRACT.md), so `is_paused` is optional here; the simulator sends it anyway.
+ * docs/upstream.md gives POST /media/resume a 200 of `success` only (unlike the TTS resume of
+ * docs/upstream.md), so `is_paused` is optional here; the simulator sends it anyway.
  */
 export const MediaResumeBody = withFields(successShape, { is_paused: z.optional(z.boolean()) });
 export const MediaVisibilityRequest = z.looseObject({ visible: z.boolean() });

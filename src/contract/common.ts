@@ -1,31 +1,32 @@
-// Shared building blocks of the wire types. Parse leniently, emit strictly (CONTRACT.md, rules):
-// every object is a looseObject so that unknown extra fields from the upstream pass through.
+// Shared building blocks of the wire types. Parse leniently, emit strictly (docs/upstream.md, how
+// the kit reads the upstream): every object is a looseObject so that unknown extra fields from the
+// upstream pass through.
 import { z } from 'zod/mini';
 // `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
 // method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
 // the schemas it does not use.
 import './zod-messages.ts';
 
-/** ISO 8601 date-time with a zone (service-api.md, Conventions). */
+/** ISO 8601 date-time with a zone (docs/upstream.md, conventions). */
 export const DateTime = z.iso.datetime({ offset: true });
 
 /** A URI string; audio and video URLs are absolute. */
 export const Url = z.url();
 
 /**
- * Any order id as a path segment. service-api.md shapes tip order ids as `tip_<number>_<suffix>` and
- * leaves media order ids open, so a path segment is accepted when it is a short safe token.
+ * Any order id as a path segment. docs/upstream.md shapes tip order ids as `tip_<number>_<suffix>`
+ * and leaves media order ids open, so a path segment is accepted when it is a short safe token.
  */
 export const ORDER_ID_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 export const OrderId = /*@__PURE__*/ z.string().check(z.regex(ORDER_ID_SEGMENT, 'not an order id'));
 
-/** Overlay ids are `o_` followed by 8 hex characters (service-api.md, Tip goal). */
+/** Overlay ids are `o_` followed by 8 hex characters (docs/upstream.md, tip goal). */
 export const OVERLAY_ID = /^o_[0-9a-f]{8}$/;
 export const OverlayId = /*@__PURE__*/ z
 	.string()
 	.check(z.regex(OVERLAY_ID, 'not an overlay id (o_ + 8 hex)'));
 
-/** Counter names: lowercase slug of a-z 0-9 _ -, max 64 (service-api.md, Records). */
+/** Counter names: lowercase slug of a-z 0-9 _ -, max 64 (docs/upstream.md, records). */
 export const COUNTER_NAME = /^[a-z0-9_-]{1,64}$/;
 export const CounterName = /*@__PURE__*/ z
 	.string()
@@ -34,7 +35,7 @@ export const CounterName = /*@__PURE__*/ z
 export const Platform = z.literal(['twitch', 'kick']);
 export type Platform = z.infer<typeof Platform>;
 
-/** Every scope of service-api.md, Scopes. */
+/** Every scope of docs/upstream.md, scopes. */
 export const SCOPES = [
 	'tts:read',
 	'tips:create',

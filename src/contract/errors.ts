@@ -1,7 +1,10 @@
-// Error bodies (service-api.md, Common responses and Errors; CONTRACT.md endpoint tables).
+// Error bodies (docs/upstream.md: common responses, errors and the endpoints' codes).
 import { z } from 'zod/mini';
 
-/** The machine codes named by the two documents. Unknown codes still parse (`code` is a string). */
+/**
+ * The machine codes named by docs/upstream.md and the upstream's API. Unknown codes still parse
+ * (`code` is a string).
+ */
 export const ERROR_CODES = [
 	'bad_request',
 	'message_too_long',

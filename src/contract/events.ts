@@ -1,5 +1,5 @@
-// Event envelopes and the payload of each event type (service-api.md, Events; CONTRACT.md, Event
-// catalog). The same envelope is a webhook body and a realtime message.
+// Event envelopes and the payload of each event type (docs/upstream.md, the
+// realtime socket and its events). The same envelope is a webhook body and a realtime message.
 import { z } from 'zod/mini';
 // `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
 // method call the bundler must keep, with the schema and the checks it builds; marked, a page drops
@@ -129,7 +129,7 @@ export const OVERLAY_EVENTS = {
 export const OTHER_EVENTS = {
 	'tipping.opened': { scope: null, data: empty },
 	'tipping.closed': { scope: null, data: empty },
-	// Named by service-api.md; the overlay ignores them, the payload is not shown.
+	// Named by docs/upstream.md; the overlay ignores them, the payload is not shown.
 	'chat.command': { scope: 'commands:manage', data: () => z.looseObject({}) },
 	'twitch.channel_point_redemption': {
 		scope: 'channel_points:manage',
@@ -156,7 +156,7 @@ export const EVENT_CATALOG = /*@__PURE__*/ Object.assign(
 
 export type EventType = keyof typeof EVENT_CATALOG;
 
-/** What GET /events says of each event type (service-api.md, Events). */
+/** What GET /events says of each event type (docs/upstream.md, events). */
 export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
 	'tip.created': 'A tip was created.',
 	'tip.tts_ready': "The tip's pre-rendered audio is ready (tts_url becomes non-null).",
@@ -197,7 +197,7 @@ export function isKnownEventType(type: string): type is EventType {
 	return Object.hasOwn(EVENT_CATALOG, type);
 }
 
-/** The event types a credential with these scopes may receive (CONTRACT.md, Event catalog). */
+/** The event types a credential with these scopes may receive (docs/upstream.md, event catalog). */
 export function eventTypesForScopes(scopes: readonly string[]): EventType[] {
 	return EVENT_TYPES.filter((type) => {
 		const need = EVENT_CATALOG[type].scope;

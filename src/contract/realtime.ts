@@ -1,5 +1,6 @@
-// Realtime WebSocket messages (CONTRACT.md, Realtime WebSocket; service-api.md, Realtime
-// authentication). Every message in both directions is one JSON object with a string `type`.
+// Realtime WebSocket messages (docs/upstream.md, the realtime
+// socket and its authentication). Every message in both directions is one JSON object with a string
+// `type`.
 import { z } from 'zod/mini';
 // `/*@__PURE__*/` before `z.x().check(...)`: zod's functions are marked pure but `.check` is a
 // method call the bundler must keep, with the schema and the checks it builds; marked, a page drops

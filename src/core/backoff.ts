@@ -1,5 +1,5 @@
 // Retry delays as pure functions: capped exponential backoff with jitter, and the wait after a 429
-// (CONTRACT.md, Rate-limit headers). Callers own the timer; these only say how long.
+// (docs/upstream.md, rate-limit headers). Callers own the timer; these only say how long.
 
 /**
  * `full`: uniform in [0, cap] (spreads retries best, may be near zero).
@@ -50,10 +50,10 @@ export type HeaderSource =
 	{ get(name: string): string | null | undefined } | ((name: string) => string | null | undefined);
 
 /**
- * How long to wait after a 429 (CONTRACT.md, Rate-limit headers): `RateLimit-Reset` seconds plus
- * jitter. The token endpoint's own 429 (too many wrong keys) carries `Retry-After` instead, which is
- * honoured the same way. With neither header: exponential from 1 s to 60 s by `attempt` (0-based
- * count of consecutive 429s), plus the same jitter.
+ * How long to wait after a 429 (docs/upstream.md, rate-limit headers): `RateLimit-Reset` seconds
+ * plus jitter. The token endpoint's own 429 (too many wrong keys) carries `Retry-After` instead,
+ * which is honoured the same way. With neither header: exponential from 1 s to 60 s by `attempt`
+ * (0-based count of consecutive 429s), plus the same jitter.
  */
 export function retryAfterMs(
 	headers: HeaderSource,

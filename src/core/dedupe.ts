@@ -1,7 +1,7 @@
-// Which event ids have been seen (CONTRACT.md, Realtime WebSocket: delivery is at-least-once, so
-// consumers dedupe by `id`). Bounded, because an overlay may stay open for days: a ring of the last
-// `capacity` ids plus a Set for O(1) lookups. Duplicates arrive within seconds of the original, so
-// forgetting ids thousands of events old costs nothing.
+// Which event ids have been seen (docs/upstream.md, realtime WebSocket: delivery is at-least-once,
+// so consumers dedupe by `id`). Bounded, because an overlay may stay open for days: a ring of the
+// last `capacity` ids plus a Set for O(1) lookups. Duplicates arrive within seconds of the
+// original, so forgetting ids thousands of events old costs nothing.
 import { Ring } from './ring.ts';
 
 export const DEFAULT_DEDUPE_CAPACITY = 2000;

@@ -1,4 +1,4 @@
-// Tip-goal arithmetic (CONTRACT.md, Records: TipGoal): which tips count, the percentage, the
+// Tip-goal arithmetic (docs/upstream.md, records: TipGoal): which tips count, the percentage, the
 // goal's state at a given instant, the countdown to ends_at, and a tally that counts every tip once
 // between snapshot reads. Pure: the caller passes `now` and owns every timer and request.
 import type { QueueTip, TipGoal } from '../contract/index.ts';
@@ -27,7 +27,7 @@ export function inWindow(goal: Pick<TipGoal, 'starts_at' | 'ends_at'>, at: numbe
 }
 
 /**
- * Whether a tip moves the goal: paid (service-api.md, QueueTip.is_paid: unpaid tips never count
+ * Whether a tip moves the goal: paid (docs/upstream.md, QueueTip.is_paid: unpaid tips never count
  * toward the streamer's totals), with an amount, queued inside the window.
  */
 export function countsToward(goal: Pick<TipGoal, 'starts_at' | 'ends_at'>, tip: GoalTip): boolean {

@@ -1,9 +1,9 @@
 // What the media player can do with a queued video, decided from its URL alone (pure, no DOM).
 //
-// The upstream's `platform` field is a free label (service-api.md, QueueMediaItem: "video platform
-// label"), so the URL decides: a YouTube address plays through the IFrame Player API, a direct
-// video file through an HTML5 <video>, anything else is unsupported and released with a reason
-// (never played, never left blocking the queue).
+// The upstream's `platform` field is a free label (docs/upstream.md, QueueMediaItem: "video
+// platform label"), so the URL decides: a YouTube address plays through the IFrame Player API, a
+// direct video file through an HTML5 <video>, anything else is unsupported and released with a
+// reason (never played, never left blocking the queue).
 
 export type MediaSource =
 	| { kind: 'file'; url: string }

@@ -1,6 +1,6 @@
-// The upstream's rate limits as budgets (service-api.md, Limits: 240 requests a minute per IP, 120
-// per key, for OAuth per authorization; CONTRACT.md, Rate-limit headers). Pure: the caller passes
-// the time; the shell (src/server/upstream-budget.ts) queues the calls and owns the timer.
+// The upstream's rate limits as budgets (docs/upstream.md, limits: 240 requests a minute per IP,
+// 120 per key, for OAuth per authorization; rate-limit headers). Pure: the caller
+// passes the time; the shell (src/server/upstream-budget.ts) queues the calls and owns the timer.
 //
 // What a response tells: the upstream sends one set of RateLimit-* headers, that of whichever
 // budget of the call is closer to running out. Its Limit says which: the per-IP policy's number or
@@ -10,7 +10,7 @@
 // sends until an answer tells its real count, so the calls held for the reset do not all go at
 // once; a window after that is unknown until an answer shows it, and nothing waits on it.
 //
-// Claims first (issue 41): a read may spend a budget only down to a floor that keeps, for the rest
+// Claims first: a read may spend a budget only down to a floor that keeps, for the rest
 // of the window, the claims' share of it pro rata (claimShare of a whole window's calls, for the
 // time left) plus the reserve. So reads cannot spend early in a window what the claims of its last
 // seconds need: claims arriving at up to claimShare of the limit a window never find the budget
@@ -29,9 +29,9 @@ export interface RateLimitHeaders {
 export type CallPriority = 'claim' | 'read';
 
 export interface BudgetPolicy {
-	/** Requests per window per IP (service-api.md: 240 a minute). */
+	/** Requests per window per IP (docs/upstream.md: 240 a minute). */
 	perIp: number;
-	/** Requests per window per authorization (service-api.md: 120 a minute). */
+	/** Requests per window per authorization (docs/upstream.md: 120 a minute). */
 	perAuthorization: number;
 	/** Share of a budget kept for claims at the end of a window: reads never spend it. */
 	reserve: number;
@@ -40,7 +40,7 @@ export interface BudgetPolicy {
 	 * what is left of the window's time is kept as half of the limit's calls.
 	 */
 	claimShare: number;
-	/** The windows' length (service-api.md: a minute). */
+	/** The windows' length (docs/upstream.md: a minute). */
 	windowMs: number;
 }
 

@@ -1,4 +1,4 @@
-// How many reads a reader may make through the token endpoint (issue 41): token buckets, one per
+// How many reads a reader may make through the token endpoint: token buckets, one per
 // overlay key (in hosted mode, per streamer) and one per client address of a key. Pure: the caller
 // passes the time. A read refused by either bucket costs neither: a flood from one address spends
 // only its address's allowance, and the key's other readers (the OBS sources) keep theirs.
@@ -19,7 +19,7 @@ export interface ReadLimits {
  * A full overlay reads about ten things as it connects (the currency, the overlay, both queues,
  * the counters, the goal, the lists) and a page re-reads on a reconnect or an event it cannot
  * apply, so six overlays loading at once stay within an address's burst, and a page's steady
- * reads (a list once a tip, the preview after each burst of events) within its rate. The issue's
+ * reads (a list once a tip, the preview after each burst of events) within its rate. The worst case
  * flood, three reads of the queue every 1.5 s (2 a second), gets a quarter of that through per
  * instance; the key's own half of the upstream's per-authorization 120 a minute is its ceiling.
  */

@@ -1,4 +1,4 @@
-// Hosted mode's stored settings (issue 40, src/server/settings/store.ts): each streamer's targets in
+// Hosted mode's stored settings (src/server/settings/store.ts): each streamer's targets in
 // PostgreSQL (migration 005), shared by every instance, never read with another streamer's key
 // (every statement names the streamer the credential resolved to).
 // - A save or an undo is one transaction that first bumps the streamer's revision row: that row's

@@ -1,5 +1,5 @@
-// The dock's actions of one streamer run one at a time (dock-spec: two docks pressing at once never
-// skip or replay twice): each action reads the queue, then acts on what it read, and a second
+// The dock's actions of one streamer run one at a time (docs/dock.md: two docks pressing at once
+// never skip or replay twice): each action reads the queue, then acts on what it read, and a second
 // action must read what the first did. This is the default, within this process; hosted mode
 // passes a lock that holds across instances (AppOptions.controlLock).
 

@@ -150,7 +150,8 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 		return answer(match.route.status, match.route.response.parse(result));
 	} catch (err) {
 		if (err instanceof SimError) return answer(err.status, err.body(), err.code ?? undefined);
-		// Even a fault of the simulator's own is an answer with the headers (CONTRACT.md: every one).
+		// Even a fault of the simulator's own is an answer with the headers (docs/upstream.md: every
+		// one).
 		if (!core.options.quiet) console.error('[sim] unexpected error', err);
 		return answer(500, { error: 'internal error' });
 	}

@@ -1,5 +1,5 @@
 // Credentials of the simulated service: API keys with scopes, single-use realtime handoff tokens,
-// and the per-key / per-IP rate limits (service-api.md, Authentication and Limits; CONTRACT.md).
+// and the per-key / per-IP rate limits (docs/upstream.md, authentication and limits).
 import { SCOPES, type Scope } from '../contract/index.ts';
 import { SimError } from './errors.ts';
 import { randomToken } from './model/ids.ts';
@@ -40,7 +40,7 @@ export class Credentials {
 
 	constructor(
 		private readonly now: () => number = Date.now,
-		/** CONTRACT.md: a handoff token is valid 60 seconds; tests shorten it to see expiry. */
+		/** docs/upstream.md: a handoff token is valid 60 seconds; tests shorten it to see expiry. */
 		private readonly handoffTtlS = HANDOFF_TTL_S
 	) {}
 
@@ -98,7 +98,7 @@ export class Credentials {
 		const token = `rth_${randomToken(24)}`;
 		const expiresAt = this.now() + this.handoffTtlS * 1000;
 		this.handoffs.set(token, { keyId: key.id, expiresAt });
-		// expires_in is a positive integer in whole seconds (CONTRACT.md shows 60).
+		// expires_in is a positive integer in whole seconds (docs/upstream.md shows 60).
 		const expiresIn = Math.max(1, Math.ceil(this.handoffTtlS));
 		return { token, expires_at: new Date(expiresAt).toISOString(), expires_in: expiresIn };
 	}

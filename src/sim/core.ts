@@ -26,7 +26,7 @@ export interface SimOptions {
 	audioClipMs?: number;
 	heartbeatS?: number;
 	authTimeoutMs?: number;
-	/** Lifetime of a realtime handoff token; CONTRACT.md says 60 s, tests shorten it. */
+	/** Lifetime of a realtime handoff token; docs/upstream.md says 60 s, tests shorten it. */
 	handoffTtlS?: number;
 	/** Print nothing (tests). */
 	quiet?: boolean;

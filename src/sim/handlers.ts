@@ -140,8 +140,8 @@ export const HANDLERS: Record<RouteName, Handler> = {
 	mediaFinish: media.finish,
 	mediaRelease: media.release,
 	mediaPause: media.pause,
-	// service-api.md gives POST /media/resume a body of `success` only (unlike POST /media/pause and
-	// the TTS pair of CONTRACT.md): emitted strictly, so no consumer comes to rely on more.
+	// docs/upstream.md gives POST /media/resume a body of `success` only (unlike POST /media/pause
+	// and the TTS pair of docs/upstream.md): emitted strictly, so no consumer comes to rely on more.
 	mediaResume: ({ model }, { actor }) => {
 		model.setPaused('media', false, actor);
 		return { success: true };
@@ -227,7 +227,7 @@ export const HANDLERS: Record<RouteName, Handler> = {
 	leaderboard: ({ model }, { query }) => ({
 		supporters: model.leaderboard((query.limit as number) ?? 10)
 	}),
-	// Accepted while tipping is closed. service-api.md: tips:create creates "tips the service did
+	// Accepted while tipping is closed. docs/upstream.md: tips:create creates "tips the service did
 	// not take payment for", and closing tipping "stops new checkouts": an API tip is no checkout
 	// (the money, if any, moved elsewhere: `paid`, `external_ref`), as a manual tip from the
 	// dashboard is none. Only viewers' tips through the tip page (model.checkout) are refused.

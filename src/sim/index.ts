@@ -36,7 +36,7 @@ export async function startSimulator(options: StartOptions = {}): Promise<Runnin
 	const control = new SimControl(core);
 	const hub = new RealtimeHub(core);
 	control.hub = hub;
-	// A revoked OAuth authorization closes its live sockets (service-api.md: within seconds).
+	// A revoked OAuth authorization closes its live sockets (the upstream does so within seconds).
 	core.oauth.onRevoke = (authorizationId) => hub.closeForKey(authorizationId);
 	control.traffic = new DemoTraffic(core);
 	const app = createSimApp(core, control);

@@ -1,6 +1,6 @@
-// HTTP surface of the simulated OAuth 2.0 server (service-api.md, OAuth 2.0): RFC 8414 metadata,
-// the authorize endpoint with its consent page (buttons "Approve" and "Deny"), the token and
-// revocation endpoints, and test controls under /_sim/oauth (not part of the upstream).
+// HTTP surface of the simulated OAuth 2.0 server (docs/simulator.md; docs/oauth.md): RFC 8414
+// metadata, the authorize endpoint with its consent page (buttons "Approve" and "Deny"), the token
+// and revocation endpoints, and test controls under /_sim/oauth (not part of the upstream).
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { describeIssues, Scope, type Actor } from '../contract/index.ts';
@@ -224,7 +224,7 @@ function grantControls(control: Hono, core: SimCore): void {
 function answer(c: Context, outcome: AuthorizeOutcome, core: SimCore): Response {
 	if (outcome.kind === 'redirect') return c.redirect(outcome.location, 302);
 	if (outcome.kind === 'fatal')
-		// service-api.md: an unknown client_id or unregistered redirect_uri is a JSON 400, no redirect.
+		// The upstream: an unknown client_id or unregistered redirect_uri is a JSON 400, no redirect.
 		return c.json({ error: outcome.error, error_description: outcome.description }, 400, NO_STORE);
 	const r = outcome.request;
 	const scopes = r.scopes.map((s) => `<li><code>${esc(s)}</code></li>`).join('');
@@ -281,7 +281,7 @@ async function formOf(c: Context): Promise<URLSearchParams> {
 	return new URLSearchParams(await c.req.text());
 }
 
-/** Form-encoded (the standard) or JSON (service-api.md: also accepted). */
+/** Form-encoded (the standard) or JSON (the upstream also accepts it). */
 async function bodyOf(c: Context): Promise<unknown> {
 	const text = await c.req.text();
 	if (text.length > 16 * 1024) throw new OAuthError(400, 'invalid_request', 'body too large');

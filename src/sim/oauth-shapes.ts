@@ -1,4 +1,4 @@
-// Wire shapes of the simulated OAuth 2.0 server (service-api.md, Authentication, OAuth 2.0):
+// Wire shapes of the simulated OAuth 2.0 server (docs/simulator.md; docs/oauth.md):
 // authorize query, token and revocation bodies, the token response and the standard error body.
 import { z } from 'zod';
 
@@ -52,7 +52,10 @@ export const RevokeBody = z.object({
 });
 export type RevokeBody = z.infer<typeof RevokeBody>;
 
-/** service-api.md: `access_token`, `token_type`, `expires_in`, `refresh_token`, `scope`. */
+/**
+ * The upstream's token answer: `access_token`, `token_type`, `expires_in`, `refresh_token`,
+ * `scope`.
+ */
 export const TokenResponse = z.object({
 	access_token: z.string().startsWith('tpat_'),
 	token_type: z.literal('Bearer'),

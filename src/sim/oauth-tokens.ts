@@ -1,5 +1,5 @@
 // The token side of the simulated OAuth server: authorizations, `tpat_` access tokens and rotating
-// refresh tokens with reuse detection (service-api.md, OAuth 2.0, Refresh rules and Revocation).
+// refresh tokens with reuse detection (docs/oauth.md: refresh rules and revocation).
 // Only SHA-256 hashes of tokens are kept. oauth.ts (apps, consent, codes) issues through this.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Scope } from '../contract/index.ts';

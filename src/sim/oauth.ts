@@ -1,4 +1,4 @@
-// The simulated OAuth 2.0 authorization server (service-api.md, Authentication, OAuth 2.0): apps
+// The simulated OAuth 2.0 authorization server (docs/simulator.md; docs/oauth.md): apps
 // (public and confidential clients), authorize requests and codes (single use, 10 minutes), PKCE
 // S256 and client authentication. Access tokens (`tpat_`, 1 hour) and rotating refresh tokens with
 // reuse detection are oauth-tokens.ts; the HTTP surface is oauth-app.ts. Codes and secrets are kept
@@ -67,14 +67,14 @@ export type AuthorizeOutcome =
 	| { kind: 'consent'; request: PendingRequest };
 
 /**
- * Registered redirect URIs (service-api.md): `https://`, `http://localhost` (any port) or a
- * reverse-domain custom scheme; no wildcards, no fragments. Matching is exact.
+ * Registered redirect URIs (as the upstream allows them): `https://`, `http://localhost` (any port)
+ * or a reverse-domain custom scheme; no wildcards, no fragments. Matching is exact.
  */
 export function redirectUriAllowed(uri: string): boolean {
 	if (!URL.canParse(uri) || uri.includes('*') || uri.includes('#')) return false;
 	const u = new URL(uri);
 	if (u.protocol === 'https:') return true;
-	// service-api.md names http://localhost; the loopback IP literals that RFC 8252 (7.3) recommends
+	// The upstream names http://localhost; the loopback IP literals that RFC 8252 (7.3) recommends
 	// to native apps are accepted too, so that any standard client can be pointed at the simulator.
 	if (u.protocol === 'http:') return ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
 	return /^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+:$/.test(u.protocol);

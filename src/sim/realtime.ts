@@ -1,6 +1,7 @@
-// The realtime WebSocket of the simulated service (CONTRACT.md, Realtime WebSocket): auth as the
-// first message, `ready`, heartbeat pings, scope-filtered event envelopes, close codes 4401/4408,
-// and the event faults (duplicate, reorder, delay, dropped sockets, silent sockets, raw frames).
+// The realtime WebSocket of the simulated service (docs/upstream.md, realtime WebSocket): auth as
+// the first message, `ready`, heartbeat pings, scope-filtered event envelopes, close codes
+// 4401/4408, and the event faults (duplicate, reorder, delay, dropped sockets, silent sockets, raw
+// frames).
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -86,7 +87,7 @@ export class RealtimeHub {
 
 	private onMessage(client: Client, text: string): void {
 		if (client.key) return; // after auth the server ignores client messages (pong included)
-		// CONTRACT.md: the server accepts any first message that carries data.token or data.apiKey
+		// docs/upstream.md: the server accepts any first message that carries data.token or data.apiKey
 		// (the `type: 'auth'` of AuthMessage is what clients send, not what the server demands).
 		const credential = credentialOf(text);
 		if (!credential)

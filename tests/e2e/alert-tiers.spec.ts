@@ -1,4 +1,4 @@
-// Alert tiers (issue 18) in real Chromium engines against the simulator: each tip gets its tier's
+// Alert tiers in real Chromium engines against the simulator: each tip gets its tier's
 // look and sound, the sound before the speech and inside the claim (each tip started and finished
 // once), a sound that fails or hangs never holds the speech or the queue, a celebrating tier fires
 // the celebration source, and the preview builds the parameters with a live sample per tier.

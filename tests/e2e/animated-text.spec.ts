@@ -76,7 +76,7 @@ async function playBurst(stack: Stack, changes: { name: string; value: number; g
 }
 
 test('a change to another counter just after a count ends is shown', async ({ page, stack }) => {
-	// The sequence of issue 36: deaths counts to 412, and 0.3 s after 412 is on screen wins changes.
+	// The sequence: deaths counts to 412, and 0.3 s after 412 is on screen wins changes.
 	stack.sim.control.model.setCounter('wins', 5);
 	await page.goto(stack.url('/widget/counters', { format: 'plain' }));
 	await counterReady(page);

@@ -1,4 +1,4 @@
-// What the streamer's dock does to the widgets (issue 38), in real Chromium engines (current, OBS
+// What the streamer's dock does to the widgets, in real Chromium engines (current, OBS
 // 30's 103, OBS 31/32's 127): each effect is pressed as the dock presses it, through the token
 // endpoint's POST /control/actions/:action with the control key, and observed in the widget's page
 // and in the simulator's log. A skip silences the TTS and the media widget within 500 ms; pause

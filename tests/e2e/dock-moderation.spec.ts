@@ -1,4 +1,4 @@
-// Moderation in the dock (issue 39) against the real token endpoint and simulator, a TTS widget in
+// Moderation in the dock against the real token endpoint and simulator, a TTS widget in
 // a second page of the same browser where it matters: a word saved in the dock's Rules holds a tip
 // with it (Held, masked, the rule named; the widget never plays it), Reveal shows it as written,
 // Approve has the widget read it; a No voice word has the widget show the card masked and silent;

@@ -11,7 +11,7 @@ import { queueVideo } from './media.helpers.ts';
 /** TTS widget parameters: no minimum display, no gap between alerts. */
 export const fast = { min_display: 0, gap: 0 };
 
-/** The bound: a skip stops the playing widget within half a second. */
+/** docs/dock.md's bound: a skip stops the playing widget within half a second. */
 export const SKIP_DEADLINE_MS = 500;
 
 /** Long enough to be still reading when the dock acts (spoken by espeak-ng, or a tone as long). */

@@ -1,4 +1,4 @@
-// The streamer's dock page (/dock, issue 38) in real Chromium engines (current, OBS 30's 103, OBS
+// The streamer's dock page (/dock) in real Chromium engines (current, OBS 30's 103, OBS
 // 31/32's 127): its layout from 300 px wide to a phone, full of long, right-to-left and
 // markup-looking viewer text; its own buttons pressed while a TTS or media widget plays in a second
 // page of the same browser (the effect observed in the widget and in the simulator's log, the

@@ -1,4 +1,4 @@
-// Hosted mode in real Chromium engines (issue 19): two streamers sign in through the hosted demo's
+// Hosted mode in real Chromium engines: two streamers sign in through the hosted demo's
 // consent page (which asks which demo streamer is signing in) in two browser contexts; each
 // dashboard shows only its own overlays and URLs; each opens their own TTS widget from the URL the
 // dashboard gives; a tip for each plays only in that streamer's source, started and finished once.

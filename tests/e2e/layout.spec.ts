@@ -1,4 +1,4 @@
-// The layout test (issue 17): every widget keeps all of its content inside its box, and the box
+// The layout test: every widget keeps all of its content inside its box, and the box
 // inside the page, at 1280x720, 1920x1080 and 1080x1920, whatever the content: one or twenty
 // counters, an 80-character goal title, goals at 0, 40 and over 100 %, a long name and message, a
 // video with a long title and requester. Runs in current Chromium and OBS's engines (103, 127);

@@ -1,4 +1,4 @@
-// What the widgets look like, compared with committed images (issue 17): the still states of each
+// What the widgets look like, compared with committed images: the still states of each
 // widget at 1280x720 in current Chromium (the other engines render text a little differently; the
 // layout test covers them). Fonts are pinned: every frame of the page gets Inter (from the
 // @fontsource/inter package, locked in package-lock.json) in place of any font, so the images do

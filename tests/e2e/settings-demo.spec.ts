@@ -1,4 +1,4 @@
-// The issue's own check of stored settings (issue 40), end to end in the three engines: a streamer
+// Stored settings checked end to end in the three engines: a streamer
 // changes the TTS look and adds a tier in the settings editor (/editor) while an OBS source
 // (/widget/tts with its key only) is open in another page; Save changes that source without
 // touching its URL or reloading it (its next alerts have the new look, and the new tier for a tip in

@@ -1,4 +1,4 @@
-// The settings editor (issue 40; widgets/settings/) in the three engines (current Chromium, OBS 30's
+// The settings editor (widgets/settings/) in the three engines (current Chromium, OBS 30's
 // 103, OBS 31/32's 127), on its own page (/editor, the control key) and in the preview (the overlay
 // key): a new TTS look and an added tier saved, read back from GET /settings and seen in the live
 // sample (the real TTS page in sample mode, in a frame); Undo; a bad value named beside its field

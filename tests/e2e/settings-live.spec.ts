@@ -1,4 +1,4 @@
-// Stored settings, live (issue 40), in real Chromium engines against the simulator: a save through
+// Stored settings, live, in real Chromium engines against the simulator: a save through
 // the token endpoint reaches the open sources through the push channel without a reload. The TTS
 // card on screen keeps its look and plays to its end, the next alert has the new look; the video
 // playing keeps its volume and size, the next one has the new; counters change at once without

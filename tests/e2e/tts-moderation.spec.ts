@@ -1,4 +1,4 @@
-// Moderation as the TTS widget obeys it (issue 39), in the three engines: the rules are saved as
+// Moderation as the TTS widget obeys it, in the three engines: the rules are saved as
 // the dock saves them (PUT /control/moderation with the control key) while the widget pages stay
 // open. A tip with a blocked word shows in every copy without any sound and with the word masked,
 // and the word never reaches a page's screen; a held tip is passed over, the next one plays, and

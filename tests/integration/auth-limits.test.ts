@@ -1,5 +1,5 @@
-// Credentials, scopes and rate limits over real HTTP (service-api.md, Common responses,
-// Authentication, Errors and Limits; CONTRACT.md, Rate-limit headers), and the identity reads.
+// Credentials, scopes and rate limits over real HTTP (docs/upstream.md: common responses,
+// authentication, errors, limits and rate-limit headers), and the identity reads.
 import { describe, expect, it } from 'vitest';
 import {
 	EVENT_TYPES,
@@ -269,7 +269,7 @@ describe('identity reads', () => {
 	it('GET /events describes every event type and every scope', async () => {
 		const sim = await start();
 		const catalog = expectBody(await api(sim, 'GET', '/events'), 200, EventsCatalogBody);
-		// The types service-api.md names, and everything the contract knows.
+		// The types docs/upstream.md names, and everything the contract knows.
 		for (const type of [
 			'tip.created',
 			'tip.tts_ready',

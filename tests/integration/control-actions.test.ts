@@ -1,5 +1,5 @@
 // What each dock action does on the upstream (the real simulator over loopback), and that each is
-// safe to press twice (/work/dock-spec.md, Server routes): a skip stops only the item it names, a
+// safe to press twice (docs/dock.md, server routes): a skip stops only the item it names, a
 // second press or a second dock finds it done; a replay is queued once.
 import { describe, expect, it } from 'vitest';
 import { api, readyTip } from '../fixtures/sim.ts';

@@ -1,4 +1,4 @@
-// The dock's calls when the upstream cannot or will not do them (/work/dock-spec.md, Answers of an
+// The dock's calls when the upstream cannot or will not do them (docs/dock.md, answers of an
 // action): unreachable or failing is 502 upstream_unavailable ("try again"), its rate limit a 429
 // with Retry-After, a scope the credential lacks a 403 naming it; and the dock's token and reads.
 import { describe, expect, it } from 'vitest';

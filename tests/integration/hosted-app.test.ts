@@ -1,4 +1,4 @@
-// Hosted mode end to end over HTTP (issue 19): the landing page, Connect (authorization code with
+// Hosted mode end to end over HTTP: the landing page, Connect (authorization code with
 // PKCE through the simulator's consent page), the session cookie, the dashboard with the
 // streamer's own overlay URLs, their key working at /token and /api, New overlay key (the old URL
 // stops at once), Disconnect (revoked upstream, URLs off), Sign out, and cross-site POSTs refused.

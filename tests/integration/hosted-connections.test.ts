@@ -1,4 +1,4 @@
-// Hosted mode (issue 19, part 5): each streamer's upstream calls use their own OAuth authorization,
+// Hosted mode: each streamer's upstream calls use their own OAuth authorization,
 // journaled in the database: the rotated refresh token is stored (sealed) before it is used, and a
 // refresh cut short by a crash is never replayed: the streamer is asked to reconnect instead.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The streamer's dock in hosted mode (issue 38, part 3), on the hosted demo with two demo streamers:
+// The streamer's dock in hosted mode, on the hosted demo with two demo streamers:
 // the dashboard gives each a dock URL with their own control key; every /control route refuses an
 // overlay key, a guessed key, another streamer's session token, a session without its CSRF token
 // and a POST from another site, without calling the upstream; one streamer's key or session never

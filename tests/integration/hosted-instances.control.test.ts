@@ -1,4 +1,4 @@
-// The streamer's dock on several hosted instances sharing one PostgreSQL (issue 38, part 3): a
+// The streamer's dock on several hosted instances sharing one PostgreSQL: a
 // control key replaced on one instance is refused at once by another; a session's CSRF token made
 // on one instance works on another; and two docks pressing Skip or Replay at once on two instances
 // act once (the control lock, a PostgreSQL advisory lock). One instance on PGlite:

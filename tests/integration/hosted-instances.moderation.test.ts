@@ -1,4 +1,4 @@
-// Moderation on several hosted instances sharing one PostgreSQL (issue 39): each instance is a
+// Moderation on several hosted instances sharing one PostgreSQL: each instance is a
 // database handle of its own with its moderation store, and so its own LISTEN connection. A change
 // made on one instance (rules saved, a held tip approved) reaches the subscribers of that streamer
 // on another, and only theirs; when an instance's LISTEN connection is lost, its subscribers are

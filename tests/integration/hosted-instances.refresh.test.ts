@@ -1,4 +1,4 @@
-// Refreshes on several hosted instances sharing one PostgreSQL (issue 20): a refresh race between
+// Refreshes on several hosted instances sharing one PostgreSQL: a refresh race between
 // instances (one upstream refresh, the others wait for it and use its result), refreshes waiting
 // for locks another instance holds while the instance serves everyone else (they hold no pooled
 // connection), and an instance killed inside a refresh (its mark makes the next holder end the

@@ -1,4 +1,4 @@
-// Stored settings through two hosted instances on one PostgreSQL (issue 40, point 3): a save made
+// Stored settings through two hosted instances on one PostgreSQL: a save made
 // through one instance's dock reaches a page's push channel (GET /live) on the other, which then
 // reads the new set; another streamer's key never reads them and their pages never hear of them;
 // and when the instances' LISTEN connections are lost, an open page is told once to read again and

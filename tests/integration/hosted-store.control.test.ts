@@ -1,4 +1,4 @@
-// The hosted store's part of the streamer's dock (issue 38) on both databases hosted mode
+// The hosted store's part of the streamer's dock on both databases hosted mode
 // supports: each streamer's control key (apart from the overlay key: neither resolves as the
 // other), New control key and Disconnect, the dashboard session's CSRF token, and the control lock
 // (one dock action of a streamer at a time; on PostgreSQL across database handles, as across

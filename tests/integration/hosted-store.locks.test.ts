@@ -1,4 +1,4 @@
-// The hosted store's refresh locks (issues 19 and 20) on both databases hosted mode supports: one
+// The hosted store's refresh locks on both databases hosted mode supports: one
 // holder per streamer at a time, a holder whose connection the server ends, a rotated token still
 // stored when its holder lost its connection, and, on PostgreSQL, the order and the shortcuts of
 // refreshes queued while every connection of the lock pool is busy.

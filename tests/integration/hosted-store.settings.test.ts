@@ -1,4 +1,4 @@
-// Hosted mode's stored settings (issue 40) on both databases hosted mode supports: a save replaces a
+// Hosted mode's stored settings on both databases hosted mode supports: a save replaces a
 // target's set as the streamer's next revision, Undo brings back the earlier sets (at most 20), a
 // save from an older revision is refused however many instances save at once, what subscribers
 // hear (through another store on the database too), a streamer's rows go with the streamer, and

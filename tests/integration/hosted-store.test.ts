@@ -1,4 +1,4 @@
-// Hosted mode's storage (issue 19) on both databases it supports: embedded PGlite and a real
+// Hosted mode's storage on both databases it supports: embedded PGlite and a real
 // PostgreSQL server (a throwaway one). The same migrations, the same queries; secrets sealed at
 // rest; keys and sessions looked up by keyed hash; reads batched; one streamer never reaching
 // another's rows. The refresh locks have their own file (hosted-store.locks.test.ts).

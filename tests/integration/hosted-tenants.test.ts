@@ -1,4 +1,4 @@
-// Hosted mode with several streamers at once (issue 19, parts 3 and 7), on the hosted demo's
+// Hosted mode with several streamers at once, on the hosted demo's
 // simulator with three demo streamers: each signs in through the consent page naming them, each
 // dashboard, overlay key, queue and realtime socket is theirs alone, a key never reaches another's
 // queue, and one streamer disconnecting or being revoked at the upstream leaves the others playing.

@@ -1,4 +1,4 @@
-// The media queue's controls over real HTTP (service-api.md, Media queue): pause and resume,
+// The media queue's controls over real HTTP (docs/upstream.md, media queue): pause and resume,
 // skip and remove, the player status and visibility, the played-media history.
 import { describe, expect, it } from 'vitest';
 import {
@@ -33,7 +33,8 @@ describe('pausing and resuming the media queue', () => {
 		expect((await status()).is_paused).toBe(true);
 		expect((await nextEvent(rt, 'queue.media.paused')).data.is_paused).toBe(true);
 
-		// service-api.md gives POST /media/resume a body of `success` only; the status tells the rest.
+		// docs/upstream.md gives POST /media/resume a body of `success` only; the status tells the
+		// rest.
 		const resumed = expectBody(await api(sim, 'POST', '/media/resume'), 200, MediaResumeBody);
 		expect(resumed).toEqual({ success: true });
 		expect((await status()).is_paused).toBe(false);

@@ -1,6 +1,6 @@
-// The media queue and its claim protocol over real HTTP (service-api.md, States and transitions
-// and Media queue; CONTRACT.md, Media queue): adding, start, finish, release (which follows
-// service-api.md's state table exactly). The queue controls are in media-claim.queue.test.ts.
+// The media queue and its claim protocol over real HTTP (docs/claim-protocol.md, the upstream's
+// protocol; docs/upstream.md, the media calls): adding, start, finish, release (which follows
+// the upstream's state table exactly). The queue controls are in media-claim.queue.test.ts.
 import { describe, expect, it } from 'vitest';
 import {
 	AlreadyPlayingBody,

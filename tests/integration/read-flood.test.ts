@@ -1,4 +1,4 @@
-// Alerts first (issue 41), through the token endpoint against the real simulator: a flood of reads
+// Alerts first, through the token endpoint against the real simulator: a flood of reads
 // with tips flowing holds back no claim (the claims' share of each rate window is kept from
 // reads), identical reads cost the upstream one call and never answer with data older than the
 // read, and a reader over its allowance is answered 429 here, never sent on.
@@ -52,8 +52,8 @@ describe('a flood of reads', { timeout: 60_000 }, () => {
 		});
 		let flooding = true;
 		const reads: Promise<Response>[] = [];
-		// The issue's flood, scaled like the window: three reads of the queue every 150 ms, and other
-		// reads besides that no call can share.
+		// The flood of docs/upstream.md, scaled like the window: three reads of the queue every 150 ms,
+		// and other reads besides that no call can share.
 		const flood = (async () => {
 			for (let i = 0; flooding; i++) {
 				for (const path of ['/api/tts/queue', '/api/tts/queue', '/api/tts/queue'])

@@ -1,6 +1,6 @@
 // The API client (src/client/api.ts) through the real token endpoint in front of a real
-// simulator: proxied calls, 409 and 429 answers (CONTRACT.md, Rate-limit headers), refused keys,
-// malformed bodies, refused params and a silent endpoint.
+// simulator: proxied calls, 409 and 429 answers (docs/upstream.md, rate-limit headers), refused
+// keys, malformed bodies, refused params and a silent endpoint.
 import { describe, expect, it } from 'vitest';
 import { ApiClient, type FetchLike } from '../../src/client/api.ts';
 import { readyTip } from '../fixtures/sim.ts';

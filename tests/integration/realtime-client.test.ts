@@ -1,6 +1,6 @@
 // The realtime client (src/client/realtime.ts) against a real simulator and the real token
-// endpoint on loopback ports, with `ws` as the WebSocket (CONTRACT.md: Realtime handoff token,
-// Realtime WebSocket): connecting, events once, reconnecting, and the heartbeat watchdog.
+// endpoint on loopback ports, with `ws` as the WebSocket (docs/upstream.md, the realtime socket
+// and its handoff token): connecting, events once, reconnecting, and the heartbeat watchdog.
 import { describe, expect, it } from 'vitest';
 import { until } from '../fixtures/sim.ts';
 import {

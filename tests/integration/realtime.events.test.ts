@@ -1,5 +1,6 @@
-// The realtime WebSocket of the simulator against CONTRACT.md (Event catalog) and service-api.md
-// (Events): events and their scopes, and a tip from POST /v1/tips end to end. Real loopback.
+// The realtime WebSocket of the simulator against docs/upstream.md (the event catalog and
+// the other events): events and their scopes, and a tip from POST /v1/tips end to end. Real
+// loopback.
 import { describe, expect, it } from 'vitest';
 import {
 	CLOSE_UNAUTHORIZED,
@@ -59,7 +60,7 @@ describe('realtime events and scopes', () => {
 			...ANY_CREDENTIAL_EVENTS
 		];
 		expect(events).toEqual(expect.arrayContaining(all));
-		// Besides the table, only the event types service-api.md names may appear.
+		// Besides the table, only the event types docs/upstream.md names may appear.
 		const extra = events.filter((e) => !all.includes(e));
 		for (const e of extra) expect(['chat.command', 'twitch.channel_point_redemption']).toContain(e);
 		expect(new Set(events).size).toBe(events.length);
@@ -128,7 +129,7 @@ describe('realtime events and scopes', () => {
 		}
 		expect(ids.size).toBe(events.length);
 
-		// API-driven actions carry the API key actor of CONTRACT.md; model-driven ones carry none.
+		// API-driven actions carry the API key actor of docs/upstream.md; model-driven ones carry none.
 		const tip = client.events('tip.created')[0];
 		expect(tip.actor).toEqual({
 			type: 'api_key',

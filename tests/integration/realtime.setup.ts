@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { parseServerFrame } from '../../src/contract/index.ts';
 import { api, RealtimeClient, simsPerTest, type Sim } from '../fixtures/sim.ts';
 
-// The event catalog of CONTRACT.md, written out by hand so the test does not trust the schema.
+// The event catalog of docs/upstream.md, written out by hand so the test does not trust the schema.
 export const TTS_EVENTS = [
 	'tip.created',
 	'tip.tts_ready',
@@ -60,7 +60,7 @@ export function counterValue(sim: Sim, name = 'deaths'): number {
 	return sim.control.model.counter(name).value;
 }
 
-/** Every frame a client received must be a valid server message of CONTRACT.md. */
+/** Every frame a client received must be a valid server message of docs/upstream.md. */
 export function expectValidFrames(client: RealtimeClient): void {
 	for (const m of client.messages) {
 		const parsed = parseServerFrame(JSON.stringify(m));

@@ -1,5 +1,5 @@
-// The realtime WebSocket of the simulator against CONTRACT.md (Realtime handoff token, Realtime
-// WebSocket) and service-api.md (Realtime authentication): authentication and the heartbeat.
+// The realtime WebSocket of the simulator against docs/upstream.md (the realtime socket:
+// handoff token, socket, authentication): authentication and the heartbeat.
 // Real loopback.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
-// Counters and overlays over real HTTP (service-api.md, Endpoints and Limits; CONTRACT.md,
-// Records, Counters, Overlays). Tip goals and tipping are in resources.tipping.test.ts.
+// Counters and overlays over real HTTP (docs/upstream.md: endpoints, limits, records,
+// counters, overlays). Tip goals and tipping are in resources.tipping.test.ts.
 import { describe, expect, it } from 'vitest';
 import {
 	CounterBody,

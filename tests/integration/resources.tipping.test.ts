@@ -1,5 +1,5 @@
-// Tip goals, tipping, POST /tips and the leaderboard over real HTTP (service-api.md, Endpoints
-// and Limits; CONTRACT.md, Tipping).
+// Tip goals, tipping, POST /tips and the leaderboard over real HTTP (docs/upstream.md: endpoints,
+// limits, tipping).
 import { describe, expect, it } from 'vitest';
 import {
 	CreateTipBody,

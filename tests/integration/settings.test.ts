@@ -1,4 +1,4 @@
-// Stored settings through the token endpoint (issue 40), single mode against the real simulator:
+// Stored settings through the token endpoint, single mode against the real simulator:
 // the pages read them with the overlay key, only the control key saves or undoes, a save is
 // checked with the widgets' own schemas (every bad value named, nothing half-saved), two editors
 // never overwrite each other unseen, and the push channel tells the open pages.

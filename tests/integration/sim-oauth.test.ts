@@ -1,5 +1,5 @@
-// The simulator's OAuth 2.0 server over real HTTP (service-api.md, Authentication, OAuth 2.0,
-// and Errors): metadata, authorize outcomes and redirect rules, PKCE, and app registration.
+// The simulator's OAuth 2.0 server over real HTTP (docs/simulator.md; docs/oauth.md),
+// and its errors: metadata, authorize outcomes and redirect rules, PKCE, and app registration.
 // Tokens are in sim-oauth.tokens.test.ts.
 import { describe, expect, it } from 'vitest';
 import { authorizeRequest, decide, pkce, REDIRECT, registerApp } from '../fixtures/oauth.ts';

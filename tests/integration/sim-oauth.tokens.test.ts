@@ -1,6 +1,6 @@
-// The simulator's OAuth 2.0 token endpoint over real HTTP (service-api.md, OAuth 2.0): codes,
-// rotation, reuse detection, revocation, public and confidential clients, and the access token
-// on the API and realtime.
+// The simulator's OAuth 2.0 token endpoint over real HTTP (docs/simulator.md; docs/oauth.md):
+// codes, rotation, reuse detection, revocation, public and confidential clients, and the access
+// token on the API and realtime.
 import { describe, expect, it } from 'vitest';
 import { Me } from '../../src/contract/index.ts';
 import {

@@ -1,4 +1,4 @@
-// The TTS queue's controls over real HTTP (service-api.md, TTS queue): pause and resume, skip,
+// The TTS queue's controls over real HTTP (docs/upstream.md, TTS queue): pause and resume, skip,
 // clear, remove, replay, the played history and pre-rendered audio.
 import { describe, expect, it } from 'vitest';
 import {

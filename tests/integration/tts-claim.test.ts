@@ -1,5 +1,5 @@
-// The TTS claim protocol over real HTTP (service-api.md, States and transitions and TTS queue;
-// CONTRACT.md, TTS queue and "Details the document leaves open"), row by row: start, finish,
+// The TTS claim protocol over real HTTP (docs/claim-protocol.md, the upstream's protocol;
+// docs/upstream.md, the TTS calls and the open details), row by row: start, finish,
 // release. The queue controls are in tts-claim.queue.test.ts.
 import { describe, expect, it } from 'vitest';
 import {
@@ -25,7 +25,7 @@ describe('starting a tip (claiming the playing slot)', () => {
 		const q = await queue();
 		expect(q.currently_playing).toBe(true);
 		expect(q.current_order_id).toBe(a.order_id);
-		// CONTRACT.md: the claimed item stays in `items` at its position until it leaves.
+		// docs/upstream.md: the claimed item stays in `items` at its position until it leaves.
 		expect(ids(q.items)).toEqual([a.order_id]);
 
 		const event = await nextEvent(rt, 'queue.tts.started', (d) => d.order_id === a.order_id);
@@ -77,7 +77,7 @@ describe('starting a tip (claiming the playing slot)', () => {
 	});
 
 	it('answers already_playing with its own order id also while the queue is paused', async () => {
-		// CONTRACT.md: how a reloaded consumer finds its claim, whatever the pause says.
+		// docs/upstream.md: how a reloaded consumer finds its claim, whatever the pause says.
 		const a = await tip();
 		expectBody(await start(a.order_id), 200, TtsStartBody);
 		expect((await api(sim, 'POST', '/tts/pause')).status).toBe(200);

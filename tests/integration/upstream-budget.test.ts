@@ -1,4 +1,4 @@
-// The upstream's limits kept as budgets by a hosted instance (issue 20, part 3), against the real
+// The upstream's limits kept as budgets by a hosted instance, against the real
 // simulator with low limits: claims go before reads when a budget is nearly spent, so they never
 // meet a 429, and a 429 (or a spent budget) is waited out instead of being sent into again.
 import { describe, expect, it } from 'vitest';

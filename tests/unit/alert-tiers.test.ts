@@ -1,4 +1,4 @@
-// Alert tiers (issue 18): which tier a tip gets, what a tier inherits from the base, the built-in
+// Alert tiers: which tier a tip gets, what a tier inherits from the base, the built-in
 // ladder, and the errors a streamer sees for a tier URL that cannot work.
 import { describe, expect, it } from 'vitest';
 import { parseTtsParams, type TtsParams } from '../../widgets/tts/params.ts';

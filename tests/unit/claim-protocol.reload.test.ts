@@ -1,5 +1,5 @@
-// The claim protocol as a table (claim-protocol.rows.ts): a page that reloads (CONTRACT.md,
-// Details the document leaves open).
+// The claim protocol as a table (claim-protocol.rows.ts): a page that reloads
+// (docs/claim-protocol.md, reload and takeover; docs/upstream.md, open details).
 import { describe, expect } from 'vitest';
 import { fail, input as I } from './claim-harness.ts';
 import { at, a, b, c, x, playing, table } from './claim-protocol.rows.ts';

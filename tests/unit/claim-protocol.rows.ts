@@ -1,5 +1,5 @@
-// The claim protocol reducer as a table (src/core/claim-protocol.ts; service-api.md, States and
-// transitions; CONTRACT.md, TTS and media tables and "Details the document leaves open"), shared
+// The claim protocol reducer as a table (src/core/claim-protocol.ts; docs/claim-protocol.md;
+// docs/upstream.md, the TTS and media calls and the open details), shared
 // by the claim-protocol.*.test.ts files. Each row feeds inputs at explicit times. `fx` is the
 // exact list of what a user notices in that step (start, play, finish, release, stop); `has` is
 // an ordered subsequence of all its effects (remember, snapshot, wakeAt ...); `lacks` names

@@ -1,6 +1,6 @@
 // The world of the claim protocol's property tests (claim-protocol.property.test.ts): pages
 // running the reducer against a model of the upstream queue that has one claim at a time
-// (service-api.md, States and transitions), with faults, delivery orders and a clock.
+// (docs/claim-protocol.md, the upstream's protocol), with faults, delivery orders and a clock.
 import {
 	claimStep,
 	initialClaimState,
@@ -332,8 +332,8 @@ export class World {
 	 * pages at once, and an idle page's view of the claim is the server's (it never waits for a
 	 * takeover of a claim nobody holds). Not checked at every step: a page learns that its claim was
 	 * dropped from an event, so a play may overlap another page's by that event's delivery time (a
-	 * 5xx or lost answer to a start leaves the claim ambiguous, and CONTRACT.md, Details, has a page
-	 * release a claim it takes for its own).
+	 * 5xx or lost answer to a start leaves the claim ambiguous, and docs/upstream.md, open details,
+	 * has a page release a claim it takes for its own).
 	 */
 	private checkSettled(): void {
 		if (!this.options.ordered) return;

@@ -1,7 +1,7 @@
-// A model of one upstream queue with one claim at a time (service-api.md, States and
-// transitions; CONTRACT.md, TTS table), and a shell that carries out a claim-protocol consumer's
-// effects against that model in simulated time (the claim-protocol tests' harness is
-// claim-harness.ts).
+// A model of one upstream queue with one claim at a time (docs/claim-protocol.md, the
+// upstream's protocol; docs/upstream.md, the TTS calls), and a shell that carries out a
+// claim-protocol consumer's effects against that model in simulated time (the claim-protocol tests'
+// harness is claim-harness.ts).
 import { type ClaimItem } from '../../src/core/claim-protocol.ts';
 import {
 	type Tip,
@@ -15,8 +15,8 @@ import {
 } from './claim-harness.ts';
 
 // ---------------------------------------------------------------------------------------------
-// A model of one upstream queue: one claim at a time (service-api.md, States and transitions),
-// the TTS call table of CONTRACT.md, and the events a consumer would hear, as reducer inputs.
+// A model of one upstream queue: one claim at a time (docs/claim-protocol.md),
+// the TTS call table of docs/upstream.md, and the events a consumer would hear, as reducer inputs.
 
 export type Disposition = 'queued' | 'finished' | 'skipped' | 'removed' | 'cleared';
 

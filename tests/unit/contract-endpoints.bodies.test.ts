@@ -187,7 +187,7 @@ describe('error bodies of both documents', () => {
 
 	it('the list of error codes holds every code the documents name', () => {
 		const named = [
-			// service-api.md, Errors
+			// docs/upstream.md, errors
 			'bad_request',
 			'message_too_long',
 			'message_disallowed',
@@ -208,7 +208,7 @@ describe('error bodies of both documents', () => {
 			'bot_disabled',
 			'bot_unavailable',
 			'gateway_unavailable',
-			// service-api.md names not_in_queue as an example code; CONTRACT.md adds the rest.
+			// The upstream's API names not_in_queue as an example code; docs/upstream.md adds the rest.
 			'not_in_queue',
 			'not_found',
 			'not_playing',

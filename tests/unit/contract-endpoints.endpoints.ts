@@ -1,4 +1,4 @@
-// Every endpoint the two documents (service-api.md and CONTRACT.md) give a shape for, with
+// Every endpoint the upstream's API and docs/upstream.md give a shape for, with
 // example requests and responses, shared by contract-endpoints.test.ts and
 // contract-endpoints.bodies.test.ts.
 import { expect } from 'vitest';
@@ -22,7 +22,7 @@ export interface Endpoint {
 	responses: unknown[];
 }
 
-// service-api.md, Endpoints (the groups the overlay kit uses).
+// docs/upstream.md, endpoints (the groups the overlay kit uses).
 export const SERVICE_API: Endpoint[] = [
 	{ method: 'GET', path: '/me', scope: null, responses: [ex.me(), ex.meOAuth()] },
 	{
@@ -111,7 +111,7 @@ export const SERVICE_API: Endpoint[] = [
 	}
 ];
 
-// CONTRACT.md, Endpoints that service-api.md does not show.
+// docs/upstream.md, calls the API document does not detail.
 export const CONTRACT: Endpoint[] = [
 	{
 		method: 'POST',

@@ -1,5 +1,5 @@
-// Event envelopes and the event catalog against CONTRACT.md (Realtime WebSocket item 5, Event
-// catalog) and service-api.md (Events).
+// Event envelopes and the event catalog against docs/upstream.md (the realtime
+// socket: envelopes, the event catalog, the other events).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,13 +1,13 @@
-// Example objects written by reading service-api.md and CONTRACT.md (field tables, endpoint
-// descriptions, the event catalog), not by reading the schemas. Each builder returns a fresh copy so
-// that a test may change it.
+// Example objects written by reading docs/upstream.md and the upstream's API (field tables,
+// endpoint descriptions, the event catalog), not by reading the schemas. Each builder returns a
+// fresh copy so that a test may change it.
 
 export const T0 = '2026-09-06T12:00:00Z';
 export const T1 = '2026-09-06T12:05:30.250+02:00';
 
 const clone = <T>(value: T): T => structuredClone(value);
 
-// --- service-api.md, Resources and their fields ---
+// --- docs/upstream.md, resources and their fields ---
 
 /** GET /me for an API key: tenant and key. */
 export const me = () =>
@@ -75,7 +75,7 @@ export const bareTip = () =>
 /** HistoryTip: all QueueTip fields plus `played_at`. */
 export const historyTip = () => clone({ ...queueTip(), played_at: T1 });
 
-/** The source values service-api.md lists for QueueTip.source. */
+/** The source values docs/upstream.md lists for QueueTip.source. */
 export const TIP_SOURCES = [
 	'stripe',
 	'paypal',
@@ -210,9 +210,9 @@ export const oauthActor = () =>
 		authorization_id: 'oa_77d0c2'
 	});
 
-// --- CONTRACT.md, Records that service-api.md does not show ---
+// --- docs/upstream.md, records the API document does not detail ---
 
-/** CONTRACT.md: the actor of an API-key call. */
+/** docs/upstream.md: the actor of an API-key call. */
 export const apiKeyActor = () => clone({ type: 'api_key', id: 'key_7', name: 'Overlay kit' });
 
 export const counter = () => clone({ name: 'deaths', value: 3, created_at: T0, updated_at: T1 });
@@ -234,19 +234,19 @@ export const overlay = () =>
 
 export const tipGoal = () => clone({ ...tipGoalFields(), current: 120.5 });
 
-/** service-api.md shows only `id` and `enabled` of an AI voice catalog entry. */
+/** docs/upstream.md shows only `id` and `enabled` of an AI voice catalog entry. */
 export const aiVoice = () => clone({ id: 'voice_nova', enabled: true });
 
-/** CONTRACT.md, GET /leaderboard: one supporter. */
+/** docs/upstream.md, GET /leaderboard: one supporter. */
 export const supporter = () =>
 	clone({ name: 'Ada', platform: 'twitch', platform_user_id: '123456', total: 42.5, tips: 3 });
 
-// --- CONTRACT.md, Realtime ---
+// --- docs/upstream.md, realtime ---
 
 export const handoffToken = () =>
 	clone({ token: 'rth_Zm9vYmFyYmF6', expires_at: T1, expires_in: 60 });
 
-/** An event envelope of CONTRACT.md, Realtime WebSocket item 5. */
+/** An event envelope of docs/upstream.md, realtime WebSocket item 5. */
 export const envelope = (type: string, data: Record<string, unknown>, actor?: unknown) =>
 	clone({
 		id: 'evt_01HZX3Y4',
@@ -256,7 +256,7 @@ export const envelope = (type: string, data: Record<string, unknown>, actor?: un
 		...(actor === undefined ? {} : { actor })
 	});
 
-/** One payload per event type of the CONTRACT.md catalog. */
+/** One payload per event type of the docs/upstream.md catalog. */
 export const EVENT_PAYLOADS: Record<string, () => Record<string, unknown>> = {
 	'tip.created': () => ({ tip: apiTip() }),
 	'tip.tts_ready': () => ({
@@ -292,7 +292,7 @@ export const EVENT_PAYLOADS: Record<string, () => Record<string, unknown>> = {
 	'tipping.closed': () => ({})
 };
 
-/** The scope CONTRACT.md names for each event type (null: any credential). */
+/** The scope docs/upstream.md names for each event type (null: any credential). */
 export const EVENT_SCOPES: Record<string, string | null> = {
 	'tip.created': 'tts:read',
 	'tip.tts_ready': 'tts:read',
@@ -323,5 +323,5 @@ export const EVENT_SCOPES: Record<string, string | null> = {
 	'tipping.closed': null
 };
 
-/** Event types service-api.md names that the CONTRACT.md table leaves out. */
+/** Event types docs/upstream.md names that the event catalog leaves out. */
 export const OTHER_NAMED_EVENTS = ['chat.command', 'twitch.channel_point_redemption'];

@@ -1,5 +1,5 @@
-// Realtime messages against CONTRACT.md (Realtime handoff token, Realtime WebSocket) and
-// service-api.md (Realtime authentication): what the client sends, what the server sends, and how
+// Realtime messages against docs/upstream.md (the realtime socket: handoff
+// token, socket, authentication): what the client sends, what the server sends, and how
 // one text frame is classified.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ import * as ex from './contract-examples.ts';
 
 const frame = (value: unknown) => JSON.stringify(value);
 
-/** CONTRACT.md, Realtime WebSocket item 2: `"events": ["tip.created", ...]`. */
+/** docs/upstream.md, realtime WebSocket item 2: `"events": ["tip.created", ...]`. */
 const READY_EXAMPLE_EVENTS = ['tip.created', 'tip.tts_ready', 'tipping.opened', 'tipping.closed'];
 
 describe('the handoff token of POST /realtime/token', () => {

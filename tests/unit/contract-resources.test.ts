@@ -1,5 +1,5 @@
-// The resource schemas against service-api.md (Resources and their fields) and CONTRACT.md (Records
-// that service-api.md does not show). Examples come from the documents (contract-examples.ts).
+// The resource schemas against the upstream's resources and their fields
+// and docs/upstream.md (records). Examples come from the documents (contract-examples.ts).
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod/mini';
 import {

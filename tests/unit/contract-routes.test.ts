@@ -8,8 +8,8 @@ const TIP = 'tip_1725624000_a1b2c3';
 const MED = 'med_1042_9f8e7d';
 const OVERLAY = 'o_1a2b3c4d';
 
-// [method, path, route, params]: every endpoint of service-api.md (groups the overlay kit uses) and of
-// CONTRACT.md, with example ids shaped as the documents shape them.
+// [method, path, route, params]: every endpoint of docs/upstream.md (groups the overlay kit uses)
+// and of docs/upstream.md, with example ids shaped as the documents shape them.
 const ENDPOINTS: [string, string, RouteName, Record<string, string>?][] = [
 	['GET', '/me', 'me'],
 	['GET', '/events', 'events'],
@@ -132,9 +132,9 @@ describe('matchRoute rejects paths that are not exactly a documented endpoint', 
 		expect(matchRoute(method, path)).toBeNull();
 	});
 
-	// service-api.md also lists endpoints of groups the overlay kit does not use (viewers, AI voices,
-	// chat, custom commands, chat timers, webhook endpoints). They are outside the route table, so the
-	// simulator answers them 404 and the token endpoint never forwards them.
+	// docs/upstream.md also lists endpoints of groups the overlay kit does not use (viewers, AI
+	// voices, chat, custom commands, chat timers, webhook endpoints). They are outside the route
+	// table, so the simulator answers them 404 and the token endpoint never forwards them.
 	it.each([
 		['GET', '/viewers'],
 		['GET', '/viewers/twitch:123456'],

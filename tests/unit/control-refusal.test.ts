@@ -1,5 +1,5 @@
 // How the upstream's refusal of a dock action becomes the dock's answer (src/server/control-
-// actions.ts, refusal; /work/dock-spec.md, Answers of an action).
+// actions.ts, refusal; docs/dock.md, answers of an action).
 import { describe, expect, it } from 'vitest';
 import { refusal } from '../../src/server/control-actions.ts';
 

@@ -1,5 +1,5 @@
 // What the dock shows beside a button for each answer of POST /control/actions/:action
-// (widgets/dock/actions.ts; dock-spec.md, Answers of an action), and when it reads again.
+// (widgets/dock/actions.ts; docs/dock.md, answers of an action), and when it reads again.
 import { describe, expect, it } from 'vitest';
 import {
 	actionOutcome,

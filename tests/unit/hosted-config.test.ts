@@ -1,4 +1,4 @@
-// Hosted mode's settings (issue 19): each bad or missing one named at start; the hosted demo needs
+// Hosted mode's settings: each bad or missing one named at start; the hosted demo needs
 // none of them.
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// The token endpoint's moderation against upstream answers it cannot read (CONTRACT.md: parse
+// The token endpoint's moderation against upstream answers it cannot read (docs/upstream.md: parse
 // leniently): a tip it cannot decide is never handed to a page as the upstream gave it, and an
 // answer that is not JSON does not fail the dock's Reveal.
 import { Hono } from 'hono';

@@ -1,6 +1,6 @@
-// The upstream's limits as budgets (service-api.md, Limits; CONTRACT.md, Rate-limit headers): what
+// The upstream's limits as budgets (docs/upstream.md, rate limits and budgets): what
 // the RateLimit-* headers of an answer hold back, claims before reads, the claims' share of a
-// window kept from reads (issue 41), and the reset honoured.
+// window kept from reads, and the reset honoured.
 import { describe, expect, it } from 'vitest';
 import {
 	BudgetBook,

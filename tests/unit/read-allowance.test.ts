@@ -1,6 +1,6 @@
-// What a reader may read through the token endpoint (src/core/read-allowance.ts, issue 41): normal
-// pages never meet the allowance, the issue's flood is cut, a flood from one address leaves the
-// key's other readers theirs, and a refusal says how long to wait.
+// What a reader may read through the token endpoint (src/core/read-allowance.ts): normal
+// pages never meet the allowance, a flood of three reads every 1.5 s is cut, a flood from one
+// address leaves the key's other readers theirs, and a refusal says how long to wait.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_READ_LIMITS, ReadAllowance } from '../../src/core/read-allowance.ts';
 

@@ -1,4 +1,4 @@
-// Identical reads of one upstream client share calls (src/server/read-flights.ts, issue 41), and a
+// Identical reads of one upstream client share calls (src/server/read-flights.ts), and a
 // read is never answered by a call sent before it arrived.
 import { describe, expect, it } from 'vitest';
 import { UpstreamClient } from '../../src/server/upstream.ts';

@@ -1,4 +1,4 @@
-// Each widget's applySettings (issue 40): new parameters from the stored settings never cut what
+// Each widget's applySettings: new parameters from the stored settings never cut what
 // plays. The TTS card on screen keeps its look, theme and loudness, the next alert has the new ones;
 // counters, lists and the tip goal change at once and read the upstream again only when what they
 // show changed (a list's limit; a counter the overlay's settings must name).

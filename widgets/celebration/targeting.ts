@@ -1,4 +1,4 @@
-// Which overlay.celebration events are for this widget (CONTRACT.md, Event catalog): a null
+// Which overlay.celebration events are for this widget (docs/upstream.md, event catalog): a null
 // overlay_id is every overlay, an overlay_id alone is every celebration of that overlay, and a
 // widget_id is that one widget. Pure, so every case is unit-tested.
 

@@ -30,7 +30,7 @@ export function removeCounter(list: readonly CounterView[], name: string): Count
 }
 
 /**
- * The snapshot is the truth (CONTRACT.md: events are hints), except for counters that events
+ * The snapshot is the truth (docs/upstream.md: events are hints), except for counters that events
  * changed while it was on its way: those keep what the newer event said. A value that differs
  * from what was shown bumps, as an event would have.
  */
@@ -60,7 +60,7 @@ export function mergeSnapshot(
 	return out;
 }
 
-/** Which counter an overlay's counter widget names in its settings (CONTRACT.md, Overlay). */
+/** Which counter an overlay's counter widget names in its settings (docs/upstream.md, overlay). */
 export type SettingsPick = { ok: true; name: string | null } | { ok: false; problem: string };
 
 /** `settings.name` of a counter widget: a valid slug picks it; absent means every counter. */

@@ -8,7 +8,7 @@ import { COUNTER_NAME } from '../../src/contract/index.ts';
 import { param, paramDocs, parseParams, type ParamValues } from '../../src/client/params.ts';
 import { COUNT_FORMATS } from './format.ts';
 
-/** A counter slug (CONTRACT.md, Counter); lower-cased so `Deaths` finds `deaths`. */
+/** A counter slug (docs/upstream.md, counter); lower-cased so `Deaths` finds `deaths`. */
 const counterName: z.ZodMiniType<string, string> = z.pipe(
 	z.pipe(
 		z.string().check(z.trim()),

@@ -1,4 +1,4 @@
-// The dock's actions (POST /control/actions/:action, dock-spec.md) and what their answers mean to
+// The dock's actions (POST /control/actions/:action, docs/dock.md) and what their answers mean to
 // the streamer: done, already (pressed twice, or another dock did it), refused with the server's
 // reason, or the upstream unreachable (try again). Pure: the dock's state shows the outcome next
 // to the button and re-reads what the answer leaves uncertain.

@@ -1,7 +1,7 @@
-// The top-supporters board: GET /leaderboard?limit (service-api.md, Tipping: any credential), read
-// on start, after every (re)connect, and once more when tips land: the first tip of a burst arms one
-// setTimeout and the tips after it join that read, so a new tip shows within about a third of a
-// second and a raid is one read every TIP_DEBOUNCE_MS. Nothing runs while nothing happens.
+// The top-supporters board: GET /leaderboard?limit (docs/upstream.md, tipping: any credential),
+// read on start, after every (re)connect, and once more when tips land: the first tip of a burst
+// arms one setTimeout and the tips after it join that read, so a new tip shows within about a third
+// of a second and a raid is one read every TIP_DEBOUNCE_MS. Nothing runs while nothing happens.
 import type { KnownEvent } from '../../src/contract/index.ts';
 import * as routes from '../../src/contract/routes.ts';
 import { ListReader, type ListDeps, type ListRead } from '../shared/list-reads.svelte.ts';

@@ -1,4 +1,4 @@
-// The stored settings' schemas (issue 40, docs/settings.md): every widget's own URL-parameter table,
+// The stored settings' schemas (docs/settings.md): every widget's own URL-parameter table,
 // so that a stored value is checked by exactly the rules that check it in a URL. The token endpoint
 // checks a save with checkSettings (handed to it by src/main.ts: the server layer does not import
 // widgets), the editor builds its forms from the same tables and turns a pasted URL into stored

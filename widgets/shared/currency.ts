@@ -7,7 +7,7 @@ import * as routes from '../../src/contract/routes.ts';
 export interface CurrencyInfo {
 	/** ISO 4217 code (`tenant.currency`). */
 	code: string;
-	/** Display symbol (`tenant.currency_symbol`); service-api.md says to render amounts with it. */
+	/** Display symbol (`tenant.currency_symbol`); docs/upstream.md says to render amounts with it. */
 	symbol: string;
 }
 

@@ -1,8 +1,8 @@
 // The tip goal of one overlay: owns the widget's state. The truth is GET /overlays/{id}/tip-goal,
 // re-read on every (re)connect, on overlay.reload and whenever an event cannot be applied with
 // certainty; in between, paid tips inside the window move it at once and overlay.tip_goal.updated
-// replaces it (CONTRACT.md, Records: TipGoal; Event catalog). The reading and its retries are the
-// shared UpstreamReader's. Time only matters for the countdown and the window's edges: one
+// replaces it (docs/upstream.md, records: TipGoal; Event catalog). The reading and its retries are
+// the shared UpstreamReader's. Time only matters for the countdown and the window's edges: one
 // setTimeout aimed at the next visible change, none when nothing changes.
 import type { KnownEvent, TipGoal } from '../../src/contract/index.ts';
 import { refusesKey, type ApiFailure, type ApiResult } from '../../src/client/api.ts';

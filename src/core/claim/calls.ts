@@ -137,8 +137,8 @@ function alreadyPlaying<T>(
 	fx: ClaimEffect<T>[]
 ): void {
 	if (holder !== null && holder === s.remembered) {
-		// Our own claim from before a reload: release it and start again (CONTRACT.md, Details),
-		// or finish it if it had played to its end.
+		// Our own claim from before a reload: release it and start again (docs/upstream.md, open
+		// details), or finish it if it had played to its end.
 		return resumeRemembered(s, holder, fx);
 	}
 	clearRemembered(s);

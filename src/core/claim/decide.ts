@@ -24,8 +24,9 @@ export function decide<T>(s: ClaimState<T>, now: number, fx: ClaimEffect<T>[]): 
 	}
 	// A remembered claim that the snapshot shows free is kept only until the answer of the start
 	// below: the snapshot may have been read before the old page's start landed, and then the start
-	// answers already_playing naming it (CONTRACT.md, Details). Without a start, forget it, also in
-	// the stored memory, so that a later reload cannot take another consumer's claim for its own.
+	// answers already_playing naming it (docs/upstream.md, open details). Without a start, forget it,
+	// also in the stored memory, so that a later reload cannot take another consumer's claim for its
+	// own.
 	if (!s.eligible) return forgetRemembered(s, fx);
 	const candidate = pick(s, now, fx);
 	if (!candidate) return forgetRemembered(s, fx);

@@ -74,7 +74,7 @@ export function insertInOrder<T>(items: ClaimItem<T>[], item: ClaimItem<T>): voi
 }
 
 /**
- * An event about an order we know nothing of cannot be applied with certainty (CONTRACT.md,
+ * An event about an order we know nothing of cannot be applied with certainty (docs/upstream.md,
  * rules): the snapshot is the truth, so it is read again.
  */
 export function readIfUnknown<T>(s: ClaimState<T>, orderId: string, fx: ClaimEffect<T>[]): void {

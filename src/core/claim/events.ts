@@ -1,6 +1,6 @@
 // The decision for each thing heard about the queue: a snapshot, a realtime event, a change of
 // pause or eligibility, the claim remembered across a reload (docs/claim-protocol.md). Events
-// come in any order (CONTRACT.md): an event about an order never seen asks for the snapshot.
+// come in any order (docs/upstream.md): an event about an order never seen asks for the snapshot.
 import {
 	dropItem,
 	insertInOrder,

@@ -6,7 +6,7 @@ import type { ClaimEffect, ClaimState, Mine } from './types.ts';
 
 /**
  * Our claim from before a reload is still held: if it had played to its end, finish it; else
- * release it and play it again from the start (CONTRACT.md, Details).
+ * release it and play it again from the start (docs/upstream.md, open details).
  */
 export function resumeRemembered<T>(s: ClaimState<T>, orderId: string, fx: ClaimEffect<T>[]): void {
 	if (s.rememberedPlayed) {

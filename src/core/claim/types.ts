@@ -5,8 +5,9 @@ export interface ClaimItem<T> {
 	/** Can be played now (TTS: `tts_url` is set; media: always). */
 	ready: boolean;
 	/**
-	 * When it was queued (ms since the epoch), if known: events arrive in any order (CONTRACT.md),
-	 * so an `added` item is placed before later-queued ones instead of at the end.
+	 * When it was queued (ms since the epoch), if known: events arrive in any order
+	 * (docs/upstream.md), so an `added` item is placed before later-queued ones instead of at the
+	 * end.
 	 */
 	queuedAt?: number;
 	data: T;

@@ -1,5 +1,6 @@
-// One queue with the start/finish/release claim protocol (service-api.md, States and transitions;
-// CONTRACT.md, TTS and media tables). The TTS and media queues are two instances of it.
+// One queue with the start/finish/release claim protocol (docs/claim-protocol.md, the
+// upstream's protocol; docs/upstream.md, the TTS and media calls). The TTS and media queues are two
+// instances of it.
 import { notFound, SimError } from '../errors.ts';
 
 /** What became of an order id this queue has seen: 404 for unknown ids, 409 for gone ones. */
@@ -45,8 +46,8 @@ export class ClaimQueue<Item extends { order_id: string }, Played extends Item> 
 
 	start(orderId: string): Item {
 		const item = this.queued(orderId);
-		// CONTRACT.md: the claimed item started again answers already_playing with its own id, also
-		// while paused (the queue_paused rule is for queued items): a reloaded consumer finds its
+		// docs/upstream.md: the claimed item started again answers already_playing with its own id,
+		// also while paused (the queue_paused rule is for queued items): a reloaded consumer finds its
 		// claim this way and releases it.
 		if (this.current === orderId) throw this.alreadyPlaying('it already holds the playing slot');
 		if (this.paused) throw new SimError(409, 'queue_paused', 'the queue is paused');

@@ -1,5 +1,5 @@
 // The simulator's state and every operation on it, free of HTTP and sockets. Each mutation emits the
-// event CONTRACT.md names through `sink`; the app layer handles credentials and serialisation.
+// event docs/upstream.md names through `sink`; the app layer handles credentials and serialisation.
 import {
 	COUNTER_NAME,
 	OVERLAY_ID,
@@ -64,7 +64,7 @@ interface Queues {
 	tts: ClaimQueue<QueueTip, HistoryTip>;
 	media: ClaimQueue<QueueMediaItem, HistoryMediaItem>;
 }
-/** The key of the item in a queue's started and finished events (CONTRACT.md). */
+/** The key of the item in a queue's started and finished events (docs/upstream.md). */
 const ITEM_KEY = { tts: 'tip', media: 'media' } as const;
 
 // A tiny word filter, so name_was_filtered / message_was_filtered can be seen in the demo.
@@ -153,7 +153,7 @@ export class SimModel {
 	}
 
 	// A viewer's tip (/_sim, the demo traffic) is a checkout, which closing tipping stops
-	// (service-api.md, tipping:control); one made with POST /tips is not: see handlers.ts.
+	// (docs/upstream.md, tipping:control); one made with POST /tips is not: see handlers.ts.
 	checkout(input: TipInput): QueueTip {
 		if (!this.accepting) throw new SimError(409, 'tipping_closed', 'tipping is closed');
 		return this.createTip(input);
@@ -229,7 +229,7 @@ export class SimModel {
 
 	// --- the TTS queue: clear and replay ---
 
-	/** Every queued TTS deleted; media playback state reset too (service-api.md, state table). */
+	/** Every queued TTS deleted; media playback state reset too (docs/upstream.md, state table). */
 	ttsClear(actor?: Actor): void {
 		this.tts.clear();
 		this.emit('queue.tts.cleared', {}, actor);
@@ -365,7 +365,7 @@ export class SimModel {
 		state.goal = { ...state.goal, ...patch };
 		const tip_goal = this.tipGoal(id);
 		this.emit('overlay.tip_goal.updated', { overlay_id: id, tip_goal }, actor);
-		// service-api.md: changing the goal reloads the overlay's browser source.
+		// docs/upstream.md: changing the goal reloads the overlay's browser source.
 		this.emit('overlay.reload', { overlay_id: id }, actor);
 		return tip_goal;
 	}

@@ -1,5 +1,5 @@
-// Overlays and their tip goals (CONTRACT.md, Records and Overlays). A goal's `current` is computed
-// from the tip ledger each time it is read, so it is always the truth.
+// Overlays and their tip goals (docs/upstream.md, records and overlays). A goal's `current` is
+// computed from the tip ledger each time it is read, so it is always the truth.
 import type { Overlay, QueueTip, Tenant, TipGoal } from '../../contract/index.ts';
 
 export interface GoalSettings {
