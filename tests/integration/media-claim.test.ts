@@ -177,7 +177,7 @@ describe('finishing a video', () => {
 	});
 });
 
-describe('releasing a claim (service-api.md state table)', () => {
+describe('releasing a claim (the upstream’s state table)', () => {
 	it('drops a claim that points at this order id: released true, same position, claimable again', async () => {
 		const a = await video('countdown');
 		const b = await video('bars');

@@ -48,7 +48,7 @@ describe('realtime events and scopes', () => {
 		expect(sorted(client.messages[0].data.events)).toEqual(sorted(expected));
 	});
 
-	it('ready.events for a key with every scope covers the whole catalog of CONTRACT.md', async () => {
+	it('ready.events for a key with every scope covers the whole event catalog (docs/upstream.md)', async () => {
 		const sim = await start();
 		const client = await RealtimeClient.connect(sim);
 		const events: string[] = client.messages[0].data.events;

@@ -4,7 +4,7 @@ import { describe, expect } from 'vitest';
 import { fail, input as I } from './claim-harness.ts';
 import { at, a, b, c, x, playing, table } from './claim-protocol.rows.ts';
 
-describe('a page that reloads (CONTRACT.md, Details the document leaves open)', () => {
+describe('a page that reloads (docs/upstream.md, open details)', () => {
 	table([
 		{
 			name: 'already_playing naming the remembered claim: it is released, started again and played from the beginning',

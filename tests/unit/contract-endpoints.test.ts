@@ -1,4 +1,4 @@
-// Every endpoint of the two documents reached through the route table
+// Every endpoint of the upstream (docs/upstream.md) reached through the route table
 // (contract-endpoints.endpoints.ts): matched, scoped and its examples parsed the way the
 // simulator and the token endpoint do it.
 import { describe, expect, it } from 'vitest';
@@ -14,8 +14,8 @@ import {
 } from './contract-endpoints.endpoints.ts';
 
 describe.each([
-	['service-api.md', SERVICE_API],
-	['CONTRACT.md', CONTRACT]
+	['the upstream API', SERVICE_API],
+	['the shapes the kit assumes', CONTRACT]
 ])('every endpoint of %s', (_doc, endpoints) => {
 	it.each(endpoints.map((e) => [`${e.method} ${e.path}`, e] as const))(
 		'%s is in the route table with its scope, status and body shapes',

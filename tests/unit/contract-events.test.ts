@@ -22,7 +22,7 @@ import * as ex from './contract-examples.ts';
 const CONTRACT_TYPES = Object.keys(ex.EVENT_SCOPES);
 
 describe('the event catalog', () => {
-	it('covers every event type of CONTRACT.md with the scope the table names', () => {
+	it('covers every event type of the catalog with the scope it names', () => {
 		for (const type of CONTRACT_TYPES) {
 			expect(isKnownEventType(type), type).toBe(true);
 			expect(EVENT_CATALOG[type as keyof typeof EVENT_CATALOG].scope, type).toBe(
@@ -31,7 +31,7 @@ describe('the event catalog', () => {
 		}
 	});
 
-	it('also knows the event types service-api.md names outside the CONTRACT.md table', () => {
+	it('also knows the upstream’s event types outside the catalog', () => {
 		for (const type of ex.OTHER_NAMED_EVENTS) expect(isKnownEventType(type), type).toBe(true);
 	});
 
@@ -89,7 +89,7 @@ describe('eventTypesForScopes', () => {
 
 describe('event envelopes', () => {
 	it.each(CONTRACT_TYPES)(
-		'a %s envelope built from CONTRACT.md parses as a known event',
+		'a %s envelope built from the catalog parses as a known event',
 		(type) => {
 			const event = ex.envelope(type, ex.EVENT_PAYLOADS[type]());
 			const parsed = parseEvent(event);
@@ -113,7 +113,7 @@ describe('event envelopes', () => {
 	it.each([
 		['chat.command', { command: 'discord', user: 'ada' }],
 		['twitch.channel_point_redemption', { is_managed: true, reward: 'Hydrate' }]
-	])('a %s envelope (named by service-api.md) parses with its payload kept', (type, data) => {
+	])('a %s envelope (named by the upstream) parses with its payload kept', (type, data) => {
 		const event = ex.envelope(type, data);
 		expect(parseEvent(event)).toEqual({ ok: true, known: true, event });
 	});

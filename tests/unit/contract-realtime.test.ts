@@ -24,7 +24,7 @@ const frame = (value: unknown) => JSON.stringify(value);
 const READY_EXAMPLE_EVENTS = ['tip.created', 'tip.tts_ready', 'tipping.opened', 'tipping.closed'];
 
 describe('the handoff token of POST /realtime/token', () => {
-	it('parses the body CONTRACT.md shows', () => {
+	it('parses the body the upstream answers', () => {
 		const body = ex.handoffToken();
 		expect(parseWith(HandoffToken, body)).toEqual({ ok: true, value: body });
 	});
@@ -91,7 +91,7 @@ describe('server messages', () => {
 		});
 	});
 
-	it('the error codes are the four CONTRACT.md names', () => {
+	it('the error codes are the upstream’s four', () => {
 		expect([...REALTIME_ERROR_CODES].sort()).toEqual(
 			['auth_timeout', 'invalid_api_key', 'invalid_token', 'missing_api_key'].sort()
 		);

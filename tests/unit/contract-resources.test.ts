@@ -54,7 +54,7 @@ const set = (obj: any, path: string, value: unknown): any => {
 	return obj;
 };
 
-describe('every resource of service-api.md parses from an example built from the document', () => {
+describe('every resource of the upstream parses from an example built from its shape', () => {
 	it.each<[string, z.ZodMiniType, () => unknown]>([
 		['GET /me for an API key', Me, ex.me],
 		['GET /me for an OAuth token', Me, ex.meOAuth],
@@ -169,7 +169,7 @@ describe('every resource of service-api.md parses from an example built from the
 	});
 });
 
-describe('every record CONTRACT.md fixes parses from an example built from the document', () => {
+describe('every record the kit assumes parses from an example built from its shape', () => {
 	it.each<[string, z.ZodMiniType, () => unknown]>([
 		['Counter', Counter, ex.counter],
 		['Overlay', Overlay, ex.overlay],
@@ -182,7 +182,7 @@ describe('every record CONTRACT.md fixes parses from an example built from the d
 		expect(expectParses(schema, value)).toEqual(value);
 	});
 
-	it('every widget type CONTRACT.md names parses, and an unknown type still parses', () => {
+	it('every widget type the upstream names parses, and an unknown type still parses', () => {
 		for (const type of ['tts', 'media', 'tip_goal', 'counter', 'celebration', 'sparkles'])
 			expectParses(OverlayWidget, { id: 'w_x', type, settings: {} });
 	});

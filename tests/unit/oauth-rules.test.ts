@@ -54,7 +54,7 @@ describe('refreshFailure', () => {
 });
 
 describe('redirect URIs', () => {
-	it('follows service-api.md: https, http on localhost, reverse-domain schemes; exact, no fragments', () => {
+	it('follows the upstream’s rules: https, http on localhost, reverse-domain schemes; exact, no fragments', () => {
 		expect(redirectUriAllowed('https://a.example/cb')).toBe(true);
 		expect(redirectUriAllowed('http://localhost:8787/oauth/callback')).toBe(true);
 		expect(redirectUriAllowed('com.example.app:/callback')).toBe(true);
