@@ -15,7 +15,7 @@
 //   We assume active = visible (a source shown at load is usually on air); `activeKnown` says so.
 //   In Studio Mode a source that is only in Preview is then taken as active until OBS says not.
 // - OBS sends no events to a source that is not showing anywhere; they arrive in a burst when it
-//   shows again (obs-browser issue #216). The state below just follows them in order.
+//   shows again (a known behaviour of OBS's browser source). The state below follows them in order.
 // - OBS starts CEF with `--autoplay-policy=no-user-gesture-required`: audio needs no click.
 
 /** `never`: a spectator (the preview page) that shows what others play and claims nothing. */

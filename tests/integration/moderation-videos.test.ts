@@ -4,7 +4,7 @@
 // approved one plays once.
 import { describe, expect, it } from 'vitest';
 import { api, until } from '../fixtures/sim.ts';
-import { send } from '../fixtures/token-endpoint.ts';
+import { openLive } from '../fixtures/token-endpoint.ts';
 import { pageCall, rig, withRules, type Rig } from './control.setup.ts';
 
 const page = pageCall;
@@ -199,16 +199,11 @@ describe('the video rules', () => {
 		await withRules(r, { videos: { every: 'hold' } });
 		const id = tipWithVideo(r);
 		await listed(r, id);
-		const res = await send(r.app, 'GET', '/live');
-		const reader = res.body!.getReader();
-		let text = '';
-		const readUntil = async (needle: string) => {
-			while (!text.includes(needle)) text += new TextDecoder().decode((await reader.read()).value);
-		};
-		await readUntil('"hello"');
+		const live = await openLive(r.app);
+		await live.until('"hello"');
 		await r.dock('POST', '/control/moderation/approve', { body: { order_id: id, queue: 'media' } });
-		await readUntil(id);
-		expect(text).toContain(`data: {"type":"decision","order_id":"${id}","queue":"media"}`);
-		await reader.cancel();
+		await live.until(id);
+		expect(live.text()).toContain(`data: {"type":"decision","order_id":"${id}","queue":"media"}`);
+		await live.close();
 	});
 });

@@ -3,7 +3,7 @@
 // for a person without blocking the tips after it, and the push channel tells open pages.
 import { describe, expect, it } from 'vitest';
 import { api, readyTip, until } from '../fixtures/sim.ts';
-import { send } from '../fixtures/token-endpoint.ts';
+import { openLive, send } from '../fixtures/token-endpoint.ts';
 import { pageCall, rig, withRules, type Rig } from './control.setup.ts';
 
 const page = pageCall;
@@ -147,17 +147,12 @@ describe('a held tip', () => {
 		await withRules(r, { everyTip: 'hold' });
 		const tip = await readyTip(r.sim);
 		await queueTip(r, tip.order_id);
-		const res = await send(r.app, 'GET', '/live');
-		expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
-		const reader = res.body!.getReader();
-		let text = '';
-		const readUntil = async (needle: string) => {
-			while (!text.includes(needle)) text += new TextDecoder().decode((await reader.read()).value);
-		};
-		await readUntil('"hello"');
+		const live = await openLive(r.app);
+		expect(live.res.headers.get('content-type')).toMatch(/text\/event-stream/);
+		await live.until('"hello"');
 		await r.dock('POST', '/control/moderation/approve', { body: { order_id: tip.order_id } });
-		await readUntil(tip.order_id);
-		expect(text).toContain(`data: {"type":"decision","order_id":"${tip.order_id}"}`);
-		await reader.cancel();
+		await live.until(tip.order_id);
+		expect(live.text()).toContain(`data: {"type":"decision","order_id":"${tip.order_id}"}`);
+		await live.close();
 	});
 });

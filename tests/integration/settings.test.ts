@@ -3,7 +3,7 @@
 // checked with the widgets' own schemas (every bad value named, nothing half-saved), two editors
 // never overwrite each other unseen, and the push channel tells the open pages.
 import { describe, expect, it } from 'vitest';
-import { OVERLAY_KEY, send } from '../fixtures/token-endpoint.ts';
+import { openLive, OVERLAY_KEY, send } from '../fixtures/token-endpoint.ts';
 import { rig, type Rig } from './control.setup.ts';
 
 const page = async (r: Rig, method: string, target: string, key?: string | null) => {
@@ -167,19 +167,14 @@ describe('stored settings', () => {
 
 	it('the pages’ push channel hears a save and an undo', async () => {
 		const r = await rig();
-		const res = await send(r.app, 'GET', '/live');
-		const reader = res.body!.getReader();
-		let text = '';
-		const readUntil = async (needle: string) => {
-			while (!text.includes(needle)) text += new TextDecoder().decode((await reader.read()).value);
-		};
-		await readUntil('"hello"');
+		const live = await openLive(r.app);
+		await live.until('"hello"');
 		await save(r, 'celebration', { style: 'confetti' });
-		await readUntil('"version":1');
-		expect(text).toContain('data: {"type":"settings","target":"celebration","version":1}');
+		await live.until('"version":1');
+		expect(live.text()).toContain('data: {"type":"settings","target":"celebration","version":1}');
 		await r.dock('POST', '/control/settings/celebration/undo');
-		await readUntil('"version":2');
-		expect(text).toContain('data: {"type":"settings","target":"celebration","version":2}');
-		await reader.cancel();
+		await live.until('"version":2');
+		expect(live.text()).toContain('data: {"type":"settings","target":"celebration","version":2}');
+		await live.close();
 	});
 });
