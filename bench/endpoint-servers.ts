@@ -3,6 +3,7 @@
 // JSON line with its origin and runs until killed (endpoint.ts pins each to its own core with
 // taskset). `client <settings JSON>` measures them and prints one JSON line with the figures.
 import http from 'node:http';
+import { DOCUMENTED_POLICY } from '../src/core/rate-budget.ts';
 import { UNLIMITED_READS } from '../src/core/read-allowance.ts';
 import { serveApp } from '../src/server/serve.ts';
 import { startSimulator } from '../src/sim/index.ts';
@@ -51,8 +52,10 @@ if (role === 'sim') {
 		upstream: { baseUrl, wsUrl, apiKey },
 		overlayKey: OVERLAY_KEY,
 		dist: DIST,
-		// The figure is the endpoint's cost per call: thousands of reads on one key, never refused.
-		readLimits: UNLIMITED_READS
+		// The figure is the endpoint's cost per call: thousands of reads on one key, never refused
+		// by the read allowance or held for the upstream's limits (the simulator's are lifted too).
+		readLimits: UNLIMITED_READS,
+		budgetPolicy: { ...DOCUMENTED_POLICY, perIp: 100_000_000, perAuthorization: 100_000_000 }
 	});
 	console.log(JSON.stringify({ origin: served.origin }));
 } else if (role === 'client') {

@@ -14,6 +14,7 @@ import { forwardedClient } from './security.ts';
 import type { Upstream } from './config.ts';
 import type { OAuthConnection } from './oauth-client.ts';
 import type { ReadLimits } from '../core/read-allowance.ts';
+import type { BudgetPolicy } from '../core/rate-budget.ts';
 import { BudgetedUpstreamClient, UpstreamBudget } from './upstream-budget.ts';
 import { keepAliveFetch, type UpstreamClient } from './upstream.ts';
 import type { ModerationStore } from './moderation/store.ts';
@@ -39,6 +40,8 @@ export interface ServeOptions {
 	oauth?: OAuthConnection;
 	/** What a reader may read (default: DEFAULT_READ_LIMITS); the benches lift it. */
 	readLimits?: ReadLimits;
+	/** What the upstream allows a minute (default: its documented limits); the benches lift it. */
+	budgetPolicy?: BudgetPolicy;
 	/** The moderation rules and decisions; absent: kept in memory. */
 	moderation?: ModerationStore;
 	/** The stored settings; absent: kept in memory. */
@@ -104,7 +107,7 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 	// One credential (the key, or the OAuth authorization) and one address: one budget of each,
 	// so that the streamer's claims keep their share of them however much the pages read.
 	const upstream = new BudgetedUpstreamClient(
-		new UpstreamBudget(),
+		new UpstreamBudget({ policy: opts.budgetPolicy }),
 		'streamer',
 		() => opts.upstream,
 		transport,
