@@ -20,7 +20,14 @@ export class EventHub {
 	}
 
 	emit(event: KnownEvent): void {
-		this.#each('events', event.type, (l) => l.event?.(event));
+		for (const l of this.#listeners) {
+			try {
+				l.event?.(event);
+			} catch (err) {
+				// One widget's bug must not starve the others of events.
+				console.error('[events] a widget failed to apply', event.type, err);
+			}
+		}
 	}
 
 	resync(): void {
@@ -28,16 +35,11 @@ export class EventHub {
 	}
 
 	live(message: LiveMessage): void {
-		this.#each('live', message.type, (l) => l.live?.(message));
-	}
-
-	/** One widget's bug must not starve the others: a listener that throws is logged, and skipped. */
-	#each(channel: string, type: string, deliver: (l: EventListener) => void): void {
 		for (const l of this.#listeners) {
 			try {
-				deliver(l);
+				l.live?.(message);
 			} catch (err) {
-				console.error(`[${channel}] a widget failed to apply`, type, err);
+				console.error('[live] a widget failed to apply', message.type, err);
 			}
 		}
 	}
