@@ -13,7 +13,7 @@
 import { hostedRequested } from './hosted/config.ts';
 import { DIST, ensureBundle } from './server/build.ts';
 import { ConfigError, loadConfig, type Config } from './server/config.ts';
-import { launchSingle } from './server/launch.ts';
+import { cannotListen, launchSingle } from './server/launch.ts';
 // The widgets' parameter schemas, which check a save of stored settings (the server layer does not
 // import widgets: they are handed in).
 import { checkSettings } from '../widgets/settings/schemas.ts';
@@ -83,14 +83,7 @@ async function startHosted(): Promise<void> {
 		dist: DIST,
 		simulatorOrigin,
 		checkSettings
-	}).catch((err: NodeJS.ErrnoException) => {
-		console.error(
-			err.code === 'EADDRINUSE'
-				? `Invalid PORT: ${config.port} is already in use`
-				: `Could not start: ${err.message}`
-		);
-		process.exit(2);
-	});
+	}).catch(cannotListen(config.port));
 	console.log(
 		[
 			`Tip Overlay Kit running in hosted ${config.mode} mode${config.mode === 'demo' ? ' (embedded simulator)' : ''}`,

@@ -19,7 +19,7 @@ import {
 	onSnapshot
 } from './claim/events.ts';
 import { onPlayEnded, onPlayFailed } from './claim/play.ts';
-import type { ClaimEffect, ClaimInput, ClaimState, InputOf, Step } from './claim/types.ts';
+import type { ClaimEffect, ClaimInput, ClaimState, Decision, Step } from './claim/types.ts';
 
 export * from './claim/types.ts';
 
@@ -70,13 +70,6 @@ const DECISIONS: { [K in ClaimInput<unknown>['kind']]: Decision<K> } = {
 	// Only `decide` runs: a backoff, head wait or takeover time has come.
 	wake: () => {}
 };
-
-type Decision<K extends ClaimInput<unknown>['kind']> = <T>(
-	s: ClaimState<T>,
-	input: InputOf<T, K>,
-	now: number,
-	fx: ClaimEffect<T>[]
-) => void;
 
 function apply<T>(s: ClaimState<T>, input: ClaimInput<T>, now: number, fx: ClaimEffect<T>[]): void {
 	// TypeScript cannot tie the table's entry to the input's kind; the table's type does.

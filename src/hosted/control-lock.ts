@@ -16,6 +16,7 @@
 //
 // On PGlite (embedded: one process) the line in memory is the whole lock.
 import type { PoolClient } from 'pg';
+import { KeyedLine } from '../core/keyed-line.ts';
 import { HttpError } from '../server/http-error.ts';
 import { controlPool, type Db } from './db.ts';
 
@@ -30,25 +31,17 @@ const busy = () =>
 	);
 
 class ControlLocks {
-	/** The last action in line for each streamer, in this process. */
-	private readonly lines = new Map<string, Promise<unknown>>();
+	/** Each streamer's actions in line, in this process. */
+	private readonly line = new KeyedLine();
 
 	constructor(private readonly db: Db) {}
 
 	/** Runs `action` as the streamer's only dock action, deployment-wide; its result or error. */
-	async run<T>(streamerId: string, action: () => Promise<T>): Promise<T> {
-		const before = this.lines.get(streamerId);
-		let done!: () => void;
-		const mine = new Promise<void>((resolve) => (done = resolve));
-		this.lines.set(streamerId, mine);
-		await before;
-		try {
+	run<T>(streamerId: string, action: () => Promise<T>): Promise<T> {
+		return this.line.run(streamerId, () => {
 			const pool = controlPool(this.db);
-			return await (pool ? this.advisory(pool, streamerId, action) : action());
-		} finally {
-			done();
-			if (this.lines.get(streamerId) === mine) this.lines.delete(streamerId);
-		}
+			return pool ? this.advisory(pool, streamerId, action) : action();
+		});
 	}
 
 	private async advisory<T>(

@@ -31,6 +31,7 @@
 // on the shared connection; holding that connection across an upstream call would stall the rest.
 import { sql, type RawBuilder } from 'kysely';
 import { embedded, lockDatabase, LOCK_POOL_MAX, LOCK_STATEMENT_TIMEOUT_MS, type Db } from './db.ts';
+import { KeyedLine } from '../core/keyed-line.ts';
 import { REQUEST_TIMEOUT_MS } from '../server/oauth-http.ts';
 
 /**
@@ -111,8 +112,8 @@ interface Counted {
 export class RefreshLocks {
 	/** Every refresh in progress, at its lock or waiting for it (`settled`). */
 	private readonly running = new Set<Promise<unknown>>();
-	/** On PGlite: the last refresh in line for each key (`inMemory`). */
-	private readonly memoryLocks = new Map<string, Promise<unknown>>();
+	/** On PGlite: each key's refreshes in line (`inMemory`). */
+	private readonly memoryLine = new KeyedLine();
 	/** Changed only through `count` and `during`, which always undo what they add. */
 	readonly current: LockStats = { connecting: 0, waiting: 0, holding: 0 };
 	readonly totals: LockTotals = {
@@ -354,20 +355,10 @@ export class RefreshLocks {
 		}
 	}
 
-	private async inMemory<T>(key: string, fn: (db: Db, lock: null) => Promise<T>): Promise<T> {
-		const before = this.memoryLocks.get(key);
-		let release!: () => void;
-		const mine = new Promise<void>((resolve) => (release = resolve));
-		this.memoryLocks.set(key, mine);
+	private inMemory<T>(key: string, fn: (db: Db, lock: null) => Promise<T>): Promise<T> {
 		// No check for a stored result while waiting: `fn` reads the row first thing, on the same
 		// one connection.
-		await before;
-		try {
-			return await this.during('holding', () => fn(this.db, null));
-		} finally {
-			release();
-			if (this.memoryLocks.get(key) === mine) this.memoryLocks.delete(key);
-		}
+		return this.memoryLine.run(key, () => this.during('holding', () => fn(this.db, null)));
 	}
 }
 

@@ -129,11 +129,10 @@ export class HostedMetrics {
 
 	/** The upstream requests: by outcome, their time, the 429s and the last RateLimit seen. */
 	private upstreamFamilies(x: Exposition): void {
-		x.family('tip_upstream_requests_total', 'counter', 'Requests to the upstream, by outcome.');
-		for (const [key, v] of [...this.requests].sort()) {
-			const [kind, outcome] = key.split(',');
-			x.out.push(`tip_upstream_requests_total{kind="${kind}",outcome="${outcome}"} ${v}`);
-		}
+		x.pairs('tip_upstream_requests_total', 'Requests to the upstream, by outcome.', this.requests, [
+			'kind',
+			'outcome'
+		]);
 		x.summary(
 			'tip_upstream_request_seconds',
 			'Time to an upstream answer, by kind.',
@@ -167,15 +166,12 @@ export class HostedMetrics {
 
 	/** The reads refused here per streamer, and those an identical read's call answered. */
 	private readFamilies(x: Exposition, shared: number | undefined): void {
-		x.family(
+		x.pairs(
 			'tip_reads_refused_total',
-			'counter',
-			'Reads answered 429 by the instance, by streamer and by allowance (key or address).'
+			'Reads answered 429 by the instance, by streamer and by allowance (key or address).',
+			this.readsRefused,
+			['streamer', 'by']
 		);
-		for (const [key, v] of [...this.readsRefused].sort()) {
-			const [streamer, by] = key.split(',');
-			x.out.push(`tip_reads_refused_total{streamer="${streamer}",by="${by}"} ${v}`);
-		}
 		x.family(
 			'tip_keys_refused_total',
 			'counter',
@@ -224,6 +220,20 @@ class Exposition {
 	one(name: string, type: string, help: string, value: number): void {
 		this.family(name, type, help);
 		this.out.push(`${name} ${value}`);
+	}
+
+	/** A counter family with two labels: `counts` holds each pair of values as `first,second`. */
+	pairs(
+		name: string,
+		help: string,
+		counts: ReadonlyMap<string, number>,
+		[first, second]: readonly [string, string]
+	): void {
+		this.family(name, 'counter', help);
+		for (const [key, v] of [...counts].sort()) {
+			const [a, b] = key.split(',');
+			this.out.push(`${name}{${first}="${a}",${second}="${b}"} ${v}`);
+		}
 	}
 
 	/** A summary family: a sum and a count for each set of labels (`{kind="..."}` or none). */

@@ -1,7 +1,42 @@
 // The hosted schema, as versioned migrations applied at start (kysely's Migrator: it records what
 // ran in kysely_migration and takes a PostgreSQL advisory lock, so instances starting together
 // apply each migration once). Append new migrations; never edit one that shipped.
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
+
+// What several tables have alike, spelled once. Migrations that shipped call these, so their DDL
+// stays as it is: a table that needs other columns gets a new migration, never a changed helper.
+
+/** The `streamer_id` column: a streamer's rows are deleted with the streamer. */
+const streamerId =
+	(rows: 'one' | 'many') =>
+	(c: ColumnDefinitionBuilder): ColumnDefinitionBuilder =>
+		(rows === 'one' ? c.primaryKey() : c.notNull()).references('streamers.id').onDelete('cascade');
+
+/**
+ * A table of a streamer's rows, `streamer_id` first. 'one': one row per streamer (the primary key);
+ * 'many': any number of rows.
+ */
+function streamerTable(db: Kysely<unknown>, table: string, rows: 'one' | 'many') {
+	return db.schema.createTable(table).addColumn('streamer_id', 'text', streamerId(rows));
+}
+
+/** An overlay key or a control key (streamer-keys.ts): the same columns and index for both. */
+async function keyTable(db: Kysely<unknown>, table: 'overlay_keys' | 'control_keys') {
+	await db.schema
+		.createTable(table)
+		.addColumn('hash', 'text', (c) => c.primaryKey())
+		.addColumn('streamer_id', 'text', streamerId('many'))
+		.addColumn('sealed', 'text', (c) => c.notNull())
+		.addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+		.addColumn('replaced_at', 'timestamptz')
+		.execute();
+	await db.schema.createIndex(`${table}_streamer`).on(table).column('streamer_id').execute();
+}
+
+/** A migration's `down`: its tables dropped, the last created first. */
+async function dropTables(db: Kysely<unknown>, tables: string[]) {
+	for (const t of tables) await db.schema.dropTable(t).execute();
+}
 
 const MIGRATIONS: Record<string, Migration> = {
 	'001-streamers-keys-sessions': {
@@ -16,11 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
 				.addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
 				.addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
 				.execute();
-			await db.schema
-				.createTable('grants')
-				.addColumn('streamer_id', 'text', (c) =>
-					c.primaryKey().references('streamers.id').onDelete('cascade')
-				)
+			await streamerTable(db, 'grants', 'one')
 				.addColumn('refresh_token', 'text', (c) => c.notNull())
 				.addColumn('access_token', 'text')
 				.addColumn('access_expires_at', 'timestamptz')
@@ -29,27 +60,11 @@ const MIGRATIONS: Record<string, Migration> = {
 				.addColumn('refreshing_since', 'timestamptz')
 				.addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
 				.execute();
-			await db.schema
-				.createTable('overlay_keys')
-				.addColumn('hash', 'text', (c) => c.primaryKey())
-				.addColumn('streamer_id', 'text', (c) =>
-					c.notNull().references('streamers.id').onDelete('cascade')
-				)
-				.addColumn('sealed', 'text', (c) => c.notNull())
-				.addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-				.addColumn('replaced_at', 'timestamptz')
-				.execute();
-			await db.schema
-				.createIndex('overlay_keys_streamer')
-				.on('overlay_keys')
-				.column('streamer_id')
-				.execute();
+			await keyTable(db, 'overlay_keys');
 			await db.schema
 				.createTable('sessions')
 				.addColumn('hash', 'text', (c) => c.primaryKey())
-				.addColumn('streamer_id', 'text', (c) =>
-					c.notNull().references('streamers.id').onDelete('cascade')
-				)
+				.addColumn('streamer_id', 'text', streamerId('many'))
 				.addColumn('expires_at', 'timestamptz', (c) => c.notNull())
 				.addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
 				.execute();
@@ -61,8 +76,7 @@ const MIGRATIONS: Record<string, Migration> = {
 				.execute();
 		},
 		async down(db: Kysely<unknown>) {
-			for (const t of ['sign_in_attempts', 'sessions', 'overlay_keys', 'grants', 'streamers'])
-				await db.schema.dropTable(t).execute();
+			await dropTables(db, ['sign_in_attempts', 'sessions', 'overlay_keys', 'grants', 'streamers']);
 		}
 	},
 	// Instances share the access token of the last refresh (with when to refresh it).
@@ -78,44 +92,22 @@ const MIGRATIONS: Record<string, Migration> = {
 	// so that one kind can never be looked up as the other.
 	'003-control-keys': {
 		async up(db: Kysely<unknown>) {
-			await db.schema
-				.createTable('control_keys')
-				.addColumn('hash', 'text', (c) => c.primaryKey())
-				.addColumn('streamer_id', 'text', (c) =>
-					c.notNull().references('streamers.id').onDelete('cascade')
-				)
-				.addColumn('sealed', 'text', (c) => c.notNull())
-				.addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-				.addColumn('replaced_at', 'timestamptz')
-				.execute();
-			await db.schema
-				.createIndex('control_keys_streamer')
-				.on('control_keys')
-				.column('streamer_id')
-				.execute();
+			await keyTable(db, 'control_keys');
 		},
 		async down(db: Kysely<unknown>) {
-			await db.schema.dropTable('control_keys').execute();
+			await dropTables(db, ['control_keys']);
 		}
 	},
 	// Moderation (moderation-store.ts): each streamer's rules, and the decision made for
 	// each of their tips (kept 30 days, pruned by decided_at).
 	'004-moderation': {
 		async up(db: Kysely<unknown>) {
-			await db.schema
-				.createTable('moderation_rules')
-				.addColumn('streamer_id', 'text', (c) =>
-					c.primaryKey().references('streamers.id').onDelete('cascade')
-				)
+			await streamerTable(db, 'moderation_rules', 'one')
 				.addColumn('rules', 'jsonb', (c) => c.notNull())
 				.addColumn('version', 'integer', (c) => c.notNull())
 				.addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
 				.execute();
-			await db.schema
-				.createTable('moderation_decisions')
-				.addColumn('streamer_id', 'text', (c) =>
-					c.notNull().references('streamers.id').onDelete('cascade')
-				)
+			await streamerTable(db, 'moderation_decisions', 'many')
 				.addColumn('order_id', 'text', (c) => c.notNull())
 				.addColumn('decision', 'jsonb', (c) => c.notNull())
 				.addColumn('outcome', 'text', (c) => c.notNull())
@@ -129,26 +121,17 @@ const MIGRATIONS: Record<string, Migration> = {
 				.execute();
 		},
 		async down(db: Kysely<unknown>) {
-			await db.schema.dropTable('moderation_decisions').execute();
-			await db.schema.dropTable('moderation_rules').execute();
+			await dropTables(db, ['moderation_decisions', 'moderation_rules']);
 		}
 	},
 	// Stored settings (settings-store.ts): each streamer's revision (one counter for all
 	// their targets), and each target's set with the sets Undo can bring back.
 	'005-settings': {
 		async up(db: Kysely<unknown>) {
-			await db.schema
-				.createTable('settings_revisions')
-				.addColumn('streamer_id', 'text', (c) =>
-					c.primaryKey().references('streamers.id').onDelete('cascade')
-				)
+			await streamerTable(db, 'settings_revisions', 'one')
 				.addColumn('revision', 'integer', (c) => c.notNull())
 				.execute();
-			await db.schema
-				.createTable('widget_settings')
-				.addColumn('streamer_id', 'text', (c) =>
-					c.notNull().references('streamers.id').onDelete('cascade')
-				)
+			await streamerTable(db, 'widget_settings', 'many')
 				.addColumn('target', 'text', (c) => c.notNull())
 				.addColumn('values', 'jsonb', (c) => c.notNull())
 				.addColumn('history', 'jsonb', (c) => c.notNull())
@@ -157,8 +140,7 @@ const MIGRATIONS: Record<string, Migration> = {
 				.execute();
 		},
 		async down(db: Kysely<unknown>) {
-			await db.schema.dropTable('widget_settings').execute();
-			await db.schema.dropTable('settings_revisions').execute();
+			await dropTables(db, ['widget_settings', 'settings_revisions']);
 		}
 	},
 	// The calling address's budget across instances (address-ledger.ts): a minute of rows, pruned.
@@ -181,7 +163,7 @@ const MIGRATIONS: Record<string, Migration> = {
 				.execute();
 		},
 		async down(db: Kysely<unknown>) {
-			await db.schema.dropTable('upstream_calls').execute();
+			await dropTables(db, ['upstream_calls']);
 		}
 	}
 };

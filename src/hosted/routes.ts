@@ -192,30 +192,24 @@ function dashboardRoute(app: Hono, s: SharedParts): void {
 function accountRoutes(app: Hono, s: SharedParts): void {
 	const { o } = s;
 
-	app.post('/account/new-key', async (c) => {
-		if (!s.sameOrigin(c)) return s.refuse(c);
-		const me = await s.sessionOf(c);
-		if (!me) return c.redirect('/', 303);
+	/** A form of the dashboard: from our own pages only, by a signed-in streamer; back to it after. */
+	const action = (path: string, act: (me: Streamer) => Promise<unknown>) =>
+		app.post(path, async (c) => {
+			if (!s.sameOrigin(c)) return s.refuse(c);
+			const me = await s.sessionOf(c);
+			if (!me) return c.redirect('/', 303);
+			await act(me);
+			return c.redirect('/dashboard', 303);
+		});
+
+	action('/account/new-key', async (me) => {
 		if (me.status === 'connected') await o.store.newOverlayKey(me.id);
-		return c.redirect('/dashboard', 303);
 	});
-
-	app.post('/account/new-control-key', async (c) => {
-		if (!s.sameOrigin(c)) return s.refuse(c);
-		const me = await s.sessionOf(c);
-		if (!me) return c.redirect('/', 303);
+	action('/account/new-control-key', async (me) => {
 		if (me.status === 'connected') await o.store.newControlKey(me.id);
-		return c.redirect('/dashboard', 303);
 	});
-
-	app.post('/account/disconnect', async (c) => {
-		if (!s.sameOrigin(c)) return s.refuse(c);
-		const me = await s.sessionOf(c);
-		if (!me) return c.redirect('/', 303);
-		// Forgotten here, then revoked at the upstream (best effort: whatever it answers).
-		await o.connections.disconnect(me.id);
-		return c.redirect('/dashboard', 303);
-	});
+	// Forgotten here, then revoked at the upstream (best effort: whatever it answers).
+	action('/account/disconnect', (me) => o.connections.disconnect(me.id));
 }
 
 /** The dashboard of a streamer whose overlay URLs are off (disconnected, or authorization ended). */

@@ -4,7 +4,7 @@
 // token (what its pages send with each /control call) is derived from its token (crypto.ts), so
 // nothing more is stored for it.
 import { randomToken } from './crypto.ts';
-import type { StoreContext } from './store-context.ts';
+import { addExpiring, type StoreContext } from './store-context.ts';
 
 /** What a session token looks like (randomToken: 32 random bytes, base64url). */
 const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -14,18 +14,9 @@ export class Sessions {
 
 	/** A new session for the streamer, valid for `ttlMs`: its token, for the cookie. */
 	async create(streamerId: string, ttlMs: number): Promise<string> {
-		const { db, box } = this.ctx;
 		const token = randomToken();
-		const now = this.ctx.now();
-		await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
-		await db
-			.insertInto('sessions')
-			.values({
-				hash: box.lookupHash(token),
-				streamer_id: streamerId,
-				expires_at: new Date(now.getTime() + ttlMs)
-			})
-			.execute();
+		const hash = this.ctx.box.lookupHash(token);
+		await addExpiring(this.ctx, 'sessions', { hash, streamer_id: streamerId }, ttlMs);
 		return token;
 	}
 

@@ -2,7 +2,7 @@
 // OAuth `state` the browser was sent off with (stored as its keyed hash) and the PKCE verifier
 // that goes with it (sealed). They live in the database, not in memory, so that the callback may
 // land on any instance. Each is taken once; expired ones are deleted whenever a new one begins.
-import type { StoreContext } from './store-context.ts';
+import { addExpiring, type StoreContext } from './store-context.ts';
 
 /** The secret box's context for a sealed verifier. */
 const SEALED_AS = 'sign_in';
@@ -11,17 +11,9 @@ export class SignInAttempts {
 	constructor(private readonly ctx: StoreContext) {}
 
 	async begin(state: string, verifier: string, ttlMs: number): Promise<void> {
-		const { db, box } = this.ctx;
-		const now = this.ctx.now();
-		await db.deleteFrom('sign_in_attempts').where('expires_at', '<=', now).execute();
-		await db
-			.insertInto('sign_in_attempts')
-			.values({
-				state_hash: box.lookupHash(state),
-				verifier: box.seal(verifier, SEALED_AS),
-				expires_at: new Date(now.getTime() + ttlMs)
-			})
-			.execute();
+		const { box } = this.ctx;
+		const row = { state_hash: box.lookupHash(state), verifier: box.seal(verifier, SEALED_AS) };
+		await addExpiring(this.ctx, 'sign_in_attempts', row, ttlMs);
 	}
 
 	/** The attempt's PKCE verifier, once: a second callback with the same state gets null. */

@@ -13,7 +13,7 @@
 // indexed query, every time: a key replaced or turned off on any instance is refused at once by
 // every other. All it keeps in memory is what cannot change (`verified`) and the query's SQL.
 import { CompiledQuery } from 'kysely';
-import { OVERLAY_KEY } from '../server/config.ts';
+import { KEY_FORMAT } from '../contract/keys.ts';
 import { randomToken, sameSecret, type SecretBox } from './crypto.ts';
 import type { Db } from './db.ts';
 import type { StoreContext } from './store-context.ts';
@@ -57,7 +57,7 @@ export async function resolveKey(
 	key: string
 ): Promise<KeyLookup> {
 	// Both kinds have the overlay key's format (16 to 128 of A-Z a-z 0-9 _ -).
-	if (!OVERLAY_KEY.test(key)) return null;
+	if (!KEY_FORMAT.test(key)) return null;
 	const hashes = box.lookupHashes(key);
 	const { rows } = await db.executeQuery<KeyRow>(
 		CompiledQuery.raw(sqlFor(db, kind, hashes.length), hashes)

@@ -3,11 +3,12 @@ import { mount } from 'svelte';
 import ErrorCard from '../../widgets/shared/ErrorCard.svelte';
 import Preview from '../../widgets/preview/Preview.svelte';
 import { PreviewState } from '../../widgets/preview/preview.svelte.ts';
+import { KEY_FORMAT } from '../contract/keys.ts';
 
 const target = document.getElementById('app')!;
 const key = new URLSearchParams(location.search).get('key') ?? '';
 
-if (!/^[A-Za-z0-9_-]{16,128}$/.test(key)) {
+if (!KEY_FORMAT.test(key)) {
 	mount(ErrorCard, {
 		target,
 		props: {

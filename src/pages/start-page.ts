@@ -97,3 +97,23 @@ export function startModelPage<
 		}
 	);
 }
+
+/**
+ * The widget showing `state.view` in `state.theme`, the theme through a getter: the markup follows
+ * the stored settings.
+ */
+export function mountView<V, T>(
+	component: Component<{ view: V; theme?: T }>,
+	target: HTMLElement,
+	state: { readonly view: V; readonly theme: T | undefined }
+): void {
+	mount(component, {
+		target,
+		props: {
+			view: state.view,
+			get theme() {
+				return state.theme;
+			}
+		}
+	});
+}

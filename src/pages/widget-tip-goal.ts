@@ -3,7 +3,7 @@
 // wires the same callback to its celebration widget.
 import { mount } from 'svelte';
 import { startSample } from './sample-page.ts';
-import { startPage } from './start-page.ts';
+import { mountView, startPage } from './start-page.ts';
 import { connectWidgets } from '../client/widget-page.ts';
 import type { TipGoal as TipGoalRecord } from '../contract/index.ts';
 import TipGoal from '../../widgets/tip-goal/TipGoal.svelte';
@@ -49,16 +49,7 @@ if (!sample)
 				)
 		}).start();
 		connectWidgets(api, events, [goal], { ...TTS_EVENTS, ...OVERLAY_EVENTS }, { goal });
-		// The theme through a getter: the markup follows the stored settings.
-		mount(TipGoal, {
-			target,
-			props: {
-				view: goal.view,
-				get theme() {
-					return goal.theme;
-				}
-			}
-		});
+		mountView(TipGoal, target, goal);
 		return goal;
 	});
 

@@ -4,11 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { KEY_FORMAT } from '../contract/keys.ts';
 
 export class ConfigError extends Error {}
-
-/** The overlay key's format (what `?key=` may be): the server's, the widgets' and the store's. */
-export const OVERLAY_KEY = /^[A-Za-z0-9_-]{16,128}$/;
 
 export const Env = z.object({
 	TIP_API_KEY: z
@@ -34,13 +32,13 @@ export const Env = z.object({
 		.default(8787),
 	OVERLAY_KEY: z
 		.string()
-		.regex(OVERLAY_KEY, 'expected 16 to 128 characters of A-Z a-z 0-9 _ -')
+		.regex(KEY_FORMAT, 'expected 16 to 128 characters of A-Z a-z 0-9 _ -')
 		.optional(),
 	OVERLAY_KEY_FILE: z.string().min(1).default('.overlay-key'),
 	/** The dock's key (X-Control-Key): skip, remove, pause, replay; never in a browser source. */
 	CONTROL_KEY: z
 		.string()
-		.regex(OVERLAY_KEY, 'expected 16 to 128 characters of A-Z a-z 0-9 _ -')
+		.regex(KEY_FORMAT, 'expected 16 to 128 characters of A-Z a-z 0-9 _ -')
 		.optional(),
 	CONTROL_KEY_FILE: z.string().min(1).default('.control-key'),
 	/** Extra names this server may be reached by (comma-separated), for the Host header check. */
@@ -235,7 +233,7 @@ export function persistentKey(file: string, kind: KeyKind): string {
 	const { what } = KEY_NAMES[kind];
 	if (existsSync(file)) {
 		const key = keyFileIo(file, kind, 'read', () => readFileSync(file, 'utf8')).trim();
-		if (!OVERLAY_KEY.test(key))
+		if (!KEY_FORMAT.test(key))
 			throw new ConfigError(
 				`Invalid ${what} file ${file}: expected 16 to 128 characters of A-Z a-z 0-9 _ - (delete it to make a new one)`
 			);

@@ -76,14 +76,7 @@ export async function launchSingle(
 		allowedHosts: config.allowedHosts,
 		simulatorOrigin,
 		oauth: oauth?.connection
-	}).catch((err: NodeJS.ErrnoException) => {
-		console.error(
-			err.code === 'EADDRINUSE'
-				? `Invalid PORT: ${config.port} is already in use`
-				: `Could not start: ${err.message}`
-		);
-		process.exit(2);
-	});
+	}).catch(cannotListen(config.port));
 	const redirectUri = oauth?.listening(
 		new URL(served.origin).port ? Number(new URL(served.origin).port) : config.port
 	);
@@ -103,6 +96,18 @@ export async function launchSingle(
 	};
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);
+}
+
+/** A server that cannot listen stops the process, naming the port if it is taken (main.ts too). */
+export function cannotListen(port: number): (err: NodeJS.ErrnoException) => never {
+	return (err) => {
+		console.error(
+			err.code === 'EADDRINUSE'
+				? `Invalid PORT: ${port} is already in use`
+				: `Could not start: ${err.message}`
+		);
+		process.exit(2);
+	};
 }
 
 /** What `npm start` prints once it listens: the mode, the URLs to open or paste into OBS. */

@@ -10,23 +10,18 @@ import {
 	release
 } from './effects.ts';
 import { clearRemembered, resumeRemembered, settleRelease } from './recovery.ts';
-import type { CallResult, ClaimEffect, ClaimState, InputOf, Mine } from './types.ts';
+import type { CallResult, ClaimEffect, ClaimState, Decision, Mine } from './types.ts';
 
 type Refusal<T> = Extract<CallResult<T>, { ok: false }>;
 
 /** The answer to our start: play only after it succeeded. */
-export function onStartResult<T>(
-	s: ClaimState<T>,
-	{ orderId, result }: InputOf<T, 'startResult'>,
-	now: number,
-	fx: ClaimEffect<T>[]
-): void {
+export const onStartResult: Decision<'startResult'> = (s, { orderId, result }, now, fx) => {
 	const mine = s.mine;
 	if (mine?.orderId !== orderId || mine.stage !== 'starting') return;
 	if (result.ok) return startSucceeded(s, mine, result.data, fx);
 	s.mine = null;
 	startRefused(s, orderId, result, now, fx);
-}
+};
 
 /** The claim is ours: play the item (its fallback after `maxFailures` failed plays). */
 function startSucceeded<T>(
@@ -156,12 +151,7 @@ function alreadyPlaying<T>(
 }
 
 /** The answer to our finish: done, or retried until the upstream takes it (never released). */
-export function onFinishResult<T>(
-	s: ClaimState<T>,
-	{ orderId, result }: InputOf<T, 'finishResult'>,
-	now: number,
-	fx: ClaimEffect<T>[]
-): void {
+export const onFinishResult: Decision<'finishResult'> = (s, { orderId, result }, now, fx) => {
 	const mine = s.mine;
 	if (mine?.orderId !== orderId || mine.stage !== 'finishing') return;
 	if (result.ok || result.status === 404 || result.status === 409) {
@@ -179,15 +169,10 @@ export function onFinishResult<T>(
 	// The item did play: it must be finished (a release would play it again), so the finish is
 	// retried for as long as the upstream refuses it, at most every 30 s.
 	retryCall(s, mine, result, now, fx);
-}
+};
 
 /** The answer to our release: settled, retried, or (5xx, lost) in doubt until the queue is read. */
-export function onReleaseResult<T>(
-	s: ClaimState<T>,
-	{ orderId, result }: InputOf<T, 'releaseResult'>,
-	now: number,
-	fx: ClaimEffect<T>[]
-): void {
+export const onReleaseResult: Decision<'releaseResult'> = (s, { orderId, result }, now, fx) => {
 	const mine = s.mine;
 	if (mine?.orderId !== orderId || mine.stage !== 'releasing') return;
 	if (!result.ok && (result.status === 0 || result.status >= 500)) {
@@ -215,7 +200,7 @@ export function onReleaseResult<T>(
 	s.foreignSince = null;
 	if (!result.ok) dropItem(s, orderId);
 	settleRelease(s, mine, orderId, now, fx);
-}
+};
 
 /** A finish or release call failed: retry it later (429 after its reset, else backoff). */
 function retryCall<T>(

@@ -12,15 +12,10 @@ import {
 	stop
 } from './effects.ts';
 import { checkDoubtfulRelease, settleRelease } from './recovery.ts';
-import type { ClaimEffect, ClaimState, InputOf, Mine } from './types.ts';
+import type { Decision, Mine } from './types.ts';
 
 /** The snapshot is the truth: it replaces what we know, and settles a doubtful release. */
-export function onSnapshot<T>(
-	s: ClaimState<T>,
-	snap: InputOf<T, 'snapshot'>,
-	now: number,
-	fx: ClaimEffect<T>[]
-): void {
+export const onSnapshot: Decision<'snapshot'> = (s, snap, now, fx) => {
 	s.synced = true;
 	if (s.config.pauseStopsTakeoverClock && s.paused && !snap.paused) s.foreignSince = now;
 	s.paused = snap.paused;
@@ -38,10 +33,10 @@ export function onSnapshot<T>(
 		// Our claim is gone (cleared, released or taken over).
 		stop(s, 'the snapshot no longer shows our claim', fx);
 	}
-}
+};
 
 /** Queued in order of `queuedAt`; a late duplicate never brings back older data or a gone item. */
-export function onAdded<T>(s: ClaimState<T>, input: InputOf<T, 'added'>): void {
+export const onAdded: Decision<'added'> = (s, input) => {
 	const id = input.item.orderId;
 	if (s.gone.includes(id)) return;
 	const at = s.items.findIndex((i) => i.orderId === id);
@@ -49,15 +44,10 @@ export function onAdded<T>(s: ClaimState<T>, input: InputOf<T, 'added'>): void {
 	// (a tip without its tts_url).
 	if (at < 0) insertInOrder(s.items, input.item);
 	else if (!s.items[at].ready) s.items[at] = input.item;
-}
+};
 
 /** Its audio is ready (tts_ready): it may be claimed now, and preloaded while another plays. */
-export function onReady<T>(
-	s: ClaimState<T>,
-	input: InputOf<T, 'ready'>,
-	_now: number,
-	fx: ClaimEffect<T>[]
-): void {
+export const onReady: Decision<'ready'> = (s, input, _now, fx) => {
 	const at = s.items.findIndex((i) => i.orderId === input.orderId);
 	if (at < 0) {
 		// An event about an order we have never seen: the snapshot is the truth.
@@ -66,15 +56,10 @@ export function onReady<T>(
 	}
 	s.items[at] = { ...s.items[at], ready: true, data: input.data ?? s.items[at].data };
 	if (s.mine?.stage === 'playing') preloadNext(s, fx);
-}
+};
 
 /** A consumer started an item: the queue's one claim is its, and the takeover clock restarts. */
-export function onClaimed<T>(
-	s: ClaimState<T>,
-	{ orderId }: InputOf<T, 'claimed'>,
-	now: number,
-	fx: ClaimEffect<T>[]
-): void {
+export const onClaimed: Decision<'claimed'> = (s, { orderId }, now, fx) => {
 	// A late started event of an item already finished, skipped or removed: its claim is over.
 	if (isGone(s, orderId)) return;
 	const mine = s.mine;
@@ -93,15 +78,10 @@ export function onClaimed<T>(
 	// not have reached us): the takeover clock starts over.
 	s.foreignSince = now;
 	s.current = orderId;
-}
+};
 
 /** Finished, skipped or removed: dropped; if we were playing it, stopped at once, no finish. */
-export function onGone<T>(
-	s: ClaimState<T>,
-	{ orderId, why }: InputOf<T, 'gone'>,
-	_now: number,
-	fx: ClaimEffect<T>[]
-): void {
+export const onGone: Decision<'gone'> = (s, { orderId, why }, _now, fx) => {
 	readIfUnknown(s, orderId, fx);
 	dropItem(s, orderId);
 	if (s.current === orderId) {
@@ -116,15 +96,10 @@ export function onGone<T>(
 		stop(s, `the item was ${why}`, fx);
 	}
 	// finishing / releasing: the call's own result settles it.
-}
+};
 
 /** A claim was released: nobody holds it; if it was our doubtful release, it landed. */
-export function onReleased<T>(
-	s: ClaimState<T>,
-	{ orderId }: InputOf<T, 'released'>,
-	now: number,
-	fx: ClaimEffect<T>[]
-): void {
+export const onReleased: Decision<'released'> = (s, { orderId }, now, fx) => {
 	readIfUnknown(s, orderId, fx);
 	const mine = s.mine;
 	if (mine?.orderId === orderId && awaitingRetry(mine)) {
@@ -143,15 +118,10 @@ export function onReleased<T>(
 	}
 	if (s.mine?.orderId === orderId && s.mine.stage === 'playing')
 		lose(s, fx, 'our claim was released by someone else');
-}
+};
 
 /** The queue was cleared: everything known is dropped, what we play stops, no finish. */
-export function onCleared<T>(
-	s: ClaimState<T>,
-	_input: InputOf<T, 'cleared'>,
-	_now: number,
-	fx: ClaimEffect<T>[]
-): void {
+export const onCleared: Decision<'cleared'> = (s, _input, _now, fx) => {
 	// Events come in any order: a tip added after the clear may have been heard before it.
 	// The clear drops what we know now, and the snapshot brings back what came since (with
 	// nothing known, nothing can have been dropped by mistake: a duplicate clear asks nothing).
@@ -163,18 +133,13 @@ export function onCleared<T>(
 	const mine = s.mine;
 	if (mine?.stage === 'playing') stop(s, 'the queue was cleared', fx);
 	else if (mine?.stage === 'starting') mine.cancelled = true;
-}
+};
 
 /**
  * Paused: nothing new is claimed until resume; the item playing plays to its end and is finished
  * (decide.ts never interrupts it).
  */
-export function onPaused<T>(
-	s: ClaimState<T>,
-	{ paused }: InputOf<T, 'paused'>,
-	now: number,
-	fx: ClaimEffect<T>[]
-): void {
+export const onPaused: Decision<'paused'> = (s, { paused }, now, fx) => {
 	if (s.config.pauseStopsTakeoverClock && s.paused && !paused && s.current !== null)
 		s.foreignSince = now;
 	// A pause and a resume heard in the wrong order would leave this consumer paused (or
@@ -182,24 +147,20 @@ export function onPaused<T>(
 	// snapshot, read after it.
 	if (s.paused !== paused && s.synced) fx.push({ kind: 'snapshot' });
 	s.paused = paused;
-}
+};
 
 /** Hidden or not allowed to claim: like a pause, the current item plays on; nothing new. */
-export function onEligible<T>(
-	s: ClaimState<T>,
-	{ eligible }: InputOf<T, 'eligible'>,
-	now: number
-): void {
+export const onEligible: Decision<'eligible'> = (s, { eligible }, now) => {
 	if (s.config.pauseStopsTakeoverClock && !s.eligible && eligible && s.current !== null)
 		s.foreignSince = now;
 	s.eligible = eligible;
-}
+};
 
 /** The claim this page held before it reloaded (recovery.ts resolves it). */
-export function onRemembered<T>(s: ClaimState<T>, input: InputOf<T, 'remembered'>): void {
+export const onRemembered: Decision<'remembered'> = (s, input) => {
 	s.remembered = input.orderId;
 	s.rememberedPlayed = input.orderId !== null && input.played === true;
-}
+};
 
 /**
  * Our release failed (5xx or lost: in doubt; 429 and the like: sent again later): an event about

@@ -68,6 +68,17 @@ export type ClaimInput<T> =
 /** The input of one kind. */
 export type InputOf<T, K extends ClaimInput<T>['kind']> = Extract<ClaimInput<T>, { kind: K }>;
 
+/**
+ * The decision for one input kind (claim-protocol.ts DECISIONS): applies the input at time `now`
+ * to `s`, the step's own copy of the state, and pushes the effects it asks for to `fx`.
+ */
+export type Decision<K extends ClaimInput<unknown>['kind']> = <T>(
+	s: ClaimState<T>,
+	input: InputOf<T, K>,
+	now: number,
+	fx: ClaimEffect<T>[]
+) => void;
+
 export type ClaimEffect<T> =
 	| { kind: 'start'; orderId: string }
 	| { kind: 'finish'; orderId: string }
