@@ -4,7 +4,7 @@
 // credential is the control key of the URL (X-Control-Key) or, on the hosted dashboard, the
 // signed-in session's CSRF token (X-CSRF-Token, with the session cookie).
 import type { z } from 'zod/mini';
-import { CONTROL, type ControlRouteName } from '../contract/control.ts';
+import { session, type ControlRoute } from '../contract/control.ts';
 import { ApiClient, keyRefusal, refusesKey, type ApiFailure, type FetchLike } from './api.ts';
 
 export type ControlCredential = { key: string } | { csrf: string };
@@ -16,9 +16,8 @@ export function credentialHeaders(credential: ControlCredential): Record<string,
 		: { 'X-CSRF-Token': credential.csrf };
 }
 
-type Answer<N extends ControlRouteName> = z.output<(typeof CONTROL)[N]['answer']>;
-export type ControlResult<N extends ControlRouteName> =
-	{ ok: true; status: number; body: Answer<N> } | ApiFailure;
+export type ControlResult<R extends ControlRoute> =
+	{ ok: true; status: number; body: z.output<R['answer']> } | ApiFailure;
 /** An answer not checked against its route's schema (the dock reads an action's itself). */
 export type SendResult = { ok: true; status: number; body: unknown } | ApiFailure;
 
@@ -66,23 +65,23 @@ export class ControlApi {
 	}
 
 	/** The route's answer checked with its schema (a 2xx that does not match is `malformed`). */
-	async call<N extends ControlRouteName>(name: N, o: CallOptions = {}): Promise<ControlResult<N>> {
-		const res = await this.send(name, o);
+	async call<R extends ControlRoute>(route: R, o: CallOptions = {}): Promise<ControlResult<R>> {
+		const res = await this.send(route, o);
 		if (!res.ok) return res;
-		const answer = CONTROL[name].answer.safeParse(res.body);
-		if (answer.success) return { ok: true, status: res.status, body: answer.data as Answer<N> };
-		return { ok: false, kind: 'malformed', status: res.status, error: name, body: res.body };
+		const answer = route.answer.safeParse(res.body);
+		if (answer.success)
+			return { ok: true, status: res.status, body: answer.data as z.output<R['answer']> };
+		return { ok: false, kind: 'malformed', status: res.status, error: route.name, body: res.body };
 	}
 
 	/** The route's answer as it came. */
-	async send(name: ControlRouteName, o: CallOptions = {}): Promise<SendResult> {
-		const route = CONTROL[name];
+	async send(route: ControlRoute, o: CallOptions = {}): Promise<SendResult> {
 		const path = route.path.replace(/:(\w+)/g, (_, p: string) =>
 			encodeURIComponent(o.params?.[p] ?? '')
 		);
 		const query = o.query ? `?${new URLSearchParams(o.query)}` : '';
 		const body = o.body === undefined ? undefined : JSON.stringify(o.body);
-		const res = await this.api.send(name, route.method, path + query, body);
+		const res = await this.api.send(route.name, route.method, path + query, body);
 		if (!res.ok) this.reportRefused(res);
 		return res;
 	}
@@ -110,7 +109,7 @@ export type NoSession =
 export async function openSession(
 	fetch?: FetchLike
 ): Promise<{ ok: true; csrf: string } | { ok: false; why: NoSession; error: string }> {
-	const res = await new ControlApi(null, fetch).call('session');
+	const res = await new ControlApi(null, fetch).call(session);
 	if (res.ok) return { ok: true, csrf: res.body.csrf };
 	if (res.kind === 'malformed')
 		return { ok: false, why: 'failed', error: 'the server answered without a session token' };

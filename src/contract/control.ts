@@ -108,15 +108,15 @@ export const TokenAnswer = z.looseObject({
 	expires_at: z.string()
 });
 
-/** Codes any route behind the control credential may answer (control-key.ts, key-guard.ts). */
-const CREDENTIAL_ERRORS = [
+/** Codes every route behind the control credential may answer (control-key.ts, key-guard.ts). */
+export const CREDENTIAL_ERRORS = [
 	'bad_control_key',
 	'control_key_replaced',
 	'too_many_attempts',
 	'cross_site'
 ] as const;
-/** Codes of a call the server makes upstream for the dock (src/server/control-actions.ts). */
-const UPSTREAM_ERRORS = [
+/** Codes of a route that calls the upstream for the dock (src/server/control-actions.ts). */
+export const UPSTREAM_ERRORS = [
 	'upstream_unavailable',
 	'upstream_refused',
 	'bad_upstream_answer',
@@ -126,137 +126,188 @@ const UPSTREAM_ERRORS = [
 ] as const;
 
 export interface ControlRoute {
+	/** The route's name (the client's logs name the call by it). */
+	name: string;
 	method: 'GET' | 'POST' | 'PUT';
 	/** Under /control; `:target` and `:action` are the path's parameters. */
 	path: string;
+	/** Behind the control credential: every CREDENTIAL_ERRORS code may answer it too. */
+	credential: boolean;
+	/** Calls the upstream: every UPSTREAM_ERRORS code may answer it too. */
+	upstream?: boolean;
 	/** The JSON body (a 400 when it does not match); absent: the route takes no body. */
 	body?: z.ZodMiniType;
-	/** The 400's code and sentence for a body that does not match (the field it names). */
-	badBody?: { code: string; message: string };
+	/** The 400's sentence for a body that does not match (the field it names). */
+	badBody?: string;
 	/** The largest body, in bytes (MAX_BODY when absent). */
 	maxBody?: number;
 	answer: z.ZodMiniType;
-	/** Every code its error answers (`{ error, code }`) may carry. */
-	errors: readonly string[];
 }
+
+// Each route a const of its own, with literal arguments only, so that a page keeps the routes it
+// calls and nothing of the others (the `/*@__PURE__*/` call goes, with arguments free of effects).
 
 /* @__NO_SIDE_EFFECTS__ */
 function route<const R extends ControlRoute>(r: R): R {
 	return r;
 }
 
-const bodyOf = (shape: string) => ({ code: 'bad_request', message: `expected ${shape}` });
+/** Hosted: the signed-in dashboard's CSRF token (no credential needed; 404 in single mode). */
+export const session = /*@__PURE__*/ route({
+	name: 'session',
+	method: 'GET',
+	path: '/session',
+	credential: false,
+	answer: SessionAnswer
+});
+/** The realtime handoff token for the dock's own connection. */
+export const token = /*@__PURE__*/ route({
+	name: 'token',
+	method: 'POST',
+	path: '/token',
+	credential: true,
+	upstream: true,
+	answer: TokenAnswer
+});
+/** The dock's reads: GET /control/api/<path> of an allowlist (routes/control.ts, DOCK_READS). */
+export const read = /*@__PURE__*/ route({
+	name: 'read',
+	method: 'GET',
+	path: '/api/*',
+	credential: true,
+	answer: z.unknown()
+});
+/** One of ACTION_ORDER; its body is OrderBody or NoBody as the action says (actionBody). */
+export const action = /*@__PURE__*/ route({
+	name: 'action',
+	method: 'POST',
+	path: '/actions/:action',
+	credential: true,
+	upstream: true,
+	body: z.union([OrderBody, NoBody]),
+	badBody: `expected ${ORDER}`,
+	answer: ActionAnswer
+});
+export const rules = /*@__PURE__*/ route({
+	name: 'rules',
+	method: 'GET',
+	path: '/moderation',
+	credential: true,
+	answer: StoredRules
+});
+/** A body that does not match is 400 `bad_rules`, naming every field. */
+export const saveRules = /*@__PURE__*/ route({
+	name: 'saveRules',
+	method: 'PUT',
+	path: '/moderation',
+	credential: true,
+	body: ModerationRules,
+	maxBody: RULES_MAX_BODY,
+	answer: StoredRules
+});
+/** Approve a held tip, or a held video (`queue: "media"`). */
+export const approve = /*@__PURE__*/ route({
+	name: 'approve',
+	method: 'POST',
+	path: '/moderation/approve',
+	credential: true,
+	body: SettleBody,
+	badBody: `expected ${ORDER}`,
+	answer: SettleAnswer
+});
+/** Reject a held tip, or a held video (`queue: "media"`). */
+export const reject = /*@__PURE__*/ route({
+	...approve,
+	name: 'reject',
+	path: '/moderation/reject'
+});
+/** Query `?order_id=`: the tip from the TTS queue, else the last page of its history. */
+export const message = /*@__PURE__*/ route({
+	name: 'message',
+	method: 'GET',
+	path: '/moderation/message',
+	credential: true,
+	answer: MessageAnswer
+});
+export const settings = /*@__PURE__*/ route({
+	name: 'settings',
+	method: 'GET',
+	path: '/settings',
+	credential: true,
+	answer: ControlSettings
+});
+/** A value that does not match names its parameter: 400 `bad_settings`, with every sentence. */
+export const saveSettings = /*@__PURE__*/ route({
+	name: 'saveSettings',
+	method: 'PUT',
+	path: '/settings/:target',
+	credential: true,
+	body: SaveSettings,
+	badBody:
+		'expected a JSON body { "values": { "<parameter>": "<value>" }, "base_revision": <revision> }',
+	maxBody: SETTINGS_MAX_BODY,
+	answer: SavedSettings
+});
+export const undoSettings = /*@__PURE__*/ route({
+	name: 'undoSettings',
+	method: 'POST',
+	path: '/settings/:target/undo',
+	credential: true,
+	body: UndoBody,
+	badBody: 'expected no body, or { "base_revision": <revision> }',
+	answer: SavedSettings
+});
+/** Single mode: a new control key (the old one stops at once); hosted: 404, the dashboard makes it. */
+export const newKey = /*@__PURE__*/ route({
+	name: 'newKey',
+	method: 'POST',
+	path: '/new-key',
+	credential: true,
+	answer: NewKeyAnswer
+});
 
-/** A GET behind the control credential. */
-/* @__NO_SIDE_EFFECTS__ */
-function read<const P extends string, A extends z.ZodMiniType>(
-	path: P,
-	answer: A,
-	errors: readonly string[] = []
-) {
-	return route({ method: 'GET', path, answer, errors: [...CREDENTIAL_ERRORS, ...errors] });
-}
-
-/** Approve or Reject of a held tip or video. */
-/* @__NO_SIDE_EFFECTS__ */
-function settle<const P extends string>(path: P) {
-	return route({
-		method: 'POST',
-		path,
-		body: SettleBody,
-		badBody: bodyOf(ORDER),
-		answer: SettleAnswer,
-		errors: [...CREDENTIAL_ERRORS, 'bad_request', 'not_decided', 'too_large']
-	});
-}
-
-/** Every /control route by name. */
+/** Every /control route by name (the server, and the tests that walk them). */
 export const CONTROL = {
-	/** Hosted: the signed-in dashboard's CSRF token (no credential needed; 404 in single mode). */
-	session: /*@__PURE__*/ route({
-		method: 'GET',
-		path: '/session',
-		answer: SessionAnswer,
-		errors: ['not_signed_in', 'not_found']
-	}),
-	/** The realtime handoff token for the dock's own connection. */
-	token: /*@__PURE__*/ route({
-		method: 'POST',
-		path: '/token',
-		answer: TokenAnswer,
-		errors: [...CREDENTIAL_ERRORS, 'unexpected_body', ...UPSTREAM_ERRORS]
-	}),
-	/** The dock's reads: GET /control/api/<path> of an allowlist (routes/control.ts, DOCK_READS). */
-	read: /*@__PURE__*/ route({
-		method: 'GET',
-		path: '/api/*',
-		answer: z.unknown(),
-		errors: [...CREDENTIAL_ERRORS, 'not_forwarded', 'upstream_unavailable']
-	}),
-	/** One of ACTION_ORDER; its body is OrderBody or NoBody as the action says (actionBody). */
-	action: /*@__PURE__*/ route({
-		method: 'POST',
-		path: '/actions/:action',
-		body: z.union([OrderBody, NoBody]),
-		badBody: bodyOf(ORDER),
-		answer: ActionAnswer,
-		errors: [...CREDENTIAL_ERRORS, 'bad_request', 'too_large', 'not_playing', ...UPSTREAM_ERRORS]
-	}),
-	rules: /*@__PURE__*/ read('/moderation', StoredRules),
-	saveRules: /*@__PURE__*/ route({
-		method: 'PUT',
-		path: '/moderation',
-		body: ModerationRules,
-		badBody: { code: 'bad_rules', message: '' },
-		maxBody: RULES_MAX_BODY,
-		answer: StoredRules,
-		errors: [...CREDENTIAL_ERRORS, 'bad_request', 'bad_rules', 'too_large']
-	}),
-	approve: /*@__PURE__*/ settle('/moderation/approve'),
-	reject: /*@__PURE__*/ settle('/moderation/reject'),
-	/** Query `?order_id=`: the tip from the TTS queue, else the last page of its history. */
-	message: /*@__PURE__*/ read('/moderation/message', MessageAnswer, ['bad_request', 'not_found']),
-	settings: /*@__PURE__*/ read('/settings', ControlSettings),
-	saveSettings: /*@__PURE__*/ route({
-		method: 'PUT',
-		path: '/settings/:target',
-		body: SaveSettings,
-		badBody: bodyOf(
-			'a JSON body { "values": { "<parameter>": "<value>" }, "base_revision": <revision> }'
-		),
-		maxBody: SETTINGS_MAX_BODY,
-		answer: SavedSettings,
-		errors: [
-			...CREDENTIAL_ERRORS,
-			'bad_target',
-			'bad_request',
-			'bad_settings',
-			'no_schemas',
-			'settings_conflict',
-			'too_many_targets',
-			'too_large'
-		]
-	}),
-	undoSettings: /*@__PURE__*/ route({
-		method: 'POST',
-		path: '/settings/:target/undo',
-		body: UndoBody,
-		badBody: bodyOf('no body, or { "base_revision": <revision> }'),
-		answer: SavedSettings,
-		errors: [
-			...CREDENTIAL_ERRORS,
-			'bad_target',
-			'bad_request',
-			'settings_conflict',
-			'nothing_to_undo'
-		]
-	}),
-	/** Single mode: a new control key (the old one stops at once); hosted: 404, the dashboard makes it. */
-	newKey: /*@__PURE__*/ route({
-		method: 'POST',
-		path: '/new-key',
-		answer: NewKeyAnswer,
-		errors: [...CREDENTIAL_ERRORS, 'unexpected_body', 'not_found']
-	})
+	session,
+	token,
+	read,
+	action,
+	rules,
+	saveRules,
+	approve,
+	reject,
+	message,
+	settings,
+	saveSettings,
+	undoSettings,
+	newKey
 } as const;
-export type ControlRouteName = keyof typeof CONTROL;
+
+/**
+ * The codes of each route's own error answers (`{ error, code }`), besides CREDENTIAL_ERRORS
+ * (`credential`) and UPSTREAM_ERRORS (`upstream`). Apart from the routes, so that no page carries
+ * them.
+ */
+export const CONTROL_ERRORS: Record<keyof typeof CONTROL, readonly string[]> = {
+	session: ['not_signed_in', 'not_found'],
+	token: ['unexpected_body'],
+	read: ['not_forwarded', 'upstream_unavailable'],
+	action: ['bad_request', 'too_large', 'not_playing'],
+	rules: [],
+	saveRules: ['bad_request', 'bad_rules', 'too_large'],
+	approve: ['bad_request', 'not_decided', 'too_large', 'moderation_unavailable'],
+	reject: ['bad_request', 'not_decided', 'too_large', 'moderation_unavailable'],
+	message: ['bad_request', 'not_found'],
+	settings: [],
+	saveSettings: [
+		'bad_target',
+		'bad_request',
+		'bad_settings',
+		'no_schemas',
+		'settings_conflict',
+		'too_many_targets',
+		'too_large'
+	],
+	undoSettings: ['bad_target', 'bad_request', 'settings_conflict', 'nothing_to_undo'],
+	newKey: ['unexpected_body', 'not_found']
+};

@@ -7,7 +7,6 @@ export * from './realtime.ts';
 export * from './bodies.ts';
 export * from './moderation.ts';
 export * from './settings.ts';
-export * from './control.ts';
 // The routes one by one: `import * as routes from '.../contract/routes.ts'`.
 export type { Route } from './routes.ts';
 export { matchRoute, ROUTES, type RouteName } from './route-table.ts';

@@ -5,8 +5,6 @@
 // them one at a time per streamer, so that the read and the call it decides stay together.
 import type { z } from 'zod/mini';
 import {
-	type ActionAnswer,
-	type ActionName,
 	ApiErrorBody,
 	MissingScopeBody,
 	ROUTES,
@@ -14,6 +12,7 @@ import {
 	type QueueTip,
 	type Route
 } from '../contract/index.ts';
+import type { ActionAnswer, ActionName } from '../contract/control.ts';
 import { HttpError, upstreamUnavailable } from './http-error.ts';
 import { bodyBytes, UpstreamUnavailable, type UpstreamClient } from './upstream.ts';
 

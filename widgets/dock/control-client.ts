@@ -9,6 +9,7 @@ import {
 	type ControlCredential,
 	type SendResult
 } from '../../src/client/control.ts';
+import * as control from '../../src/contract/control.ts';
 import type { ActionName } from '../../src/contract/control.ts';
 import type { ModerationRules, StoredRules } from '../../src/contract/moderation.ts';
 import * as routes from '../../src/contract/routes.ts';
@@ -94,18 +95,18 @@ export class ControlClient {
 	/** POST /control/actions/:action, with `{ order_id }` for the actions on one order. */
 	act(action: ActionName, orderId?: string): Promise<SendResult> {
 		const body = orderId === undefined ? {} : { order_id: orderId };
-		return this.#control.send('action', { params: { action }, body });
+		return this.#control.send(control.action, { params: { action }, body });
 	}
 
 	/** GET /control/moderation: the streamer's rules and their version. */
 	async rules(): Promise<RulesResult> {
-		const res = await this.#control.call('rules');
+		const res = await this.#control.call(control.rules);
 		return res.ok ? { ok: true, stored: res.body } : res;
 	}
 
 	/** PUT /control/moderation: saved, with the new version; 400 `bad_rules` names the field. */
 	async saveRules(rules: ModerationRules): Promise<RulesResult> {
-		const res = await this.#control.call('saveRules', { body: rules });
+		const res = await this.#control.call(control.saveRules, { body: rules });
 		return res.ok ? { ok: true, stored: res.body } : res;
 	}
 
@@ -119,18 +120,18 @@ export class ControlClient {
 		queue: 'tts' | 'media' = 'tts'
 	): Promise<SendResult> {
 		const body = queue === 'media' ? { order_id: orderId, queue } : { order_id: orderId };
-		return this.#control.send(verdict, { body });
+		return this.#control.send(verdict === 'approve' ? control.approve : control.reject, { body });
 	}
 
 	/** GET /control/moderation/message: a held tip's message as the viewer wrote it (Reveal). */
 	async message(orderId: string): Promise<MessageResult> {
-		const res = await this.#control.call('message', { query: { order_id: orderId } });
+		const res = await this.#control.call(control.message, { query: { order_id: orderId } });
 		return res.ok ? { ok: true, message: res.body.message } : res;
 	}
 
 	/** POST /control/new-key (single mode): the new key; the old one has stopped. */
 	async newKey(): Promise<{ ok: true; key: string } | { ok: false; error: string }> {
-		const res = await this.#control.call('newKey');
+		const res = await this.#control.call(control.newKey);
 		if (res.ok) return { ok: true, key: res.body.key };
 		if (res.kind === 'malformed')
 			return { ok: false, error: 'the server answered without a new key' };

@@ -23,6 +23,7 @@ import {
 	type SettingsTarget,
 	type SettingsValues
 } from '../../src/contract/index.ts';
+import * as control from '../../src/contract/control.ts';
 
 export type { ControlCredential } from '../../src/client/control.ts';
 
@@ -107,7 +108,7 @@ export class SettingsClient {
 	/** Every stored target: with the control credential when known, else the overlay key. */
 	async read(): Promise<ReadOutcome> {
 		if (this.#control) {
-			const res = await this.#control.call('settings');
+			const res = await this.#control.call(control.settings);
 			return res.ok ? { ok: true, read: res.body } : { ok: false, error: errorText(res) };
 		}
 		if (!this.#overlay) return { ok: false, error: 'no key to read the settings with' };
@@ -122,14 +123,14 @@ export class SettingsClient {
 	async save(target: SettingsTarget, values: SettingsValues, baseRevision: number) {
 		const body = { values, base_revision: baseRevision };
 		return this.#control
-			? saved(await this.#control.call('saveSettings', { params: { target }, body }))
+			? saved(await this.#control.call(control.saveSettings, { params: { target }, body }))
 			: NO_CONTROL;
 	}
 
 	/** POST /control/settings/{target}/undo: the set before the last save comes back. */
 	async undo(target: SettingsTarget) {
 		return this.#control
-			? saved(await this.#control.call('undoSettings', { params: { target } }))
+			? saved(await this.#control.call(control.undoSettings, { params: { target } }))
 			: NO_CONTROL;
 	}
 }
@@ -140,6 +141,6 @@ const NO_CONTROL: SaveOutcome = {
 	error: 'saving needs the control credential'
 };
 
-function saved(res: ControlResult<'saveSettings' | 'undoSettings'>): SaveOutcome {
+function saved(res: ControlResult<typeof control.saveSettings>): SaveOutcome {
 	return res.ok ? { ok: true, saved: res.body } : failure(res);
 }

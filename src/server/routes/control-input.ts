@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { validator } from 'hono/validator';
 import type { z } from 'zod/mini';
-import { MAX_BODY, type ControlRoute } from '../../contract/index.ts';
+import { MAX_BODY, type ControlRoute } from '../../contract/control.ts';
 import { HttpError } from '../http-error.ts';
 import { limitBody } from './guards.ts';
 

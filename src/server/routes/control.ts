@@ -3,14 +3,8 @@
 // dashboard its CSRF token. The dock's token, its reads (an allowlist of its own: /api stays the
 // widgets'), its actions (control-actions.ts, one at a time per streamer) and a new control key.
 import { Hono } from 'hono';
-import {
-	actionBody,
-	CONTROL,
-	isActionName,
-	matchRoute,
-	type ActionName,
-	type RouteName
-} from '../../contract/index.ts';
+import { actionBody, CONTROL, isActionName, type ActionName } from '../../contract/control.ts';
+import { matchRoute, type RouteName } from '../../contract/index.ts';
 import type { AppOptions } from '../app-options.ts';
 import { CONTROL_ACTIONS } from '../control-actions.ts';
 import { localControlLock, type ControlLock } from '../control-lock.ts';

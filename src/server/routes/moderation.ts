@@ -4,7 +4,8 @@
 // bodies are checked against src/contract/control.ts; the work is the Moderator's.
 import type { Hono } from 'hono';
 import { validator } from 'hono/validator';
-import { CONTROL, describeIssues, OrderBody } from '../../contract/index.ts';
+import { CONTROL, OrderBody } from '../../contract/control.ts';
+import { describeIssues } from '../../contract/index.ts';
 import { HttpError } from '../http-error.ts';
 import type { Moderator } from '../moderation/moderator.ts';
 import type { ControlEnv } from './control-key.ts';
@@ -12,7 +13,7 @@ import { jsonInput, limitOf, notJson } from './control-input.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-const badOrder = () => new HttpError(400, 'bad_request', CONTROL.approve.badBody.message);
+const badOrder = () => new HttpError(400, 'bad_request', CONTROL.approve.badBody);
 
 export function moderationRoutes(control: Hono<ControlEnv>, moderator: Moderator) {
 	control.get('/moderation', async (c) =>

@@ -3,7 +3,8 @@
 // against the route's schemas; the upstream's answer comes back with its status, body and rate
 // limit headers and nothing else.
 import type { Hono } from 'hono';
-import { matchRoute, MAX_BODY, ROUTES, type Route } from '../../contract/index.ts';
+import { MAX_BODY } from '../../contract/control.ts';
+import { matchRoute, ROUTES, type Route } from '../../contract/index.ts';
 import { HttpError } from '../http-error.ts';
 import { bodyBytes, UpstreamUnavailable } from '../upstream.ts';
 import { refuseBody, tooLarge } from './guards.ts';

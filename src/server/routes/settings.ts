@@ -4,8 +4,8 @@
 // widgets' own schemas, handed in as AppOptions.checkSettings (this layer does not import widgets).
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod/mini';
+import { CONTROL } from '../../contract/control.ts';
 import {
-	CONTROL,
 	isSettingsTarget,
 	MAX_SETTINGS_PER_TARGET,
 	type SettingsValues
@@ -71,7 +71,7 @@ export function controlSettingsRoutes(
 		jsonInput({
 			schema: CONTROL.undoSettings.body,
 			optional: true,
-			refuse: () => new HttpError(400, 'bad_request', CONTROL.undoSettings.badBody.message)
+			refuse: () => new HttpError(400, 'bad_request', CONTROL.undoSettings.badBody)
 		}),
 		async (c) => {
 			const body = c.req.valid('json');
@@ -104,7 +104,7 @@ function refusedSave(error: z.core.$ZodError | null): HttpError {
 	if (!error) return notJson();
 	const named = error.issues.filter((i) => i.path[0] === 'values' && i.path.length > 1);
 	if (named.length === 0 || named.length < error.issues.length)
-		return new HttpError(400, 'bad_request', CONTROL.saveSettings.badBody.message);
+		return new HttpError(400, 'bad_request', CONTROL.saveSettings.badBody);
 	return badSettings(named.map((i) => `${String(i.path[1])}: ${i.message}`));
 }
 
