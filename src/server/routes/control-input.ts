@@ -36,19 +36,21 @@ export function jsonInput<S extends z.ZodMiniType>(
 	spec: BodySpec<S> | ((c: Context) => BodySpec<S>)
 ) {
 	const specOf = typeof spec === 'function' ? spec : () => spec;
-	const check = validator('json', async (value, c): Promise<z.output<S>> => {
-		const { schema, refuse, optional } = specOf(c);
-		// Hono parses a body sent as JSON; one sent as text (fetch's default for a string) is read
-		// here, so that a client that leaves out the Content-Type is judged by its body alone.
-		const json = isJson(c) ? value : parsed(await c.req.text(), optional === true);
-		if (json === NOT_JSON) throw refuse(null);
-		const result = schema.safeParse(json);
-		if (!result.success) throw refuse(result.error);
-		return result.data as z.output<S>;
-	});
-	// Hono's own answer to a JSON body that does not parse is the route's refusal here, so that
-	// every 400 of the route reads the same.
+	// Hono parses a body sent as JSON, and only that; the body's text is read here whatever its
+	// Content-Type, so that a client that leaves it out (fetch's default for a string is text), or
+	// sends it with no body, is judged by its body alone.
+	const check = validator('json', async (_value, c): Promise<z.output<S>> =>
+		checkedBody(specOf(c), await c.req.text())
+	);
 	const checked = async (c: Context, next: Next): Promise<Response | void> => {
+		const text = await c.req.text();
+		if (isJson(c) && text.trim() === '') {
+			// Hono's parse would refuse an empty body sent as JSON: an optional body is `{}`.
+			c.req.addValidatedData('json', checkedBody(specOf(c), text) as object);
+			return next();
+		}
+		// Hono's own answer to a JSON body that does not parse is the route's refusal here, so that
+		// every 400 of the route reads the same.
 		let reached = false;
 		try {
 			return (await check(c, () => ((reached = true), next()))) as Response | void;
@@ -58,6 +60,14 @@ export function jsonInput<S extends z.ZodMiniType>(
 		}
 	};
 	return checked as unknown as typeof check;
+}
+
+function checkedBody<S extends z.ZodMiniType>(spec: BodySpec<S>, text: string): z.output<S> {
+	const json = parsed(text, spec.optional === true);
+	if (json === NOT_JSON) throw spec.refuse(null);
+	const result = spec.schema.safeParse(json);
+	if (!result.success) throw spec.refuse(result.error);
+	return result.data as z.output<S>;
 }
 
 function isJson(c: Context): boolean {
