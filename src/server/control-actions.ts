@@ -12,15 +12,12 @@ import {
 	type QueueTip,
 	type Route
 } from '../contract/index.ts';
-import { HttpError } from './http-error.ts';
+import type { ActionAnswer, ActionName } from '../contract/control.ts';
+import { HttpError, upstreamUnavailable } from './http-error.ts';
 import { bodyBytes, UpstreamUnavailable, type UpstreamClient } from './upstream.ts';
 
-export interface ActionOutcome {
-	/** done: the dock's press changed something; already: it was so before (pressed twice, or
-	 *  another dock did it). */
-	outcome: 'done' | 'already';
-	message: string;
-}
+/** The answer of an action (src/contract/control.ts, ActionAnswer). */
+type ActionOutcome = ActionAnswer;
 
 /** An action the dock can take: with an order id (`{ order_id }`) or without a body. */
 export type ControlAction =
@@ -35,7 +32,7 @@ const already = (message: string): ActionOutcome => ({ outcome: 'already', messa
 const NOUN = { tts: 'tip', media: 'video' } as const;
 const QUEUE_NAME = { tts: 'TTS', media: 'media' } as const;
 
-export const CONTROL_ACTIONS: Record<string, ControlAction> = {
+export const CONTROL_ACTIONS: Record<ActionName, ControlAction> = {
 	'tts-skip': { order: true, run: (up, id) => skip(up, 'tts', id) },
 	'media-skip': { order: true, run: (up, id) => skip(up, 'media', id) },
 	'tts-pause': { order: false, run: (up) => pause(up, 'tts', true) },
@@ -213,9 +210,4 @@ export function refusal(res: Response, data: unknown): HttpError {
 	// A 401 (the server's credential was refused, or OAuth is not connected), a 400: nothing the
 	// dock can fix by pressing again; the upstream's words say what is wrong.
 	return new HttpError(502, 'upstream_refused', `the upstream refused the call: ${text}`);
-}
-
-/** The upstream could not be reached or failed (5xx): nothing known to have changed. */
-export function upstreamUnavailable(): HttpError {
-	return new HttpError(502, 'upstream_unavailable', 'the upstream could not be reached: try again');
 }

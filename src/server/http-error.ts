@@ -24,8 +24,19 @@ export class HttpError extends Error {
 	}
 }
 
-/** `{ error, code }` with the error's status; anything unexpected is logged and answered 500. */
+/** The upstream could not be reached or failed (5xx): nothing known to have changed. */
+export function upstreamUnavailable(): HttpError {
+	return new HttpError(502, 'upstream_unavailable', 'the upstream could not be reached: try again');
+}
+
+/**
+ * `{ error, code }` with the error's status; anything unexpected is logged and answered 500. An
+ * unreachable upstream is `upstream_unavailable` on /control (the dock tells "try again" from a
+ * refusal by it, src/contract/control.ts) and `upstream_unreachable` elsewhere (the widgets').
+ */
 export function errorResponse(c: Context, err: unknown): Response {
+	if (err instanceof UpstreamUnavailable && c.req.path.startsWith('/control/'))
+		return errorResponse(c, upstreamUnavailable());
 	if (err instanceof HttpError)
 		return c.json({ ...err.fields, error: err.message, code: err.code }, err.status, err.headers);
 	if (err instanceof UpstreamUnavailable)

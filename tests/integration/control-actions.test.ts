@@ -209,6 +209,15 @@ describe('the requests the dock may not make', () => {
 		expect(res.body.code).toBe('bad_request');
 	});
 
+	it('an action with nothing to name takes an empty body sent as JSON', async () => {
+		const r = await rig();
+		const headers = { 'content-type': 'application/json' };
+		expect((await r.dock('POST', '/control/actions/tts-pause', { headers })).status).toBe(200);
+		const res = await r.dock('POST', '/control/actions/tts-remove', { headers });
+		expect(res.status).toBe(400);
+		expect(res.body.code).toBe('bad_request');
+	});
+
 	it('an unknown action is 404 not_found', async () => {
 		const r = await rig();
 		for (const name of ['tts-clear', 'constructor', '__proto__', 'TTS-SKIP']) {

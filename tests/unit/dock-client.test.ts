@@ -2,7 +2,8 @@
 // goes in its own header and never as the overlay key, every call goes to /control, and a refused
 // credential stops the dock instead of being retried.
 import { describe, expect, it, vi } from 'vitest';
-import { ControlClient, openSession } from '../../widgets/dock/control-client.ts';
+import { openSession } from '../../src/client/control.ts';
+import { ControlClient } from '../../widgets/dock/control-client.ts';
 
 const KEY = 'ctl_0123456789abcdef';
 

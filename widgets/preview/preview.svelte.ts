@@ -15,7 +15,7 @@ import { RealtimeConnection, type RealtimeState } from '../../src/client/realtim
 import { classifyMedia } from '../../src/core/media-source.ts';
 import * as routes from '../../src/contract/routes.ts';
 import { EVENT_CATALOG } from '../../src/contract/events.ts';
-import { openSession } from '../dock/control-client.ts';
+import { openSession } from '../../src/client/control.ts';
 import { EditorState, type CredentialSource } from '../settings/editor.svelte.ts';
 import { SettingsClient } from '../settings/settings-client.ts';
 

@@ -1,9 +1,8 @@
 // The settings editor's way to the token endpoint (docs/settings.md): it reads the stored settings
 // with the overlay key (GET /settings, the preview) or with the control credential (GET
 // /control/settings, which also says how many saves Undo can take back), and saves and undoes with
-// the control credential only (PUT /control/settings/{target}, POST .../undo). The control
-// credential is the control key (X-Control-Key) or the signed-in dashboard's CSRF token, as the
-// dock sends them (widgets/dock/control-client.ts).
+// the control credential only (PUT /control/settings/{target}, POST .../undo), through the one
+// /control client (src/client/control.ts) the dock uses too.
 import {
 	ApiClient,
 	refusesKey,
@@ -12,15 +11,21 @@ import {
 	type KeyRefusal
 } from '../../src/client/api.ts';
 import {
-	ControlSettings,
-	SavedSettings,
+	ControlApi,
+	errorText,
+	UNREADABLE,
+	type ControlCredential,
+	type ControlResult
+} from '../../src/client/control.ts';
+import {
 	StoredSettings,
+	type SavedSettings,
 	type SettingsTarget,
 	type SettingsValues
 } from '../../src/contract/index.ts';
-import { credentialHeaders, type DockCredential } from '../dock/control-client.ts';
+import * as control from '../../src/contract/control.ts';
 
-export type ControlCredential = DockCredential;
+export type { ControlCredential } from '../../src/client/control.ts';
 
 export interface ReadSettings {
 	revision: number;
@@ -42,13 +47,6 @@ export type SaveOutcome =
 	/** 401 (or 429 too_many_attempts): the control credential was refused. */
 	| { ok: false; why: 'refused'; error: string }
 	| { ok: false; why: 'failed'; error: string };
-
-/** The server's sentence in an error body, or a plain one from the status. */
-function errorText(res: ApiFailure): string {
-	if (res.kind !== 'http') return res.error;
-	const error = (res.body as { error?: unknown } | null)?.error;
-	return typeof error === 'string' && error ? error : `the server answered ${res.status}`;
-}
 
 /** The sentences of a 400 bad_settings: its `errors` list, or its one `error`. */
 function badSettings(res: ApiFailure): string[] {
@@ -72,7 +70,7 @@ function failure(res: ApiFailure): SaveOutcome {
 
 export class SettingsClient {
 	readonly #overlay: ApiClient | null;
-	#control: ApiClient | null = null;
+	#control: ControlApi | null = null;
 	readonly #fetch: FetchLike | undefined;
 	readonly #onKeyRefused: ((refusal: KeyRefusal) => void) | undefined;
 
@@ -85,12 +83,13 @@ export class SettingsClient {
 	}) {
 		this.#fetch = opts.fetch;
 		this.#onKeyRefused = opts.onKeyRefused;
-		this.#overlay = opts.overlayKey ? this.#client({ overlayKey: opts.overlayKey }) : null;
+		this.#overlay = opts.overlayKey
+			? this.#heard(new ApiClient({ overlayKey: opts.overlayKey, fetch: this.#fetch }))
+			: null;
 		if (opts.control) this.useControl(opts.control);
 	}
 
-	#client(options: { overlayKey?: string; credential?: Record<string, string> }): ApiClient {
-		const api = new ApiClient({ ...options, fetch: this.#fetch });
+	#heard(api: ApiClient): ApiClient {
 		if (this.#onKeyRefused) api.onKeyRefused(this.#onKeyRefused);
 		return api;
 	}
@@ -102,44 +101,46 @@ export class SettingsClient {
 
 	/** From now on, reads, saves and undoes with this credential (null: forget it). */
 	useControl(credential: ControlCredential | null): void {
-		this.#control = credential ? this.#client({ credential: credentialHeaders(credential) }) : null;
+		this.#control = credential ? new ControlApi(credential, this.#fetch) : null;
+		if (this.#control) this.#heard(this.#control.api);
 	}
 
 	/** Every stored target: with the control credential when known, else the overlay key. */
 	async read(): Promise<ReadOutcome> {
 		if (this.#control) {
-			const res = await this.#control.send('settings', 'GET', '/control/settings');
-			if (!res.ok) return { ok: false, error: errorText(res) };
-			const body = ControlSettings.safeParse(res.body);
-			if (!body.success) return { ok: false, error: 'the server answered an unreadable body' };
-			return { ok: true, read: body.data };
+			const res = await this.#control.call(control.settings);
+			return res.ok ? { ok: true, read: res.body } : { ok: false, error: errorText(res) };
 		}
 		if (!this.#overlay) return { ok: false, error: 'no key to read the settings with' };
 		const res = await this.#overlay.send('settings', 'GET', '/settings');
 		if (!res.ok) return { ok: false, error: errorText(res) };
 		const body = StoredSettings.safeParse(res.body);
-		if (!body.success) return { ok: false, error: 'the server answered an unreadable body' };
+		if (!body.success) return { ok: false, error: UNREADABLE };
 		return { ok: true, read: { ...body.data, undo: null } };
 	}
 
 	/** PUT /control/settings/{target}: the target's whole set, from `baseRevision`. */
-	save(target: SettingsTarget, values: SettingsValues, baseRevision: number) {
-		const body = JSON.stringify({ values, base_revision: baseRevision });
-		return this.#send('save', 'PUT', `/control/settings/${target}`, body);
+	async save(target: SettingsTarget, values: SettingsValues, baseRevision: number) {
+		const body = { values, base_revision: baseRevision };
+		return this.#control
+			? saved(await this.#control.call(control.saveSettings, { params: { target }, body }))
+			: NO_CONTROL;
 	}
 
 	/** POST /control/settings/{target}/undo: the set before the last save comes back. */
-	undo(target: SettingsTarget) {
-		return this.#send('undo', 'POST', `/control/settings/${target}/undo`);
+	async undo(target: SettingsTarget) {
+		return this.#control
+			? saved(await this.#control.call(control.undoSettings, { params: { target } }))
+			: NO_CONTROL;
 	}
+}
 
-	async #send(name: string, method: string, path: string, body?: string): Promise<SaveOutcome> {
-		if (!this.#control)
-			return { ok: false, why: 'refused', error: 'saving needs the control credential' };
-		const res = await this.#control.send(name, method, path, body);
-		if (!res.ok) return failure(res);
-		const saved = SavedSettings.safeParse(res.body);
-		if (saved.success) return { ok: true, saved: saved.data };
-		return { ok: false, why: 'failed', error: 'the server answered an unreadable body' };
-	}
+const NO_CONTROL: SaveOutcome = {
+	ok: false,
+	why: 'refused',
+	error: 'saving needs the control credential'
+};
+
+function saved(res: ControlResult<typeof control.saveSettings>): SaveOutcome {
+	return res.ok ? { ok: true, saved: res.body } : failure(res);
 }

@@ -3,12 +3,14 @@
 // and rewritten for its audience (decision.ts `present`, video.ts `presentVideo`). A tip or video
 // whose decision is `remove` is deleted upstream and left out; a tip that is not read aloud has no
 // audio URL; `start` is a gate: only a tip decided `read` or `no_voice`, a video decided `read`, is
-// claimed. Videos are decided in videos.ts, with their tip's decision.
-import type { QueueMediaItem, QueueTip } from '../../contract/index.ts';
+// claimed. Videos are decided in videos.ts, with their tip's decision; a person's Approve and
+// Reject in settle.ts. The routes (proxy.ts, control.ts, moderation.ts) talk to this object only.
+import type { ModerationRules, QueueMediaItem, QueueTip } from '../../contract/index.ts';
 import { judge, present, type Decision, type Judge } from '../../core/moderation/decision.ts';
 import { judgeVideos, videoKey, type VideoJudge } from '../../core/moderation/video.ts';
 import { HttpError } from '../http-error.ts';
 import type { UpstreamClient } from '../upstream.ts';
+import { messageOf, settle, type Verdict } from './settle.ts';
 import { isTip, readItems } from './upstream-items.ts';
 import { unavailable, type ModerationStore } from './store.ts';
 import { isVideoRoute, Videos, type VideoRoute } from './videos.ts';
@@ -67,6 +69,30 @@ export class Moderator {
 		this.store = store;
 		this.#log = log;
 		this.videos = new Videos(this, log);
+	}
+
+	/** The streamer's rules and their version. */
+	rules(streamer: string) {
+		return this.store.rules(streamer);
+	}
+
+	/** Saves the rules as the next version (the open docks and pages hear of it). */
+	saveRules(streamer: string, rules: ModerationRules) {
+		return this.store.saveRules(streamer, rules);
+	}
+
+	/** Approve or Reject of a held tip (`tts`) or video (`media`): settle.ts. */
+	settle(
+		streamer: string,
+		upstream: UpstreamClient,
+		o: { how: Verdict; queue: Queue; orderId: string }
+	) {
+		return settle(this, streamer, upstream, o);
+	}
+
+	/** A held tip's message as the viewer wrote it (the dock's Reveal); 404 when not listed. */
+	message(upstream: UpstreamClient, orderId: string): Promise<string | null> {
+		return messageOf(upstream, orderId);
 	}
 
 	/**

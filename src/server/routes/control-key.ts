@@ -4,7 +4,7 @@
 // ones count in the same per-client limiter as wrong overlay keys (key-guard.ts). In hosted mode
 // resolveControl decides (a streamer's control key, or the signed-in session's cookie with its CSRF
 // token).
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import type { AppOptions, ControlAccess } from '../app-options.ts';
 import { HttpError } from '../http-error.ts';
 import { keyMatches } from '../security.ts';
@@ -15,11 +15,12 @@ type KeyOptions = Pick<
 	'upstream' | 'controlKey' | 'newControlKey' | 'clientAddress' | 'resolveControl' | 'publicOrigin'
 >;
 
+/** The /control routes' context: `c.var.caller` is who a request that passed requireControl acts for. */
+export type ControlEnv = { Variables: { caller: ControlAccess } };
+
 export interface ControlKeyCheck {
-	/** Middleware: refuses the request unless it carries the control credential. */
-	requireControl: MiddlewareHandler;
-	/** Who a request that passed requireControl acts for. */
-	accessOf(c: Context): ControlAccess;
+	/** Middleware: refuses the request unless it carries the control credential; sets `caller`. */
+	requireControl: MiddlewareHandler<ControlEnv>;
 	/** Single mode: makes a new control key (newControlKey); the old one is refused from now on. */
 	replaceKey(): Promise<string>;
 }
@@ -31,11 +32,10 @@ const badKey = () =>
 	new HttpError(401, 'bad_control_key', 'missing or wrong control key (the ?key= of the dock URL)');
 
 export function controlKeyCheck(opts: KeyOptions, guard: KeyGuard): ControlKeyCheck {
-	const access = new WeakMap<Request, ControlAccess>();
 	// The key in force: read on every request, so a new key takes over (and the old one stops) at once.
 	let current = opts.controlKey;
 
-	const requireControl: MiddlewareHandler = async (c, next) => {
+	const requireControl: MiddlewareHandler<ControlEnv> = async (c, next) => {
 		guard.refuseCrossSite(c);
 		if (opts.resolveControl) {
 			const found = await opts.resolveControl(c);
@@ -46,20 +46,15 @@ export function controlKeyCheck(opts: KeyOptions, guard: KeyGuard): ControlKeyCh
 					'this dock URL was replaced by a newer one: copy the new dock URL from your dashboard'
 				);
 			if (!found) throw guard.wrongKey(c, badKey());
-			access.set(c.req.raw, found);
+			c.set('caller', found);
 		} else if (current !== undefined && keyMatches(c.req.header('x-control-key'), current)) {
-			access.set(c.req.raw, { streamer: SINGLE_STREAMER, upstream: opts.upstream });
+			c.set('caller', { streamer: SINGLE_STREAMER, upstream: opts.upstream });
 		} else throw guard.wrongKey(c, badKey());
 		await next();
 	};
 
 	return {
 		requireControl,
-		accessOf: (c) => {
-			const found = access.get(c.req.raw);
-			if (!found) throw badKey();
-			return found;
-		},
 		replaceKey: async () => {
 			if (!opts.newControlKey || opts.resolveControl)
 				throw new HttpError(404, 'not_found', 'a new control key is made on the dashboard');

@@ -2,16 +2,17 @@
 // control credential (control-key.ts) except GET /control/session, which hands a signed-in hosted
 // dashboard its CSRF token. The dock's token, its reads (an allowlist of its own: /api stays the
 // widgets'), its actions (control-actions.ts, one at a time per streamer) and a new control key.
-import { Hono, type Context } from 'hono';
-import { matchRoute, OrderId, type RouteName } from '../../contract/index.ts';
+import { Hono } from 'hono';
+import { actionBody, CONTROL, isActionName, type ActionName } from '../../contract/control.ts';
+import { matchRoute, type RouteName } from '../../contract/index.ts';
 import type { AppOptions } from '../app-options.ts';
-import { CONTROL_ACTIONS, upstreamUnavailable } from '../control-actions.ts';
-import { localControlLock } from '../control-lock.ts';
-import { errorResponse, HttpError } from '../http-error.ts';
+import { CONTROL_ACTIONS } from '../control-actions.ts';
+import { localControlLock, type ControlLock } from '../control-lock.ts';
+import { HttpError } from '../http-error.ts';
 import type { KeyGuard } from './key-guard.ts';
-import { UpstreamUnavailable } from '../upstream.ts';
-import { controlKeyCheck } from './control-key.ts';
-import { MAX_BODY, refuseBody, tooLarge } from './guards.ts';
+import { controlKeyCheck, type ControlEnv } from './control-key.ts';
+import { jsonInput, limitOf } from './control-input.ts';
+import { refuseBody } from './guards.ts';
 import { forwardedQuery, passThrough } from './proxy.ts';
 import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
 import type { LiveStreams } from './live.ts';
@@ -61,13 +62,9 @@ export function controlRoutes(
 	parts: ControlParts
 ) {
 	const { moderator, live, settings } = parts;
-	const { requireControl, accessOf, replaceKey } = controlKeyCheck(opts, guard);
+	const { requireControl, replaceKey } = controlKeyCheck(opts, guard);
 	const lock = opts.controlLock ?? localControlLock();
-	const control = new Hono();
-	// The dock tells "try again" from a refusal by this code (the widgets' /api keeps its own).
-	control.onError((err, c) =>
-		errorResponse(c, err instanceof UpstreamUnavailable ? upstreamUnavailable() : err)
-	);
+	const control = new Hono<ControlEnv>();
 
 	control.get('/session', async (c) => {
 		if (!opts.sessionCsrf) throw new HttpError(404, 'not_found', 'not found');
@@ -78,9 +75,9 @@ export function controlRoutes(
 
 	control.use('*', requireControl);
 
-	control.post('/token', async (c) => {
+	control.post('/token', limitOf(CONTROL.token), async (c) => {
 		await refuseBody(c);
-		return mintToken(c, accessOf(c).upstream);
+		return mintToken(c, c.var.caller.upstream);
 	});
 
 	control.all('/api/*', async (c) => {
@@ -90,63 +87,55 @@ export function controlRoutes(
 		if (c.req.method !== 'GET' || !match || !DOCK_READS.has(match.name))
 			throw new HttpError(404, 'not_forwarded', 'the dock does not read this');
 		const query = forwardedQuery(match.route, url);
-		const { streamer, upstream } = accessOf(c);
+		const { streamer, upstream } = c.var.caller;
 		const res = await upstream.call('GET', path + query);
 		const name = match.name;
 		if (!isModeratedRoute(name)) return passThrough(res);
 		return passThrough(res, (body) => moderator.rewrite(streamer, upstream, name, body, 'dock'));
 	});
 
-	control.get('/live', (c) => live.open(c, accessOf(c).streamer));
-	moderationRoutes(control, moderator, accessOf);
-	controlSettingsRoutes(control, settings, accessOf, opts.checkSettings);
+	control.get('/live', (c) => live.open(c, c.var.caller.streamer));
+	moderationRoutes(control, moderator);
+	controlSettingsRoutes(control, settings, opts.checkSettings);
 
-	control.post('/actions/:action', async (c) => {
-		const name = c.req.param('action');
-		const action = Object.hasOwn(CONTROL_ACTIONS, name) ? CONTROL_ACTIONS[name] : undefined;
-		if (!action) throw new HttpError(404, 'not_found', 'no such dock action');
-		const orderId = await actionBody(c, action.order);
-		const { streamer, upstream } = accessOf(c);
-		const outcome = await lock(streamer, () =>
-			action.order ? action.run(upstream, orderId!) : action.run(upstream)
-		);
-		return c.json(outcome, 200, NO_STORE);
-	});
+	actionRoutes(control, lock);
 
-	control.post('/new-key', async (c) => {
+	control.post('/new-key', limitOf(CONTROL.newKey), async (c) => {
 		await refuseBody(c);
 		// In the lock: a new key is never made while an action of the old one runs half-way.
-		const key = await lock(accessOf(c).streamer, replaceKey);
+		const key = await lock(c.var.caller.streamer, replaceKey);
 		return c.json({ key }, 200, NO_STORE);
 	});
 
 	app.route('/control', control);
 }
 
-const badBody = (order: boolean) =>
-	new HttpError(
-		400,
-		'bad_request',
-		order ? 'expected a JSON body { "order_id": "<order id>" }' : 'expected no body, or {}'
+/** POST /control/actions/:action (control-actions.ts), one at a time per streamer. */
+function actionRoutes(control: Hono<ControlEnv>, lock: ControlLock) {
+	control.post(
+		'/actions/:action',
+		(c, next) => {
+			if (!isActionName(c.req.param('action')))
+				throw new HttpError(404, 'not_found', 'no such dock action');
+			return next();
+		},
+		limitOf(CONTROL.action),
+		jsonInput((c) => {
+			const { body, message } = actionBody(c.req.param('action') as ActionName);
+			return {
+				schema: body,
+				optional: true,
+				refuse: () => new HttpError(400, 'bad_request', message)
+			};
+		}),
+		async (c) => {
+			const action = CONTROL_ACTIONS[c.req.param('action') as ActionName];
+			const body = c.req.valid('json') as { order_id?: string };
+			const { streamer, upstream } = c.var.caller;
+			const outcome = await lock(streamer, () =>
+				action.order ? action.run(upstream, body.order_id!) : action.run(upstream)
+			);
+			return c.json(outcome, 200, NO_STORE);
+		}
 	);
-
-/** The action's order id from its JSON body (checked with OrderId), or null for the others. */
-async function actionBody(c: Context, order: boolean): Promise<string | null> {
-	if (!order) {
-		// An empty object is what a client that always sends JSON sends.
-		const text = await c.req.text();
-		if (text.trim() !== '' && text.trim() !== '{}') throw badBody(false);
-		return null;
-	}
-	const text = await c.req.text();
-	if (text.length > MAX_BODY) throw tooLarge();
-	let body: unknown;
-	try {
-		body = JSON.parse(text);
-	} catch {
-		throw badBody(true);
-	}
-	const orderId = OrderId.safeParse((body as { order_id?: unknown } | null)?.order_id);
-	if (!orderId.success) throw badBody(true);
-	return orderId.data;
 }

@@ -3,11 +3,18 @@
 // client, and requests other sites' pages send are refused uncounted (key-guard.ts). In hosted mode the key names
 // the streamer, and the request is served by that streamer's upstream client.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppOptions } from '../app-options.ts';
+import type { AppOptions, ControlAccess } from '../app-options.ts';
 import { HttpError } from '../http-error.ts';
 import { keyMatches } from '../security.ts';
 import type { KeyGuard } from './key-guard.ts';
 import type { UpstreamClient } from '../upstream.ts';
+
+declare module 'hono' {
+	interface ContextVariableMap {
+		/** Hosted: the streamer a request that passed requireKey is for, and its upstream client. */
+		overlayCaller?: ControlAccess;
+	}
+}
 
 export interface OverlayKeyCheck {
 	/** Middleware: refuses the request unless it carries a valid overlay key. */
@@ -24,9 +31,6 @@ const badKey = () =>
 	new HttpError(401, 'bad_overlay_key', 'missing or wrong overlay key (the ?key= of the URL)');
 
 export function overlayKeyCheck(opts: KeyOptions, guard: KeyGuard): OverlayKeyCheck {
-	/** Hosted: the upstream client of each request's streamer (set by requireKey). */
-	const streamerUpstream = new WeakMap<Request, { upstream: UpstreamClient; streamer: string }>();
-
 	const requireKey: MiddlewareHandler = async (c, next) => {
 		guard.refuseCrossSite(c);
 		const key = c.req.header('x-overlay-key');
@@ -39,14 +43,14 @@ export function overlayKeyCheck(opts: KeyOptions, guard: KeyGuard): OverlayKeyCh
 					'this overlay URL was replaced by a newer one: copy the new URL from your dashboard into OBS'
 				);
 			if (!found) throw guard.wrongKey(c, badKey());
-			streamerUpstream.set(c.req.raw, found);
+			c.set('overlayCaller', found);
 		} else if (!keyMatches(key, opts.overlayKey)) throw guard.wrongKey(c, badKey());
 		await next();
 	};
 
 	return {
 		requireKey,
-		upstreamOf: (c) => streamerUpstream.get(c.req.raw)?.upstream ?? opts.upstream,
-		streamerOf: (c) => streamerUpstream.get(c.req.raw)?.streamer ?? null
+		upstreamOf: (c) => c.var.overlayCaller?.upstream ?? opts.upstream,
+		streamerOf: (c) => c.var.overlayCaller?.streamer ?? null
 	};
 }

@@ -3,10 +3,11 @@
 // against the route's schemas; the upstream's answer comes back with its status, body and rate
 // limit headers and nothing else.
 import type { Hono } from 'hono';
+import { MAX_BODY } from '../../contract/control.ts';
 import { matchRoute, ROUTES, type Route } from '../../contract/index.ts';
 import { HttpError } from '../http-error.ts';
 import { bodyBytes, UpstreamUnavailable } from '../upstream.ts';
-import { MAX_BODY, refuseBody, tooLarge } from './guards.ts';
+import { refuseBody, tooLarge } from './guards.ts';
 import type { OverlayKeyCheck } from './overlay-key.ts';
 import { SINGLE_STREAMER } from './control-key.ts';
 import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';

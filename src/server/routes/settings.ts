@@ -3,22 +3,21 @@
 // from the credential, so one streamer never reads or changes another's. A save is checked with the
 // widgets' own schemas, handed in as AppOptions.checkSettings (this layer does not import widgets).
 import type { Context, Hono } from 'hono';
+import type { z } from 'zod/mini';
+import { CONTROL } from '../../contract/control.ts';
 import {
 	isSettingsTarget,
 	MAX_SETTINGS_PER_TARGET,
-	SaveSettings,
 	type SettingsValues
 } from '../../contract/index.ts';
 import type { AppOptions } from '../app-options.ts';
 import { HttpError } from '../http-error.ts';
 import { SettingsRefused, type SettingsStore } from '../settings/store.ts';
-import { SINGLE_STREAMER } from './control-key.ts';
-import { jsonBody, SETTINGS_MAX_BODY } from './guards.ts';
+import { SINGLE_STREAMER, type ControlEnv } from './control-key.ts';
+import { jsonInput, limitOf, notJson } from './control-input.ts';
 import type { OverlayKeyCheck } from './overlay-key.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
-
-type Access = (c: Context) => { streamer: string };
 
 /** GET /settings: what the pages merge under their URL parameters. */
 export function settingsRoute(app: Hono, key: OverlayKeyCheck, store: SettingsStore) {
@@ -30,35 +29,57 @@ export function settingsRoute(app: Hono, key: OverlayKeyCheck, store: SettingsSt
 
 /** /control/settings: read (with the undo depths), save a target's set, undo its last save. */
 export function controlSettingsRoutes(
-	control: Hono,
+	control: Hono<ControlEnv>,
 	store: SettingsStore,
-	accessOf: Access,
 	check: AppOptions['checkSettings']
 ) {
 	control.get('/settings', async (c) =>
-		c.json(await store.read(accessOf(c).streamer), 200, NO_STORE)
+		c.json(await store.read(c.var.caller.streamer), 200, NO_STORE)
 	);
 
-	control.put('/settings/:target', async (c) => {
-		const target = targetOf(c);
-		if (!check)
-			throw new HttpError(503, 'no_schemas', 'this server cannot check settings, so it keeps none');
-		const body = saveBody(await jsonBody(c, SETTINGS_MAX_BODY));
-		const values = normalized(body.values);
-		const errors = [...tooMany(values), ...check(target, values)];
-		if (errors.length > 0) throw badSettings(errors);
-		const saved = await refusedAs409(() =>
-			store.save(accessOf(c).streamer, target, values, body.base_revision)
-		);
-		return c.json(saved, 200, NO_STORE);
-	});
+	control.put(
+		'/settings/:target',
+		(c, next) => {
+			targetOf(c);
+			if (!check)
+				throw new HttpError(
+					503,
+					'no_schemas',
+					'this server cannot check settings, so it keeps none'
+				);
+			return next();
+		},
+		limitOf(CONTROL.saveSettings),
+		jsonInput({ schema: CONTROL.saveSettings.body, refuse: refusedSave }),
+		async (c) => {
+			const target = targetOf(c);
+			const body = c.req.valid('json');
+			const values = normalized(body.values);
+			const errors = [...tooMany(values), ...check!(target, values)];
+			if (errors.length > 0) throw badSettings(errors);
+			const saved = await refusedAs409(() =>
+				store.save(c.var.caller.streamer, target, values, body.base_revision)
+			);
+			return c.json(saved, 200, NO_STORE);
+		}
+	);
 
-	control.post('/settings/:target/undo', async (c) => {
-		const target = targetOf(c);
-		const base = await undoBody(c);
-		const saved = await refusedAs409(() => store.undo(accessOf(c).streamer, target, base));
-		return c.json(saved, 200, NO_STORE);
-	});
+	control.post(
+		'/settings/:target/undo',
+		(c, next) => (targetOf(c), next()),
+		limitOf(CONTROL.undoSettings),
+		jsonInput({
+			schema: CONTROL.undoSettings.body,
+			optional: true,
+			refuse: () => new HttpError(400, 'bad_request', CONTROL.undoSettings.badBody)
+		}),
+		async (c) => {
+			const body = c.req.valid('json');
+			const base = 'base_revision' in body ? body.base_revision : undefined;
+			const saved = await refusedAs409(() => store.undo(c.var.caller.streamer, targetOf(c), base));
+			return c.json(saved, 200, NO_STORE);
+		}
+	);
 }
 
 function targetOf(c: Context): string {
@@ -75,37 +96,16 @@ function targetOf(c: Context): string {
 const badSettings = (errors: readonly string[]) =>
 	new HttpError(400, 'bad_settings', errors.join('; '), undefined, { errors });
 
-const badSaveBody = () =>
-	new HttpError(
-		400,
-		'bad_request',
-		'expected a JSON body { "values": { "<parameter>": "<value>" }, "base_revision": <revision> }'
-	);
-
-/** The body of a save; a value that is not a string of the right length names its parameter. */
-function saveBody(json: unknown): SaveSettings {
-	const parsed = SaveSettings.safeParse(json);
-	if (parsed.success) return parsed.data;
-	const named = parsed.error.issues.filter((i) => i.path[0] === 'values' && i.path.length > 1);
-	if (named.length === 0 || named.length < parsed.error.issues.length) throw badSaveBody();
-	throw badSettings(named.map((i) => `${String(i.path[1])}: ${i.message}`));
-}
-
-/** The undo's base revision, from an optional body `{ "base_revision": n }` (or none, or `{}`). */
-async function undoBody(c: Context): Promise<number | undefined> {
-	const text = (await c.req.text()).trim();
-	if (text === '' || text === '{}') return undefined;
-	const bad = () =>
-		new HttpError(400, 'bad_request', 'expected no body, or { "base_revision": <revision> }');
-	let body: unknown;
-	try {
-		body = JSON.parse(text);
-	} catch {
-		throw bad();
-	}
-	const base = (body as { base_revision?: unknown } | null)?.base_revision;
-	if (typeof base !== 'number' || !Number.isInteger(base) || base < 0) throw bad();
-	return base;
+/**
+ * A save's body that does not match: a value that is not a string of the right length names its
+ * parameter (400 bad_settings), anything else is the body's shape (400 bad_request).
+ */
+function refusedSave(error: z.core.$ZodError | null): HttpError {
+	if (!error) return notJson();
+	const named = error.issues.filter((i) => i.path[0] === 'values' && i.path.length > 1);
+	if (named.length === 0 || named.length < error.issues.length)
+		return new HttpError(400, 'bad_request', CONTROL.saveSettings.badBody);
+	return badSettings(named.map((i) => `${String(i.path[1])}: ${i.message}`));
 }
 
 /** As widgets/settings/schemas.ts normalizeSettings: values trimmed, an empty one is unset. */

@@ -1,0 +1,313 @@
+// The dock's and the settings editor's calls to the token endpoint: every /control route (docs/
+// dock.md), its method and path, the body it takes, the answer it gives and the error codes it may
+// answer. One source for the server's routes (src/server/routes/control.ts validates each body
+// against it) and the browser's client (src/client/control.ts). Ours, not the upstream's: /api
+// forwards the upstream's routes (routes.ts), /control is the token endpoint's own.
+import { z } from 'zod/mini';
+import { OrderId } from './common.ts';
+import { ModerationRules, StoredRules, TipModeration } from './moderation.ts';
+import {
+	ControlSettings,
+	MAX_SETTING_LENGTH,
+	MAX_SETTINGS_PER_TARGET,
+	SaveSettings,
+	SavedSettings
+} from './settings.ts';
+
+// `/*@__PURE__*/` before each `.check(...)` (common.ts says why): the dock and the editor keep
+// what they use, the other pages nothing.
+
+/** The largest request body of a /control route without a `maxBody` of its own. */
+export const MAX_BODY = 16 * 1024;
+/**
+ * The moderation rules' body: as long as their schema lets them be (1000 words and 1000 names of up
+ * to 100 characters), far past MAX_BODY, which a few hundred words pass.
+ */
+export const RULES_MAX_BODY = 384 * 1024;
+/**
+ * A target's stored settings: as long as their schema lets them be (MAX_SETTINGS_PER_TARGET values
+ * of up to MAX_SETTING_LENGTH characters, about 420 kB), far past MAX_BODY, which the TTS widget's
+ * five tiers with their image and sound URLs can pass.
+ */
+export const SETTINGS_MAX_BODY = MAX_SETTINGS_PER_TARGET * (MAX_SETTING_LENGTH + 64) + 1024;
+
+/** The dock's actions; `true`: the action names one order (`{ order_id }`), else no body (or `{}`). */
+export const ACTION_ORDER = {
+	'tts-skip': true,
+	'tts-pause': false,
+	'tts-resume': false,
+	'tts-remove': true,
+	'tts-replay': true,
+	'media-skip': true,
+	'media-pause': false,
+	'media-resume': false,
+	'media-remove': true,
+	'media-replay': true,
+	'media-show': false,
+	'media-hide': false,
+	'tipping-open': false,
+	'tipping-close': false
+} as const;
+export type ActionName = keyof typeof ACTION_ORDER;
+
+export function isActionName(name: string): name is ActionName {
+	return Object.hasOwn(ACTION_ORDER, name);
+}
+
+const ORDER = 'a JSON body { "order_id": "<order id>" }';
+
+/** The body an action takes, and the 400's sentence for one it does not. */
+export function actionBody(name: ActionName): { body: z.ZodMiniType; message: string } {
+	return ACTION_ORDER[name]
+		? { body: OrderBody, message: `expected ${ORDER}` }
+		: { body: NoBody, message: 'expected no body, or {}' };
+}
+
+/** The control key's format (docs/dock.md: like the overlay key). */
+export const CONTROL_KEY = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** The body of an action on one order, and the query of a held tip's message. */
+export const OrderBody = z.object({ order_id: OrderId });
+/** The body of an action on nothing in particular: none, or `{}` (a client that always sends JSON). */
+export const NoBody = /*@__PURE__*/ z.strictObject({});
+/** Approve or Reject: a tip's (`queue` absent or `tts`) or a video's (`queue: "media"`). */
+export const SettleBody = z.object({
+	order_id: OrderId,
+	queue: z._default(z.enum(['tts', 'media']), 'tts')
+});
+export type SettleBody = z.infer<typeof SettleBody>;
+/** Undo: none, `{}`, or the revision the editor read (a save since then is a 409). */
+export const UndoBody = z.union([
+	/*@__PURE__*/ z.strictObject({}),
+	z.object({ base_revision: /*@__PURE__*/ z.int().check(z.gte(0)) })
+]);
+
+/** An action's answer: `done` (the press changed something) or `already` (it was so before). */
+export const ActionAnswer = z.looseObject({
+	outcome: z.enum(['done', 'already']),
+	message: z.string()
+});
+export type ActionAnswer = z.infer<typeof ActionAnswer>;
+/** Approve or Reject: done, or already settled (by another dock), and the decision now. */
+export const SettleAnswer = z.looseObject({
+	outcome: z.enum(['done', 'already']),
+	decision: TipModeration
+});
+/** A held tip's message as the viewer wrote it (the dock's Reveal; shown as text only). */
+export const MessageAnswer = z.looseObject({ message: z.nullable(z.string()) });
+export const NewKeyAnswer = z.looseObject({
+	key: /*@__PURE__*/ z.string().check(z.regex(CONTROL_KEY))
+});
+export const SessionAnswer = z.looseObject({
+	csrf: /*@__PURE__*/ z.string().check(z.minLength(1))
+});
+/** POST /control/token: the realtime handoff, as POST /token answers it. */
+export const TokenAnswer = z.looseObject({
+	token: /*@__PURE__*/ z.string().check(z.minLength(1)),
+	ws_url: z.string(),
+	expires_at: z.string()
+});
+
+/** Codes every route behind the control credential may answer (control-key.ts, key-guard.ts). */
+export const CREDENTIAL_ERRORS = [
+	'bad_control_key',
+	'control_key_replaced',
+	'too_many_attempts',
+	'cross_site'
+] as const;
+/** Codes of a route that calls the upstream for the dock (src/server/control-actions.ts). */
+export const UPSTREAM_ERRORS = [
+	'upstream_unavailable',
+	'upstream_refused',
+	'bad_upstream_answer',
+	'missing_scope',
+	'rate_limited',
+	'not_found'
+] as const;
+
+export interface ControlRoute {
+	/** The route's name (the client's logs name the call by it). */
+	name: string;
+	method: 'GET' | 'POST' | 'PUT';
+	/** Under /control; `:target` and `:action` are the path's parameters. */
+	path: string;
+	/** Behind the control credential: every CREDENTIAL_ERRORS code may answer it too. */
+	credential: boolean;
+	/** Calls the upstream: every UPSTREAM_ERRORS code may answer it too. */
+	upstream?: boolean;
+	/** The JSON body (a 400 when it does not match); absent: the route takes no body. */
+	body?: z.ZodMiniType;
+	/** The 400's sentence for a body that does not match (the field it names). */
+	badBody?: string;
+	/** The largest body, in bytes (MAX_BODY when absent). */
+	maxBody?: number;
+	answer: z.ZodMiniType;
+}
+
+// Each route a const of its own, with literal arguments only, so that a page keeps the routes it
+// calls and nothing of the others (the `/*@__PURE__*/` call goes, with arguments free of effects).
+
+/* @__NO_SIDE_EFFECTS__ */
+function route<const R extends ControlRoute>(r: R): R {
+	return r;
+}
+
+/** Hosted: the signed-in dashboard's CSRF token (no credential needed; 404 in single mode). */
+export const session = /*@__PURE__*/ route({
+	name: 'session',
+	method: 'GET',
+	path: '/session',
+	credential: false,
+	answer: SessionAnswer
+});
+/** The realtime handoff token for the dock's own connection. */
+export const token = /*@__PURE__*/ route({
+	name: 'token',
+	method: 'POST',
+	path: '/token',
+	credential: true,
+	upstream: true,
+	answer: TokenAnswer
+});
+/** The dock's reads: GET /control/api/<path> of an allowlist (routes/control.ts, DOCK_READS). */
+export const read = /*@__PURE__*/ route({
+	name: 'read',
+	method: 'GET',
+	path: '/api/*',
+	credential: true,
+	answer: z.unknown()
+});
+/** One of ACTION_ORDER; its body is OrderBody or NoBody as the action says (actionBody). */
+export const action = /*@__PURE__*/ route({
+	name: 'action',
+	method: 'POST',
+	path: '/actions/:action',
+	credential: true,
+	upstream: true,
+	body: z.union([OrderBody, NoBody]),
+	badBody: `expected ${ORDER}`,
+	answer: ActionAnswer
+});
+export const rules = /*@__PURE__*/ route({
+	name: 'rules',
+	method: 'GET',
+	path: '/moderation',
+	credential: true,
+	answer: StoredRules
+});
+/** A body that does not match is 400 `bad_rules`, naming every field. */
+export const saveRules = /*@__PURE__*/ route({
+	name: 'saveRules',
+	method: 'PUT',
+	path: '/moderation',
+	credential: true,
+	body: ModerationRules,
+	maxBody: RULES_MAX_BODY,
+	answer: StoredRules
+});
+/** Approve a held tip, or a held video (`queue: "media"`). */
+export const approve = /*@__PURE__*/ route({
+	name: 'approve',
+	method: 'POST',
+	path: '/moderation/approve',
+	credential: true,
+	body: SettleBody,
+	badBody: `expected ${ORDER}`,
+	answer: SettleAnswer
+});
+/** Reject a held tip, or a held video (`queue: "media"`). */
+export const reject = /*@__PURE__*/ route({
+	...approve,
+	name: 'reject',
+	path: '/moderation/reject'
+});
+/** Query `?order_id=`: the tip from the TTS queue, else the last page of its history. */
+export const message = /*@__PURE__*/ route({
+	name: 'message',
+	method: 'GET',
+	path: '/moderation/message',
+	credential: true,
+	answer: MessageAnswer
+});
+export const settings = /*@__PURE__*/ route({
+	name: 'settings',
+	method: 'GET',
+	path: '/settings',
+	credential: true,
+	answer: ControlSettings
+});
+/** A value that does not match names its parameter: 400 `bad_settings`, with every sentence. */
+export const saveSettings = /*@__PURE__*/ route({
+	name: 'saveSettings',
+	method: 'PUT',
+	path: '/settings/:target',
+	credential: true,
+	body: SaveSettings,
+	badBody:
+		'expected a JSON body { "values": { "<parameter>": "<value>" }, "base_revision": <revision> }',
+	maxBody: SETTINGS_MAX_BODY,
+	answer: SavedSettings
+});
+export const undoSettings = /*@__PURE__*/ route({
+	name: 'undoSettings',
+	method: 'POST',
+	path: '/settings/:target/undo',
+	credential: true,
+	body: UndoBody,
+	badBody: 'expected no body, or { "base_revision": <revision> }',
+	answer: SavedSettings
+});
+/** Single mode: a new control key (the old one stops at once); hosted: 404, the dashboard makes it. */
+export const newKey = /*@__PURE__*/ route({
+	name: 'newKey',
+	method: 'POST',
+	path: '/new-key',
+	credential: true,
+	answer: NewKeyAnswer
+});
+
+/** Every /control route by name (the server, and the tests that walk them). */
+export const CONTROL = {
+	session,
+	token,
+	read,
+	action,
+	rules,
+	saveRules,
+	approve,
+	reject,
+	message,
+	settings,
+	saveSettings,
+	undoSettings,
+	newKey
+} as const;
+
+/**
+ * The codes of each route's own error answers (`{ error, code }`), besides CREDENTIAL_ERRORS
+ * (`credential`) and UPSTREAM_ERRORS (`upstream`). Apart from the routes, so that no page carries
+ * them.
+ */
+export const CONTROL_ERRORS: Record<keyof typeof CONTROL, readonly string[]> = {
+	session: ['not_signed_in', 'not_found'],
+	token: ['unexpected_body'],
+	read: ['not_forwarded', 'upstream_unavailable'],
+	action: ['bad_request', 'too_large', 'not_playing'],
+	rules: [],
+	saveRules: ['bad_request', 'bad_rules', 'too_large'],
+	approve: ['bad_request', 'not_decided', 'too_large', 'moderation_unavailable'],
+	reject: ['bad_request', 'not_decided', 'too_large', 'moderation_unavailable'],
+	message: ['bad_request', 'not_found'],
+	settings: [],
+	saveSettings: [
+		'bad_target',
+		'bad_request',
+		'bad_settings',
+		'no_schemas',
+		'settings_conflict',
+		'too_many_targets',
+		'too_large'
+	],
+	undoSettings: ['bad_target', 'bad_request', 'settings_conflict', 'nothing_to_undo'],
+	newKey: ['unexpected_body', 'not_found']
+};
