@@ -27,7 +27,7 @@ import { readTicketKey, SecretBox } from './crypto.ts';
 import { openDatabase, poolStats, type Db } from './db.ts';
 import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
-import { InstanceListen } from './moderation-listen.ts';
+import { HostedPushChannel } from './push-channel.ts';
 import { HostedModerationStore } from './moderation-store.ts';
 import { HostedSettingsStore } from './settings-store.ts';
 import { hostedRoutes } from './routes.ts';
@@ -97,7 +97,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		// The LISTEN connection first: the embedded database's listen goes with the database.
 		await moderation.close();
 		await storedSettings.close();
-		await parts.listen.close();
+		await parts.push.close();
 		await db.destroy();
 	};
 	return {
@@ -113,8 +113,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 interface HostedParts {
 	db: Db;
 	store: HostedStore;
-	/** The instance's one LISTEN connection, which both stores below hear their changes on. */
-	listen: InstanceListen;
+	/** The instance's push channel (one LISTEN connection): both stores below publish on it. */
+	push: HostedPushChannel;
 	/** The streamers' moderation rules and decisions. */
 	moderation: HostedModerationStore;
 	/** The streamers' stored settings. */
@@ -165,13 +165,13 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		budget
 	);
 	const signIn = new HostedSignIn(store, settings);
-	const listen = new InstanceListen(db);
+	const push = new HostedPushChannel(db);
 	return {
 		db,
 		store,
-		listen,
-		moderation: new HostedModerationStore(db, { listen }),
-		storedSettings: new HostedSettingsStore(db, { listen }),
+		push,
+		moderation: new HostedModerationStore(db, { push }),
+		storedSettings: new HostedSettingsStore(db, { push }),
 		transport,
 		settings,
 		metrics,

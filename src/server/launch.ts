@@ -12,6 +12,7 @@ import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup
 import { serveApp } from './serve.ts';
 import { FileModerationStore } from './moderation/file-store.ts';
 import { FileSettingsStore } from './settings/file-store.ts';
+import { MemoryPushChannel } from './live/push-channel.ts';
 import type { AppOptions } from './app-options.ts';
 import type { UpstreamClient } from './upstream.ts';
 
@@ -58,7 +59,9 @@ export async function launchSingle(
 	const simulatorOrigin = demo?.origin;
 
 	if (!config.skipBuild) await ensureBundle();
-	const moderation = moderationStore(config);
+	// One push channel (live/push-channel.ts) that both stores publish on.
+	const push = new MemoryPushChannel();
+	const moderation = moderationStore(config, push);
 
 	const served = await serveApp({
 		mode: config.mode,
@@ -68,7 +71,7 @@ export async function launchSingle(
 		newControlKey: newControlKey(config),
 		moderation,
 		// A damaged file is reported and the last good copy loaded (file-store.ts): never a stop.
-		settings: new FileSettingsStore(config.settingsFile),
+		settings: new FileSettingsStore(config.settingsFile, undefined, push),
 		checkSettings,
 		dist: DIST,
 		host: config.host,
@@ -160,9 +163,9 @@ async function startupText(
 }
 
 /** The moderation file; one that cannot be read stops the server naming MODERATION_FILE. */
-function moderationStore(config: Config): FileModerationStore {
+function moderationStore(config: Config, push: MemoryPushChannel): FileModerationStore {
 	try {
-		return new FileModerationStore(config.moderationFile);
+		return new FileModerationStore(config.moderationFile, push);
 	} catch (err) {
 		console.error(`MODERATION_FILE: ${(err as Error).message}`);
 		process.exit(2);

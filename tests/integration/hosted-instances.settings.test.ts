@@ -5,7 +5,7 @@
 // later saves still arrive. The store itself on both databases: hosted-store.settings.test.ts.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { LISTEN_APPLICATION_NAME } from '../../src/hosted/moderation-listen.ts';
+import { LISTEN_APPLICATION_NAME } from '../../src/hosted/push-channel.ts';
 import type { HostedApp } from '../../src/hosted/serve.ts';
 import { DEMO_TENANTS } from '../../src/sim/index.ts';
 import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';

@@ -13,8 +13,8 @@ import { UpstreamUnavailable } from '../upstream.ts';
 import { controlKeyCheck } from './control-key.ts';
 import { MAX_BODY, refuseBody, tooLarge } from './guards.ts';
 import { forwardedQuery, passThrough } from './proxy.ts';
+import type { LiveSockets } from '../live/sockets.ts';
 import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
-import type { LiveStreams } from './live.ts';
 import { moderationRoutes } from './moderation.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { controlSettingsRoutes } from './settings.ts';
@@ -50,7 +50,7 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 /** What the dock's routes share with the widgets' (app.ts): one store of each, one push channel. */
 interface ControlParts {
 	moderator: Moderator;
-	live: LiveStreams;
+	live: LiveSockets;
 	settings: SettingsStore;
 }
 
@@ -76,6 +76,10 @@ export function controlRoutes(
 		return c.json({ csrf }, 200, NO_STORE);
 	});
 
+	// The push channel's socket: its credential comes in its first frame, checked there by
+	// requireControl (live/sockets.ts), not on the upgrade.
+	control.get('/live', live.route(requireControl, (c) => accessOf(c).streamer));
+
 	control.use('*', requireControl);
 
 	control.post('/token', async (c) => {
@@ -97,7 +101,6 @@ export function controlRoutes(
 		return passThrough(res, (body) => moderator.rewrite(streamer, upstream, name, body, 'dock'));
 	});
 
-	control.get('/live', (c) => live.open(c, accessOf(c).streamer));
 	moderationRoutes(control, moderator, accessOf);
 	controlSettingsRoutes(control, settings, accessOf, opts.checkSettings);
 
