@@ -71,7 +71,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	const { db, store, moderation, storedSettings, transport, metrics, budget } = parts;
 	let draining = false;
 	const app = createHostedApp(o, parts, () => draining);
-	const { server, origin } = await listen(
+	const { server, origin, endSockets } = await listen(
 		async (req: Request, env?: unknown) => {
 			const started = performance.now();
 			const res = await app.fetch(req, env);
@@ -87,6 +87,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	const drain = async () => {
 		draining = true;
 		const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+		// The pages' push channels: each page opens its socket again, on another instance.
+		endSockets();
 		await requestsDone();
 		// Idle keep-alive connections, and whatever outlived the deadline.
 		server.closeAllConnections();

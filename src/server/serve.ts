@@ -81,7 +81,13 @@ export async function listen(
 	fetch: (req: Request, env?: unknown) => Response | Promise<Response>,
 	host: string,
 	port: number
-): Promise<{ server: Server; origin: string; close: () => Promise<void> }> {
+): Promise<{
+	server: Server;
+	origin: string;
+	/** Ends every push-channel socket (its page opens it again, elsewhere if this one is going). */
+	endSockets: () => void;
+	close: () => Promise<void>;
+}> {
 	// The push channel's sockets (live/sockets.ts): upgrades go through the app like any request.
 	const sockets = new WebSocketServer({ noServer: true, maxPayload: 4096 });
 	const server = await new Promise<Server>((resolve, reject) => {
@@ -90,14 +96,18 @@ export async function listen(
 		) as Server;
 		s.once('error', reject);
 	});
+	// Upgraded sockets are not the HTTP server's any more: closeAllConnections does not end them.
+	const endSockets = () => {
+		for (const ws of sockets.clients) ws.terminate();
+	};
 	const bound = (server.address() as AddressInfo).port;
 	const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 	return {
 		server,
 		origin: `http://${shown.includes(':') ? `[${shown}]` : shown}:${bound}`,
+		endSockets,
 		close: async () => {
-			// Upgraded sockets are not the HTTP server's any more: closeAllConnections does not end them.
-			for (const ws of sockets.clients) ws.terminate();
+			endSockets();
 			sockets.close();
 			server.closeAllConnections?.();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
