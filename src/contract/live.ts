@@ -4,8 +4,8 @@
 // answers each by reading again.
 //
 // A socket's life: the page sends LiveAuth first (its key header: a browser's WebSocket cannot
-// send one, and a URL would put it in logs); the server answers LiveOpen, or LiveRefused and closes;
-// then `hello`, every LiveMessage of the page's streamer, and a LivePing now and then.
+// send one, and a URL would put it in logs); the server answers LiveOpen, or LiveRefused and
+// closes; then `hello`, every LiveMessage of the page's streamer, and a LivePing now and then.
 import { z } from 'zod/mini';
 import { OrderId } from './common.ts';
 

@@ -43,7 +43,10 @@ export function createApp(opts: AppOptions): Hono {
 	if (opts.routes) app.route('/', opts.routes);
 	healthRoute(app, opts);
 	tokenRoute(app, key);
-	app.get('/live', live.route(key.requireKey, (c) => key.streamerOf(c) ?? SINGLE_STREAMER));
+	app.get(
+		'/live',
+		live.route(key.requireKey, (c) => ({ streamer: key.streamerOf(c) ?? SINGLE_STREAMER }))
+	);
 	settingsRoute(app, key, settings);
 	proxyRoutes(app, key, moderator);
 	demoActionRoutes(app, opts, key);

@@ -59,9 +59,7 @@ export async function launchSingle(
 	const simulatorOrigin = demo?.origin;
 
 	if (!config.skipBuild) await ensureBundle();
-	// One push channel (live/push-channel.ts) that both stores publish on.
-	const push = new MemoryPushChannel();
-	const moderation = moderationStore(config, push);
+	const { moderation, settings } = fileStores(config);
 
 	const served = await serveApp({
 		mode: config.mode,
@@ -70,8 +68,7 @@ export async function launchSingle(
 		controlKey: config.controlKey,
 		newControlKey: newControlKey(config),
 		moderation,
-		// A damaged file is reported and the last good copy loaded (file-store.ts): never a stop.
-		settings: new FileSettingsStore(config.settingsFile, undefined, push),
+		settings,
 		checkSettings,
 		dist: DIST,
 		host: config.host,
@@ -162,10 +159,19 @@ async function startupText(
 	return lines.join('\n');
 }
 
-/** The moderation file; one that cannot be read stops the server naming MODERATION_FILE. */
-function moderationStore(config: Config, push: MemoryPushChannel): FileModerationStore {
+/**
+ * The moderation file and the settings file, publishing on one push channel (live/push-channel.ts).
+ * A moderation file that cannot be read stops the server naming MODERATION_FILE; a damaged
+ * settings file is reported and its last good copy loaded (file-store.ts): never a stop.
+ */
+function fileStores(config: Config): {
+	moderation: FileModerationStore;
+	settings: FileSettingsStore;
+} {
+	const push = new MemoryPushChannel();
+	const settings = new FileSettingsStore(config.settingsFile, undefined, push);
 	try {
-		return new FileModerationStore(config.moderationFile, push);
+		return { moderation: new FileModerationStore(config.moderationFile, push), settings };
 	} catch (err) {
 		console.error(`MODERATION_FILE: ${(err as Error).message}`);
 		process.exit(2);

@@ -22,8 +22,8 @@ const AUTH_TIMEOUT_MS = 10_000;
 /** The credential headers a page may send in its first frame; nothing else is taken from it. */
 const CREDENTIALS = ['x-overlay-key', 'x-control-key', 'x-csrf-token'];
 
-/** Tells who a checked request is for (a route's own key check set it). */
-type StreamerOf = (c: Context) => string;
+/** Whom a checked request is for (its route's key check knows): the streamer. */
+type AccessOf = (c: Context) => { streamer: string };
 
 export class LiveSockets {
 	readonly #open = new Map<string, number>();
@@ -36,13 +36,13 @@ export class LiveSockets {
 
 	/**
 	 * The route of a socket whose first frame `guard` (a key check's middleware) accepts, for the
-	 * streamer `streamerOf` then names. A request that is not an upgrade is answered 426.
+	 * streamer `accessOf` then names. A request that is not an upgrade is answered 426.
 	 */
-	route(guard: MiddlewareHandler, streamerOf: StreamerOf): MiddlewareHandler {
+	route(guard: MiddlewareHandler, accessOf: AccessOf): MiddlewareHandler {
 		// The first frame's request runs through the guard alone, its refusals answered as the
 		// app answers them (http-error.ts).
 		const gate = new Hono();
-		gate.all('*', guard, (c) => c.json({ streamer: streamerOf(c) }));
+		gate.all('*', guard, (c) => c.json({ streamer: accessOf(c).streamer }));
 		gate.onError((err, c) => errorResponse(c, err));
 		const upgrade = upgradeWebSocket((c) => {
 			const socket = new Socket(this, c, gate);

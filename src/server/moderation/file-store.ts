@@ -9,7 +9,6 @@ import {
 	DecisionRecord,
 	describeIssues,
 	ModerationRules,
-	type LiveMessage,
 	type StoredRules
 } from '../../contract/index.ts';
 import type { Decision } from '../../core/moderation/decision.ts';

@@ -1,6 +1,7 @@
-// /control/*: the streamer's dock (docs/dock.md), every route behind the
-// control credential (control-key.ts) except GET /control/session, which hands a signed-in hosted
-// dashboard its CSRF token. The dock's token, its reads (an allowlist of its own: /api stays the
+// /control/*: the streamer's dock (docs/dock.md), every route behind the control credential
+// (control-key.ts) except GET /control/session, which hands a signed-in hosted dashboard its CSRF
+// token, and GET /control/live, the push channel, whose credential comes in its socket's first
+// frame (live/sockets.ts). The dock's token, its reads (an allowlist of its own: /api stays the
 // widgets'), its actions (control-actions.ts, one at a time per streamer) and a new control key.
 import { Hono, type Context } from 'hono';
 import { matchRoute, OrderId, type RouteName } from '../../contract/index.ts';
@@ -75,11 +76,7 @@ export function controlRoutes(
 		if (csrf === null) throw new HttpError(401, 'not_signed_in', 'sign in on the dashboard first');
 		return c.json({ csrf }, 200, NO_STORE);
 	});
-
-	// The push channel's socket: its credential comes in its first frame, checked there by
-	// requireControl (live/sockets.ts), not on the upgrade.
-	control.get('/live', live.route(requireControl, (c) => accessOf(c).streamer));
-
+	control.get('/live', live.route(requireControl, accessOf));
 	control.use('*', requireControl);
 
 	control.post('/token', async (c) => {

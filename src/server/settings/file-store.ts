@@ -12,7 +12,6 @@ import {
 	isSettingsTarget,
 	SettingsValues,
 	type ControlSettings,
-	type LiveMessage,
 	type SavedSettings
 } from '../../contract/index.ts';
 import { writeDurably } from '../durable-file.ts';
