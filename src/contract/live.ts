@@ -57,8 +57,11 @@ const LiveRefused = z.looseObject({
 /** The server's keep-alive (every LIVE_PING_MS): the page's watchdog hears it. */
 const LivePing = z.looseObject({ type: z.literal('ping') });
 
-/** Every frame the server sends. */
-export const LiveFrame = /*@__PURE__*/ z.discriminatedUnion('type', [
+/**
+ * Every frame the server sends. A plain union of the same objects (each knows its `type`): the
+ * pages parse frames only, and zod's discriminated-union code would weigh on every one of them.
+ */
+export const LiveFrame = /*@__PURE__*/ z.union([
 	...MESSAGES,
 	LiveOpen,
 	LiveRefused,
