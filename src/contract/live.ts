@@ -61,12 +61,7 @@ const LivePing = z.looseObject({ type: z.literal('ping') });
  * Every frame the server sends. A plain union of the same objects (each knows its `type`): the
  * pages parse frames only, and zod's discriminated-union code would weigh on every one of them.
  */
-export const LiveFrame = /*@__PURE__*/ z.union([
-	...MESSAGES,
-	LiveOpen,
-	LiveRefused,
-	LivePing
-]);
+export const LiveFrame = /*@__PURE__*/ z.union([...MESSAGES, LiveOpen, LiveRefused, LivePing]);
 export type LiveFrame = z.infer<typeof LiveFrame>;
 
 /** How often the server sends a LivePing: proxies keep the socket, the page knows it is alive. */
