@@ -1,4 +1,4 @@
-// The push channel over a WebSocket (src/server/live-socket.ts), on a real Node server in front of
+// The push channel over a WebSocket (src/server/live/sockets.ts), on a real Node server in front of
 // the simulator: the page's key goes in its first message, a wrong one is refused and closed, and
 // an approval given in the dock reaches the socket. One stream per page through the browser's
 // WebSocket pool, not its six HTTP connections per origin (tests/e2e/live-connections.spec.ts).
