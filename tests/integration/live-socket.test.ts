@@ -65,4 +65,11 @@ describe('the push channel as a WebSocket', () => {
 		await until(() => bad.state.code !== 0 && none.state.code !== 0);
 		expect([bad.state.code, none.state.code]).toEqual([4401, 4401]);
 	});
+
+	it('a request that is not a WebSocket upgrade is answered 426, whatever key it carries', async () => {
+		const { origin } = await served();
+		const res = await fetch(`${origin}/live`, { headers: { 'x-overlay-key': OVERLAY_KEY } });
+		expect(res.status).toBe(426);
+		expect(((await res.json()) as { code: string }).code).toBe('upgrade_required');
+	});
 });
