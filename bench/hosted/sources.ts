@@ -8,7 +8,7 @@
 // channel's WebSocket by the balancer's next instance; the claim memory is the volatile one the page
 // itself falls back to without localStorage (nothing reloads here).
 import WebSocket from 'ws';
-import { ApiClient, type FetchLike, type LiveTransport } from '../../src/client/api.ts';
+import { ApiClient, type FetchLike } from '../../src/client/api.ts';
 import { TimedAudioPort } from '../../src/client/audio-timed.ts';
 import { EventHub } from '../../src/client/event-hub.ts';
 import { LiveChannel } from '../../src/client/live.ts';
@@ -93,10 +93,13 @@ export class TtsSource {
 		);
 		if (!origin) return new TtsSource(player, realtime, null);
 		const live = new LiveChannel({
+			// The page's push channel, on `ws`, to the balancer's next instance at each attempt.
 			api: {
-				openStream: liveStream(key, origin),
+				liveTarget: (path) => ({ url: path, headers: { 'X-Overlay-Key': key } }),
 				reportKeyRefused: (r) => api.reportKeyRefused(r)
 			},
+			WebSocket: WebSocket as never,
+			base: origin,
 			onMessage: (m) => events.live(m),
 			onState: (state, detail) => player.setLive(state, detail),
 			warn
@@ -111,23 +114,4 @@ export class TtsSource {
 		this.realtime.close();
 		this.player.destroy();
 	}
-}
-
-/**
- * The push channel's opening as the page's (src/client/live-socket.ts), on `ws`, to the balancer's
- * next instance: the page's transport reads its origin from `location` and opens its WebSocket at
- * once, so both are set for that call.
- */
-function liveStream(key: string, origin: () => string) {
-	return (
-		_name: string,
-		path: string,
-		signal: AbortSignal,
-		transport: LiveTransport
-	): Promise<Response> => {
-		const page = globalThis as unknown as { location?: { href: string }; WebSocket?: unknown };
-		page.location = { href: `${origin()}/widget/tts` };
-		page.WebSocket ??= WebSocket;
-		return transport(path, { 'X-Overlay-Key': key }, signal);
-	};
 }

@@ -40,13 +40,6 @@ export interface RequestOptions {
 	ticket?: boolean;
 }
 
-/** What opens the push channel (live-socket.ts): answered as a fetch would answer. */
-export type LiveTransport = (
-	url: string,
-	headers: Record<string, string>,
-	signal: AbortSignal
-) => Promise<Response>;
-
 type RequestArgs<R extends Route> = R extends { params: object }
 	? [params: RouteParams<R>, options?: RequestOptions]
 	: [params?: RouteParams<R>, options?: RequestOptions];
@@ -222,19 +215,12 @@ export class ApiClient {
 	}
 
 	/**
-	 * The token endpoint's push channel (GET /live) through `transport` (live-socket.ts: a
-	 * WebSocket), with the page's credential; answered as a fetch would answer, with a body of
-	 * event-stream lines for the caller to read. Only the pages that read the channel carry the
-	 * transport.
+	 * Where the token endpoint's push channel (`path`: /live) is for this client, and the
+	 * credential headers its socket's first frame carries (live.ts); counted as a call `live`.
 	 */
-	openStream(
-		name: string,
-		path: string,
-		signal: AbortSignal,
-		transport: LiveTransport
-	): Promise<Response> {
-		this.#calls.set(name, (this.#calls.get(name) ?? 0) + 1);
-		return transport(this.#baseUrl + path, this.#credential, signal);
+	liveTarget(path: string): { url: string; headers: Record<string, string> } {
+		this.#calls.set('live', (this.#calls.get('live') ?? 0) + 1);
+		return { url: this.#baseUrl + path, headers: { ...this.#credential } };
 	}
 
 	/**

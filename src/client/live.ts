@@ -1,14 +1,16 @@
-// The token endpoint's push channel (GET /live with the page's key; the dock's ApiClient, based at
-// /control, reads /control/live): moderation hints, no viewer text (contract/moderation.ts,
-// LiveMessage). A WebSocket (live-socket.ts) whose text frames carry a text/event-stream, read
-// here as a Response body: each `data:` line is one message, `: ping` comments keep it alive. One
-// connection at a time, reconnected with a capped backoff; a watchdog gives up on a connection
-// that stays silent. Idle costs nothing: one pending read and one watchdog timeout, no interval,
-// no poll.
-import { LiveMessage } from '../contract/moderation.ts';
+// The token endpoint's push channel as a page reads it (docs/moderation.md, "The push channel"):
+// GET /live with the page's key (the dock's ApiClient, based at /control, reads /control/live), a
+// WebSocket of JSON frames (src/contract/live.ts; the server's side is src/server/live/sockets.ts).
+// Hints with no viewer text, which the page answers by reading again. reconnecting-websocket keeps
+// one socket open; the waits between attempts are ours (a capped backoff, in nextUrl, as
+// realtime.ts does), and a watchdog gives up on a socket that stays silent past three of the
+// server's pings. Idle costs nothing but that one timer: no interval, no poll.
+import ReconnectingWebSocket from 'reconnecting-websocket';
+import { LiveFrame, type LiveMessage } from '../contract/live.ts';
 import { backoffDelay } from '../core/backoff.ts';
 import { keyRefusal, type ApiClient, type ApiFailure, type KeyRefusal } from './api.ts';
-import { openLiveSocket } from './live-socket.ts';
+import { quietErrors } from './quiet-errors.ts';
+import type { WebSocketConstructor } from './realtime-options.ts';
 import { RateLimitedLog, type Warn } from './rate-limited-log.ts';
 
 /** `down`: waiting to reconnect; `unauthorized`: the key was refused, nothing more is tried. */
@@ -16,30 +18,42 @@ export type LiveState = 'connecting' | 'open' | 'down' | 'unauthorized';
 
 export interface LiveOptions {
 	/** `reportKeyRefused` hears a refused key, as the client's own calls do (the page stops). */
-	api: Pick<ApiClient, 'openStream'> & Partial<Pick<ApiClient, 'reportKeyRefused'>>;
+	api: Pick<ApiClient, 'liveTarget'> & Partial<Pick<ApiClient, 'reportKeyRefused'>>;
 	onMessage(message: LiveMessage): void;
 	/** The channel's state and why (for debug panels). */
 	onState?(state: LiveState, detail: string): void;
 	warn?: Warn;
 	random?: () => number;
-	/** Silence (no byte, not even a ping) after which the connection is dropped and made again. */
+	/** Silence (no frame, not even a ping) after which the socket is dropped and made again. */
 	watchdogMs?: number;
+	/** The WebSocket class (tests, the bench on Node); the browser's by default. */
+	WebSocket?: WebSocketConstructor;
+	/** The address the channel's path is resolved against; the page's own by default. */
+	base?: () => string;
 }
 
-/** The server pings every 25 s: three missed pings. */
+/** The server pings every 25 s (LIVE_PING_MS): three missed pings. */
 const WATCHDOG_MS = 75_000;
 const BACKOFF = { baseMs: 1000, maxMs: 30_000 };
+/** A socket not open within this is given up on (and made again) by reconnecting-websocket. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export class LiveChannel {
 	state: LiveState = 'connecting';
 	detail = '';
 	readonly #opts: LiveOptions;
 	readonly #log: RateLimitedLog;
-	#abort: AbortController | null = null;
-	/** The one timer: the watchdog of the open connection, or the wait before the next one. */
+	#rws: ReconnectingWebSocket | null = null;
+	/** The credential the socket being opened sends first. */
+	#headers: Record<string, string> = {};
+	/** The one timer: the watchdog of the open socket, or the wait before the next one. */
 	#timer: ReturnType<typeof setTimeout> | null = null;
+	#wake: (() => void) | null = null;
+	#delayMs = 0;
 	/** Attempts since the last message: the backoff grows with them. */
 	#failures = 0;
+	/** Why the server is about to close the socket (a refusal that is not the key's). */
+	#refusal: string | null = null;
 	#silent = false;
 	#closed = false;
 
@@ -49,117 +63,122 @@ export class LiveChannel {
 	}
 
 	start(): this {
+		if (this.#rws || this.#closed) return this;
 		this.#opts.onState?.(this.state, this.detail);
-		void this.#connect();
+		const WS = this.#opts.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketConstructor);
+		this.#rws = new ReconnectingWebSocket(this.#nextUrl, undefined, {
+			WebSocket: quietErrors(WS),
+			// The waits are ours (nextUrl): the library's own are zeroed so that the two never stack.
+			minReconnectionDelay: 0,
+			maxReconnectionDelay: 0,
+			// Its timer would outlive the open: our failure count is reset by a message instead.
+			minUptime: 0,
+			connectionTimeout: CONNECT_TIMEOUT_MS,
+			// Nothing may be queued for a later socket: it would go out before that socket's auth.
+			maxEnqueuedMessages: 0
+		});
+		this.#rws.addEventListener('open', this.#onOpen);
+		this.#rws.addEventListener('message', this.#onMessage);
+		this.#rws.addEventListener('close', this.#onClose);
 		return this;
 	}
 
-	/** Ends the connection and any wait; nothing runs afterwards. */
+	/** Ends the socket and any wait; nothing runs afterwards. */
 	close(): void {
 		this.#closed = true;
 		this.#clearTimer();
-		this.#abort?.abort();
-		this.#abort = null;
+		this.#wake?.();
+		this.#rws?.close();
 	}
 
-	async #connect(): Promise<void> {
-		if (this.#closed) return;
-		const abort = new AbortController();
-		this.#abort = abort;
+	/** reconnecting-websocket asks before every attempt: the backoff wait, then the address. */
+	readonly #nextUrl = async (): Promise<string> => {
+		if (this.#delayMs > 0) await this.#sleep(this.#delayMs);
+		this.#delayMs = 0;
+		// Never dialled: reconnecting-websocket opens nothing once closed.
+		if (this.#closed) return 'ws://127.0.0.1:9/closed';
+		const target = this.#opts.api.liveTarget('/live');
+		this.#headers = target.headers;
+		this.#refusal = null;
 		this.#silent = false;
 		this.#setState('connecting', this.#failures ? `attempt ${this.#failures + 1}` : '');
-		// Also while the answer is awaited: a server that never answers is given up on too.
-		this.#arm(abort);
-		let why: string | null;
-		try {
-			why = await this.#session(abort);
-		} catch (err) {
-			why = err instanceof Error ? err.message : String(err);
-		}
-		this.#clearTimer();
-		abort.abort();
-		if (this.#closed || why === null) return;
-		if (this.#silent) why = `nothing heard for ${Math.round(this.#watchdogMs / 1000)} s`;
-		this.#retry(why);
-	}
+		const url = new URL(target.url, this.#opts.base?.() ?? location.href);
+		url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+		return url.href;
+	};
 
-	/** One connection, until it ends: why it ended, or null when the key was refused. */
-	async #session(abort: AbortController): Promise<string | null> {
-		const res = await this.#opts.api.openStream('live', '/live', abort.signal, openLiveSocket);
-		const type = res.headers.get('content-type') ?? '';
-		if (!res.ok || !res.body || !type.startsWith('text/event-stream')) {
-			const refused = res.ok ? null : await refusalOf(res);
-			void res.body?.cancel().catch(() => {});
-			if (refused === null)
-				return `the server answered ${res.status}${res.ok ? ` ${type || 'without a type'}` : ''}`;
-			this.#setState('unauthorized', 'the key was refused');
-			this.#opts.api.reportKeyRefused?.(refused);
-			return null;
-		}
-		this.#setState('open', '');
-		return this.#read(res.body, abort);
-	}
+	readonly #onOpen = (): void => {
+		if (this.#closed) return;
+		this.#rws?.send(JSON.stringify({ type: 'auth', headers: this.#headers }));
+		this.#arm();
+	};
 
-	/** Reads the stream line by line until it ends or is aborted. */
-	async #read(body: ReadableStream<Uint8Array>, abort: AbortController): Promise<string> {
-		const reader = body.getReader();
-		// The watchdog's abort (or close()) ends the read in progress.
-		abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => {}), {
-			once: true
-		});
-		const decoder = new TextDecoder();
-		let rest = '';
-		for (;;) {
-			const { done, value } = await reader.read();
-			if (done || abort.signal.aborted) return 'the server closed the channel';
-			this.#arm(abort);
-			// A line may be split across chunks (and a character across bytes): the unfinished end
-			// waits for the next chunk.
-			const lines = (rest + decoder.decode(value, { stream: true })).split(/\r\n|\r|\n/);
-			rest = lines.pop() ?? '';
-			for (const line of lines) this.#line(line);
-		}
-	}
-
-	/** One line: a `data:` line is a message; comments (`: ping`), blank lines and others are not. */
-	#line(line: string): void {
-		if (!line.startsWith('data:')) return;
-		const text = line.slice(line.startsWith('data: ') ? 6 : 5);
+	readonly #onMessage = (e: MessageEvent): void => {
+		if (this.#closed) return;
+		this.#arm();
 		let json: unknown;
 		try {
-			json = JSON.parse(text);
+			json = JSON.parse(String(e.data));
 		} catch {
 			json = undefined;
 		}
-		const parsed = LiveMessage.safeParse(json);
+		const parsed = LiveFrame.safeParse(json);
 		if (!parsed.success) {
-			this.#log.warn('live:malformed', '[live] ignoring a malformed message of the push channel');
+			this.#log.warn('live:malformed', '[live] ignoring a malformed frame of the push channel');
 			return;
 		}
+		const frame = parsed.data;
+		if (frame.type === 'ping') return;
+		if (frame.type === 'open') return this.#setState('open', '');
+		if (frame.type === 'refused') return this.#refused(frame.status, frame.code, frame.error);
 		this.#failures = 0;
-		this.#opts.onMessage(parsed.data);
+		this.#opts.onMessage(frame);
+	};
+
+	readonly #onClose = (): void => {
+		if (this.#closed) return;
+		this.#clearTimer();
+		const why = this.#silent
+			? `nothing heard for ${Math.round(this.#watchdogMs / 1000)} s`
+			: (this.#refusal ?? 'the server closed the channel');
+		this.#delayMs = backoffDelay(this.#failures++, { ...BACKOFF, random: this.#opts.random });
+		this.#setState('down', `${why}; again in ${Math.max(1, Math.round(this.#delayMs / 1000))} s`);
+	};
+
+	/** A refused key stops the channel; any other refusal (a limit) is retried after the close. */
+	#refused(status: number, code?: string, error?: string): void {
+		const refused = refusalOf(status, code, error);
+		if (refused === null) {
+			this.#refusal = `the server answered ${status}`;
+			return;
+		}
+		this.#setState('unauthorized', 'the key was refused');
+		this.close();
+		this.#opts.api.reportKeyRefused?.(refused);
 	}
 
-	#retry(why: string): void {
-		const delay = backoffDelay(this.#failures++, { ...BACKOFF, random: this.#opts.random });
-		this.#setState('down', `${why}; again in ${Math.max(1, Math.round(delay / 1000))} s`);
-		this.#timer = setTimeout(() => {
-			this.#timer = null;
-			void this.#connect();
-		}, delay);
+	#sleep(ms: number): Promise<void> {
+		return new Promise<void>((resolve) => {
+			this.#wake = () => {
+				this.#wake = null;
+				this.#clearTimer();
+				resolve();
+			};
+			this.#timer = setTimeout(() => this.#wake?.(), ms);
+		});
 	}
 
 	get #watchdogMs(): number {
 		return this.#opts.watchdogMs ?? WATCHDOG_MS;
 	}
 
-	/** (Re)arms the watchdog of the connection `abort` ends. */
-	#arm(abort: AbortController): void {
+	/** (Re)arms the watchdog of the open socket. */
+	#arm(): void {
 		this.#clearTimer();
 		this.#timer = setTimeout(() => {
 			this.#timer = null;
 			this.#silent = true;
-			abort.abort();
+			this.#rws?.reconnect();
 		}, this.#watchdogMs);
 	}
 
@@ -177,20 +196,13 @@ export class LiveChannel {
 }
 
 /**
- * A refused answer's key refusal (api.ts, keyRefusal: 429 too_many_attempts too, not a read
- * limit); any 401 refuses the key even without a body to say how.
+ * A refusal's key refusal (api.ts, keyRefusal: 429 too_many_attempts too, not a read limit); any
+ * 401 refuses the key even without a code to say how.
  */
-async function refusalOf(res: Response): Promise<KeyRefusal | null> {
-	let body: unknown = null;
-	try {
-		body = JSON.parse(await res.text());
-	} catch {
-		// no body, or not JSON
-	}
-	const code = (body as { code?: unknown } | null)?.code;
-	const failure: ApiFailure = { ok: false, kind: 'http', status: res.status, body };
-	if (typeof code === 'string') failure.code = code;
+function refusalOf(status: number, code?: string, error?: string): KeyRefusal | null {
+	const failure: ApiFailure = { ok: false, kind: 'http', status, body: { code, error } };
+	if (code !== undefined) failure.code = code;
 	const refused = keyRefusal(failure);
-	if (refused === null && res.status === 401) return { error: 'the key was refused', final: false };
+	if (refused === null && status === 401) return { error: 'the key was refused', final: false };
 	return refused;
 }

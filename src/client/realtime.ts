@@ -13,6 +13,7 @@ import {
 import { backoffDelay } from '../core/backoff.ts';
 import { EventDeduper } from '../core/dedupe.ts';
 import type { TokenResult } from './api.ts';
+import { quietErrors } from './quiet-errors.ts';
 import { RateLimitedLog } from './rate-limited-log.ts';
 import {
 	DEFAULTS,
@@ -347,20 +348,4 @@ function describeMintFailure(result: Exclude<TokenResult, { ok: true }>): string
 function closeDescription(code: number | undefined, serverError: string | null): string {
 	if (serverError) return serverError;
 	return code === undefined ? 'closed' : `close code ${code}`;
-}
-
-/**
- * reconnecting-websocket removes its listeners and then closes a socket that is still connecting.
- * Node's `ws` then emits 'error' on an EventEmitter with no listener, which throws; a browser
- * WebSocket only dispatches an event. A listener of our own, never removed, keeps both quiet.
- */
-function quietErrors(WS: WebSocketConstructor): WebSocketConstructor {
-	if (typeof WS !== 'function') return WS; // the library reports the missing WebSocket itself
-	const Quiet = class extends WS {
-		constructor(url: string, protocols?: string | string[]) {
-			super(url, protocols);
-			this.addEventListener('error', () => {});
-		}
-	};
-	return Quiet;
 }

@@ -3,7 +3,7 @@
 // push channel says when a target was saved or undone (`settings`), or when everything must be read
 // again (`hello`, `resync`); then the page reads GET /settings once more and hands each widget the
 // parameters that changed. No poll, no timer: nothing runs while nothing is saved.
-import type { LiveMessage } from '../contract/moderation.ts';
+import type { LiveMessage } from '../contract/live.ts';
 import { PER_SOURCE_PARAMS, StoredSettings, type SettingsWidget } from '../contract/settings.ts';
 import type { ApiClient } from './api.ts';
 import type { EventHub } from './event-hub.ts';

@@ -6,6 +6,7 @@ export * from './events.ts';
 export * from './realtime.ts';
 export * from './bodies.ts';
 export * from './moderation.ts';
+export * from './live.ts';
 export * from './settings.ts';
 // The routes one by one: `import * as routes from '.../contract/routes.ts'`.
 export type { Route } from './routes.ts';

@@ -1,9 +1,8 @@
 // Moderation (docs/moderation.md): the streamer's rules as the token endpoint stores and the dock
-// edits them, what the token endpoint adds to every tip it hands a page, and the messages of the
-// push channel (GET /live, GET /control/live). Ours, not the upstream's: the upstream renders the
+// edits them, and what the token endpoint adds to every tip it hands a page (changes reach pages
+// through the push channel, live.ts). Ours, not the upstream's: the upstream renders the
 // speech, so the kit can only decide, before a claim's sound starts, whether a tip is read aloud.
 import { z } from 'zod/mini';
-import { OrderId } from './common.ts';
 
 /** What a rule does to a tip it matches. */
 export const RuleOutcome = z.enum(['no_voice', 'hold', 'remove']);
@@ -164,20 +163,3 @@ export type ModerationRules = z.infer<typeof ModerationRules>;
 /** GET/PUT /control/moderation answer. `version` grows with every save. */
 export const StoredRules = z.looseObject({ rules: ModerationRules, version: z.int() });
 export type StoredRules = z.infer<typeof StoredRules>;
-
-/**
- * One message of the push channel (a `data:` line of GET /live or /control/live). Hints only, no
- * viewer text: `hello` on every (re)connect and `resync` after the server itself lost changes mean
- * "read everything again"; `decision` means a tip's or a video's decision changed (approved or rejected);
- * `rules` means the rules were saved; `settings` means a target's stored settings (settings.ts) were
- * saved or undone, `target` naming it and `version` the new revision.
- */
-export const LiveMessage = z.looseObject({
-	type: z.enum(['hello', 'resync', 'decision', 'rules', 'settings']),
-	order_id: z.optional(OrderId),
-	/** A `decision`'s queue: `media` for a video's, absent for a tip's. */
-	queue: z.optional(z.enum(['tts', 'media'])),
-	target: z.optional(z.string().check(z.maxLength(64))),
-	version: z.optional(z.int())
-});
-export type LiveMessage = z.infer<typeof LiveMessage>;

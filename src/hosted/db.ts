@@ -138,7 +138,7 @@ export interface Database {
 
 export type Db = Kysely<Database>;
 
-/** The embedded database under each PGlite handle (its LISTEN, moderation-listen.ts). */
+/** The embedded database under each PGlite handle (its LISTEN, push-channel.ts). */
 const onPGlite = new WeakMap<Db, PGlite>();
 
 /**
@@ -244,7 +244,7 @@ export function controlPool(db: Db): Pool | null {
 }
 
 /**
- * Where a connection of its own can LISTEN (moderation-listen.ts): the server's URL, or the
+ * Where a connection of its own can LISTEN (push-channel.ts): the server's URL, or the
  * embedded database itself; null for a handle openDatabase did not make.
  */
 export function listenTarget(db: Db): { url: string } | { pglite: PGlite } | null {
@@ -260,7 +260,7 @@ export const embedded = (db: Db): boolean => onPGlite.has(db);
 /**
  * A PostgreSQL server (`postgres://...`) or, without one, PGlite in `dataDir` (null: in memory).
  * On a server, three pools (the query pool, the lock pool, the control pool); destroy() closes
- * them all (not a LISTEN connection: its owner closes it first, moderation-listen.ts).
+ * them all (not a LISTEN connection: its owner closes it first, push-channel.ts).
  */
 export async function openDatabase(opts: {
 	databaseUrl?: string;

@@ -5,25 +5,18 @@
 //   NOTHING, then the stored one is read back), and every instance hands out that one.
 // - A held tip is settled once: the update applies only while the row is still `hold`, so of two
 //   docks pressing Approve and Reject at once, on any instances, exactly one changes it.
-// - Every change a subscriber hears of (saved rules, a settled tip) is sent with pg_notify in the
-//   change's own transaction: it is heard only once committed, and never lost while the change is
-//   kept. Each instance listens once (moderation-listen.ts) and hands a streamer's notifications to
-//   that streamer's subscribers only.
+// - Every change the pages hear of (saved rules, a settled tip) is published on the push channel
+//   (push-channel.ts) in the change's own transaction: heard only once committed, on every
+//   instance, by that streamer's pages only.
 // - The rules are read for every tip decided, so each instance keeps them in memory, while (and
-//   only while) it listens: a `rules` notification, from whichever instance saved, drops them.
+//   only while) it listens: a `rules` message, from whichever instance saved, drops them.
 // Decisions older than KEEP_DECISIONS_MS are pruned, at most once per PRUNE_EVERY_MS, by a decide().
-import { sql, type Kysely, type Selectable } from 'kysely';
-import { z } from 'zod/mini';
-import {
-	DecisionRecord,
-	ModerationRules,
-	type LiveMessage,
-	type StoredRules
-} from '../contract/index.ts';
+import { sql, type Selectable } from 'kysely';
+import { DecisionRecord, ModerationRules, type StoredRules } from '../contract/index.ts';
 import { decisionMessage } from '../core/moderation/video.ts';
 import type { Decision, ModerationStore } from '../server/moderation/store.ts';
-import type { Database, Db, ModerationDecisionsTable } from './db.ts';
-import { CHANNEL, InstanceListen } from './moderation-listen.ts';
+import type { Db, ModerationDecisionsTable } from './db.ts';
+import { HostedPushChannel } from './push-channel.ts';
 
 /** A decision is kept this long after it was made (or settled), then pruned. */
 const KEEP_DECISIONS_MS = 30 * 24 * 3600_000;
@@ -33,15 +26,6 @@ const RULES_CACHED_MAX = 1000;
 /** Proposals stored per statement. */
 const DECIDE_BATCH = 500;
 
-/** A notification's payload: the streamer, what changed (the rules' version, the tip's order). */
-const Notice = z.object({
-	s: z.string(),
-	t: z.enum(['rules', 'decision']),
-	o: z.optional(z.string()),
-	v: z.optional(z.int())
-});
-type Notice = z.infer<typeof Notice>;
-
 type DecisionRow = Pick<
 	Selectable<ModerationDecisionsTable>,
 	'order_id' | 'decision' | 'outcome' | 'decided_at'
@@ -50,15 +34,15 @@ type DecisionRow = Pick<
 export interface HostedModerationOptions {
 	/** The clock of pruning (tests); decisions carry their own decidedAt. */
 	now?: () => Date;
-	/** The instance's LISTEN (serve.ts: one for every store); absent: the store makes its own. */
-	listen?: InstanceListen;
+	/** The instance's push channel (serve.ts: one for every store); absent: the store makes its own. */
+	push?: HostedPushChannel;
 }
 
 export class HostedModerationStore implements ModerationStore {
 	private readonly now: () => Date;
-	private readonly subscribers = new Map<string, Set<(m: LiveMessage) => void>>();
-	/** The instance's LISTEN when this store made it (and so closes it). */
-	private readonly ownListen: InstanceListen | null;
+	readonly push: HostedPushChannel;
+	/** The push channel when this store made it (and so closes it). */
+	private readonly ownPush: HostedPushChannel | null;
 	private readonly leave: () => void;
 	/** True while LISTEN is in place: only then may rules be kept in memory. */
 	private heard = false;
@@ -75,10 +59,15 @@ export class HostedModerationStore implements ModerationStore {
 		opts: HostedModerationOptions = {}
 	) {
 		this.now = opts.now ?? (() => new Date());
-		this.ownListen = opts.listen ? null : new InstanceListen(db);
-		this.leave = (opts.listen ?? this.ownListen!).join(CHANNEL, {
-			notified: (payload) => this.notified(payload),
-			listening: () => this.relistened(),
+		this.ownPush = opts.push ? null : new HostedPushChannel(db);
+		this.push = opts.push ?? this.ownPush!;
+		this.leave = this.push.watch({
+			// Saved on any instance: the rules kept in memory are stale.
+			heard: (streamer, m) => m.type === 'rules' && this.dropRules(streamer),
+			listening: () => {
+				this.forget();
+				this.heard = true;
+			},
 			lost: () => this.forget()
 		});
 	}
@@ -127,7 +116,7 @@ export class HostedModerationStore implements ModerationStore {
 				)
 				.returning('version')
 				.executeTakeFirstOrThrow();
-			await notify(tx, { s: streamer, t: 'rules', v: row.version });
+			await this.push.publish(streamer, { type: 'rules', version: row.version }, tx);
 			return row.version;
 		});
 		this.dropRules(streamer);
@@ -173,29 +162,16 @@ export class HostedModerationStore implements ModerationStore {
 				.returning(['order_id', 'decision', 'outcome', 'decided_at'])
 				.executeTakeFirst();
 			if (!row) return null;
-			await notify(tx, { s: streamer, t: 'decision', o: orderId });
+			await this.push.publish(streamer, decisionMessage(orderId), tx);
 			return toDecision(streamer, row);
 		});
-	}
-
-	subscribe(streamer: string, listener: (m: LiveMessage) => void): () => void {
-		let set = this.subscribers.get(streamer);
-		if (!set) this.subscribers.set(streamer, (set = new Set()));
-		// Its own entry: the same function subscribed twice is two subscriptions.
-		const entry = (m: LiveMessage) => listener(m);
-		set.add(entry);
-		return () => {
-			set.delete(entry);
-			if (set.size === 0 && this.subscribers.get(streamer) === set)
-				this.subscribers.delete(streamer);
-		};
 	}
 
 	/** Stops listening and waits for a prune under way; call before the database is destroyed. */
 	close(): Promise<void> {
 		return (this.closed ??= (async () => {
 			this.leave();
-			await this.ownListen?.close();
+			await this.ownPush?.close();
 			await this.pruning;
 			this.forget();
 		})());
@@ -231,34 +207,6 @@ export class HostedModerationStore implements ModerationStore {
 			.finally(() => (this.pruning = null));
 	}
 
-	private notified(payload: string): void {
-		let notice: Notice;
-		try {
-			notice = Notice.parse(JSON.parse(payload));
-		} catch {
-			console.error('[moderation] a notification that is not ours was ignored');
-			return;
-		}
-		if (notice.t === 'rules') {
-			this.dropRules(notice.s);
-			this.deliver(notice.s, {
-				type: 'rules',
-				...(notice.v === undefined ? {} : { version: notice.v })
-			});
-		} else
-			this.deliver(
-				notice.s,
-				notice.o === undefined ? { type: 'decision' } : decisionMessage(notice.o)
-			);
-	}
-
-	/** LISTEN is (again) in place: whatever was sent meanwhile is read again by everyone. */
-	private relistened(): void {
-		this.forget();
-		this.heard = true;
-		for (const streamer of [...this.subscribers.keys()]) this.deliver(streamer, { type: 'resync' });
-	}
-
 	/** Nothing in memory can be trusted any more (not listening, or changes may be missed). */
 	private forget(): void {
 		this.heard = false;
@@ -270,20 +218,6 @@ export class HostedModerationStore implements ModerationStore {
 		this.cached.delete(streamer);
 		this.epoch++;
 	}
-
-	private deliver(streamer: string, message: LiveMessage): void {
-		for (const listener of [...(this.subscribers.get(streamer) ?? [])])
-			try {
-				listener(message);
-			} catch (err) {
-				console.error('[moderation] a subscriber failed:', (err as Error).message);
-			}
-	}
-}
-
-/** Sends a notice to every instance once (and only if) the transaction `tx` commits. */
-async function notify(tx: Kysely<Database>, notice: Notice): Promise<void> {
-	await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`.execute(tx);
 }
 
 /** Stored rules, read with the contract's schema; unreadable ones are no rule (and logged). */

@@ -27,7 +27,7 @@ import { readTicketKey, SecretBox } from './crypto.ts';
 import { openDatabase, poolStats, type Db } from './db.ts';
 import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
-import { InstanceListen } from './moderation-listen.ts';
+import { HostedPushChannel } from './push-channel.ts';
 import { HostedModerationStore } from './moderation-store.ts';
 import { HostedSettingsStore } from './settings-store.ts';
 import { hostedRoutes } from './routes.ts';
@@ -71,7 +71,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	const { db, store, moderation, storedSettings, transport, metrics, budget } = parts;
 	let draining = false;
 	const app = createHostedApp(o, parts, () => draining);
-	const { server, origin } = await listen(
+	const { server, origin, endSockets } = await listen(
 		async (req: Request, env?: unknown) => {
 			const started = performance.now();
 			const res = await app.fetch(req, env);
@@ -87,6 +87,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	const drain = async () => {
 		draining = true;
 		const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+		// The pages' push channels: each page opens its socket again, on another instance.
+		endSockets();
 		await requestsDone();
 		// Idle keep-alive connections, and whatever outlived the deadline.
 		server.closeAllConnections();
@@ -97,7 +99,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		// The LISTEN connection first: the embedded database's listen goes with the database.
 		await moderation.close();
 		await storedSettings.close();
-		await parts.listen.close();
+		await parts.push.close();
 		await db.destroy();
 	};
 	return {
@@ -113,8 +115,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 interface HostedParts {
 	db: Db;
 	store: HostedStore;
-	/** The instance's one LISTEN connection, which both stores below hear their changes on. */
-	listen: InstanceListen;
+	/** The instance's push channel (one LISTEN connection): both stores below publish on it. */
+	push: HostedPushChannel;
 	/** The streamers' moderation rules and decisions. */
 	moderation: HostedModerationStore;
 	/** The streamers' stored settings. */
@@ -165,13 +167,13 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		budget
 	);
 	const signIn = new HostedSignIn(store, settings);
-	const listen = new InstanceListen(db);
+	const push = new HostedPushChannel(db);
 	return {
 		db,
 		store,
-		listen,
-		moderation: new HostedModerationStore(db, { listen }),
-		storedSettings: new HostedSettingsStore(db, { listen }),
+		push,
+		moderation: new HostedModerationStore(db, { push }),
+		storedSettings: new HostedSettingsStore(db, { push }),
 		transport,
 		settings,
 		metrics,

@@ -4,20 +4,13 @@
 // - A save or an undo is one transaction that first bumps the streamer's revision row: that row's
 //   lock puts a streamer's changes one after another on every instance, so a base_revision that is
 //   not the current one is a conflict, and two saves never both replace the same set.
-// - Every change is sent with pg_notify in its own transaction (heard only once committed, never
-//   lost while the change is kept) on the settings channel of the instance's one LISTEN
-//   (moderation-listen.ts), which hands a streamer's notifications to that streamer's subscribers.
+// - Every change is published on the push channel (push-channel.ts) in its own transaction: heard
+//   only once committed, on every instance, by that streamer's pages only.
 // - Nothing is kept in memory: a page reads its settings when it starts and after a change, a
 //   handful of reads per save, each one indexed statement.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { z } from 'zod/mini';
-import {
-	SettingsValues,
-	type ControlSettings,
-	type LiveMessage,
-	type SavedSettings
-} from '../contract/index.ts';
-import { LocalHub } from '../server/moderation/local-hub.ts';
+import { SettingsValues, type ControlSettings, type SavedSettings } from '../contract/index.ts';
 import {
 	afterSave,
 	afterUndo,
@@ -30,11 +23,7 @@ import {
 	type TargetRecord
 } from '../server/settings/store.ts';
 import type { Database, Db } from './db.ts';
-import { InstanceListen, SETTINGS_CHANNEL } from './moderation-listen.ts';
-
-/** A notification's payload: the streamer, the target saved or undone, the revision it made. */
-const Notice = z.object({ s: z.string(), t: z.string(), v: z.int() });
-type Notice = z.infer<typeof Notice>;
+import { HostedPushChannel } from './push-channel.ts';
 
 type Next = (
 	was: TargetRecord | undefined,
@@ -42,24 +31,18 @@ type Next = (
 ) => Promise<TargetRecord | 'too_many_targets' | 'nothing_to_undo'>;
 
 export class HostedSettingsStore implements SettingsStore {
-	private readonly hub = new LocalHub();
-	/** The instance's LISTEN when this store made it (and so closes it). */
-	private readonly ownListen: InstanceListen | null;
-	private readonly leave: () => void;
+	readonly push: HostedPushChannel;
+	/** The push channel when this store made it (and so closes it). */
+	private readonly ownPush: HostedPushChannel | null;
 	private closed: Promise<void> | null = null;
 
-	/** Listens at once: on the instance's LISTEN (serve.ts), or on one of its own (tests). */
+	/** Publishes on the instance's push channel (serve.ts), or on one of its own (tests). */
 	constructor(
 		private readonly db: Db,
-		opts: { listen?: InstanceListen } = {}
+		opts: { push?: HostedPushChannel } = {}
 	) {
-		this.ownListen = opts.listen ? null : new InstanceListen(db);
-		this.leave = (opts.listen ?? this.ownListen!).join(SETTINGS_CHANNEL, {
-			notified: (payload) => this.notified(payload),
-			// Changes sent while it was not listening were not heard: every page reads again.
-			listening: () => this.hub.publishAll({ type: 'resync' }),
-			lost: () => {}
-		});
+		this.ownPush = opts.push ? null : new HostedPushChannel(db);
+		this.push = opts.push ?? this.ownPush!;
 	}
 
 	/** One statement: the revision and the targets as one snapshot. */
@@ -97,16 +80,10 @@ export class HostedSettingsStore implements SettingsStore {
 		);
 	}
 
-	subscribe(streamer: string, listener: (m: LiveMessage) => void): () => void {
-		// Its own entry: the same function subscribed twice is two subscriptions.
-		return this.hub.subscribe(streamer, (m) => listener(m));
-	}
-
-	/** Stops listening (its own LISTEN: closed); call before the database is destroyed. */
+	/** Closes its own push channel, if it made one; call before the database is destroyed. */
 	close(): Promise<void> {
 		return (this.closed ??= (async () => {
-			this.leave();
-			await this.ownListen?.close();
+			await this.ownPush?.close();
 		})());
 	}
 
@@ -148,20 +125,9 @@ export class HostedSettingsStore implements SettingsStore {
 					}))
 				)
 				.execute();
-			await notify(tx, { s: streamer, t: target, v: revision });
+			await this.push.publish(streamer, settingsMessage(target, revision), tx);
 			return savedOf(revision, target, record);
 		});
-	}
-
-	private notified(payload: string): void {
-		let notice: Notice;
-		try {
-			notice = Notice.parse(JSON.parse(payload));
-		} catch {
-			console.error('[settings] a notification that is not ours was ignored');
-			return;
-		}
-		this.hub.publish(notice.s, settingsMessage(notice.t, notice.v));
 	}
 }
 
@@ -187,11 +153,6 @@ async function countTargets(tx: Kysely<Database>, streamer: string): Promise<num
 		.where('streamer_id', '=', streamer)
 		.executeTakeFirstOrThrow();
 	return Number(row.n);
-}
-
-/** Sends a notice to every instance once (and only if) the transaction `tx` commits. */
-async function notify(tx: Kysely<Database>, notice: Notice): Promise<void> {
-	await sql`select pg_notify(${SETTINGS_CHANNEL}, ${JSON.stringify(notice)})`.execute(tx);
 }
 
 const StoredRecord = z.object({ values: SettingsValues, history: z.array(SettingsValues) });

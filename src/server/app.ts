@@ -16,10 +16,11 @@ import { pageRoutes } from './routes/pages.ts';
 import { proxyRoutes } from './routes/proxy.ts';
 import { limitReads } from './routes/read-limit.ts';
 import { tokenRoute } from './routes/token.ts';
+import { MemoryPushChannel } from './live/push-channel.ts';
+import { LiveSockets } from './live/sockets.ts';
 import { FileModerationStore } from './moderation/file-store.ts';
 import { Moderator } from './moderation/moderator.ts';
 import { SINGLE_STREAMER } from './routes/control-key.ts';
-import { LiveStreams } from './routes/live.ts';
 import { settingsRoute } from './routes/settings.ts';
 import { FileSettingsStore } from './settings/file-store.ts';
 
@@ -31,16 +32,21 @@ export function createApp(opts: AppOptions): Hono {
 	// One limit on wrong keys of either kind: guessing control keys costs as much as overlay keys.
 	const guard = new KeyGuard(opts);
 	const key = limitReads(overlayKeyCheck(opts, guard), opts);
-	const moderator = new Moderator(opts.moderation ?? new FileModerationStore(null));
-	const settings = opts.settings ?? new FileSettingsStore(null);
-	const live = new LiveStreams(moderator.store, settings);
+	// The push channel (live/): what both stores publish, every page's socket hears.
+	const push = new MemoryPushChannel();
+	const moderator = new Moderator(opts.moderation ?? new FileModerationStore(null, push));
+	const settings = opts.settings ?? new FileSettingsStore(null, undefined, push);
+	const live = new LiveSockets(moderator.store.push, settings.push);
 	// Order matters: the guards run first, hosted mode's routes come ahead of the widget routes, and
 	// the static files come after every page route.
 	guardRequests(app, opts);
 	if (opts.routes) app.route('/', opts.routes);
 	healthRoute(app, opts);
 	tokenRoute(app, key);
-	app.get('/live', key.requireKey, (c) => live.open(c, key.streamerOf(c) ?? SINGLE_STREAMER));
+	app.get(
+		'/live',
+		live.route(key.requireKey, (c) => ({ streamer: key.streamerOf(c) ?? SINGLE_STREAMER }))
+	);
 	settingsRoute(app, key, settings);
 	proxyRoutes(app, key, moderator);
 	demoActionRoutes(app, opts, key);

@@ -12,6 +12,7 @@ import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup
 import { serveApp } from './serve.ts';
 import { FileModerationStore } from './moderation/file-store.ts';
 import { FileSettingsStore } from './settings/file-store.ts';
+import { MemoryPushChannel } from './live/push-channel.ts';
 import type { AppOptions } from './app-options.ts';
 import type { UpstreamClient } from './upstream.ts';
 
@@ -58,7 +59,7 @@ export async function launchSingle(
 	const simulatorOrigin = demo?.origin;
 
 	if (!config.skipBuild) await ensureBundle();
-	const moderation = moderationStore(config);
+	const { moderation, settings } = fileStores(config);
 
 	const served = await serveApp({
 		mode: config.mode,
@@ -67,8 +68,7 @@ export async function launchSingle(
 		controlKey: config.controlKey,
 		newControlKey: newControlKey(config),
 		moderation,
-		// A damaged file is reported and the last good copy loaded (file-store.ts): never a stop.
-		settings: new FileSettingsStore(config.settingsFile),
+		settings,
 		checkSettings,
 		dist: DIST,
 		host: config.host,
@@ -164,10 +164,19 @@ async function startupText(
 	return lines.join('\n');
 }
 
-/** The moderation file; one that cannot be read stops the server naming MODERATION_FILE. */
-function moderationStore(config: Config): FileModerationStore {
+/**
+ * The moderation file and the settings file, publishing on one push channel (live/push-channel.ts).
+ * A moderation file that cannot be read stops the server naming MODERATION_FILE; a damaged
+ * settings file is reported and its last good copy loaded (file-store.ts): never a stop.
+ */
+function fileStores(config: Config): {
+	moderation: FileModerationStore;
+	settings: FileSettingsStore;
+} {
+	const push = new MemoryPushChannel();
+	const settings = new FileSettingsStore(config.settingsFile, undefined, push);
 	try {
-		return new FileModerationStore(config.moderationFile);
+		return { moderation: new FileModerationStore(config.moderationFile, push), settings };
 	} catch (err) {
 		console.error(`MODERATION_FILE: ${(err as Error).message}`);
 		process.exit(2);

@@ -7,8 +7,8 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from 'hono';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
 import { createApp } from './app.ts';
-import { attachLiveSockets } from './live-socket.ts';
 import { keyRefusalLog } from './routes/key-guard.ts';
 import { forwardedClient } from './security.ts';
 import type { Upstream } from './config.ts';
@@ -81,20 +81,34 @@ export async function listen(
 	fetch: (req: Request, env?: unknown) => Response | Promise<Response>,
 	host: string,
 	port: number
-): Promise<{ server: Server; origin: string; close: () => Promise<void> }> {
+): Promise<{
+	server: Server;
+	origin: string;
+	/** Ends every push-channel socket (its page opens it again, elsewhere if this one is going). */
+	endSockets: () => void;
+	close: () => Promise<void>;
+}> {
+	// The push channel's sockets (live/sockets.ts): upgrades go through the app like any request.
+	const sockets = new WebSocketServer({ noServer: true, maxPayload: 4096 });
 	const server = await new Promise<Server>((resolve, reject) => {
-		const s = serve({ fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
+		const s = serve({ fetch, port, hostname: host, websocket: { server: sockets } }, () =>
+			resolve(s as Server)
+		) as Server;
 		s.once('error', reject);
 	});
 	// Upgraded sockets are not the HTTP server's any more: closeAllConnections does not end them.
-	const closeSockets = attachLiveSockets(server, fetch);
+	const endSockets = () => {
+		for (const ws of sockets.clients) ws.terminate();
+	};
 	const bound = (server.address() as AddressInfo).port;
 	const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 	return {
 		server,
 		origin: `http://${shown.includes(':') ? `[${shown}]` : shown}:${bound}`,
+		endSockets,
 		close: async () => {
-			closeSockets();
+			endSockets();
+			sockets.close();
 			server.closeAllConnections?.();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		}

@@ -31,7 +31,7 @@ const START_MS = 5_000;
 
 /**
  * The token endpoint's answers to a page that are 429 too_many_attempts, as `METHOD /path`: over
- * HTTP, and in the push channel's refusal (a WebSocket frame, src/server/live-socket.ts).
+ * HTTP, and in the push channel's refusal (a WebSocket frame, src/server/live/sockets.ts).
  */
 function lockoutsOf(page: Page, stack: Stack): string[] {
 	const seen: string[] = [];

@@ -13,6 +13,7 @@ import {
 	signIn,
 	useDeployments
 } from '../fixtures/hosted-instances.ts';
+import { openLiveAt } from '../fixtures/token-endpoint.ts';
 import { until, type Sim } from '../fixtures/sim.ts';
 
 useDeployments();
@@ -37,22 +38,8 @@ async function pageTip(on: HostedApp, key: string, orderId: string) {
 	return body.items.find((t) => t.order_id === orderId);
 }
 
-/** A page's push channel on `on`: what it has heard so far. */
-async function listen(on: HostedApp, key: string) {
-	const res = await call(on, 'GET', '/live', { 'x-overlay-key': key });
-	expect(res.status).toBe(200);
-	const reader = res.body!.getReader();
-	const heard = { text: '' };
-	void (async () => {
-		for (;;) {
-			const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-			if (done) return;
-			heard.text += new TextDecoder().decode(value);
-		}
-	})();
-	await until(() => heard.text.includes('"hello"'));
-	return { heard, close: () => reader.cancel() };
-}
+/** A page's push channel on `on`: what it has heard so far (`heard.text`). */
+const listen = (on: HostedApp, key: string) => openLiveAt(on.origin, key);
 
 /** A page's call through `on` with the overlay key. */
 const asPage = (on: HostedApp, key: string, method: string, path: string) =>

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SecretBox } from '../../src/hosted/crypto.ts';
 import { openDatabase, type Db } from '../../src/hosted/db.ts';
 import { migrate } from '../../src/hosted/migrations.ts';
-import { LISTEN_APPLICATION_NAME } from '../../src/hosted/moderation-listen.ts';
+import { LISTEN_APPLICATION_NAME } from '../../src/hosted/push-channel.ts';
 import { HostedModerationStore } from '../../src/hosted/moderation-store.ts';
 import { HostedStore } from '../../src/hosted/store.ts';
 import {

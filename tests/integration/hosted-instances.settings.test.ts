@@ -5,7 +5,7 @@
 // later saves still arrive. The store itself on both databases: hosted-store.settings.test.ts.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { LISTEN_APPLICATION_NAME } from '../../src/hosted/moderation-listen.ts';
+import { LISTEN_APPLICATION_NAME } from '../../src/hosted/push-channel.ts';
 import type { HostedApp } from '../../src/hosted/serve.ts';
 import { DEMO_TENANTS } from '../../src/sim/index.ts';
 import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';
@@ -17,6 +17,7 @@ import {
 	signIn,
 	useDeployments
 } from '../fixtures/hosted-instances.ts';
+import { openLiveAt } from '../fixtures/token-endpoint.ts';
 import { until } from '../fixtures/sim.ts';
 
 useDeployments();
@@ -28,22 +29,8 @@ const call = (on: HostedApp, method: string, path: string, headers = {}, body?: 
 		body: body === undefined ? undefined : JSON.stringify(body)
 	});
 
-/** A page's push channel on `on`: what it has heard so far. */
-async function listen(on: HostedApp, key: string) {
-	const res = await call(on, 'GET', '/live', { 'x-overlay-key': key });
-	expect(res.status).toBe(200);
-	const reader = res.body!.getReader();
-	const heard = { text: '' };
-	void (async () => {
-		for (;;) {
-			const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-			if (done) return;
-			heard.text += new TextDecoder().decode(value);
-		}
-	})();
-	await until(() => heard.text.includes('"hello"'));
-	return { heard, close: () => reader.cancel() };
-}
+/** A page's push channel on `on`: what it has heard so far (`heard.text`). */
+const listen = (on: HostedApp, key: string) => openLiveAt(on.origin, key);
 
 /** Two streamers signed in on a deployment of two instances: each one's keys. */
 async function twoStreamers() {
@@ -76,7 +63,7 @@ describe.skipIf(missing)(
 			});
 			expect(saved.status).toBe(200);
 			await until(() => page.heard.text.includes('"type":"settings"'));
-			expect(page.heard.text).toContain('data: {"type":"settings","target":"tts","version":1}');
+			expect(page.heard.text).toContain('{"type":"settings","target":"tts","version":1}');
 			expect(await stored(b, mine.overlay)).toEqual({
 				revision: 1,
 				targets: { tts: { accent: 'gold', look: 'neon' } }

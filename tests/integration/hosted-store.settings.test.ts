@@ -8,8 +8,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LiveMessage } from '../../src/contract/index.ts';
 import type { Db } from '../../src/hosted/db.ts';
-import { InstanceListen } from '../../src/hosted/moderation-listen.ts';
 import { HostedModerationStore } from '../../src/hosted/moderation-store.ts';
+import { HostedPushChannel } from '../../src/hosted/push-channel.ts';
 import { HostedSettingsStore } from '../../src/hosted/settings-store.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
 import { MAX_TARGETS, MAX_UNDO, SettingsRefused } from '../../src/server/settings/store.ts';
@@ -17,9 +17,10 @@ import { grant, me, storeEngines, type OpenedStore } from '../fixtures/hosted-st
 
 const soon = { timeout: 5000, interval: 10 };
 
-function hear(store: { subscribe: HostedSettingsStore['subscribe'] }, streamer: string) {
+function hear(store: { push: HostedPushChannel } | HostedPushChannel, streamer: string) {
 	const messages: LiveMessage[] = [];
-	const stop = store.subscribe(streamer, (m) => messages.push(m));
+	const push = 'push' in store ? store.push : store;
+	const stop = push.subscribe(streamer, (m) => messages.push(m));
 	return { messages, stop };
 }
 
@@ -184,36 +185,40 @@ describe.each(storeEngines())('settings store on %s', (_name, open) => {
 		expect(Number(left.rows[0].n)).toBe(0);
 	});
 
-	it('one LISTEN shared by the moderation and settings stores: each hears its own channel', async () => {
+	it('one push channel shared by the moderation and settings stores: a page hears both, one resync', async () => {
 		const s = await streamer();
-		const listen = new InstanceListen(db);
-		const moderation = new HostedModerationStore(db, { listen });
-		const shared = new HostedSettingsStore(db, { listen });
+		const push = new HostedPushChannel(db);
+		const moderation = new HostedModerationStore(db, { push });
+		const shared = new HostedSettingsStore(db, { push });
 		try {
-			const rules = hear(moderation, s);
-			const saved = hear(shared, s);
-			// LISTEN in place: each store tells its subscribers to read everything (once).
+			expect(moderation.push).toBe(shared.push);
+			const page = hear(push, s);
+			// LISTEN in place: the page is told to read everything (once, not once per store).
 			const resync: LiveMessage[] = [{ type: 'resync' }];
-			await vi.waitFor(() => expect(rules.messages).toEqual(resync), soon);
-			await vi.waitFor(() => expect(saved.messages).toEqual(resync), soon);
-			await settings.save(s, 'celebration', { style: 'fireworks' });
-			await moderation.saveRules(s, (await moderation.rules(s)).rules);
-			await vi.waitFor(
-				() => expect(rules.messages).toEqual([...resync, { type: 'rules', version: 1 }]),
-				soon
-			);
+			await vi.waitFor(() => expect(page.messages).toEqual(resync), soon);
+			await shared.save(s, 'celebration', { style: 'fireworks' });
 			await vi.waitFor(
 				() =>
-					expect(saved.messages).toEqual([
+					expect(page.messages).toEqual([
 						...resync,
 						{ type: 'settings', target: 'celebration', version: 1 }
+					]),
+				soon
+			);
+			await moderation.saveRules(s, (await moderation.rules(s)).rules);
+			await vi.waitFor(
+				() =>
+					expect(page.messages).toEqual([
+						...resync,
+						{ type: 'settings', target: 'celebration', version: 1 },
+						{ type: 'rules', version: 1 }
 					]),
 				soon
 			);
 		} finally {
 			await moderation.close();
 			await shared.close();
-			await listen.close();
+			await push.close();
 		}
 	});
 });

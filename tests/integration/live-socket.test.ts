@@ -1,4 +1,4 @@
-// The push channel over a WebSocket (src/server/live-socket.ts), on a real Node server in front of
+// The push channel over a WebSocket (src/server/live/sockets.ts), on a real Node server in front of
 // the simulator: the page's key goes in its first message, a wrong one is refused and closed, and
 // an approval given in the dock reaches the socket. One stream per page through the browser's
 // WebSocket pool, not its six HTTP connections per origin (tests/e2e/live-connections.spec.ts).
@@ -64,5 +64,12 @@ describe('the push channel as a WebSocket', () => {
 		const none = socket(`${ws}/live`, { host: 'evil.example', 'x-control-key': CONTROL_KEY });
 		await until(() => bad.state.code !== 0 && none.state.code !== 0);
 		expect([bad.state.code, none.state.code]).toEqual([4401, 4401]);
+	});
+
+	it('a request that is not a WebSocket upgrade is answered 426, whatever key it carries', async () => {
+		const { origin } = await served();
+		const res = await fetch(`${origin}/live`, { headers: { 'x-overlay-key': OVERLAY_KEY } });
+		expect(res.status).toBe(426);
+		expect(((await res.json()) as { code: string }).code).toBe('upgrade_required');
 	});
 });

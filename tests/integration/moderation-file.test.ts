@@ -58,7 +58,7 @@ describe('the moderation file', () => {
 	it('the first decision of a tip stays; a held tip is settled once and the change is pushed', async () => {
 		const store = new FileModerationStore(file());
 		const heard: LiveMessage[] = [];
-		store.subscribe('single', (m) => heard.push(m));
+		store.push.subscribe('single', (m) => heard.push(m));
 		await store.decide('single', [decision('tip_2_a', 'hold')]);
 		const later = await store.decide('single', [decision('tip_2_a', 'read')]);
 		expect(later.get('tip_2_a')?.outcome).toBe('hold');

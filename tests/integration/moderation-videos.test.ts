@@ -203,7 +203,7 @@ describe('the video rules', () => {
 		await live.until('"hello"');
 		await r.dock('POST', '/control/moderation/approve', { body: { order_id: id, queue: 'media' } });
 		await live.until(id);
-		expect(live.text()).toContain(`data: {"type":"decision","order_id":"${id}","queue":"media"}`);
+		expect(live.text()).toContain(`{"type":"decision","order_id":"${id}","queue":"media"}`);
 		await live.close();
 	});
 });

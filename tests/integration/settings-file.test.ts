@@ -95,7 +95,7 @@ describe('the settings file', () => {
 		const store = new FileSettingsStore(where);
 		await store.save('single', 'recent', { limit: '5' });
 		const heard: LiveMessage[] = [];
-		store.subscribe('single', (m) => heard.push(m));
+		store.push.subscribe('single', (m) => heard.push(m));
 		// The folder is gone and a file stands in its place: no write can succeed.
 		rmSync(join(dir, 'sub'), { recursive: true });
 		writeFileSync(join(dir, 'sub'), 'not a folder');

@@ -171,10 +171,10 @@ describe('stored settings', () => {
 		await live.until('"hello"');
 		await save(r, 'celebration', { style: 'confetti' });
 		await live.until('"version":1');
-		expect(live.text()).toContain('data: {"type":"settings","target":"celebration","version":1}');
+		expect(live.text()).toContain('{"type":"settings","target":"celebration","version":1}');
 		await r.dock('POST', '/control/settings/celebration/undo');
 		await live.until('"version":2');
-		expect(live.text()).toContain('data: {"type":"settings","target":"celebration","version":2}');
+		expect(live.text()).toContain('{"type":"settings","target":"celebration","version":2}');
 		await live.close();
 	});
 });

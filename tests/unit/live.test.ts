@@ -1,39 +1,77 @@
-// The push channel reader (src/client/live.ts) on a fake token endpoint: lines split across
-// chunks, malformed lines dropped, reconnects, a refused key, the watchdog, the teardown.
+// The push channel reader (src/client/live.ts) on a fake token endpoint's WebSocket: one message
+// per frame, malformed frames dropped, reconnects, a refused key, the watchdog, the teardown.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveChannel, type LiveState } from '../../src/client/live.ts';
 import type { LiveMessage } from '../../src/contract/index.ts';
 
 const ORDER = 'tip_1725624000_a1b2c3';
-const enc = new TextEncoder();
 
-/** One answer of GET /live: a stream the test writes to (`send`) and ends (`end`). */
+/** One socket to GET /live: the test sends it frames (`send`) and closes it (`end`). */
 interface Connection {
 	send(text: string): void;
 	end(): void;
+	/** The page closed it. */
 	aborted: boolean;
 }
 
+/**
+ * A WebSocket class whose n-th socket the endpoint accepts (`stream`) or refuses with a status
+ * and `refusal`'s code, as src/server/live/sockets.ts answers a page's auth frame.
+ */
 function fakeEndpoint(
 	answer: (n: number) => 'stream' | number = () => 'stream',
 	refusal = '{"code":"bad_overlay_key"}'
 ) {
 	const connections: Connection[] = [];
-	const openStream = vi.fn(async (_name: string, _path: string, signal: AbortSignal) => {
-		const kind = answer(connections.length + 1);
-		let controller!: ReadableStreamDefaultController<Uint8Array>;
-		const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-		const conn: Connection = {
-			send: (text) => controller.enqueue(enc.encode(text)),
-			end: () => controller.close(),
-			aborted: false
-		};
-		signal.addEventListener('abort', () => (conn.aborted = true));
-		connections.push(conn);
-		if (kind !== 'stream') return new Response(refusal, { status: kind });
-		return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-	});
-	return { openStream, connections };
+	const opened = vi.fn();
+	class Socket extends EventTarget {
+		static readonly CONNECTING = 0;
+		static readonly OPEN = 1;
+		static readonly CLOSING = 2;
+		static readonly CLOSED = 3;
+		readyState = 0;
+		binaryType = 'blob';
+		readonly #kind: 'stream' | number;
+		readonly #conn: Connection;
+
+		constructor(readonly url: string) {
+			super();
+			opened(url);
+			this.#kind = answer(connections.length + 1);
+			this.#conn = { send: (t) => this.#frame(t), end: () => this.#shut(1000), aborted: false };
+			connections.push(this.#conn);
+			queueMicrotask(() => {
+				this.readyState = 1;
+				this.dispatchEvent(new Event('open'));
+			});
+		}
+
+		/** The page's auth frame: answered open, or refused and closed. */
+		send(): void {
+			queueMicrotask(() => {
+				if (this.#kind === 'stream') return this.#frame('{"type":"open"}');
+				const body = JSON.parse(refusal) as object;
+				this.#frame(JSON.stringify({ type: 'refused', status: this.#kind, ...body }));
+				this.#shut(this.#kind === 401 ? 4401 : 4000);
+			});
+		}
+
+		close(): void {
+			this.#conn.aborted = true;
+			this.#shut(1000);
+		}
+
+		#frame(data: string): void {
+			if (this.readyState === 1) this.dispatchEvent(new MessageEvent('message', { data }));
+		}
+
+		#shut(code: number): void {
+			if (this.readyState === 3) return;
+			this.readyState = 3;
+			this.dispatchEvent(Object.assign(new Event('close'), { code, reason: '' }));
+		}
+	}
+	return { Socket, opened, connections };
 }
 
 function open(endpoint: ReturnType<typeof fakeEndpoint>) {
@@ -42,7 +80,12 @@ function open(endpoint: ReturnType<typeof fakeEndpoint>) {
 	const warn = vi.fn();
 	const refused = vi.fn();
 	const live = new LiveChannel({
-		api: { openStream: endpoint.openStream, reportKeyRefused: refused },
+		api: {
+			liveTarget: (path) => ({ url: path, headers: { 'X-Overlay-Key': 'k' } }),
+			reportKeyRefused: refused
+		},
+		WebSocket: endpoint.Socket as never,
+		base: () => 'http://localhost/',
 		onMessage: (m) => messages.push(m),
 		onState: (s) => states.push(s),
 		warn,
@@ -55,28 +98,30 @@ describe('the push channel', () => {
 	beforeEach(() => vi.useFakeTimers());
 	afterEach(() => vi.useRealTimers());
 
-	it('reads data lines split across chunks, and ignores pings and blank lines', async () => {
+	it('reads one message per frame, and ignores pings', async () => {
 		const endpoint = fakeEndpoint();
 		const { live, messages } = open(endpoint);
 		await vi.advanceTimersByTimeAsync(0);
 		const [c] = endpoint.connections;
-		c.send('data: {"ty');
-		c.send('pe":"hello"}\n\n: ping\n\nda');
+		c.send('{"type":"hello"}');
+		c.send('{"type":"ping"}');
 		await vi.advanceTimersByTimeAsync(0);
 		expect(messages).toEqual([{ type: 'hello' }]);
-		c.send(`ta: {"type":"decision","order_id":"${ORDER}"}\r\n\r\n`);
+		c.send(`{"type":"decision","order_id":"${ORDER}"}`);
 		await vi.advanceTimersByTimeAsync(0);
 		expect(messages).toEqual([{ type: 'hello' }, { type: 'decision', order_id: ORDER }]);
 		expect(live.state).toBe('open');
 		live.close();
 	});
 
-	it('drops malformed lines, logging once, and keeps reading', async () => {
+	it('drops malformed frames, logging once, and keeps reading', async () => {
 		const endpoint = fakeEndpoint();
 		const { live, messages, warn } = open(endpoint);
 		await vi.advanceTimersByTimeAsync(0);
 		const [c] = endpoint.connections;
-		c.send('data: {not json\ndata: {"type":"surprise"}\ndata: {"type":"rules","version":2}\n');
+		c.send('{not json');
+		c.send('{"type":"surprise"}');
+		c.send('{"type":"rules","version":2}');
 		await vi.advanceTimersByTimeAsync(0);
 		expect(messages).toEqual([{ type: 'rules', version: 2 }]);
 		expect(warn).toHaveBeenCalledTimes(1);
@@ -88,14 +133,14 @@ describe('the push channel', () => {
 		const endpoint = fakeEndpoint();
 		const { live, messages, states } = open(endpoint);
 		await vi.advanceTimersByTimeAsync(0);
-		endpoint.connections[0].send('data: {"type":"hello"}\n');
+		endpoint.connections[0].send('{"type":"hello"}');
 		endpoint.connections[0].end();
 		await vi.advanceTimersByTimeAsync(0);
 		expect(live.state).toBe('down');
 		// The first retry waits at most 1 s.
 		await vi.advanceTimersByTimeAsync(1000);
-		expect(endpoint.openStream).toHaveBeenCalledTimes(2);
-		endpoint.connections[1].send('data: {"type":"hello"}\n');
+		expect(endpoint.opened).toHaveBeenCalledTimes(2);
+		endpoint.connections[1].send('{"type":"hello"}');
 		await vi.advanceTimersByTimeAsync(0);
 		expect(messages).toEqual([{ type: 'hello' }, { type: 'hello' }]);
 		expect(states).toEqual(['connecting', 'open', 'down', 'connecting', 'open']);
@@ -108,7 +153,7 @@ describe('the push channel', () => {
 		await vi.advanceTimersByTimeAsync(0);
 		expect(live.state).toBe('unauthorized');
 		await vi.advanceTimersByTimeAsync(120_000);
-		expect(endpoint.openStream).toHaveBeenCalledTimes(1);
+		expect(endpoint.opened).toHaveBeenCalledTimes(1);
 		expect(vi.getTimerCount()).toBe(0);
 	});
 
@@ -135,7 +180,7 @@ describe('the push channel', () => {
 		expect(live.state).toBe('unauthorized');
 		expect(refused).toHaveBeenCalledTimes(1);
 		await vi.advanceTimersByTimeAsync(120_000);
-		expect(endpoint.openStream).toHaveBeenCalledTimes(1);
+		expect(endpoint.opened).toHaveBeenCalledTimes(1);
 		expect(vi.getTimerCount()).toBe(0);
 	});
 
@@ -148,7 +193,7 @@ describe('the push channel', () => {
 		await vi.advanceTimersByTimeAsync(0);
 		expect(live.state).toBe('down');
 		await vi.advanceTimersByTimeAsync(1000);
-		expect(endpoint.openStream).toHaveBeenCalledTimes(2);
+		expect(endpoint.opened).toHaveBeenCalledTimes(2);
 		expect(live.state).toBe('open');
 		expect(refused).not.toHaveBeenCalled();
 		live.close();
@@ -162,7 +207,7 @@ describe('the push channel', () => {
 		// A ping every 25 s: alive.
 		for (let i = 0; i < 4; i++) {
 			await vi.advanceTimersByTimeAsync(25_000);
-			c.send(': ping\n\n');
+			c.send('{"type":"ping"}');
 		}
 		await vi.advanceTimersByTimeAsync(0);
 		expect(c.aborted).toBe(false);
@@ -170,21 +215,22 @@ describe('the push channel', () => {
 		expect(c.aborted).toBe(true);
 		expect(live.state).toBe('down');
 		await vi.advanceTimersByTimeAsync(1000);
-		expect(endpoint.openStream).toHaveBeenCalledTimes(2);
+		expect(endpoint.opened).toHaveBeenCalledTimes(2);
 		live.close();
 	});
 
 	it('close() ends the connection and leaves no timer', async () => {
 		const endpoint = fakeEndpoint();
 		const { live } = open(endpoint);
-		await vi.advanceTimersByTimeAsync(0);
-		// Idle: the pending read and the watchdog, nothing else.
+		// reconnecting-websocket's uptime check (minUptime 0) runs 1 ms after the open.
+		await vi.advanceTimersByTimeAsync(1);
+		// Idle: the watchdog, nothing else.
 		expect(vi.getTimerCount()).toBe(1);
 		live.close();
 		await vi.advanceTimersByTimeAsync(0);
 		expect(endpoint.connections[0].aborted).toBe(true);
 		expect(vi.getTimerCount()).toBe(0);
 		await vi.advanceTimersByTimeAsync(120_000);
-		expect(endpoint.openStream).toHaveBeenCalledTimes(1);
+		expect(endpoint.opened).toHaveBeenCalledTimes(1);
 	});
 });

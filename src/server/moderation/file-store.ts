@@ -2,20 +2,19 @@
 // key (MODERATION_FILE, default .moderation.json), held in memory and written durably before any
 // change is answered, so a decision survives a crash of the server. `where` null: memory only
 // (tests, and the demo's throwaway store). One process serves one streamer, so the streamer
-// argument is only a key of the hub.
+// argument is only a key of the push channel.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import {
 	DecisionRecord,
 	describeIssues,
 	ModerationRules,
-	type LiveMessage,
 	type StoredRules
 } from '../../contract/index.ts';
 import type { Decision } from '../../core/moderation/decision.ts';
 import { decisionMessage } from '../../core/moderation/video.ts';
 import { writeDurably } from '../durable-file.ts';
-import { LocalHub } from './local-hub.ts';
+import { MemoryPushChannel } from '../live/push-channel.ts';
 import type { ModerationStore } from './store.ts';
 
 /** Decisions older than this are dropped: their tips have long been played or removed. */
@@ -32,13 +31,16 @@ export class ModerationFileError extends Error {}
 
 export class FileModerationStore implements ModerationStore {
 	readonly #where: string | null;
-	readonly #hub = new LocalHub();
 	#stored: StoredRules = { rules: ModerationRules.parse({}), version: 0 };
 	readonly #decisions = new Map<string, Decision>();
 	/** Writes run one after another, each with the state of its moment. */
 	#writing: Promise<void> = Promise.resolve();
 
-	constructor(where: string | null) {
+	/** `push`: the channel it publishes on (the app's, shared with the settings store). */
+	constructor(
+		where: string | null,
+		readonly push = new MemoryPushChannel()
+	) {
 		this.#where = where;
 		if (where !== null) this.#load(where);
 	}
@@ -50,7 +52,7 @@ export class FileModerationStore implements ModerationStore {
 	async saveRules(streamer: string, rules: ModerationRules): Promise<StoredRules> {
 		this.#stored = { rules: ModerationRules.parse(rules), version: this.#stored.version + 1 };
 		await this.#persist();
-		this.#hub.publish(streamer, { type: 'rules', version: this.#stored.version });
+		this.push.publish(streamer, { type: 'rules', version: this.#stored.version });
 		return this.#stored;
 	}
 
@@ -82,12 +84,8 @@ export class FileModerationStore implements ModerationStore {
 		if (this.#decisions.get(orderId)?.outcome !== 'hold') return null;
 		this.#decisions.set(orderId, to);
 		await this.#persist();
-		this.#hub.publish(streamer, decisionMessage(orderId));
+		this.push.publish(streamer, decisionMessage(orderId));
 		return to;
-	}
-
-	subscribe(streamer: string, listener: (m: LiveMessage) => void): () => void {
-		return this.#hub.subscribe(streamer, listener);
 	}
 
 	/** A file that cannot be read or parsed stops the server with its name: nothing is lost silently. */

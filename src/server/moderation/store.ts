@@ -2,9 +2,10 @@
 // file in single mode (file-store.ts), PostgreSQL in hosted mode (src/hosted/moderation-store.ts).
 // A decision is made once per tip and then never changes, except that a person settles a held
 // tip (approve, reject): so every copy of a widget, on any instance, gets the same outcome.
-import type { LiveMessage, ModerationRules, StoredRules } from '../../contract/index.ts';
+import type { ModerationRules, StoredRules } from '../../contract/index.ts';
 import type { Decision } from '../../core/moderation/decision.ts';
 import { HttpError } from '../http-error.ts';
+import type { PushSubscriptions } from '../live/push-channel.ts';
 
 export type { Decision } from '../../core/moderation/decision.ts';
 
@@ -26,10 +27,10 @@ export interface ModerationStore {
 	 */
 	settle(streamer: string, orderId: string, to: Decision): Promise<Decision | null>;
 	/**
-	 * The streamer's changes, made on any instance. `resync` when changes may have been missed (the
-	 * listening connection was lost and is back). Returns the unsubscribe.
+	 * The push channel it publishes its changes on (src/server/live/push-channel.ts): the streamer's
+	 * pages hear them, made on any instance.
 	 */
-	subscribe(streamer: string, listener: (m: LiveMessage) => void): () => void;
+	readonly push: PushSubscriptions;
 	close?(): Promise<void>;
 }
 

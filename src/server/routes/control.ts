@@ -1,8 +1,9 @@
-// /control/*: the streamer's dock (docs/dock.md), every route behind the
-// control credential (control-key.ts) except GET /control/session, which hands a signed-in hosted
-// dashboard its CSRF token. The dock's token, its reads (an allowlist of its own: /api stays the
+// /control/*: the streamer's dock (docs/dock.md), every route behind the control credential
+// (control-key.ts) except GET /control/session, which hands a signed-in hosted dashboard its CSRF
+// token, and GET /control/live, the push channel, whose credential comes in its socket's first
+// frame (live/sockets.ts). The dock's token, its reads (an allowlist of its own: /api stays the
 // widgets'), its actions (control-actions.ts, one at a time per streamer) and a new control key.
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { actionBody, CONTROL, isActionName, type ActionName } from '../../contract/control.ts';
 import { matchRoute, type RouteName } from '../../contract/index.ts';
 import type { AppOptions } from '../app-options.ts';
@@ -14,8 +15,8 @@ import { controlKeyCheck, type ControlEnv } from './control-key.ts';
 import { jsonInput, limitOf } from './control-input.ts';
 import { refuseBody } from './guards.ts';
 import { forwardedQuery, passThrough } from './proxy.ts';
+import type { LiveSockets } from '../live/sockets.ts';
 import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
-import type { LiveStreams } from './live.ts';
 import { moderationRoutes } from './moderation.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { controlSettingsRoutes } from './settings.ts';
@@ -51,7 +52,7 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 /** What the dock's routes share with the widgets' (app.ts): one store of each, one push channel. */
 interface ControlParts {
 	moderator: Moderator;
-	live: LiveStreams;
+	live: LiveSockets;
 	settings: SettingsStore;
 }
 
@@ -72,7 +73,10 @@ export function controlRoutes(
 		if (csrf === null) throw new HttpError(401, 'not_signed_in', 'sign in on the dashboard first');
 		return c.json({ csrf }, 200, NO_STORE);
 	});
-
+	control.get(
+		'/live',
+		live.route(requireControl, (c: Context<ControlEnv>) => c.var.caller)
+	);
 	control.use('*', requireControl);
 
 	control.post('/token', limitOf(CONTROL.token), async (c) => {
@@ -94,7 +98,6 @@ export function controlRoutes(
 		return passThrough(res, (body) => moderator.rewrite(streamer, upstream, name, body, 'dock'));
 	});
 
-	control.get('/live', (c) => live.open(c, c.var.caller.streamer));
 	moderationRoutes(control, moderator);
 	controlSettingsRoutes(control, settings, opts.checkSettings);
 

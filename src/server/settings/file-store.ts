@@ -4,7 +4,7 @@
 // the last good copy, and the server starts: a look lost to a damaged file is not worth a stream
 // that cannot start (moderation's file, which decides what is read aloud, stops the server
 // instead). `where` null: memory only (tests). One process serves one streamer, so the streamer
-// argument is only a key of the hub.
+// argument is only a key of the push channel.
 import { readFileSync, renameSync } from 'node:fs';
 import { z } from 'zod/mini';
 import {
@@ -12,11 +12,10 @@ import {
 	isSettingsTarget,
 	SettingsValues,
 	type ControlSettings,
-	type LiveMessage,
 	type SavedSettings
 } from '../../contract/index.ts';
 import { writeDurably } from '../durable-file.ts';
-import { LocalHub } from '../moderation/local-hub.ts';
+import { MemoryPushChannel } from '../live/push-channel.ts';
 import {
 	afterSave,
 	afterUndo,
@@ -50,12 +49,16 @@ const empty = (): State => ({ revision: 0, targets: new Map() });
 
 export class FileSettingsStore implements SettingsStore {
 	readonly #where: string | null;
-	readonly #hub = new LocalHub();
 	#state: State = empty();
 	/** Saves and undos run one after another, each on the state the one before left. */
 	#queue: Promise<unknown> = Promise.resolve();
 
-	constructor(where: string | null, now: () => Date = () => new Date()) {
+	/** `push`: the channel it publishes on (the app's, shared with the moderation store). */
+	constructor(
+		where: string | null,
+		now: () => Date = () => new Date(),
+		readonly push = new MemoryPushChannel()
+	) {
 		this.#where = where;
 		if (where === null) return;
 		const loaded = load(where, now);
@@ -92,10 +95,6 @@ export class FileSettingsStore implements SettingsStore {
 		);
 	}
 
-	subscribe(streamer: string, listener: (m: LiveMessage) => void): () => void {
-		return this.#hub.subscribe(streamer, listener);
-	}
-
 	/**
 	 * One change, after those before it: the next state is written (where there is a file) before
 	 * it is kept and published, so a write that fails leaves the settings as they were.
@@ -118,7 +117,7 @@ export class FileSettingsStore implements SettingsStore {
 			const state = { revision: revision + 1, targets: new Map(targets).set(target, record) };
 			await this.#write(state);
 			this.#state = state;
-			this.#hub.publish(streamer, settingsMessage(target, state.revision));
+			this.push.publish(streamer, settingsMessage(target, state.revision));
 			return savedOf(state.revision, target, record);
 		};
 		const done = this.#queue.then(run, run);

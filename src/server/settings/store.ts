@@ -8,6 +8,7 @@ import type {
 	SavedSettings,
 	SettingsValues
 } from '../../contract/index.ts';
+import type { PushSubscriptions } from '../live/push-channel.ts';
 
 /** A target's previous sets kept for Undo, at most. */
 export const MAX_UNDO = 20;
@@ -48,10 +49,10 @@ export interface SettingsStore {
 	 */
 	undo(streamer: string, target: string, baseRevision?: number): Promise<SavedSettings>;
 	/**
-	 * The streamer's changes, made on any instance; `resync` when changes may have been missed.
-	 * Returns the unsubscribe.
+	 * The push channel it publishes its changes on (src/server/live/push-channel.ts): the streamer's
+	 * pages hear them, made on any instance.
 	 */
-	subscribe(streamer: string, listener: (m: LiveMessage) => void): () => void;
+	readonly push: PushSubscriptions;
 	close?(): Promise<void>;
 }
 

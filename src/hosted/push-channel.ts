@@ -1,27 +1,33 @@
-// The one LISTEN of an instance: the changes that any instance makes to moderation
-// (moderation-store.ts) and to stored settings (settings-store.ts) are sent with pg_notify, each on
-// its channel, inside the transaction that makes them, and each instance hears them all here, on
-// one connection, and hands each channel's to the store that joined it (InstanceListen).
+// Hosted mode's push channel (src/server/live/push-channel.ts): every store publishes a streamer's
+// change with pg_notify on one channel, inside the transaction that makes it (heard only once
+// committed, never lost while the change is kept), and every instance hears every instance's on
+// one LISTEN connection, then hands each message to its own sockets of that streamer only.
 //
-// On a PostgreSQL server, a connection of its own (not from a pool: a pooled connection is shared
-// and given back, and a LISTEN lives as long as its connection). When it is lost (the server
-// restarted, the connection was ended, a ping went unanswered) it is opened again after a wait that
-// doubles up to BACKOFF_MAX_MS; notifications sent meanwhile are lost, so `listening` is told again
-// and each store asks its subscribers to read everything again. On PGlite (one process) the
-// embedded database's own listen() hears the notifications of its only connection.
+// On a PostgreSQL server, the LISTEN has a connection of its own (not from a pool: a pooled
+// connection is shared and given back, and a LISTEN lives as long as its connection). When it is
+// lost (the server restarted, the connection was ended, a ping went unanswered) it is opened again
+// after a wait that doubles up to BACKOFF_MAX_MS; notices sent meanwhile are lost, so once it is
+// back every open page is told `resync` (once) and reads everything again. On PGlite (one process)
+// the embedded database's own listen() hears the notices of its only connection.
 import type { PGlite } from '@electric-sql/pglite';
+import { sql, type Kysely } from 'kysely';
 import type { Client } from 'pg';
-import { listenTarget, type Db } from './db.ts';
+import { z } from 'zod/mini';
+import { LiveMessage } from '../contract/index.ts';
+import {
+	MemoryPushChannel,
+	type LiveListener,
+	type PushChannel
+} from '../server/live/push-channel.ts';
+import { listenTarget, type Database, type Db } from './db.ts';
 
-/** The notification channel of moderation's changes (payload: moderation-store.ts Notice). */
-export const CHANNEL = 'tip_moderation';
-/** The notification channel of stored settings' changes (payload: settings-store.ts Notice). */
-export const SETTINGS_CHANNEL = 'tip_settings';
-/** Every channel the instance's LISTEN connection listens on. */
-const CHANNELS = [CHANNEL, SETTINGS_CHANNEL] as const;
-type Channel = (typeof CHANNELS)[number];
+/** The notification channel of every store's changes (payload: Notice). */
+export const CHANNEL = 'tip_live';
 /** How the LISTEN connection shows in pg_stat_activity. */
-export const LISTEN_APPLICATION_NAME = 'tip_moderation listen';
+export const LISTEN_APPLICATION_NAME = 'tip_live listen';
+
+/** A notification's payload: the streamer, and the message for their pages. */
+const Notice = z.object({ s: z.string(), m: LiveMessage });
 
 const BACKOFF_FIRST_MS = 250;
 const BACKOFF_MAX_MS = 15_000;
@@ -32,18 +38,21 @@ const BACKOFF_MAX_MS = 15_000;
 const PING_EVERY_MS = 30_000;
 const PING_TIMEOUT_MS = 10_000;
 
-export interface ListenEvents {
-	/** A notification's payload. */
-	notified(payload: string): void;
+/** What a store that keeps things in memory (moderation-store.ts: the rules) is told. */
+export interface PushWatcher {
+	/** A message published on any instance, before the pages hear it. */
+	heard(streamer: string, message: LiveMessage): void;
 	/** LISTEN is in place (again): what was sent while it was not has not been heard. */
 	listening(): void;
 	/** The LISTEN connection is lost; it is being opened again. */
 	lost(): void;
 }
 
-/** What the connection tells: a notification names its channel. */
-interface ConnectionEvents extends Omit<ListenEvents, 'notified'> {
-	notified(channel: Channel, payload: string): void;
+/** What the LISTEN connection tells. */
+interface ListenEvents {
+	notified(payload: string): void;
+	listening(): void;
+	lost(): void;
 }
 
 interface Listening {
@@ -52,11 +61,12 @@ interface Listening {
 }
 
 /**
- * An instance's LISTEN, on every channel, for the stores that join it: serve.ts makes one and
- * hands it to both stores; a store made without one makes its own (tests of one store).
+ * An instance's push channel: serve.ts makes one and hands it to both stores and to the app's
+ * sockets; a store made without one makes its own (tests of one store).
  */
-export class InstanceListen {
-	readonly #joined = new Map<Channel, Set<ListenEvents>>();
+export class HostedPushChannel implements PushChannel<Kysely<Database>> {
+	readonly #pages = new MemoryPushChannel();
+	readonly #watchers = new Set<PushWatcher>();
 	readonly #listening: Listening;
 	#heard = false;
 
@@ -64,48 +74,65 @@ export class InstanceListen {
 	constructor(db: Db) {
 		const target = listenTarget(db);
 		if (!target) throw new Error('a LISTEN needs a database opened by openDatabase');
-		const all = () => [...this.#joined.values()].flatMap((set) => [...set]);
 		this.#listening = listen(target, {
-			notified: (channel, payload) => {
-				for (const events of [...(this.#joined.get(channel) ?? [])]) events.notified(payload);
-			},
+			notified: (payload) => this.#notified(payload),
 			listening: () => {
 				this.#heard = true;
-				for (const events of all()) events.listening();
+				for (const w of [...this.#watchers]) w.listening();
+				this.#pages.publishAll({ type: 'resync' });
 			},
 			lost: () => {
 				this.#heard = false;
-				for (const events of all()) events.lost();
+				for (const w of [...this.#watchers]) w.lost();
 			}
 		});
 	}
 
+	/** Sends the message to every instance once (and only if) the transaction `tx` commits. */
+	async publish(streamer: string, message: LiveMessage, tx: Kysely<Database>): Promise<void> {
+		const notice: z.infer<typeof Notice> = { s: streamer, m: message };
+		await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`.execute(tx);
+	}
+
+	subscribe(streamer: string, listener: LiveListener): () => void {
+		return this.#pages.subscribe(streamer, listener);
+	}
+
 	/**
-	 * Hands the channel's notifications to `events`, and tells it when LISTEN is in place (at
-	 * once, if it already is). Returns the leave.
+	 * Tells `watcher` what is heard, and when LISTEN is in place (at once, if it already is).
+	 * Returns the leave.
 	 */
-	join(channel: Channel, events: ListenEvents): () => void {
-		let set = this.#joined.get(channel);
-		if (!set) this.#joined.set(channel, (set = new Set()));
-		set.add(events);
-		if (this.#heard) queueMicrotask(() => set.has(events) && this.#heard && events.listening());
-		return () => void set.delete(events);
+	watch(watcher: PushWatcher): () => void {
+		this.#watchers.add(watcher);
+		if (this.#heard)
+			queueMicrotask(() => this.#watchers.has(watcher) && this.#heard && watcher.listening());
+		return () => void this.#watchers.delete(watcher);
 	}
 
 	close(): Promise<void> {
 		return this.#listening.close();
 	}
+
+	#notified(payload: string): void {
+		let notice: z.infer<typeof Notice>;
+		try {
+			notice = Notice.parse(JSON.parse(payload));
+		} catch {
+			console.error('[live] a notification that is not ours was ignored');
+			return;
+		}
+		for (const w of [...this.#watchers]) w.heard(notice.s, notice.m);
+		this.#pages.publish(notice.s, notice.m);
+	}
 }
 
 /** Starts listening on `target` (db.ts listenTarget) now, for as long as it is not closed. */
-function listen(target: { url: string } | { pglite: PGlite }, on: ConnectionEvents): Listening {
+function listen(target: { url: string } | { pglite: PGlite }, on: ListenEvents): Listening {
 	return 'url' in target ? new ServerListener(target.url, on) : embeddedListener(target.pglite, on);
 }
 
-function embeddedListener(lite: PGlite, on: ConnectionEvents): Listening {
-	const unlisten = Promise.all(
-		CHANNELS.map((channel) => lite.listen(channel, (payload) => on.notified(channel, payload)))
-	).then(
+function embeddedListener(lite: PGlite, on: ListenEvents): Listening {
+	const unlisten = Promise.all([lite.listen(CHANNEL, (payload) => on.notified(payload))]).then(
 		(stops) => {
 			on.listening();
 			return stops;
@@ -133,7 +160,7 @@ class ServerListener implements Listening {
 
 	constructor(
 		private readonly url: string,
-		private readonly on: ConnectionEvents
+		private readonly on: ListenEvents
 	) {
 		this.opening = this.open();
 	}
@@ -179,12 +206,11 @@ class ServerListener implements Listening {
 		client.on('error', (err) => lost(err.message));
 		client.on('end', () => lost('ended'));
 		client.on('notification', (n) => {
-			const channel = CHANNELS.find((c) => c === n.channel);
-			if (channel && n.payload !== undefined) this.on.notified(channel, n.payload);
+			if (n.channel === CHANNEL && n.payload !== undefined) this.on.notified(n.payload);
 		});
 		try {
 			await client.connect();
-			await client.query(CHANNELS.map((c) => `LISTEN ${c}`).join('; '));
+			await client.query(`LISTEN ${CHANNEL}`);
 		} catch (err) {
 			lost(err instanceof Error ? err.message : String(err));
 			return;
