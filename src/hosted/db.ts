@@ -310,3 +310,13 @@ export async function openDatabase(opts: {
 	onPGlite.set(db, lite);
 	return db;
 }
+
+/** A jsonb column: parsed by the driver, or its text (unreadable text: left to the schema). */
+export function jsonColumn(v: unknown): unknown {
+	if (typeof v !== 'string') return v;
+	try {
+		return JSON.parse(v);
+	} catch {
+		return v;
+	}
+}

@@ -15,7 +15,7 @@ import { sql, type Selectable } from 'kysely';
 import { DecisionRecord, ModerationRules, type StoredRules } from '../contract/index.ts';
 import { decisionMessage } from '../core/moderation/video.ts';
 import type { Decision, ModerationStore } from '../server/moderation/store.ts';
-import type { Db, ModerationDecisionsTable } from './db.ts';
+import { jsonColumn, type Db, type ModerationDecisionsTable } from './db.ts';
 import { HostedPushChannel } from './push-channel.ts';
 
 /** A decision is kept this long after it was made (or settled), then pruned. */
@@ -222,7 +222,7 @@ export class HostedModerationStore implements ModerationStore {
 
 /** Stored rules, read with the contract's schema; unreadable ones are no rule (and logged). */
 function readRules(streamer: string, stored: unknown): ModerationRules {
-	const parsed = ModerationRules.safeParse(json(stored));
+	const parsed = ModerationRules.safeParse(jsonColumn(stored));
 	if (parsed.success) return parsed.data;
 	// The fields only, never the rules' text (the blocked words).
 	const fields = parsed.error.issues.map((i) => i.path.join('.') || '(rules)').join(', ');
@@ -231,7 +231,7 @@ function readRules(streamer: string, stored: unknown): ModerationRules {
 }
 
 function toDecision(streamer: string, row: DecisionRow): Decision {
-	const parsed = DecisionRecord.safeParse(json(row.decision));
+	const parsed = DecisionRecord.safeParse(jsonColumn(row.decision));
 	if (parsed.success) return { orderId: row.order_id, ...parsed.data };
 	// Never thrown (every read of the queue would fail): the row's own columns, and a person
 	// decides a tip whose outcome is unreadable too.
@@ -245,14 +245,4 @@ function toDecision(streamer: string, row: DecisionRow): Decision {
 		by: 'rules',
 		decidedAt: new Date(row.decided_at).toISOString()
 	};
-}
-
-/** A jsonb column: parsed by the driver, or its text (unreadable text: left to the schema). */
-function json(v: unknown): unknown {
-	if (typeof v !== 'string') return v;
-	try {
-		return JSON.parse(v);
-	} catch {
-		return v;
-	}
 }

@@ -22,7 +22,7 @@ import {
 	type SettingsStore,
 	type TargetRecord
 } from '../server/settings/store.ts';
-import type { Database, Db } from './db.ts';
+import { jsonColumn, type Database, type Db } from './db.ts';
 import { HostedPushChannel } from './push-channel.ts';
 
 type Next = (
@@ -163,18 +163,11 @@ function readRecord(
 	target: string,
 	row: { values: unknown; history: unknown }
 ): TargetRecord {
-	const parsed = StoredRecord.safeParse({ values: json(row.values), history: json(row.history) });
+	const parsed = StoredRecord.safeParse({
+		values: jsonColumn(row.values),
+		history: jsonColumn(row.history)
+	});
 	if (parsed.success) return parsed.data;
 	console.error(`[settings] the stored settings of ${streamer} ${target} are unreadable: none`);
 	return { values: {}, history: [] };
-}
-
-/** A jsonb column: parsed by the driver, or its text (unreadable text: left to the schema). */
-function json(v: unknown): unknown {
-	if (typeof v !== 'string') return v;
-	try {
-		return JSON.parse(v);
-	} catch {
-		return v;
-	}
 }

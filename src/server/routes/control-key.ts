@@ -28,9 +28,6 @@ export interface ControlKeyCheck {
 /** The streamer of single mode, for the control lock and the moderation store. */
 export const SINGLE_STREAMER = 'single';
 
-const badKey = () =>
-	new HttpError(401, 'bad_control_key', 'missing or wrong control key (the ?key= of the dock URL)');
-
 export function controlKeyCheck(opts: KeyOptions, guard: KeyGuard): ControlKeyCheck {
 	// The key in force: read on every request, so a new key takes over (and the old one stops) at once.
 	let current = opts.controlKey;
@@ -39,17 +36,10 @@ export function controlKeyCheck(opts: KeyOptions, guard: KeyGuard): ControlKeyCh
 		guard.refuseCrossSite(c);
 		if (opts.resolveControl) {
 			const found = await opts.resolveControl(c);
-			if (found && 'replaced' in found)
-				throw new HttpError(
-					401,
-					'control_key_replaced',
-					'this dock URL was replaced by a newer one: copy the new dock URL from your dashboard'
-				);
-			if (!found) throw guard.wrongKey(c, badKey());
-			c.set('caller', found);
+			c.set('caller', guard.found(c, found, 'control'));
 		} else if (current !== undefined && keyMatches(c.req.header('x-control-key'), current)) {
 			c.set('caller', { streamer: SINGLE_STREAMER, upstream: opts.upstream });
-		} else throw guard.wrongKey(c, badKey());
+		} else throw guard.wrongKey(c, 'control');
 		await next();
 	};
 

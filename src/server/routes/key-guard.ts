@@ -28,15 +28,25 @@ export class KeyGuard {
 		);
 	}
 
-	/** A request whose key was found wrong: `refusal` (401), or 429 once its client keeps failing. */
-	wrongKey(c: Context, refusal: HttpError): HttpError {
+	/** A request whose `kind` of key was found wrong: 401, or 429 once its client keeps failing. */
+	wrongKey(c: Context, kind: KeyKind): HttpError {
 		const client = this.#client(c);
 		const wait = this.failures.fail(client);
 		this.opts.keyRefused?.(wait === null ? 'wrong_key' : 'too_many_attempts', client);
-		if (wait === null) return refusal;
+		if (wait === null) return new HttpError(401, ...REFUSALS[kind].wrong);
 		return new HttpError(429, 'too_many_attempts', 'too many wrong keys; wait a minute', {
 			'Retry-After': String(wait)
 		});
+	}
+
+	/**
+	 * What a hosted key lookup found: the caller; or the refusal of a key its streamer replaced
+	 * (uncounted: it was right once), or of one that was never right (counted, as wrongKey).
+	 */
+	found<T extends object>(c: Context, found: T | { replaced: true } | null, kind: KeyKind): T {
+		if (found && 'replaced' in found) throw new HttpError(401, ...REFUSALS[kind].replaced);
+		if (!found) throw this.wrongKey(c, kind);
+		return found;
 	}
 
 	#client(c: Context): string {
@@ -65,3 +75,23 @@ export function keyRefusalLog(
 		);
 	};
 }
+
+type KeyKind = 'overlay' | 'control';
+
+/** Each kind of key's refusals (code, text): a wrong or missing key, a key its streamer replaced. */
+const REFUSALS: Record<KeyKind, Record<'wrong' | 'replaced', [string, string]>> = {
+	overlay: {
+		wrong: ['bad_overlay_key', 'missing or wrong overlay key (the ?key= of the URL)'],
+		replaced: [
+			'overlay_key_replaced',
+			'this overlay URL was replaced by a newer one: copy the new URL from your dashboard into OBS'
+		]
+	},
+	control: {
+		wrong: ['bad_control_key', 'missing or wrong control key (the ?key= of the dock URL)'],
+		replaced: [
+			'control_key_replaced',
+			'this dock URL was replaced by a newer one: copy the new dock URL from your dashboard'
+		]
+	}
+};

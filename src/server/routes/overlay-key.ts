@@ -4,7 +4,6 @@
 // the streamer, and the request is served by that streamer's upstream client.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppOptions, ControlAccess } from '../app-options.ts';
-import { HttpError } from '../http-error.ts';
 import { keyMatches } from '../security.ts';
 import type { KeyGuard } from './key-guard.ts';
 import type { UpstreamClient } from '../upstream.ts';
@@ -27,24 +26,14 @@ export interface OverlayKeyCheck {
 
 type KeyOptions = Pick<AppOptions, 'upstream' | 'overlayKey' | 'resolveKey'>;
 
-const badKey = () =>
-	new HttpError(401, 'bad_overlay_key', 'missing or wrong overlay key (the ?key= of the URL)');
-
 export function overlayKeyCheck(opts: KeyOptions, guard: KeyGuard): OverlayKeyCheck {
 	const requireKey: MiddlewareHandler = async (c, next) => {
 		guard.refuseCrossSite(c);
 		const key = c.req.header('x-overlay-key');
 		if (opts.resolveKey) {
 			const found = key ? await opts.resolveKey(key) : null;
-			if (found && 'replaced' in found)
-				throw new HttpError(
-					401,
-					'overlay_key_replaced',
-					'this overlay URL was replaced by a newer one: copy the new URL from your dashboard into OBS'
-				);
-			if (!found) throw guard.wrongKey(c, badKey());
-			c.set('overlayCaller', found);
-		} else if (!keyMatches(key, opts.overlayKey)) throw guard.wrongKey(c, badKey());
+			c.set('overlayCaller', guard.found(c, found, 'overlay'));
+		} else if (!keyMatches(key, opts.overlayKey)) throw guard.wrongKey(c, 'overlay');
 		await next();
 	};
 
