@@ -20,7 +20,7 @@ import {
 	type ParamSchema
 } from '../../src/client/params.ts';
 
-/** The card's preset looks (looks.ts styles each). */
+/** The card's preset looks (AlertCard.svelte styles each). */
 export const LOOKS = ['classic', 'gold', 'neon', 'ember', 'frost'] as const;
 export type Look = (typeof LOOKS)[number];
 
