@@ -127,26 +127,29 @@ export function applySnapshot(model: DockModel, read: SnapshotBody): DockModel {
 			};
 		}
 		case 'ttsHistory':
-			return {
-				...model,
-				ttsHistory: read.body.tips.slice(0, HISTORY_LIMIT),
-				seen: withIds(
-					model.seen,
-					read.body.tips.map((t) => t.order_id)
-				)
-			};
+			return sawAll(
+				{ ...model, ttsHistory: read.body.tips.slice(0, HISTORY_LIMIT) },
+				read.body.tips
+			);
 		case 'mediaHistory':
-			return {
-				...model,
-				mediaHistory: read.body.media.slice(0, HISTORY_LIMIT),
-				seen: withIds(
-					model.seen,
-					read.body.media.map((m) => m.order_id)
-				)
-			};
+			return sawAll(
+				{ ...model, mediaHistory: read.body.media.slice(0, HISTORY_LIMIT) },
+				read.body.media
+			);
 		case 'tipping':
 			return { ...model, accepting: read.body.accepting };
 	}
+}
+
+/** The model, having seen every one of a history read's rows (also those past the limit). */
+function sawAll(model: DockModel, rows: readonly { order_id: string }[]): DockModel {
+	return {
+		...model,
+		seen: withIds(
+			model.seen,
+			rows.map((r) => r.order_id)
+		)
+	};
 }
 
 /** The item's position by `queued_at` (a released claim keeps its place in the queue). */

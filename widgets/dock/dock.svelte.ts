@@ -56,6 +56,11 @@ export interface DockOptions {
 	live?: OpenLive;
 }
 
+/** The props of a dock section: the dock's state, which it reads and presses through. */
+export interface SectionProps {
+	dock: DockState;
+}
+
 export class DockState {
 	model = $state.raw<DockModel>(emptyModel());
 	currency = $state.raw<CurrencyInfo | null>(null);

@@ -40,6 +40,14 @@ function summarize(e: KnownEvent): string {
 	return '';
 }
 
+/** What the TTS sample panels (ThemeGallery, AlertTiers) take from the preview page. */
+export interface TtsSampleProps {
+	/** A page URL with the overlay key and extra parameters (PreviewState.url). */
+	url: (path: string, extra?: Record<string, string>) => string;
+	/** Puts the panel's parameters in the Settings section's form (the TTS widget's). */
+	onuse?: (values: Record<string, string>) => void;
+}
+
 export class PreviewState {
 	/** hosted: one streamer's control room in hosted mode (a test tip only; no simulator faults). */
 	mode = $state<'live' | 'demo' | 'hosted' | null>(null);
