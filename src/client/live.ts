@@ -1,4 +1,4 @@
-// The token endpoint's push channel as a page reads it (docs/moderation.md, "The push channel"):
+// The token endpoint's push channel as a page reads it (docs/push-channel.md):
 // GET /live with the page's key (the dock's ApiClient, based at /control, reads /control/live), a
 // WebSocket of JSON frames (src/contract/live.ts; the server's side is src/server/live/sockets.ts).
 // Hints with no viewer text, which the page answers by reading again. reconnecting-websocket keeps

@@ -1,4 +1,4 @@
-// The push channel (docs/moderation.md, "The push channel"): what the token endpoint pushes to open
+// The push channel (docs/push-channel.md): what the token endpoint pushes to open
 // pages on GET /live (overlay key) and GET /control/live (control credential), a WebSocket carrying
 // one JSON frame per message. Ours, not the upstream's. Hints only, never viewer text: a page
 // answers each by reading again.

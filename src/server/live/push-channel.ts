@@ -1,4 +1,4 @@
-// The push channel's publish/subscribe (docs/moderation.md, "The push channel"): what the stores
+// The push channel's publish/subscribe (docs/push-channel.md): what the stores
 // publish for a streamer (a decision, saved rules, saved settings) and what each open socket of
 // that streamer's pages (sockets.ts) hears. One interface for every store and both modes: in
 // memory here (single mode, one process), over PostgreSQL's NOTIFY in hosted mode

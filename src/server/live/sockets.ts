@@ -1,4 +1,4 @@
-// The push channel's sockets (docs/moderation.md, "The push channel"): GET /live for the widgets
+// The push channel's sockets (docs/push-channel.md): GET /live for the widgets
 // (overlay key, app.ts) and GET /control/live for the dock (control credential,
 // routes/control.ts), each a WebSocket carrying JSON frames (src/contract/live.ts). A browser's
 // WebSocket cannot send a key header and a URL would put the key in logs, so the page's first
