@@ -1,35 +1,15 @@
 // The dock's and the settings editor's calls to the token endpoint: every /control route (docs/
-// dock.md), its method and path, the body it takes, the answer it gives and the error codes it may
-// answer. One source for the server's routes (src/server/routes/control.ts validates each body
-// against it) and the browser's client (src/client/control.ts). Ours, not the upstream's: /api
+// dock.md), its method and path, the answer it gives and the error codes it may
+// answer. What the browser reads; the bodies the server checks are in
+// control-bodies.ts, by the same names. One source for the server's routes and the browser's client (src/client/control.ts). Ours, not the upstream's: /api
 // forwards the upstream's routes (routes.ts), /control is the token endpoint's own.
 import { z } from 'zod/mini';
-import { OrderId } from './common.ts';
-import { ModerationRules, StoredRules, TipModeration } from './moderation.ts';
-import {
-	ControlSettings,
-	MAX_SETTING_LENGTH,
-	MAX_SETTINGS_PER_TARGET,
-	SaveSettings,
-	SavedSettings
-} from './settings.ts';
+import { KEY_FORMAT } from './keys.ts';
+import { StoredRules, TipModeration } from './moderation.ts';
+import { ControlSettings, SavedSettings } from './settings.ts';
 
 // `/*@__PURE__*/` before each `.check(...)` (common.ts says why): the dock and the editor keep
 // what they use, the other pages nothing.
-
-/** The largest request body of a /control route without a `maxBody` of its own. */
-export const MAX_BODY = 16 * 1024;
-/**
- * The moderation rules' body: as long as their schema lets them be (1000 words and 1000 names of up
- * to 100 characters), far past MAX_BODY, which a few hundred words pass.
- */
-export const RULES_MAX_BODY = 384 * 1024;
-/**
- * A target's stored settings: as long as their schema lets them be (MAX_SETTINGS_PER_TARGET values
- * of up to MAX_SETTING_LENGTH characters, about 420 kB), far past MAX_BODY, which the TTS widget's
- * five tiers with their image and sound URLs can pass.
- */
-export const SETTINGS_MAX_BODY = MAX_SETTINGS_PER_TARGET * (MAX_SETTING_LENGTH + 64) + 1024;
 
 /** The dock's actions; `true`: the action names one order (`{ order_id }`), else no body (or `{}`). */
 export const ACTION_ORDER = {
@@ -54,33 +34,8 @@ export function isActionName(name: string): name is ActionName {
 	return Object.hasOwn(ACTION_ORDER, name);
 }
 
-const ORDER = 'a JSON body { "order_id": "<order id>" }';
-
-/** The body an action takes, and the 400's sentence for one it does not. */
-export function actionBody(name: ActionName): { body: z.ZodMiniType; message: string } {
-	return ACTION_ORDER[name]
-		? { body: OrderBody, message: `expected ${ORDER}` }
-		: { body: NoBody, message: 'expected no body, or {}' };
-}
-
 /** The control key's format (docs/dock.md: like the overlay key). */
-export const CONTROL_KEY = /^[A-Za-z0-9_-]{16,128}$/;
-
-/** The body of an action on one order, and the query of a held tip's message. */
-export const OrderBody = z.object({ order_id: OrderId });
-/** The body of an action on nothing in particular: none, or `{}` (a client that always sends JSON). */
-export const NoBody = /*@__PURE__*/ z.strictObject({});
-/** Approve or Reject: a tip's (`queue` absent or `tts`) or a video's (`queue: "media"`). */
-export const SettleBody = z.object({
-	order_id: OrderId,
-	queue: z._default(z.enum(['tts', 'media']), 'tts')
-});
-export type SettleBody = z.infer<typeof SettleBody>;
-/** Undo: none, `{}`, or the revision the editor read (a save since then is a 409). */
-export const UndoBody = z.union([
-	/*@__PURE__*/ z.strictObject({}),
-	z.object({ base_revision: /*@__PURE__*/ z.int().check(z.gte(0)) })
-]);
+export const CONTROL_KEY = KEY_FORMAT;
 
 /** An action's answer: `done` (the press changed something) or `already` (it was so before). */
 export const ActionAnswer = z.looseObject({
@@ -135,12 +90,6 @@ export interface ControlRoute {
 	credential: boolean;
 	/** Calls the upstream: every UPSTREAM_ERRORS code may answer it too. */
 	upstream?: boolean;
-	/** The JSON body (a 400 when it does not match); absent: the route takes no body. */
-	body?: z.ZodMiniType;
-	/** The 400's sentence for a body that does not match (the field it names). */
-	badBody?: string;
-	/** The largest body, in bytes (MAX_BODY when absent). */
-	maxBody?: number;
 	answer: z.ZodMiniType;
 }
 
@@ -177,15 +126,13 @@ export const read = /*@__PURE__*/ route({
 	credential: true,
 	answer: z.unknown()
 });
-/** One of ACTION_ORDER; its body is OrderBody or NoBody as the action says (actionBody). */
+/** One of ACTION_ORDER; its body is an order id or none, as the action says (control-bodies.ts). */
 export const action = /*@__PURE__*/ route({
 	name: 'action',
 	method: 'POST',
 	path: '/actions/:action',
 	credential: true,
 	upstream: true,
-	body: z.union([OrderBody, NoBody]),
-	badBody: `expected ${ORDER}`,
 	answer: ActionAnswer
 });
 export const rules = /*@__PURE__*/ route({
@@ -195,14 +142,11 @@ export const rules = /*@__PURE__*/ route({
 	credential: true,
 	answer: StoredRules
 });
-/** A body that does not match is 400 `bad_rules`, naming every field. */
 export const saveRules = /*@__PURE__*/ route({
 	name: 'saveRules',
 	method: 'PUT',
 	path: '/moderation',
 	credential: true,
-	body: ModerationRules,
-	maxBody: RULES_MAX_BODY,
 	answer: StoredRules
 });
 /** Approve a held tip, or a held video (`queue: "media"`). */
@@ -211,8 +155,6 @@ export const approve = /*@__PURE__*/ route({
 	method: 'POST',
 	path: '/moderation/approve',
 	credential: true,
-	body: SettleBody,
-	badBody: `expected ${ORDER}`,
 	answer: SettleAnswer
 });
 /** Reject a held tip, or a held video (`queue: "media"`). */
@@ -236,16 +178,11 @@ export const settings = /*@__PURE__*/ route({
 	credential: true,
 	answer: ControlSettings
 });
-/** A value that does not match names its parameter: 400 `bad_settings`, with every sentence. */
 export const saveSettings = /*@__PURE__*/ route({
 	name: 'saveSettings',
 	method: 'PUT',
 	path: '/settings/:target',
 	credential: true,
-	body: SaveSettings,
-	badBody:
-		'expected a JSON body { "values": { "<parameter>": "<value>" }, "base_revision": <revision> }',
-	maxBody: SETTINGS_MAX_BODY,
 	answer: SavedSettings
 });
 export const undoSettings = /*@__PURE__*/ route({
@@ -253,8 +190,6 @@ export const undoSettings = /*@__PURE__*/ route({
 	method: 'POST',
 	path: '/settings/:target/undo',
 	credential: true,
-	body: UndoBody,
-	badBody: 'expected no body, or { "base_revision": <revision> }',
 	answer: SavedSettings
 });
 /** Single mode: a new control key (the old one stops at once); hosted: 404, the dashboard makes it. */

@@ -4,13 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import {
 	ACTION_ORDER,
-	actionBody,
 	CONTROL,
 	CONTROL_ERRORS,
 	CREDENTIAL_ERRORS,
 	UPSTREAM_ERRORS,
 	type ActionName
 } from '../../src/contract/control.ts';
+import { actionBody, CONTROL_BODIES } from '../../src/contract/control-bodies.ts';
 import { CONTROL_ACTIONS } from '../../src/server/control-actions.ts';
 
 describe('the /control contract', () => {
@@ -20,6 +20,7 @@ describe('the /control contract', () => {
 			expect(CONTROL_ERRORS[name as keyof typeof CONTROL]).toBeDefined();
 		}
 		expect(Object.keys(CONTROL_ERRORS).sort()).toEqual(Object.keys(CONTROL).sort());
+		expect(Object.keys(CONTROL_BODIES).sort()).toEqual(Object.keys(CONTROL).sort());
 	});
 
 	it("lists a route's own codes apart from the credential's and the upstream's", () => {

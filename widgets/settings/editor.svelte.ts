@@ -2,6 +2,7 @@
 // draft per target (switching targets keeps what was typed), the checker's sentences and the
 // server's, Save, Undo and the control credential they need. The components only render it.
 import type { SettingsTarget, SettingsValues, SettingsWidget } from '../../src/contract/index.ts';
+import { KEY_FORMAT } from '../../src/contract/keys.ts';
 import {
 	errorsByField,
 	nextAmountTier,
@@ -234,7 +235,7 @@ export class EditorState {
 	/** The key the prompt was given: kept for the tab, then the waiting action goes on. */
 	async giveKey(key: string): Promise<void> {
 		const action = this.asking;
-		if (!action || !/^[A-Za-z0-9_-]{16,128}$/.test(key.trim())) {
+		if (!action || !KEY_FORMAT.test(key.trim())) {
 			this.keyError = 'That is not a control key (16 to 128 of A-Z a-z 0-9 _ -).';
 			return;
 		}

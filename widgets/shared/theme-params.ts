@@ -8,13 +8,13 @@ import {
 	fontFamilies
 } from '../../src/client/css-params.ts';
 import { oneOf, param, requiredParam, type ParamSchema } from '../../src/client/params.ts';
+import { KEY_FORMAT } from '../../src/contract/keys.ts';
 import { numberField } from './widget-params.ts';
 import { z } from 'zod/mini';
 
 // The token endpoint's overlay key format (src/server/config.ts); a malformed key is reported here
 // instead of costing a refused request (and a rate-limit strike) at the server.
-const overlayKey: ParamSchema<string> = () =>
-	z.string().check(z.trim(), z.regex(/^[A-Za-z0-9_-]{16,128}$/));
+const overlayKey: ParamSchema<string> = () => z.string().check(z.trim(), z.regex(KEY_FORMAT));
 
 /** `key`: the overlay key every widget URL carries. */
 export const keyField = requiredParam(overlayKey, {

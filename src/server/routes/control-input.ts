@@ -1,11 +1,11 @@
 // The JSON body of a /control route, limited with Hono's bodyLimit (guards.ts, limitBody) and
-// checked with Hono's validator against its schema in src/contract/control.ts: the route reads it
+// checked with Hono's validator against its schema in src/contract/control-bodies.ts: the route reads it
 // as `c.req.valid('json')`. A body that does not match is the route's 400, naming the field.
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { validator } from 'hono/validator';
 import type { z } from 'zod/mini';
-import { MAX_BODY, type ControlRoute } from '../../contract/control.ts';
+import { MAX_BODY, type RouteBody } from '../../contract/control-bodies.ts';
 import { HttpError } from '../http-error.ts';
 import { limitBody } from './guards.ts';
 
@@ -25,7 +25,7 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 export const notJson = () => new HttpError(400, 'bad_request', 'expected a JSON body');
 
 /** Hono's bodyLimit at the route's `maxBody` (MAX_BODY when it has none). */
-export const limitOf = (route: ControlRoute): MiddlewareHandler =>
+export const limitOf = (route: RouteBody): MiddlewareHandler =>
 	limitBody(route.maxBody ?? MAX_BODY);
 
 /**

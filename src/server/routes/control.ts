@@ -4,7 +4,8 @@
 // frame (live/sockets.ts). The dock's token, its reads (an allowlist of its own: /api stays the
 // widgets'), its actions (control-actions.ts, one at a time per streamer) and a new control key.
 import { Hono, type Context } from 'hono';
-import { actionBody, CONTROL, isActionName, type ActionName } from '../../contract/control.ts';
+import { isActionName, type ActionName } from '../../contract/control.ts';
+import { actionBody, CONTROL_BODIES } from '../../contract/control-bodies.ts';
 import { matchRoute, type RouteName } from '../../contract/index.ts';
 import type { AppOptions } from '../app-options.ts';
 import { CONTROL_ACTIONS } from '../control-actions.ts';
@@ -79,7 +80,7 @@ export function controlRoutes(
 	);
 	control.use('*', requireControl);
 
-	control.post('/token', limitOf(CONTROL.token), async (c) => {
+	control.post('/token', limitOf(CONTROL_BODIES.token), async (c) => {
 		await refuseBody(c);
 		return mintToken(c, c.var.caller.upstream);
 	});
@@ -103,7 +104,7 @@ export function controlRoutes(
 
 	actionRoutes(control, lock);
 
-	control.post('/new-key', limitOf(CONTROL.newKey), async (c) => {
+	control.post('/new-key', limitOf(CONTROL_BODIES.newKey), async (c) => {
 		await refuseBody(c);
 		// In the lock: a new key is never made while an action of the old one runs half-way.
 		const key = await lock(c.var.caller.streamer, replaceKey);
@@ -122,7 +123,7 @@ function actionRoutes(control: Hono<ControlEnv>, lock: ControlLock) {
 				throw new HttpError(404, 'not_found', 'no such dock action');
 			return next();
 		},
-		limitOf(CONTROL.action),
+		limitOf(CONTROL_BODIES.action),
 		jsonInput((c) => {
 			const { body, message } = actionBody(c.req.param('action') as ActionName);
 			return {

@@ -3,7 +3,7 @@
 // with limitBody). Also how a route tells whether a request carries a body without making the Node adapter build a whole Request for it.
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { MAX_BODY } from '../../contract/control.ts';
+import { MAX_BODY } from '../../contract/control-bodies.ts';
 import type { AppOptions } from '../app-options.ts';
 import { HttpError } from '../http-error.ts';
 import { hostAllowed, rawPathTricky } from '../security.ts';

@@ -4,7 +4,7 @@
 // bodies are checked against src/contract/control.ts; the work is the Moderator's.
 import type { Hono } from 'hono';
 import { validator } from 'hono/validator';
-import { CONTROL, OrderBody } from '../../contract/control.ts';
+import { CONTROL_BODIES, OrderBody } from '../../contract/control-bodies.ts';
 import { describeIssues } from '../../contract/index.ts';
 import { HttpError } from '../http-error.ts';
 import type { Moderator } from '../moderation/moderator.ts';
@@ -13,7 +13,7 @@ import { jsonInput, limitOf, notJson } from './control-input.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-const badOrder = () => new HttpError(400, 'bad_request', CONTROL.approve.badBody);
+const badOrder = () => new HttpError(400, 'bad_request', CONTROL_BODIES.approve.badBody);
 
 export function moderationRoutes(control: Hono<ControlEnv>, moderator: Moderator) {
 	control.get('/moderation', async (c) =>
@@ -22,9 +22,9 @@ export function moderationRoutes(control: Hono<ControlEnv>, moderator: Moderator
 
 	control.put(
 		'/moderation',
-		limitOf(CONTROL.saveRules),
+		limitOf(CONTROL_BODIES.saveRules),
 		jsonInput({
-			schema: CONTROL.saveRules.body,
+			schema: CONTROL_BODIES.saveRules.body,
 			refuse: (error) =>
 				error ? new HttpError(400, 'bad_rules', describeIssues(error)) : notJson()
 		}),
@@ -37,9 +37,9 @@ export function moderationRoutes(control: Hono<ControlEnv>, moderator: Moderator
 	for (const how of ['approve', 'reject'] as const)
 		control.post(
 			`/moderation/${how}`,
-			limitOf(CONTROL[how]),
+			limitOf(CONTROL_BODIES[how]),
 			jsonInput({
-				schema: CONTROL[how].body,
+				schema: CONTROL_BODIES[how].body,
 				refuse: (error) => {
 					if (!error) return notJson();
 					if (error.issues.some((i) => i.path[0] === 'queue'))

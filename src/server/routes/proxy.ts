@@ -3,7 +3,7 @@
 // against the route's schemas; the upstream's answer comes back with its status, body and rate
 // limit headers and nothing else.
 import type { Hono } from 'hono';
-import { MAX_BODY } from '../../contract/control.ts';
+import { MAX_BODY } from '../../contract/control-bodies.ts';
 import { matchRoute, ROUTES, type Route } from '../../contract/index.ts';
 import { HttpError } from '../http-error.ts';
 import { bodyBytes, UpstreamUnavailable } from '../upstream.ts';

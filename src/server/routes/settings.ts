@@ -4,7 +4,7 @@
 // widgets' own schemas, handed in as AppOptions.checkSettings (this layer does not import widgets).
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod/mini';
-import { CONTROL } from '../../contract/control.ts';
+import { CONTROL_BODIES } from '../../contract/control-bodies.ts';
 import {
 	isSettingsTarget,
 	MAX_SETTINGS_PER_TARGET,
@@ -49,8 +49,8 @@ export function controlSettingsRoutes(
 				);
 			return next();
 		},
-		limitOf(CONTROL.saveSettings),
-		jsonInput({ schema: CONTROL.saveSettings.body, refuse: refusedSave }),
+		limitOf(CONTROL_BODIES.saveSettings),
+		jsonInput({ schema: CONTROL_BODIES.saveSettings.body, refuse: refusedSave }),
 		async (c) => {
 			const target = targetOf(c);
 			const body = c.req.valid('json');
@@ -67,11 +67,11 @@ export function controlSettingsRoutes(
 	control.post(
 		'/settings/:target/undo',
 		(c, next) => (targetOf(c), next()),
-		limitOf(CONTROL.undoSettings),
+		limitOf(CONTROL_BODIES.undoSettings),
 		jsonInput({
-			schema: CONTROL.undoSettings.body,
+			schema: CONTROL_BODIES.undoSettings.body,
 			optional: true,
-			refuse: () => new HttpError(400, 'bad_request', CONTROL.undoSettings.badBody)
+			refuse: () => new HttpError(400, 'bad_request', CONTROL_BODIES.undoSettings.badBody)
 		}),
 		async (c) => {
 			const body = c.req.valid('json');
@@ -104,7 +104,7 @@ function refusedSave(error: z.core.$ZodError | null): HttpError {
 	if (!error) return notJson();
 	const named = error.issues.filter((i) => i.path[0] === 'values' && i.path.length > 1);
 	if (named.length === 0 || named.length < error.issues.length)
-		return new HttpError(400, 'bad_request', CONTROL.saveSettings.badBody);
+		return new HttpError(400, 'bad_request', CONTROL_BODIES.saveSettings.badBody);
 	return badSettings(named.map((i) => `${String(i.path[1])}: ${i.message}`));
 }
 
