@@ -52,14 +52,14 @@ export const BUDGETS = {
  */
 export const WEIGHT_CEILINGS: Record<string, number> = {
 	// A page the streamer keeps open, not an OBS source: held videos and the moderation rules' form.
-	dock: 54_500,
+	dock: 54_900,
 	// The settings editor's page (/editor), opened in a browser to set up, never an OBS source.
-	editor: 55_300,
+	editor: 56_100,
 	index: 11_000,
 	overlay: 110_900,
 	// The preview carries the settings editor (every widget's parameter table, howler for the
 	// sounds' play button): a page opened in a browser to set up, never an OBS source.
-	preview: 73_600,
+	preview: 74_200,
 	'widget-celebration': 65_000,
 	'widget-counters': 67_900,
 	'widget-leaderboard': 39_200,
