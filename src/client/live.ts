@@ -6,7 +6,7 @@
 // realtime.ts does), and a watchdog gives up on a socket that stays silent past three of the
 // server's pings. Idle costs nothing but that one timer: no interval, no poll.
 import ReconnectingWebSocket from 'reconnecting-websocket';
-import { LiveFrame, type LiveMessage } from '../contract/live.ts';
+import { LiveFrame, LIVE_PING_MS, type LiveMessage } from '../contract/live.ts';
 import { backoffDelay } from '../core/backoff.ts';
 import { keyRefusal, type ApiClient, type ApiFailure, type KeyRefusal } from './api.ts';
 import { quietErrors } from './quiet-errors.ts';
@@ -32,8 +32,8 @@ export interface LiveOptions {
 	base?: () => string;
 }
 
-/** The server pings every 25 s (LIVE_PING_MS): three missed pings. */
-const WATCHDOG_MS = 75_000;
+/** Three of the server's pings missed. */
+const WATCHDOG_MS = 3 * LIVE_PING_MS;
 const BACKOFF = { baseMs: 1000, maxMs: 30_000 };
 /** A socket not open within this is given up on (and made again) by reconnecting-websocket. */
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -14,6 +14,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Client } from 'pg';
 import { z } from 'zod/mini';
 import { LiveMessage } from '../contract/index.ts';
+import { backoffDelay } from '../core/backoff.ts';
 import {
 	MemoryPushChannel,
 	type LiveListener,
@@ -224,15 +225,12 @@ class ServerListener implements Listening {
 
 	/** Opens the connection again after a wait: doubling, capped, with jitter (not in step). */
 	private again(): void {
-		const wait = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this.failures);
+		const wait = backoffDelay(this.failures, { baseMs: BACKOFF_FIRST_MS, maxMs: BACKOFF_MAX_MS });
 		this.failures = Math.min(this.failures + 1, 16);
-		this.retry = setTimeout(
-			() => {
-				this.retry = null;
-				this.opening = this.open();
-			},
-			wait * (0.5 + Math.random() / 2)
-		);
+		this.retry = setTimeout(() => {
+			this.retry = null;
+			this.opening = this.open();
+		}, wait);
 		this.retry.unref();
 	}
 }

@@ -103,7 +103,7 @@ describe.skipIf(missing)(
 			});
 			expect(saved.status).toBe(200);
 			await until(() => page.heard.text.includes('"target":"recent"'));
-			// Both stores asked, before the save was heard: the page was told once.
+			// The instance's one LISTEN came back once, before the save was heard: the page was told once.
 			expect(page.heard.text.match(/"resync"/g)).toHaveLength(1);
 			expect(await stored(b, mine.overlay)).toMatchObject({ targets: { recent: { limit: '3' } } });
 			await page.close();

@@ -1,5 +1,5 @@
 // The dock's use of the push channel (GET /control/live, docs/push-channel.md): which messages make it
-// read what. The channel itself (a fetch-stream reader with reconnect and a watchdog) is handed in
+// read what. The channel itself (src/client/live.ts: a WebSocket with reconnect and a watchdog) is handed in
 // as `OpenLive`, so the dock does not care how it is read. Its messages are hints without viewer
 // text: a decision changed (another dock approved or rejected a held tip or video), the rules were
 // saved, or the channel (re)connected and may have missed some (`hello`, `resync`).

@@ -117,13 +117,9 @@ class Socket {
 		}
 		const { streamer } = (await res.json()) as { streamer: string };
 		if (this.#closed) return;
-		let last: LiveMessage['type'] | null = null;
-		const leave = this.sockets.join(streamer, (m) => {
-			// Read everything again once: a second resync in a row asks nothing more.
-			if (m.type === 'resync' && last === 'resync') return;
-			last = m.type;
-			send(ws, m);
-		});
+		// One channel per instance publishes each resync once: every one is passed on, since a
+		// second outage may hide changes the first read did not see.
+		const leave = this.sockets.join(streamer, (m) => send(ws, m));
 		if (!leave)
 			return this.#refuse(ws, 429, {
 				code: 'too_many_streams',
