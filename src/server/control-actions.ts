@@ -12,7 +12,7 @@ import {
 	type QueueTip,
 	type Route
 } from '../contract/index.ts';
-import type { ActionAnswer, ActionName } from '../contract/control.ts';
+import type { ACTION_ORDER, ActionAnswer, ActionName } from '../contract/control.ts';
 import { HttpError, upstreamUnavailable } from './http-error.ts';
 import { bodyBytes, UpstreamUnavailable, type UpstreamClient } from './upstream.ts';
 
@@ -32,7 +32,10 @@ const already = (message: string): ActionOutcome => ({ outcome: 'already', messa
 const NOUN = { tts: 'tip', media: 'video' } as const;
 const QUEUE_NAME = { tts: 'TTS', media: 'media' } as const;
 
-export const CONTROL_ACTIONS: Record<ActionName, ControlAction> = {
+/** Each action as the contract states it (ACTION_ORDER): one that names an order runs with one. */
+export const CONTROL_ACTIONS: {
+	[K in ActionName]: Extract<ControlAction, { order: (typeof ACTION_ORDER)[K] }>;
+} = {
 	'tts-skip': { order: true, run: (up, id) => skip(up, 'tts', id) },
 	'media-skip': { order: true, run: (up, id) => skip(up, 'media', id) },
 	'tts-pause': { order: false, run: (up) => pause(up, 'tts', true) },
