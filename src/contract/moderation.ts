@@ -163,3 +163,22 @@ export type ModerationRules = z.infer<typeof ModerationRules>;
 /** GET/PUT /control/moderation answer. `version` grows with every save. */
 export const StoredRules = z.looseObject({ rules: ModerationRules, version: z.int() });
 export type StoredRules = z.infer<typeof StoredRules>;
+
+/**
+ * The fields of an upstream tip that a decision needs, read leniently (docs/upstream.md: parse
+ * leniently): any other field may be missing, malformed or new, and the tip is still decided, so
+ * that no tip is left out of a page's answer for a field moderation does not read.
+ */
+export const DecidableTip = z.looseObject({
+	order_id: z.string(),
+	name: z.string(),
+	/** Absent reads as none (no message to judge or to read). */
+	message: z.optional(z.nullable(z.string()))
+});
+/** The same for a video: who asked, its link and its title (absent when the upstream has none). */
+export const DecidableVideo = z.looseObject({
+	order_id: z.string(),
+	donor_name: z.string(),
+	media_url: z.string(),
+	video_title: z.optional(z.nullable(z.string()))
+});

@@ -50,4 +50,46 @@ describe('upstream answers moderation cannot read', () => {
 		const answer = passThrough(new Response(raw, { status: 200 }), async (b) => b);
 		await expect(answer).rejects.toThrow(/not a JSON object/);
 	});
+
+	it('keeps every tip of a queue whose items lack or add fields moderation does not read', async () => {
+		const moderator = new Moderator(new FileModerationStore(null), () => {});
+		const items = [
+			// Only what a decision needs; no amount, no dates, no audio.
+			{ order_id: 'tip_1_a', name: 'Ana', message: 'hello' },
+			// No message field at all, and fields this kit has never seen.
+			{ order_id: 'tip_2_b', name: 'Ben', sparkle: { level: 3 }, amount: '5' },
+			{ order_id: 'tip_3_c', name: 'Cy', message: null, tts_url: 'not a url' }
+		];
+		const out = await moderator.rewrite(
+			's',
+			upstreamAnswering('{}'),
+			'ttsQueue',
+			{ items, is_paused: false },
+			'page'
+		);
+		expect((out.items as { order_id: string }[]).map((t) => t.order_id)).toEqual([
+			'tip_1_a',
+			'tip_2_b',
+			'tip_3_c'
+		]);
+	});
+
+	it('leaves out, and does not throw on, a queue item with no name to judge', async () => {
+		const moderator = new Moderator(new FileModerationStore(null), () => {});
+		const items = [
+			{ order_id: 'tip_1_a', message: 'no name' },
+			42,
+			null,
+			{ order_id: 'tip_2_b', name: 'Ben', message: 'hi' }
+		];
+		const out = await moderator.rewrite(
+			's',
+			upstreamAnswering('{}'),
+			'ttsQueue',
+			{ items },
+			'page'
+		);
+		expect((out.items as { order_id: string }[]).map((t) => t.order_id)).toEqual(['tip_2_b']);
+		expect(JSON.stringify(out)).not.toContain('no name');
+	});
 });

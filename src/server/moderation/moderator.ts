@@ -11,7 +11,7 @@ import { judgeVideos, videoKey, type VideoJudge } from '../../core/moderation/vi
 import { HttpError } from '../http-error.ts';
 import type { UpstreamClient } from '../upstream.ts';
 import { messageOf, settle, type Verdict } from './settle.ts';
-import { isTip, readItems } from './upstream-items.ts';
+import { isTip, readItems, TIPS } from './upstream-items.ts';
 import { unavailable, type ModerationStore } from './store.ts';
 import { isVideoRoute, Videos, type VideoRoute } from './videos.ts';
 
@@ -141,7 +141,7 @@ export class Moderator {
 			return { ...body, tip: present(value, d, audience) };
 		}
 		if (!Array.isArray(value)) return body;
-		const tips = value.filter(isTip);
+		const tips = TIPS.list(value, route);
 		const decided = await this.decisions(streamer, tips);
 		const out: QueueTip[] = [];
 		for (const tip of tips) {
@@ -198,7 +198,7 @@ export class Moderator {
 		if (queue === 'media') return this.videos.decisionOf(streamer, upstream, orderId);
 		const d = await this.#stored(streamer, orderId);
 		if (d !== undefined) return d;
-		const tip = (await readItems(upstream, '/tts/queue', 'items', isTip))?.find(
+		const tip = (await readItems(upstream, '/tts/queue', 'items', TIPS))?.find(
 			(t) => t.order_id === orderId
 		);
 		if (!tip) return undefined;

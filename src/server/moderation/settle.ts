@@ -8,7 +8,7 @@ import { settledVideo, videoKey } from '../../core/moderation/video.ts';
 import { HttpError } from '../http-error.ts';
 import type { UpstreamClient } from '../upstream.ts';
 import type { Moderator } from './moderator.ts';
-import { isTip, readItems } from './upstream-items.ts';
+import { readItems, TIPS } from './upstream-items.ts';
 
 export type Verdict = 'approve' | 'reject';
 type Queue = 'tts' | 'media';
@@ -63,9 +63,7 @@ export async function messageOf(upstream: UpstreamClient, orderId: string): Prom
 		['/tts/queue', 'items'],
 		['/tts/history?limit=100', 'tips']
 	] as const) {
-		const tip = (await readItems(upstream, path, field, isTip))?.find(
-			(t) => t.order_id === orderId
-		);
+		const tip = (await readItems(upstream, path, field, TIPS))?.find((t) => t.order_id === orderId);
 		if (tip) return tip.message;
 	}
 	throw new HttpError(404, 'not_found', 'this tip is not in the queue or the history');

@@ -1,39 +1,56 @@
-// The upstream's tips and videos as moderation reads them: a list from a forwarded call (the TTS
-// queue, its history, the media queue), and the checks that an item has the fields a decision
-// needs. An upstream answer is not trusted: anything else is left out, and an answer that is not
+// The upstream's tips and videos as moderation reads them, through one reader: a list from a
+// forwarded call (the TTS queue, its history, the media queue), each item checked against the
+// fields a decision needs (contract/moderation.ts, DecidableTip and DecidableVideo). An upstream
+// answer is not trusted: an item without them is left out (and logged), and an answer that is not
 // a JSON object with the list is no answer (null).
-import type { QueueMediaItem, QueueTip } from '../../contract/index.ts';
+import type { z } from 'zod/mini';
+import {
+	DecidableTip,
+	DecidableVideo,
+	type QueueMediaItem,
+	type QueueTip
+} from '../../contract/index.ts';
 import { bodyBytes, type UpstreamClient } from '../upstream.ts';
 
-export function isTip(v: unknown): v is QueueTip {
-	const t = v as QueueTip | null;
-	return (
-		typeof t === 'object' &&
-		t !== null &&
-		typeof t.order_id === 'string' &&
-		typeof t.name === 'string' &&
-		(t.message === null || typeof t.message === 'string')
-	);
+/** Items the decisions can read: `T` is the contract's full type, of which the schema checks a part. */
+export interface ItemReader<T> {
+	is(v: unknown): v is T;
+	/** The items of a list that a decision can read; the others are dropped and logged. */
+	list(items: unknown[], where: string): T[];
 }
 
-export function isVideo(v: unknown): v is QueueMediaItem {
-	const m = v as QueueMediaItem | null;
-	return (
-		typeof m === 'object' &&
-		m !== null &&
-		typeof m.order_id === 'string' &&
-		typeof m.donor_name === 'string' &&
-		typeof m.media_url === 'string' &&
-		(m.video_title === null || m.video_title === undefined || typeof m.video_title === 'string')
-	);
+/** A list read on every page's poll would repeat the warning: once a minute at most. */
+const WARN_EVERY_MS = 60_000;
+
+function reader<T>(schema: z.ZodMiniType, kind: string): ItemReader<T> {
+	const is = (v: unknown): v is T => schema.safeParse(v).success;
+	let warned = -Infinity;
+	return {
+		is,
+		list(items, where) {
+			const kept = items.filter(is);
+			if (kept.length < items.length && Date.now() - warned >= WARN_EVERY_MS) {
+				warned = Date.now();
+				console.warn(
+					`moderation: ${items.length - kept.length} ${kind}(s) of ${where} without the fields a decision needs were left out`
+				);
+			}
+			return kept;
+		}
+	};
 }
+
+export const TIPS = reader<QueueTip>(DecidableTip, 'tip');
+export const VIDEOS = reader<QueueMediaItem>(DecidableVideo, 'video');
+export const isTip = TIPS.is;
+export const isVideo = VIDEOS.is;
 
 /** The items of `field` in the answer to GET `path` (a shared read), or null without one. */
 export async function readItems<T>(
 	upstream: UpstreamClient,
 	path: string,
 	field: string,
-	is: (v: unknown) => v is T
+	items: ItemReader<T>
 ): Promise<T[] | null> {
 	const res = await upstream.call('GET', path);
 	if (!res.ok) {
@@ -46,7 +63,7 @@ export async function readItems<T>(
 			unknown
 		> | null;
 		const list = body?.[field];
-		return Array.isArray(list) ? list.filter(is) : null;
+		return Array.isArray(list) ? items.list(list, `GET ${path}`) : null;
 	} catch {
 		return null;
 	}

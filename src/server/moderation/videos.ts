@@ -14,7 +14,7 @@ import {
 } from '../../core/moderation/video.ts';
 import type { UpstreamClient } from '../upstream.ts';
 import { unavailable, type ModerationStore } from './store.ts';
-import { isTip, isVideo, readItems } from './upstream-items.ts';
+import { isVideo, readItems, TIPS, VIDEOS } from './upstream-items.ts';
 
 /** The forwarded answers that carry videos, and where the videos are in their bodies. */
 export const VIDEO_ROUTES = {
@@ -121,7 +121,7 @@ export class Videos {
 		let left = search;
 		for (const path of ['/tts/queue', '/tts/history?limit=100'] as const) {
 			if (left.length === 0) break;
-			const list = await readItems(upstream, path, path === '/tts/queue' ? 'items' : 'tips', isTip);
+			const list = await readItems(upstream, path, path === '/tts/queue' ? 'items' : 'tips', TIPS);
 			// The tips cannot be read: the videos that wait for one stay undecided.
 			if (list === null) return out;
 			const found = new Map<string, QueueTip>();
@@ -163,7 +163,7 @@ export class Videos {
 			return { ...body, media: presentVideo(value, d, audience) };
 		}
 		if (!Array.isArray(value)) return body;
-		const videos = value.filter(isVideo);
+		const videos = VIDEOS.list(value, route);
 		const played = route === 'mediaHistory';
 		const decided = await this.decisions(streamer, upstream, videos, !played);
 		const out: QueueMediaItem[] = [];
@@ -201,7 +201,7 @@ export class Videos {
 			})
 		).get(key);
 		if (stored) return stored;
-		const list = await readItems(upstream, '/media/queue', 'items', isVideo);
+		const list = await readItems(upstream, '/media/queue', 'items', VIDEOS);
 		const video = list?.find((v) => v.order_id === orderId);
 		if (!video) return undefined;
 		const decided = await this.decisions(streamer, upstream, [video]);
