@@ -62,7 +62,8 @@ export const CONTROL_BODIES = {
 	session: {},
 	token: {},
 	read: {},
-	action: { body: z.union([OrderBody, NoBody]), badBody: `expected ${ORDER}` },
+	// Each action's body and sentence are the action's own (actionBody).
+	action: {},
 	rules: {},
 	saveRules: { body: ModerationRules, maxBody: RULES_MAX_BODY },
 	approve: SETTLE,

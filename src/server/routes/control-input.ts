@@ -1,6 +1,7 @@
 // The JSON body of a /control route, limited with Hono's bodyLimit (guards.ts, limitBody) and
 // checked with Hono's validator against its schema in src/contract/control-bodies.ts: the route reads it
-// as `c.req.valid('json')`. A body that does not match is the route's 400, naming the field.
+// as `c.req.valid('json')`. A body that does not match is the route's 400, naming the field. The
+// bodies /api forwards (proxy.ts) are read with the same checkedBody.
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { validator } from 'hono/validator';
@@ -29,24 +30,25 @@ export const limitOf = (route: RouteBody): MiddlewareHandler =>
 	limitBody(route.maxBody ?? MAX_BODY);
 
 /**
- * The route's validator. `spec` may depend on the request (an action's body is an order id or
+ * The route's validator (Hono's, of `json`): the body parsed once and checked. `spec` may depend on the request (an action's body is an order id or
  * nothing, as the action says).
  */
 export function jsonInput<S extends z.ZodMiniType>(
 	spec: BodySpec<S> | ((c: Context) => BodySpec<S>)
 ) {
 	const specOf = typeof spec === 'function' ? spec : () => spec;
-	// Hono parses a body sent as JSON, and only that; the body's text is read here whatever its
-	// Content-Type, so that a client that leaves it out (fetch's default for a string is text), or
-	// sends it with no body, is judged by its body alone.
-	const check = validator('json', async (_value, c): Promise<z.output<S>> =>
-		checkedBody(specOf(c), await c.req.text())
+	// Hono parses a body sent as JSON, and only that: its parse is the one used. A body sent
+	// without a JSON Content-Type (fetch's default for a string is text) is parsed here, so that
+	// every body is judged by its bytes alone.
+	const check = validator('json', async (value, c): Promise<z.output<S>> =>
+		isJson(c) ? checked(specOf(c), value) : checkedBody(specOf(c), await c.req.text())
 	);
-	const checked = async (c: Context, next: Next): Promise<Response | void> => {
-		const text = await c.req.text();
-		if (isJson(c) && text.trim() === '') {
-			// Hono's parse would refuse an empty body sent as JSON: an optional body is `{}`.
-			c.req.addValidatedData('json', checkedBody(specOf(c), text) as object);
+	const run = async (c: Context, next: Next): Promise<Response | void> => {
+		// Hono's parse would refuse an empty body sent as JSON. (The text read here is kept: Hono
+		// parses it, once, from that.)
+		if (isJson(c) && (await c.req.text()).trim() === '') {
+			// An optional body is `{}`.
+			c.req.addValidatedData('json', checkedBody(specOf(c), '') as object);
 			return next();
 		}
 		// Hono's own answer to a JSON body that does not parse is the route's refusal here, so that
@@ -59,12 +61,17 @@ export function jsonInput<S extends z.ZodMiniType>(
 			throw err;
 		}
 	};
-	return checked as unknown as typeof check;
+	return run as unknown as typeof check;
 }
 
-function checkedBody<S extends z.ZodMiniType>(spec: BodySpec<S>, text: string): z.output<S> {
+/** A body's text parsed and checked against `spec` (the /control routes', and /api's forwarded calls). */
+export function checkedBody<S extends z.ZodMiniType>(spec: BodySpec<S>, text: string): z.output<S> {
 	const json = parsed(text, spec.optional === true);
 	if (json === NOT_JSON) throw spec.refuse(null);
+	return checked(spec, json);
+}
+
+function checked<S extends z.ZodMiniType>(spec: BodySpec<S>, json: unknown): z.output<S> {
 	const result = spec.schema.safeParse(json);
 	if (!result.success) throw spec.refuse(result.error);
 	return result.data as z.output<S>;

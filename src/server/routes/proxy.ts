@@ -7,6 +7,7 @@ import { MAX_BODY } from '../../contract/control-bodies.ts';
 import { matchRoute, ROUTES, type Route } from '../../contract/index.ts';
 import { HttpError } from '../http-error.ts';
 import { bodyBytes, UpstreamUnavailable } from '../upstream.ts';
+import { checkedBody } from './control-input.ts';
 import { refuseBody, tooLarge } from './guards.ts';
 import type { OverlayKeyCheck } from './overlay-key.ts';
 import { SINGLE_STREAMER } from './control-key.ts';
@@ -29,9 +30,8 @@ export function proxyRoutes(
 		if (match.route.request) {
 			const text = await c.req.text();
 			if (text.length > MAX_BODY) throw tooLarge();
-			const parsed = match.route.request.safeParse(safeJson(text));
-			if (!parsed.success) throw new HttpError(400, 'bad_request', 'invalid request body');
-			body = JSON.stringify(parsed.data);
+			const spec = { schema: match.route.request, optional: true, refuse: invalidBody };
+			body = JSON.stringify(checkedBody(spec, text));
 		} else await refuseBody(c);
 		const upstream = upstreamOf(c);
 		// A queue read with a fresh read ticket goes as a claim (read-limit.ts decided it).
@@ -76,13 +76,7 @@ export function forwardedQuery(route: Route, url: URL): string {
 	return kept.size ? '?' + kept.toString() : '';
 }
 
-function safeJson(text: string): unknown {
-	try {
-		return text.trim() === '' ? {} : JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-}
+const invalidBody = () => new HttpError(400, 'bad_request', 'invalid request body');
 
 /**
  * Upstream status, body and RateLimit-* headers; nothing else (no cookies, no upstream CORS). A body
