@@ -54,12 +54,12 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// A page the streamer keeps open, not an OBS source: held videos and the moderation rules' form.
 	dock: 54_900,
 	// The settings editor's page (/editor), opened in a browser to set up, never an OBS source.
-	editor: 56_100,
+	editor: 55_950,
 	index: 11_000,
 	overlay: 110_900,
 	// The preview carries the settings editor (every widget's parameter table, howler for the
 	// sounds' play button): a page opened in a browser to set up, never an OBS source.
-	preview: 74_200,
+	preview: 74_100,
 	'widget-celebration': 65_000,
 	'widget-counters': 67_900,
 	'widget-leaderboard': 39_200,

@@ -32,11 +32,19 @@ const SettingsSaved = z.looseObject({
 const MESSAGES = [Hello, Resync, DecisionChanged, RulesSaved, SettingsSaved] as const;
 
 /** One message of the push channel, as the stores publish it and a page hears it. */
-export const LiveMessage = /*@__PURE__*/ z.discriminatedUnion('type', [...MESSAGES]);
+// The list written out, not spread from MESSAGES: the bundler keeps a call whose argument spreads
+// an array (a spread may run an iterator), and every page would carry zod's discriminated union.
+export const LiveMessage = /*@__PURE__*/ z.discriminatedUnion('type', [
+	Hello,
+	Resync,
+	DecisionChanged,
+	RulesSaved,
+	SettingsSaved
+]);
 export type LiveMessage = z.infer<typeof LiveMessage>;
 
 /** The page's first frame: its credential headers (nothing else of it is read). */
-export const LiveAuth = z.object({
+export const LiveAuth = /*@__PURE__*/ z.object({
 	type: z.literal('auth'),
 	headers: z.record(z.string(), z.string())
 });

@@ -169,14 +169,14 @@ export type StoredRules = z.infer<typeof StoredRules>;
  * leniently): any other field may be missing, malformed or new, and the tip is still decided, so
  * that no tip is left out of a page's answer for a field moderation does not read.
  */
-export const DecidableTip = z.looseObject({
+export const DecidableTip = /*@__PURE__*/ z.looseObject({
 	order_id: z.string(),
 	name: z.string(),
 	/** Absent reads as none (no message to judge or to read). */
 	message: z.optional(z.nullable(z.string()))
 });
 /** The same for a video: who asked, its link and its title (absent when the upstream has none). */
-export const DecidableVideo = z.looseObject({
+export const DecidableVideo = /*@__PURE__*/ z.looseObject({
 	order_id: z.string(),
 	donor_name: z.string(),
 	media_url: z.string(),
