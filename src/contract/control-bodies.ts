@@ -2,7 +2,7 @@
 // its JSON body's schema, the 400's sentence for one that does not match, and its largest size.
 // Apart from the routes, so that the dock's and the editor's pages carry none of it.
 import { z } from 'zod/mini';
-import { OrderId } from './common.ts';
+import { CounterName, DateTime, OrderId, OverlayId } from './common.ts';
 import { ACTION_ORDER, type ActionName } from './control.ts';
 import { ModerationRules } from './moderation.ts';
 import { MAX_SETTING_LENGTH, MAX_SETTINGS_PER_TARGET, SaveSettings } from './settings.ts';
@@ -36,6 +36,34 @@ export const UndoBody = z.union([
 	/*@__PURE__*/ z.strictObject({}),
 	z.object({ base_revision: /*@__PURE__*/ z.int().check(z.gte(0)) })
 ]);
+
+/** A counter's value as the dock sets it (the upstream's counters are integers). */
+const CounterValue = /*@__PURE__*/ z.int().check(z.gte(-1_000_000_000), z.lte(1_000_000_000));
+export const CounterNewBody = z.strictObject({
+	name: CounterName,
+	value: z.optional(CounterValue)
+});
+export const CounterAddBody = z.strictObject({
+	by: /*@__PURE__*/ z.int().check(z.gte(-1_000_000), z.lte(1_000_000))
+});
+export const CounterSetBody = z.strictObject({ value: CounterValue });
+/** A tip goal's fields, any of them (docs/upstream.md, tip goal); null clears a date. */
+export const TipGoalEdit = z.partial(
+	z.strictObject({
+		enabled: z.boolean(),
+		title: /*@__PURE__*/ z.string().check(z.maxLength(80)),
+		amount: /*@__PURE__*/ z.number().check(z.gte(0), z.lte(1_000_000)),
+		starts_at: z.nullable(DateTime),
+		ends_at: z.nullable(DateTime)
+	})
+);
+export type TipGoalEdit = z.infer<typeof TipGoalEdit>;
+/** Widget ids are `w_` and a short token (docs/upstream.md, overlays). */
+export const WIDGET_ID = /^w_[A-Za-z0-9_-]{1,64}$/;
+export const CelebrateBody = z.strictObject({
+	overlay_id: z.optional(OverlayId),
+	widget_id: z.optional(/*@__PURE__*/ z.string().check(z.regex(WIDGET_ID)))
+});
 
 const ORDER = 'a JSON body { "order_id": "<order id>" }';
 
@@ -79,6 +107,23 @@ export const CONTROL_BODIES = {
 	undoSettings: {
 		body: UndoBody,
 		badBody: 'expected no body, or { "base_revision": <revision> }'
+	},
+	counterNew: {
+		body: CounterNewBody,
+		badBody: 'expected a JSON body { "name": "<a-z 0-9 _ -, 1 to 64>", "value": <integer> }'
+	},
+	counterAdd: { body: CounterAddBody, badBody: 'expected a JSON body { "by": <integer> }' },
+	counterSet: { body: CounterSetBody, badBody: 'expected a JSON body { "value": <integer> }' },
+	counterDelete: {},
+	tipGoal: {
+		body: TipGoalEdit,
+		badBody:
+			'expected a JSON body with any of "enabled", "title" (up to 80 characters), "amount" (0 to 1000000), "starts_at" and "ends_at" (a date-time, or null)'
+	},
+	celebrate: {
+		body: CelebrateBody,
+		badBody:
+			'expected a JSON body {}, { "overlay_id": "o_…" } or { "overlay_id": "o_…", "widget_id": "w_…" }'
 	},
 	newKey: {}
 } as const satisfies Record<string, RouteBody>;

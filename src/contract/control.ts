@@ -6,6 +6,7 @@
 import { z } from 'zod/mini';
 import { KEY_FORMAT } from './keys.ts';
 import { StoredRules, TipModeration } from './moderation.ts';
+import { Counter, TipGoal } from './resources.ts';
 import { ControlSettings, SavedSettings } from './settings.ts';
 
 // `/*@__PURE__*/` before each `.check(...)` (common.ts says why): the dock and the editor keep
@@ -62,6 +63,11 @@ export const TokenAnswer = z.looseObject({
 	ws_url: z.string(),
 	expires_at: z.string()
 });
+
+/** A counter as the upstream has it after the dock's change. */
+export const CounterAnswer = z.looseObject({ counter: Counter });
+/** An overlay's tip goal as the upstream has it after the dock's save. */
+export const TipGoalAnswer = z.looseObject({ tip_goal: TipGoal });
 
 /** Codes every route behind the control credential may answer (control-key.ts, key-guard.ts). */
 export const CREDENTIAL_ERRORS = [
@@ -201,6 +207,64 @@ export const newKey = /*@__PURE__*/ route({
 	answer: NewKeyAnswer
 });
 
+// The show's controls (docs/dock.md, "Counters", "Tip goal", "Celebrate"): each forwards one
+// upstream call (src/server/routes/show.ts). An upstream 400 is `invalid` with the `field` it
+// concerns, so that the dock shows it beside that field.
+
+/** A new counter: `{ name, value? }`. */
+export const counterNew = /*@__PURE__*/ route({
+	name: 'counterNew',
+	method: 'POST',
+	path: '/counters',
+	credential: true,
+	upstream: true,
+	answer: CounterAnswer
+});
+/** +1, -1 or any step: `{ by }`, added by the upstream itself (two docks never lose a press). */
+export const counterAdd = /*@__PURE__*/ route({
+	name: 'counterAdd',
+	method: 'POST',
+	path: '/counters/:name/add',
+	credential: true,
+	upstream: true,
+	answer: CounterAnswer
+});
+/** Set a value (0 is Reset): `{ value }`. */
+export const counterSet = /*@__PURE__*/ route({
+	name: 'counterSet',
+	method: 'PUT',
+	path: '/counters/:name',
+	credential: true,
+	upstream: true,
+	answer: CounterAnswer
+});
+export const counterDelete = /*@__PURE__*/ route({
+	name: 'counterDelete',
+	method: 'POST',
+	path: '/counters/:name/delete',
+	credential: true,
+	upstream: true,
+	answer: ActionAnswer
+});
+/** An overlay's tip goal: any of its fields (absent ones stay); answers the goal as it is now. */
+export const tipGoal = /*@__PURE__*/ route({
+	name: 'tipGoal',
+	method: 'PUT',
+	path: '/overlays/:overlayId/tip-goal',
+	credential: true,
+	upstream: true,
+	answer: TipGoalAnswer
+});
+/** The celebration: `{}` every overlay, `{ overlay_id }` one, `{ overlay_id, widget_id }` one widget. */
+export const celebrate = /*@__PURE__*/ route({
+	name: 'celebrate',
+	method: 'POST',
+	path: '/celebrate',
+	credential: true,
+	upstream: true,
+	answer: ActionAnswer
+});
+
 /** Every /control route by name (the server, and the tests that walk them). */
 export const CONTROL = {
 	session,
@@ -215,6 +279,12 @@ export const CONTROL = {
 	settings,
 	saveSettings,
 	undoSettings,
+	counterNew,
+	counterAdd,
+	counterSet,
+	counterDelete,
+	tipGoal,
+	celebrate,
 	newKey
 } as const;
 
@@ -244,5 +314,11 @@ export const CONTROL_ERRORS: Record<keyof typeof CONTROL, readonly string[]> = {
 		'too_large'
 	],
 	undoSettings: ['bad_target', 'bad_request', 'settings_conflict', 'nothing_to_undo'],
+	counterNew: ['bad_request', 'too_large', 'invalid', 'counter_exists'],
+	counterAdd: ['bad_request', 'too_large', 'invalid'],
+	counterSet: ['bad_request', 'too_large', 'invalid'],
+	counterDelete: ['bad_request'],
+	tipGoal: ['bad_request', 'too_large', 'invalid'],
+	celebrate: ['bad_request', 'too_large', 'invalid'],
 	newKey: ['unexpected_body', 'not_found']
 };

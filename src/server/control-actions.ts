@@ -146,16 +146,30 @@ async function replayVideo(up: UpstreamClient, orderId: string): Promise<ActionO
 
 const utf8 = new TextDecoder();
 
+export interface AskOptions {
+	/** Fills the route's `:orderId` (checked with OrderId before). */
+	orderId?: string;
+	/** Fills the route's other `:name` segments (checked against the contract's patterns before). */
+	params?: Record<string, string>;
+	query?: string;
+	body?: unknown;
+	/** A 400 is the dock's to fix: `invalid`, with the field its sentence concerns. */
+	fieldOf?: (sentence: string) => string;
+}
+
 /**
  * One call of an action to the upstream: its answer parsed with the route's schema, or the refusal
- * the dock gets (refusal()). `orderId` fills the route's `:orderId` (checked with OrderId before).
+ * the dock gets (refusal()).
  */
-async function ask<R extends Route>(
+export async function ask<R extends Route>(
 	up: UpstreamClient,
 	route: R,
-	o: { orderId?: string; query?: string; body?: unknown } = {}
+	o: AskOptions = {}
 ): Promise<z.infer<R['response']>> {
-	const path = route.path.replace(':orderId', o.orderId ?? '') + (o.query ?? '');
+	const segments: Record<string, string> = { orderId: o.orderId ?? '', ...o.params };
+	const path =
+		route.path.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(segments[p] ?? '')) +
+		(o.query ?? '');
 	const res = await up.call(
 		route.method,
 		path,
@@ -169,7 +183,7 @@ async function ask<R extends Route>(
 		if (!(err instanceof SyntaxError))
 			throw new UpstreamUnavailable(err instanceof Error ? err.message : String(err));
 	}
-	if (!res.ok) throw refusal(res, data);
+	if (!res.ok) throw refusal(res, data, o.fieldOf);
 	const parsed = route.response.safeParse(data);
 	if (!parsed.success)
 		throw new HttpError(
@@ -181,10 +195,18 @@ async function ask<R extends Route>(
 }
 
 /** What the dock gets for the upstream's refusal (docs/dock.md). */
-export function refusal(res: Response, data: unknown): HttpError {
+export function refusal(
+	res: Response,
+	data: unknown,
+	fieldOf?: (sentence: string) => string
+): HttpError {
 	const body = ApiErrorBody.safeParse(data);
 	const code = body.success ? body.data.code : undefined;
 	const text = body.success ? body.data.error : `the upstream answered ${res.status}`;
+	if (fieldOf && res.status === 400)
+		return new HttpError(400, 'invalid', text, undefined, { field: fieldOf(text) });
+	if (fieldOf && res.status === 409 && code === 'counter_exists')
+		return new HttpError(409, code, text, undefined, { field: fieldOf(text) });
 	const scope = MissingScopeBody.safeParse(data);
 	if (res.status === 403 && scope.success) {
 		const required = scope.data.required_scope;

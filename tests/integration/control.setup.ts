@@ -89,6 +89,14 @@ export function controlCalls(orderId = 'tip_1_abc'): [string, string, unknown][]
 			`/control/actions/${name}`,
 			a.order ? { order_id: orderId } : undefined
 		]),
+		['GET', '/control/api/counters', undefined],
+		['POST', '/control/counters', { name: 'keys-check' }],
+		['POST', '/control/counters/keys-check/add', { by: 1 }],
+		['PUT', '/control/counters/keys-check', { value: 0 }],
+		['POST', '/control/counters/keys-check/delete', undefined],
+		['GET', '/control/api/overlays/o_1a2b3c4d/tip-goal', undefined],
+		['PUT', '/control/overlays/o_1a2b3c4d/tip-goal', { title: 'Keys' }],
+		['POST', '/control/celebrate', {}],
 		['POST', '/control/new-key', undefined]
 	];
 }

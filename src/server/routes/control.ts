@@ -21,6 +21,7 @@ import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
 import { moderationRoutes } from './moderation.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { controlSettingsRoutes } from './settings.ts';
+import { showRoutes } from './show.ts';
 import { mintToken } from './token.ts';
 
 type ControlOptions = Pick<
@@ -35,8 +36,8 @@ type ControlOptions = Pick<
 >;
 
 /**
- * The reads the dock makes (GET only): the snapshots it shows, nothing else; and the overlays, which
- * the settings editor's page (/editor) lists.
+ * The reads the dock makes (GET only): the snapshots it shows, the counters and the overlays' tip
+ * goals, nothing else; and the overlays, which the dock and the settings editor's page list.
  */
 const DOCK_READS: ReadonlySet<RouteName> = new Set([
 	'me',
@@ -45,7 +46,9 @@ const DOCK_READS: ReadonlySet<RouteName> = new Set([
 	'ttsHistory',
 	'mediaQueue',
 	'mediaHistory',
-	'tipping'
+	'tipping',
+	'countersList',
+	'tipGoalRead'
 ]);
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
@@ -103,6 +106,7 @@ export function controlRoutes(
 	controlSettingsRoutes(control, settings, opts.checkSettings);
 
 	actionRoutes(control, lock);
+	showRoutes(control);
 
 	control.post('/new-key', limitOf(CONTROL_BODIES.newKey), async (c) => {
 		await refuseBody(c);
