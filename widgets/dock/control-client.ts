@@ -20,6 +20,14 @@ export type DockCredential = ControlCredential;
 export type ReadResult = { ok: true; read: SnapshotBody } | ApiFailure;
 export type RulesResult = { ok: true; stored: StoredRules } | ApiFailure;
 export type MessageResult = { ok: true; message: string | null } | ApiFailure;
+/** A show control's answer: the route's, checked (a counter, a tip goal, an action's outcome). */
+export type ShowRoute =
+	| typeof control.counterNew
+	| typeof control.counterAdd
+	| typeof control.counterSet
+	| typeof control.counterDelete
+	| typeof control.tipGoal
+	| typeof control.celebrate;
 
 export class ControlClient {
 	readonly #control: ControlApi;
@@ -96,6 +104,22 @@ export class ControlClient {
 	act(action: ActionName, orderId?: string): Promise<SendResult> {
 		const body = orderId === undefined ? {} : { order_id: orderId };
 		return this.#control.send(control.action, { params: { action }, body });
+	}
+
+	/** The counters, the overlays and an overlay's tip goal (GET /control/api/...). */
+	readCounters() {
+		return this.api.request(routes.countersList);
+	}
+	readOverlays() {
+		return this.api.request(routes.overlaysList);
+	}
+	readGoal(overlayId: string) {
+		return this.api.request(routes.tipGoalRead, { overlayId });
+	}
+
+	/** One of the show's controls (counters, a tip goal, the celebration), its answer checked. */
+	show<R extends ShowRoute>(route: R, params: Record<string, string>, body?: unknown) {
+		return this.#control.call(route, { params, body });
 	}
 
 	/** GET /control/moderation: the streamer's rules and their version. */

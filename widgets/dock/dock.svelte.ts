@@ -6,7 +6,13 @@
 import { refusesKey } from '../../src/client/api.ts';
 import { RealtimeConnection, type RealtimeState } from '../../src/client/realtime.ts';
 import { backoffDelay } from '../../src/core/backoff.ts';
-import { MEDIA_EVENTS, OTHER_EVENTS, TTS_EVENTS } from '../../src/contract/events.ts';
+import {
+	COUNTER_EVENTS,
+	MEDIA_EVENTS,
+	OTHER_EVENTS,
+	OVERLAY_EVENTS,
+	TTS_EVENTS
+} from '../../src/contract/events.ts';
 import type { KnownEvent, LiveMessage } from '../../src/contract/index.ts';
 import { readCurrency, type CurrencyInfo } from '../shared/currency.ts';
 import { actionOutcome, actionSnapshot, type ActionName, type Outcome } from './actions.ts';
@@ -14,6 +20,7 @@ import type { ControlClient } from './control-client.ts';
 import { liveReads, type LiveState, type OpenLive } from './dock-live.ts';
 import { DockModeration } from './moderation.svelte.ts';
 import { undecided } from './moderation.ts';
+import { DockShow } from './show.svelte.ts';
 import {
 	applyEvent,
 	applySnapshot,
@@ -22,10 +29,12 @@ import {
 	type Snapshot
 } from './dock-model.ts';
 
-/** The events the dock reads: both queues and tipping. */
+/** The events the dock reads: both queues, tipping, the counters and the tip goals. */
 const DOCK_EVENTS = {
 	...TTS_EVENTS,
 	...MEDIA_EVENTS,
+	...COUNTER_EVENTS,
+	'overlay.tip_goal.updated': OVERLAY_EVENTS['overlay.tip_goal.updated'],
 	'tipping.opened': OTHER_EVENTS['tipping.opened'],
 	'tipping.closed': OTHER_EVENTS['tipping.closed']
 };
@@ -77,6 +86,8 @@ export class DockState {
 	/** The push channel's state; null without one. */
 	live = $state<LiveState | null>(null);
 	readonly moderation: DockModeration;
+	/** The counters, the tip goals and the celebration (show.svelte.ts). */
+	readonly show: DockShow;
 
 	readonly client: ControlClient;
 	#realtime: RealtimeConnection | null = null;
@@ -105,6 +116,10 @@ export class DockState {
 			client: this.client,
 			press: (id, show, run) => this.#press(id, show, run),
 			reread: (snapshots) => this.#want(snapshots, 0)
+		});
+		this.show = new DockShow({
+			client: this.client,
+			press: (id, show, run) => this.#press(id, show, run)
 		});
 	}
 
@@ -152,6 +167,7 @@ export class DockState {
 	/** The connection is (again) ready: nothing is replayed, the snapshots are the truth. */
 	resync(): void {
 		this.#want(ALL, 0);
+		if (!this.#closed) void this.show.read();
 	}
 
 	/** The realtime connection, for the page's test handle. */
@@ -188,6 +204,7 @@ export class DockState {
 
 	/** A realtime event (checked and de-duplicated by the connection). */
 	apply(e: KnownEvent): void {
+		if (this.show.apply(e)) return;
 		const family = snapshotOf(e);
 		const waiting = this.#expect.get(family);
 		if (waiting !== undefined) {
