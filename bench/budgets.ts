@@ -51,8 +51,9 @@ export const BUDGETS = {
  * a page gets lighter.
  */
 export const WEIGHT_CEILINGS: Record<string, number> = {
-	// A page the streamer keeps open, not an OBS source: held videos and the moderation rules' form.
-	dock: 54_900,
+	// A page the streamer keeps open, not an OBS source: held videos, the moderation rules' form, the
+	// counters, the tip goals' forms and the celebration.
+	dock: 60_650,
 	// The settings editor's page (/editor), opened in a browser to set up, never an OBS source.
 	editor: 55_950,
 	index: 11_000,

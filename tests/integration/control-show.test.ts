@@ -10,27 +10,34 @@ const GOAL = '/control/overlays/o_1a2b3c4d/tip-goal';
 describe('counters from the dock', () => {
 	it('creates, adds, sets, resets and deletes a counter, each as the upstream has it after', async () => {
 		const r = await rig();
-		const made = await r.dock('POST', '/control/counters', { body: { name: 'dock-deaths', value: 3 } });
+		const made = await r.dock('POST', '/control/counters', {
+			body: { name: 'dock-deaths', value: 3 }
+		});
 		expect(made.status).toBe(200);
 		expect(made.body.counter).toMatchObject({ name: 'dock-deaths', value: 3 });
 		expect(
-			(await r.dock('POST', '/control/counters/dock-deaths/add', { body: { by: 1 } })).body.counter.value
+			(await r.dock('POST', '/control/counters/dock-deaths/add', { body: { by: 1 } })).body.counter
+				.value
 		).toBe(4);
 		expect(
 			(await r.dock('POST', '/control/counters/dock-deaths/add', { body: { by: -2 } })).body.counter
 				.value
 		).toBe(2);
 		expect(
-			(await r.dock('PUT', '/control/counters/dock-deaths', { body: { value: 42 } })).body.counter.value
+			(await r.dock('PUT', '/control/counters/dock-deaths', { body: { value: 42 } })).body.counter
+				.value
 		).toBe(42);
 		expect(
-			(await r.dock('PUT', '/control/counters/dock-deaths', { body: { value: 0 } })).body.counter.value
+			(await r.dock('PUT', '/control/counters/dock-deaths', { body: { value: 0 } })).body.counter
+				.value
 		).toBe(0);
 		expect((await api(r.sim, 'GET', '/counters/dock-deaths')).body.counter.value).toBe(0);
 		const gone = await r.dock('POST', '/control/counters/dock-deaths/delete');
 		expect(gone.body).toEqual({ outcome: 'done', message: 'dock-deaths deleted' });
 		expect((await api(r.sim, 'GET', '/counters/dock-deaths')).status).toBe(404);
-		expect((await r.dock('POST', '/control/counters/dock-deaths/delete')).body.outcome).toBe('already');
+		expect((await r.dock('POST', '/control/counters/dock-deaths/delete')).body.outcome).toBe(
+			'already'
+		);
 	});
 
 	it('loses no press when two docks add at once', async () => {
