@@ -137,7 +137,7 @@ describe("the dock's token and reads", () => {
 	it('anything else is 404 not_forwarded, with no upstream call', async () => {
 		const r = await rig();
 		for (const [method, target] of [
-			['GET', '/control/api/counters'],
+			['GET', '/control/api/counters/deaths'],
 			['GET', '/control/api/overlays/o_1a2b3c4d'],
 			['GET', '/control/api/media/status'],
 			['GET', '/control/api/events'],
