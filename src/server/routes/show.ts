@@ -4,14 +4,7 @@
 // its own events (counter.updated, overlay.tip_goal.updated, overlay.celebration).
 import type { Context, Hono, Next } from 'hono';
 import { COUNTER_NAME, OVERLAY_ID, ROUTES } from '../../contract/index.ts';
-import {
-	CelebrateBody,
-	CONTROL_BODIES,
-	CounterAddBody,
-	CounterNewBody,
-	CounterSetBody,
-	TipGoalEdit
-} from '../../contract/control-bodies.ts';
+import { CelebrateBody, CONTROL_BODIES, TipGoalEdit } from '../../contract/control-bodies.ts';
 import { ask } from '../control-actions.ts';
 import { HttpError } from '../http-error.ts';
 import type { ControlEnv } from './control-key.ts';
@@ -50,48 +43,39 @@ export function showRoutes(control: Hono<ControlEnv>) {
 	goalRoutes(control);
 }
 
+/** The counter changes: a new one, a step added, a value set; each answers the counter after. */
+const COUNTER_CHANGES = [
+	{ method: 'POST', path: '/counters', route: ROUTES.counterCreate, input: B.counterNew },
+	{
+		method: 'POST',
+		path: '/counters/:name/add',
+		route: ROUTES.counterIncrement,
+		input: B.counterAdd
+	},
+	{ method: 'PUT', path: '/counters/:name', route: ROUTES.counterSet, input: B.counterSet }
+] as const;
+
 function counterRoutes(control: Hono<ControlEnv>) {
-	control.post(
-		'/counters',
-		limitOf(B.counterNew),
-		jsonInput({ schema: CounterNewBody, refuse: bad(B.counterNew.badBody) }),
-		async (c) => {
-			const body = c.req.valid('json');
-			const answer = await ask(c.var.caller.upstream, ROUTES.counterCreate, {
-				body,
-				fieldOf: counterField
-			});
-			return c.json({ counter: answer.counter }, 200, NO_STORE);
-		}
-	);
-	control.post(
-		'/counters/:name/add',
-		counterName,
-		limitOf(B.counterAdd),
-		jsonInput({ schema: CounterAddBody, refuse: bad(B.counterAdd.badBody) }),
-		async (c) => {
-			const answer = await ask(c.var.caller.upstream, ROUTES.counterIncrement, {
-				params: { name: c.req.param('name') },
-				body: c.req.valid('json'),
-				fieldOf: counterField
-			});
-			return c.json({ counter: answer.counter }, 200, NO_STORE);
-		}
-	);
-	control.put(
-		'/counters/:name',
-		counterName,
-		limitOf(B.counterSet),
-		jsonInput({ schema: CounterSetBody, refuse: bad(B.counterSet.badBody) }),
-		async (c) => {
-			const answer = await ask(c.var.caller.upstream, ROUTES.counterSet, {
-				params: { name: c.req.param('name') },
-				body: c.req.valid('json'),
-				fieldOf: counterField
-			});
-			return c.json({ counter: answer.counter }, 200, NO_STORE);
-		}
-	);
+	for (const { method, path, route, input } of COUNTER_CHANGES) {
+		const named = path.includes(':name');
+		control.on(
+			method,
+			path,
+			named ? counterName : (_c, next) => next(),
+			limitOf(input),
+			jsonInput({ schema: input.body, refuse: bad(input.badBody) }),
+			async (c) => {
+				const params = named ? { name: c.req.param('name') as string } : undefined;
+				const body = c.req.valid('json');
+				const answer = await ask(c.var.caller.upstream, route, {
+					params,
+					body,
+					fieldOf: counterField
+				});
+				return c.json({ counter: answer.counter }, 200, NO_STORE);
+			}
+		);
+	}
 	control.post('/counters/:name/delete', counterName, limitOf(B.counterDelete), async (c) => {
 		await refuseBody(c);
 		const name = c.req.param('name');
