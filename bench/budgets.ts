@@ -55,12 +55,12 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// counters, the tip goals' forms and the celebration.
 	dock: 60_720,
 	// The settings editor's page (/editor), opened in a browser to set up, never an OBS source.
-	editor: 55_500,
+	editor: 55_800,
 	index: 11_000,
 	overlay: 110_900,
 	// The preview carries the settings editor (every widget's parameter table, howler for the
 	// sounds' play button): a page opened in a browser to set up, never an OBS source.
-	preview: 74_030,
+	preview: 74_350,
 	'widget-celebration': 65_000,
 	'widget-counters': 67_900,
 	'widget-leaderboard': 39_200,
