@@ -93,7 +93,10 @@ function setup(withLive = true) {
 		saveRules: vi.fn(),
 		settle: vi.fn<(...args: unknown[]) => Promise<SendResult>>(),
 		message: vi.fn(),
-		act: vi.fn()
+		act: vi.fn(),
+		// The Counters and Tip goal sections' reads (show.svelte.ts): not what these tests are about.
+		readCounters: vi.fn(async () => ({ ok: false, kind: 'network', error: 'offline' })),
+		readOverlays: vi.fn(async () => ({ ok: false, kind: 'network', error: 'offline' }))
 	};
 	let channel: { send: (m: LiveMessage) => void; state: (s: LiveState) => void } | null = null;
 	const closeLive = vi.fn();

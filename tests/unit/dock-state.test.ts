@@ -75,7 +75,10 @@ function setup() {
 			if (gate) await gate;
 			return snapshot(s);
 		}),
-		act: vi.fn<(...args: unknown[]) => Promise<SendResult>>()
+		act: vi.fn<(...args: unknown[]) => Promise<SendResult>>(),
+		// The Counters and Tip goal sections' reads (show.svelte.ts): not what these tests are about.
+		readCounters: vi.fn(async () => ({ ok: false, kind: 'network', error: 'offline' })),
+		readOverlays: vi.fn(async () => ({ ok: false, kind: 'network', error: 'offline' }))
 	};
 	const dock = new DockState({ client: client as unknown as ControlClient });
 	return {
