@@ -4,6 +4,7 @@
 // widgets decide what a 409 or a 429 means (STYLE.md, practice 7).
 import { z } from 'zod/mini';
 import { ApiErrorBody, describeIssues, type Route } from '../contract/index.ts';
+import { fillPath } from '../contract/route-table.ts';
 import { retryAfterMs } from '../core/backoff.ts';
 import { RateLimitedLog, type Warn } from './rate-limited-log.ts';
 
@@ -307,25 +308,6 @@ export function keyRefusal(res: ApiFailure): KeyRefusal | null {
 /** A key refusal (keyRefusal), or any other 401: no retry of the call helps. */
 export function refusesKey(res: ApiFailure): boolean {
 	return (res.kind === 'http' && res.status === 401) || keyRefusal(res) !== null;
-}
-
-/** `/tts/:orderId/start` with each param checked by its schema, then URL-encoded. */
-function fillPath(
-	pattern: string,
-	schemas: Record<string, z.ZodMiniType<string>> | undefined,
-	params: Record<string, string>
-): { ok: true; value: string } | { ok: false; error: string } {
-	let error: string | null = null;
-	const value = pattern.replace(/:(\w+)/g, (_, key: string) => {
-		const schema = schemas?.[key];
-		const parsed = schema?.safeParse(params[key]);
-		if (!parsed?.success) {
-			error ??= `${key}: ${parsed ? describeIssues(parsed.error) : 'no schema'}`;
-			return '';
-		}
-		return encodeURIComponent(parsed.data);
-	});
-	return error === null ? { ok: true, value } : { ok: false, error };
 }
 
 function parseJson(text: string): unknown {

@@ -2,9 +2,10 @@
 // its JSON body's schema, the 400's sentence for one that does not match, and its largest size.
 // Apart from the routes, so that the dock's and the editor's pages carry none of it.
 import { z } from 'zod/mini';
-import { CounterName, DateTime, OrderId, OverlayId } from './common.ts';
+import { CounterName, OrderId, OverlayId } from './common.ts';
 import { ACTION_ORDER, type ActionName } from './control.ts';
 import { ModerationRules } from './moderation.ts';
+import { tipGoalFieldsShape } from './resources.ts';
 import { MAX_SETTING_LENGTH, MAX_SETTINGS_PER_TARGET, SaveSettings } from './settings.ts';
 
 /** The largest request body of a /control route without a `maxBody` of its own. */
@@ -48,15 +49,7 @@ export const CounterAddBody = z.strictObject({
 });
 export const CounterSetBody = z.strictObject({ value: CounterValue });
 /** A tip goal's fields, any of them (docs/upstream.md, tip goal); null clears a date. */
-export const TipGoalEdit = z.partial(
-	z.strictObject({
-		enabled: z.boolean(),
-		title: /*@__PURE__*/ z.string().check(z.maxLength(80)),
-		amount: /*@__PURE__*/ z.number().check(z.gte(0), z.lte(1_000_000)),
-		starts_at: z.nullable(DateTime),
-		ends_at: z.nullable(DateTime)
-	})
-);
+export const TipGoalEdit = z.partial(z.strictObject(tipGoalFieldsShape));
 export type TipGoalEdit = z.infer<typeof TipGoalEdit>;
 /** Widget ids are `w_` and a short token (docs/upstream.md, overlays). */
 export const WIDGET_ID = /^w_[A-Za-z0-9_-]{1,64}$/;

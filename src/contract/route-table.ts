@@ -1,6 +1,9 @@
-// The table of every route by name, and the matching of a request against it (the token
-// endpoint's allowlist, the simulator's dispatch). Widgets import the routes they call one by one
-// from routes.ts instead, so that a page bundles only those.
+// The table of every route by name and the matching of a request against it (the token endpoint's
+// allowlist, the simulator's dispatch), and a route's path filled with checked params (every call
+// made upstream). Widgets import the routes they call one by one from routes.ts instead, so that a
+// page bundles only those.
+import type { z } from 'zod/mini';
+import { describeIssues } from './common.ts';
 import * as R from './routes.ts';
 import type { Route } from './routes.ts';
 
@@ -82,4 +85,27 @@ export function matchRoute(
 		if (ok) return { name, route: r, params };
 	}
 	return null;
+}
+
+/**
+ * A route's path (`/tts/:orderId/start`) with each param checked by its schema, then URL-encoded:
+ * the pages' calls through /api (client/api.ts) and the token endpoint's own calls upstream
+ * (server/control-actions.ts) build their paths here, so a segment that does not match is never sent.
+ */
+export function fillPath(
+	pattern: string,
+	schemas: Record<string, z.ZodMiniType<string>> | undefined,
+	params: Record<string, string>
+): { ok: true; value: string } | { ok: false; error: string } {
+	let error: string | null = null;
+	const value = pattern.replace(/:(\w+)/g, (_, key: string) => {
+		const schema = schemas?.[key];
+		const parsed = schema?.safeParse(params[key]);
+		if (!parsed?.success) {
+			error ??= `${key}: ${parsed ? describeIssues(parsed.error) : 'no schema'}`;
+			return '';
+		}
+		return encodeURIComponent(parsed.data);
+	});
+	return error === null ? { ok: true, value } : { ok: false, error };
 }

@@ -4,6 +4,7 @@
 // the queue and answer `already` when the press has nothing left to do. routes/control.ts runs
 // them one at a time per streamer, so that the read and the call it decides stay together.
 import type { z } from 'zod/mini';
+import { fillPath } from '../contract/route-table.ts';
 import {
 	ApiErrorBody,
 	MissingScopeBody,
@@ -147,9 +148,9 @@ async function replayVideo(up: UpstreamClient, orderId: string): Promise<ActionO
 const utf8 = new TextDecoder();
 
 export interface AskOptions {
-	/** Fills the route's `:orderId` (checked with OrderId before). */
+	/** Fills the route's `:orderId`. */
 	orderId?: string;
-	/** Fills the route's other `:name` segments (checked against the contract's patterns before). */
+	/** Fills the route's other `:name` segments. */
 	params?: Record<string, string>;
 	query?: string;
 	body?: unknown;
@@ -158,18 +159,18 @@ export interface AskOptions {
 }
 
 /**
- * One call of an action to the upstream: its answer parsed with the route's schema, or the refusal
- * the dock gets (refusal()).
+ * One call of an action to the upstream: its path's segments checked with the route's schemas (a
+ * 400 before anything is sent), its answer parsed with the route's schema, or the refusal the dock
+ * gets (refusal()).
  */
 export async function ask<R extends Route>(
 	up: UpstreamClient,
 	route: R,
 	o: AskOptions = {}
 ): Promise<z.infer<R['response']>> {
-	const segments: Record<string, string> = { orderId: o.orderId ?? '', ...o.params };
-	const path =
-		route.path.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(segments[p] ?? '')) +
-		(o.query ?? '');
+	const filled = fillPath(route.path, route.params, { orderId: o.orderId ?? '', ...o.params });
+	if (!filled.ok) throw new HttpError(400, 'bad_request', filled.error);
+	const path = filled.value + (o.query ?? '');
 	const res = await up.call(
 		route.method,
 		path,
@@ -203,10 +204,9 @@ export function refusal(
 	const body = ApiErrorBody.safeParse(data);
 	const code = body.success ? body.data.code : undefined;
 	const text = body.success ? body.data.error : `the upstream answered ${res.status}`;
-	if (fieldOf && res.status === 400)
-		return new HttpError(400, 'invalid', text, undefined, { field: fieldOf(text) });
-	if (fieldOf && res.status === 409 && code === 'counter_exists')
-		return new HttpError(409, code, text, undefined, { field: fieldOf(text) });
+	// The dock shows a refusal of what it sent beside the field it concerns.
+	const field = fieldOf && { field: fieldOf(text) };
+	if (field && res.status === 400) return new HttpError(400, 'invalid', text, undefined, field);
 	const scope = MissingScopeBody.safeParse(data);
 	if (res.status === 403 && scope.success) {
 		const required = scope.data.required_scope;
@@ -219,7 +219,7 @@ export function refusal(
 		);
 	}
 	if (res.status === 404) return new HttpError(404, 'not_found', `not found upstream: ${text}`);
-	if (res.status === 409) return new HttpError(409, code ?? 'conflict', text);
+	if (res.status === 409) return new HttpError(409, code ?? 'conflict', text, undefined, field);
 	if (res.status === 429) {
 		const wait = [res.headers.get('retry-after'), res.headers.get('ratelimit-reset')].find(
 			(v) => v !== null && /^\d{1,5}$/.test(v)

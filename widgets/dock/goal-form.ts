@@ -2,7 +2,7 @@
 // it (docs/upstream.md, tip goal), and the fields that changed, which are all Save sends. Dates
 // show in the streamer's own time (a datetime-local input) and go out as ISO date-times. Pure.
 import type { TipGoalEdit } from '../../src/contract/control-bodies.ts';
-import type { TipGoal } from '../../src/contract/index.ts';
+import { tipGoalFieldsShape, type TipGoal } from '../../src/contract/resources.ts';
 
 /** The form as typed: text, as the inputs hold it. */
 export interface GoalForm {
@@ -44,9 +44,11 @@ export function formOf(goal: TipGoal): GoalForm {
 /** What is wrong with each field, by the upstream's field name; empty when nothing is. */
 export function formProblems(form: GoalForm): Record<string, string> {
 	const problems: Record<string, string> = {};
-	if (form.title.length > 80) problems.title = 'at most 80 characters';
-	const amount = Number(form.amount);
-	if (form.amount.trim() === '' || !Number.isFinite(amount) || amount < 0 || amount > 1_000_000)
+	// The bounds are the contract's (resources.ts, the tip goal's fields), as the upstream checks them.
+	if (!tipGoalFieldsShape.title.safeParse(form.title).success)
+		problems.title = 'at most 80 characters';
+	const amount = form.amount.trim() === '' ? NaN : Number(form.amount);
+	if (!tipGoalFieldsShape.amount.safeParse(amount).success)
 		problems.amount = 'a number from 0 to 1000000';
 	const starts = isoOf(form.starts);
 	const ends = isoOf(form.ends);

@@ -1,9 +1,10 @@
 // The show's controls in the dock (docs/dock.md, "Counters", "Tip goal", "Celebrate"): each /control
-// route forwards one upstream call with the server's credential, its path segments checked against
-// the contract's patterns before anything is sent. The upstream's changes reach the OBS sources as
-// its own events (counter.updated, overlay.tip_goal.updated, overlay.celebration).
-import type { Context, Hono, Next } from 'hono';
-import { COUNTER_NAME, OVERLAY_ID, ROUTES } from '../../contract/index.ts';
+// route forwards one upstream call with the server's credential, its path segments checked with
+// the contract's schemas before anything is sent (control-actions.ts, ask). The upstream's changes
+// reach the OBS sources as its own events (counter.updated, overlay.tip_goal.updated,
+// overlay.celebration).
+import type { Hono } from 'hono';
+import { ROUTES } from '../../contract/index.ts';
 import { CelebrateBody, CONTROL_BODIES, TipGoalEdit } from '../../contract/control-bodies.ts';
 import { ask } from '../control-actions.ts';
 import { HttpError } from '../http-error.ts';
@@ -12,17 +13,6 @@ import { jsonInput, limitOf } from './control-input.ts';
 import { refuseBody } from './guards.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
-
-/** A path segment that is not a counter's name (or an overlay's id) never reaches the upstream. */
-function segment(param: string, pattern: RegExp, what: string) {
-	return async (c: Context<ControlEnv>, next: Next) => {
-		if (!pattern.test(c.req.param(param) ?? ''))
-			throw new HttpError(400, 'bad_request', `not ${what}`);
-		await next();
-	};
-}
-const counterName = segment('name', COUNTER_NAME, 'a counter name (1 to 64 of a-z 0-9 _ -)');
-const overlayId = segment('overlayId', OVERLAY_ID, 'an overlay id (o_ and 8 hex)');
 
 /** The field an upstream's 400 about a counter concerns: its name (a bad slug, the 100 limit). */
 const counterField = (text: string) => (/value|integer|number/i.test(text) ? 'value' : 'name');
@@ -61,7 +51,6 @@ function counterRoutes(control: Hono<ControlEnv>) {
 		control.on(
 			method,
 			path,
-			named ? counterName : (_c, next) => next(),
 			limitOf(input),
 			jsonInput({ schema: input.body, refuse: bad(input.badBody) }),
 			async (c) => {
@@ -76,7 +65,7 @@ function counterRoutes(control: Hono<ControlEnv>) {
 			}
 		);
 	}
-	control.post('/counters/:name/delete', counterName, limitOf(B.counterDelete), async (c) => {
+	control.post('/counters/:name/delete', limitOf(B.counterDelete), async (c) => {
 		await refuseBody(c);
 		const name = c.req.param('name');
 		try {
@@ -99,7 +88,6 @@ function counterRoutes(control: Hono<ControlEnv>) {
 function goalRoutes(control: Hono<ControlEnv>) {
 	control.put(
 		'/overlays/:overlayId/tip-goal',
-		overlayId,
 		limitOf(B.tipGoal),
 		jsonInput({ schema: TipGoalEdit, refuse: bad(B.tipGoal.badBody) }),
 		async (c) => {
