@@ -2,6 +2,7 @@
 // its JSON body's schema, the 400's sentence for one that does not match, and its largest size.
 // Apart from the routes, so that the dock's and the editor's pages carry none of it.
 import { z } from 'zod/mini';
+import { ChatSendBody, ThanksSettings } from './chat.ts';
 import { OrderId } from './common.ts';
 import { ACTION_ORDER, type ActionName } from './control.ts';
 import { ModerationRules } from './moderation.ts';
@@ -78,6 +79,16 @@ export const CONTROL_BODIES = {
 	undoSettings: {
 		body: UndoBody,
 		badBody: 'expected no body, or { "base_revision": <revision> }'
+	},
+	chat: {},
+	saveThanks: {
+		body: ThanksSettings,
+		badBody:
+			'expected a JSON body { "enabled": true|false, "template": "<text>", "burst": "<text>" }'
+	},
+	sendChat: {
+		body: ChatSendBody,
+		badBody: 'expected a JSON body { "message": "<1 to 500 characters>" }'
 	},
 	newKey: {}
 } as const satisfies Record<string, RouteBody>;

@@ -29,7 +29,10 @@ const SettingsSaved = z.looseObject({
 	version: z.optional(z.int())
 });
 
-const MESSAGES = [Hello, Resync, DecisionChanged, RulesSaved, SettingsSaved] as const;
+/** Thanks in chat changed: its settings, a message posted or failed, the tips waiting (chat.ts). */
+const ChatChanged = z.looseObject({ type: z.literal('chat') });
+
+const MESSAGES = [Hello, Resync, DecisionChanged, RulesSaved, SettingsSaved, ChatChanged] as const;
 
 /** One message of the push channel, as the stores publish it and a page hears it. */
 export const LiveMessage = /*@__PURE__*/ z.discriminatedUnion('type', [...MESSAGES]);
