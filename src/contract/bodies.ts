@@ -129,6 +129,14 @@ export const TipGoalPatchRequest = z.partial(
 export const TipGoalAddRequest = z.looseObject({ amount: z.number() });
 export const TipGoalAddBody = withFields(successShape, { tip_goal: TipGoal });
 
+// --- Chat ---
+
+/** POST /chat/messages: posted verbatim by the bot (no template variables); `all` by default. */
+export const ChatSendRequest = z.looseObject({
+	message: /*@__PURE__*/ z.string().check(z.minLength(1), z.maxLength(500)),
+	platform: z.optional(z.enum(['twitch', 'kick', 'all']))
+});
+
 // --- Tipping ---
 
 export const TippingBody = z.looseObject({ accepting: z.boolean() });

@@ -2,6 +2,7 @@
 // its JSON body's schema, the 400's sentence for one that does not match, and its largest size.
 // Apart from the routes, so that the dock's and the editor's pages carry none of it.
 import { z } from 'zod/mini';
+import { ChatSendBody, ThanksSettings } from './chat.ts';
 import { CounterName, OrderId, OverlayId } from './common.ts';
 import { ACTION_ORDER, type ActionName } from './control.ts';
 import { ModerationRules } from './moderation.ts';
@@ -117,6 +118,16 @@ export const CONTROL_BODIES = {
 		body: CelebrateBody,
 		badBody:
 			'expected a JSON body {}, { "overlay_id": "o_…" } or { "overlay_id": "o_…", "widget_id": "w_…" }'
+	},
+	chat: {},
+	saveThanks: {
+		body: ThanksSettings,
+		badBody:
+			'expected a JSON body { "enabled": true|false, "template": "<text>", "burst": "<text>" }'
+	},
+	sendChat: {
+		body: ChatSendBody,
+		badBody: 'expected a JSON body { "message": "<1 to 500 characters>" }'
 	},
 	newKey: {}
 } as const satisfies Record<string, RouteBody>;

@@ -4,6 +4,7 @@
 // control-bodies.ts, by the same names. One source for the server's routes and the browser's client (src/client/control.ts). Ours, not the upstream's: /api
 // forwards the upstream's routes (routes.ts), /control is the token endpoint's own.
 import { z } from 'zod/mini';
+import { ChatStatus } from './chat.ts';
 import { KEY_FORMAT } from './keys.ts';
 import { StoredRules, TipModeration } from './moderation.ts';
 import { Counter, TipGoal } from './resources.ts';
@@ -269,6 +270,32 @@ export const celebrate = /*@__PURE__*/ route({
 	answer: ActionAnswer
 });
 
+/** Thanks in chat: its settings, the tips waiting, the current problem and the last messages. */
+export const chat = /*@__PURE__*/ route({
+	name: 'chat',
+	method: 'GET',
+	path: '/chat',
+	credential: true,
+	answer: ChatStatus
+});
+/** Save the thanks settings (contract/chat.ts, ThanksSettings); answers the chat's status. */
+export const saveThanks = /*@__PURE__*/ route({
+	name: 'saveThanks',
+	method: 'PUT',
+	path: '/chat/thanks',
+	credential: true,
+	answer: ChatStatus
+});
+/** The dock's Send to chat: one message, posted as written, within the chat budget. */
+export const sendChat = /*@__PURE__*/ route({
+	name: 'sendChat',
+	method: 'POST',
+	path: '/chat/send',
+	credential: true,
+	upstream: true,
+	answer: ActionAnswer
+});
+
 /** Every /control route by name (the server, and the tests that walk them). */
 export const CONTROL = {
 	session,
@@ -289,6 +316,9 @@ export const CONTROL = {
 	counterDelete,
 	tipGoal,
 	celebrate,
+	chat,
+	saveThanks,
+	sendChat,
 	newKey
 } as const;
 
@@ -324,5 +354,17 @@ export const CONTROL_ERRORS: Record<keyof typeof CONTROL, readonly string[]> = {
 	counterDelete: ['bad_request'],
 	tipGoal: ['bad_request', 'too_large', 'invalid'],
 	celebrate: ['bad_request', 'too_large', 'invalid'],
+	chat: [],
+	saveThanks: ['bad_request', 'bad_template', 'too_large'],
+	sendChat: [
+		'bad_request',
+		'too_large',
+		'message_too_long',
+		'message_disallowed',
+		'bot_disabled',
+		'bot_unavailable',
+		'gateway_unavailable',
+		'chat_budget'
+	],
 	newKey: ['unexpected_body', 'not_found']
 };

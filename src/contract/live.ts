@@ -29,7 +29,10 @@ const SettingsSaved = z.looseObject({
 	version: z.optional(z.int())
 });
 
-const MESSAGES = [Hello, Resync, DecisionChanged, RulesSaved, SettingsSaved] as const;
+/** Thanks in chat changed: its settings, a message posted or failed, the tips waiting (chat.ts). */
+const ChatChanged = z.looseObject({ type: z.literal('chat') });
+
+const MESSAGES = [Hello, Resync, DecisionChanged, RulesSaved, SettingsSaved, ChatChanged] as const;
 
 /** One message of the push channel, as the stores publish it and a page hears it. */
 // The list written out, not spread from MESSAGES: the bundler keeps a call whose argument spreads
@@ -39,7 +42,8 @@ export const LiveMessage = /*@__PURE__*/ z.discriminatedUnion('type', [
 	Resync,
 	DecisionChanged,
 	RulesSaved,
-	SettingsSaved
+	SettingsSaved,
+	ChatChanged
 ]);
 export type LiveMessage = z.infer<typeof LiveMessage>;
 

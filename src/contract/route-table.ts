@@ -49,6 +49,7 @@ export const ROUTES = {
 	tipGoalRead: R.tipGoalRead,
 	tipGoalUpdate: R.tipGoalUpdate,
 	tipGoalAdd: R.tipGoalAdd,
+	chatSend: R.chatSend,
 	tipping: R.tipping,
 	tippingOpen: R.tippingOpen,
 	tippingClose: R.tippingClose,

@@ -348,6 +348,15 @@ export const tipGoalAdd = /*@__PURE__*/ route('tipGoalAdd', {
 	response: B.TipGoalAddBody
 });
 
+/** The chat bot speaks; its own budget (docs/upstream.md, chat). Never forwarded for a page. */
+export const chatSend = /*@__PURE__*/ route('chatSend', {
+	method: 'POST',
+	path: '/chat/messages',
+	scope: 'chat:write',
+	request: B.ChatSendRequest,
+	response: B.SuccessBody
+});
+
 export const tipping = /*@__PURE__*/ route('tipping', {
 	method: 'GET',
 	path: '/tipping',

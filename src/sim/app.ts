@@ -9,6 +9,7 @@ import type { ApiKey, RateState } from './auth.ts';
 import { controlApp, type SimControl } from './control.ts';
 import type { SimCore } from './core.ts';
 import { SimError } from './errors.ts';
+import { checkChatMessage } from './chat.ts';
 import { HANDLERS } from './handlers.ts';
 import { oauthActor, oauthApp } from './oauth-app.ts';
 
@@ -103,7 +104,7 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 	const path = new URL(c.req.url).pathname.slice('/v1'.length) || '/';
 	let rate = core.ipLimiter.hit(clientIp(c));
 	let key: ApiKey | undefined;
-	const answer = (status: number, body: unknown, code?: string): Response => {
+	const answer = (status: number, body: unknown, code?: string, retryAfter?: number): Response => {
 		core.log.request({
 			method,
 			path,
@@ -112,7 +113,9 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 			key: key?.id,
 			...(key && core.models.size > 1 ? { tenant: core.modelOf(key).tenant.id } : {})
 		});
-		return c.json(body, status as 200, rateHeaders(rate));
+		const headers = rateHeaders(rate);
+		if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
+		return c.json(body, status as 200, headers);
 	};
 	try {
 		if (rate.limited) throw new SimError(429, null, 'too many requests from this address');
@@ -133,9 +136,9 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 		const query = match.route.query
 			? parseOr400(match.route.query, Object.fromEntries(new URL(c.req.url).searchParams), 'query')
 			: {};
-		const body = match.route.request
-			? parseOr400(match.route.request, await readJson(c), 'body')
-			: {};
+		const raw = match.route.request ? await readJson(c) : {};
+		if (match.name === 'chatSend') checkChatMessage(raw);
+		const body = match.route.request ? parseOr400(match.route.request, raw, 'body') : {};
 		const actor: Actor = key.oauth
 			? oauthActor(key.oauth)
 			: { type: 'api_key', id: key.id, name: key.name };
@@ -149,7 +152,8 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 		// Emit strictly: every answer is checked against the same schema the clients parse with.
 		return answer(match.route.status, match.route.response.parse(result));
 	} catch (err) {
-		if (err instanceof SimError) return answer(err.status, err.body(), err.code ?? undefined);
+		if (err instanceof SimError)
+			return answer(err.status, err.body(), err.code ?? undefined, err.retryAfter);
 		// Even a fault of the simulator's own is an answer with the headers (docs/upstream.md: every
 		// one).
 		if (!core.options.quiet) console.error('[sim] unexpected error', err);

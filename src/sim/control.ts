@@ -4,6 +4,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { describeIssues, Scope, type Actor } from '../contract/index.ts';
 import type { ApiKey } from './auth.ts';
+import { chatRoutes } from './chat-control.ts';
+import type { SimChat } from './chat.ts';
 import type { SimCore } from './core.ts';
 import { SimError } from './errors.ts';
 import type { TipInput } from './model/model.ts';
@@ -176,6 +178,15 @@ export class SimControl {
 			const [queue, orderId] = claim.split(/:(.*)/s) as ['tts' | 'media', string];
 			this.releaseRivalClaim(queue, orderId);
 		}
+		for (const chat of this.core.chats.values()) chat.clearSwitches();
+	}
+
+	/**
+	 * An account's chat bot (chat.ts; absent: the first account): its `switches` (bot off, channels,
+	 * not yet connected, gateway down), `log()` of what it said, newest first, and `send`.
+	 */
+	chat(tenantId?: string): SimChat {
+		return this.core.chatOf(this.tenant(tenantId).tenant.id);
 	}
 
 	resetRateLimits(): void {
@@ -226,6 +237,7 @@ export function controlApp(control: SimControl): Hono {
 	const app = new Hono();
 	demoRoutes(app, control);
 	faultRoutes(app, control);
+	chatRoutes(app, control);
 	app.onError((err, c) =>
 		err instanceof SimError ? c.json(err.body(), err.status) : c.json({ error: String(err) }, 500)
 	);

@@ -3,6 +3,7 @@
 // neither: they are built on it in index.ts).
 import type { EventEnvelope, QueueTip } from '../contract/index.ts';
 import { AudioStore } from './audio-store.ts';
+import { SimChat } from './chat.ts';
 import { Credentials, DEMO_API_KEY, RateLimiter, type ApiKey } from './auth.ts';
 import { demoVideos } from './demo-videos.ts';
 import { Faults } from './faults.ts';
@@ -51,6 +52,8 @@ export class SimCore {
 	readonly models = new Map<string, SimModel>();
 	/** The OAuth 2.0 authorization server (oauth.ts); its access tokens pass the bearer check. */
 	readonly oauth: OAuthServer;
+	/** Each account's chat bot by tenant id (its budget is the streamer's, shared by every key). */
+	readonly chats = new Map<string, SimChat>();
 	/** Set once the server listens: `http://127.0.0.1:port`. */
 	origin = '';
 	/** The realtime hub registers itself here; an event goes to its own account's sockets. */
@@ -95,6 +98,13 @@ export class SimCore {
 			this.models.set(tenant.id, model);
 		}
 		this.model = this.models.values().next().value!;
+	}
+
+	/** An account's chat bot (chat.ts), made on first use. */
+	chatOf(tenantId: string): SimChat {
+		let chat = this.chats.get(tenantId);
+		if (!chat) this.chats.set(tenantId, (chat = new SimChat()));
+		return chat;
 	}
 
 	/** The account a credential belongs to (keys without one: the first). */

@@ -13,7 +13,9 @@ export class SimError extends Error {
 		readonly code: ErrorCode | SimOnlyCode | null,
 		message: string,
 		/** Extra body fields the documents name, e.g. `current_order_id` or `required_scope`. */
-		readonly extra: Record<string, unknown> = {}
+		readonly extra: Record<string, unknown> = {},
+		/** A 429's Retry-After, in seconds. */
+		readonly retryAfter?: number
 	) {
 		super(message);
 	}

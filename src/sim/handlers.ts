@@ -215,6 +215,17 @@ export const HANDLERS: Record<RouteName, Handler> = {
 		tip_goal: model.addToTipGoal(params.overlayId, body.amount as number, actor)
 	}),
 
+	chatSend: (core, { body, key }) => {
+		core
+			.chatOf(core.model.tenant.id)
+			.send(
+				body.message as string,
+				(body.platform as 'twitch' | 'kick' | 'all' | undefined) ?? 'all',
+				{ id: key.id, name: key.name }
+			);
+		return { success: true };
+	},
+
 	tipping: ({ model }) => ({ accepting: model.accepting }),
 	tippingOpen: ({ model }, { actor }) => ({
 		success: true,

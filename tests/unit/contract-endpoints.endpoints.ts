@@ -108,6 +108,13 @@ export const SERVICE_API: Endpoint[] = [
 			{ starts_at: '', ends_at: ex.T1, enabled: false, amount: 1_000_000 }
 		],
 		responses: [{ success: true }]
+	},
+	{
+		method: 'POST',
+		path: '/chat/messages',
+		scope: 'chat:write',
+		request: [{ message: 'Thanks Ada!' }, { message: 'hi', platform: 'kick' }],
+		responses: [{ success: true }]
 	}
 ];
 

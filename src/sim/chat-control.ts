@@ -1,0 +1,58 @@
+// The chat bot's part of the control API under /_sim (control.ts): read what the bot said, flip
+// the dashboard's switches, and make the bot say something (tests of the preview's chat panel).
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { describeIssues } from '../contract/index.ts';
+import { checkChatMessage } from './chat.ts';
+import type { SimControl } from './control.ts';
+import { SimError } from './errors.ts';
+
+const Tenant = z.string().min(1).max(100).optional();
+const SwitchBody = z.object({
+	disabled: z.boolean().optional(),
+	unavailable: z.boolean().optional(),
+	gateway_down: z.boolean().optional(),
+	channels: z
+		.array(z.enum(['twitch', 'kick']))
+		.max(2)
+		.optional(),
+	tenant: Tenant
+});
+const SayBody = z.object({
+	message: z.string().min(1),
+	platform: z.enum(['twitch', 'kick', 'all']).default('all'),
+	tenant: Tenant
+});
+
+const SIM_ACTOR = { id: 'sim_control', name: 'Simulator control' };
+
+async function body<S extends z.ZodType>(schema: S, req: Request): Promise<z.infer<S>> {
+	const raw: unknown = await req.json().catch(() => ({}));
+	checkChatMessage(raw);
+	const r = schema.safeParse(raw);
+	if (!r.success) throw new SimError(400, 'bad_request', describeIssues(r.error));
+	return r.data;
+}
+
+export function chatRoutes(app: Hono, control: SimControl): void {
+	app.get('/chat', (c) => {
+		const limit = Math.min(200, Math.max(1, Number(c.req.query('limit') ?? 50) || 50));
+		const chat = control.chat(c.req.query('tenant'));
+		return c.json({ messages: chat.log(limit), switches: chat.switches });
+	});
+	app.post('/chat/switches', async (c) => {
+		const b = await body(SwitchBody, c.req.raw);
+		const s = control.chat(b.tenant).switches;
+		if (b.disabled !== undefined) s.disabled = b.disabled;
+		if (b.unavailable !== undefined) s.unavailable = b.unavailable;
+		if (b.gateway_down !== undefined) s.gatewayDown = b.gateway_down;
+		if (b.channels !== undefined) s.channels = [...new Set(b.channels)];
+		return c.json({ success: true, switches: s });
+	});
+	// The same checks and budget as POST /chat/messages, without a credential.
+	app.post('/chat/messages', async (c) => {
+		const b = await body(SayBody, c.req.raw);
+		control.chat(b.tenant).send(b.message, b.platform, SIM_ACTOR);
+		return c.json({ success: true });
+	});
+}
