@@ -364,6 +364,8 @@ export const CONTROL_ERRORS: Record<keyof typeof CONTROL, readonly string[]> = {
 		'bot_disabled',
 		'bot_unavailable',
 		'gateway_unavailable',
+		'no_channel',
+		'unauthorized',
 		'chat_budget'
 	],
 	newKey: ['unexpected_body', 'not_found']

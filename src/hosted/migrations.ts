@@ -165,6 +165,19 @@ const MIGRATIONS: Record<string, Migration> = {
 		async down(db: Kysely<unknown>) {
 			await dropTables(db, ['upstream_calls']);
 		}
+	},
+	// Thanks in chat (chat-store.ts): each streamer's chat state in one row, changed under its lock.
+	'007-chat': {
+		async up(db: Kysely<unknown>) {
+			await streamerTable(db, 'chat_state', 'one')
+				.addColumn('state', 'jsonb', (c) => c.notNull())
+				.addColumn('busy', 'boolean', (c) => c.notNull().defaultTo(false))
+				.addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+				.execute();
+		},
+		async down(db: Kysely<unknown>) {
+			await dropTables(db, ['chat_state']);
+		}
 	}
 };
 

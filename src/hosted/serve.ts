@@ -29,6 +29,8 @@ import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
 import { HostedPushChannel } from './push-channel.ts';
 import { HostedModerationStore } from './moderation-store.ts';
+import { HostedChatStore } from './chat-store.ts';
+import { Thanker } from '../server/chat/thanker.ts';
 import { HostedSettingsStore } from './settings-store.ts';
 import { hostedRoutes } from './routes.ts';
 import { HostedSignIn } from './signin.ts';
@@ -61,6 +63,9 @@ export interface HostedApp {
 	 */
 	close(): Promise<void>;
 }
+
+/** How often an instance looks for thanks another instance left owed when it stopped. */
+const CHAT_SWEEP_MS = 30_000;
 
 /** How long close() lets requests in flight run before cutting their connections. */
 const DRAIN_MS = 10_000;
@@ -97,6 +102,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		await parts.address.close();
 		transport.close();
 		// The LISTEN connection first: the embedded database's listen goes with the database.
+		parts.thanker.close();
 		await moderation.close();
 		await storedSettings.close();
 		await parts.push.close();
@@ -121,6 +127,8 @@ interface HostedParts {
 	moderation: HostedModerationStore;
 	/** The streamers' stored settings. */
 	storedSettings: HostedSettingsStore;
+	/** Thanks in chat, on the streamers' chat rows (chat-store.ts). */
+	thanker: Thanker;
 	transport: ReturnType<typeof keepAliveFetch>;
 	settings: UpstreamSettings;
 	metrics: HostedMetrics;
@@ -168,11 +176,23 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	);
 	const signIn = new HostedSignIn(store, settings);
 	const push = new HostedPushChannel(db);
+	const moderation = new HostedModerationStore(db, { push });
+	const thanker = new Thanker({
+		store: new HostedChatStore(db, push),
+		moderation,
+		upstreamOf: (streamer) => connections.upstream(streamer)
+	});
+	// Thanks owed by an instance that stopped go out from another: at start and now and then.
+	const resume = () =>
+		thanker.resume().catch((err: Error) => console.error('[chat] resuming thanks:', err.message));
+	resume();
+	thanker.every(CHAT_SWEEP_MS, resume);
 	return {
 		db,
 		store,
 		push,
-		moderation: new HostedModerationStore(db, { push }),
+		thanker,
+		moderation,
 		storedSettings: new HostedSettingsStore(db, { push }),
 		transport,
 		settings,
@@ -244,6 +264,7 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		// The rules and decisions, and the stored settings, in the database: the same on every
 		// instance.
 		moderation,
+		thanker: p.thanker,
 		settings: storedSettings,
 		// Counted per streamer for /metrics: whose readers are over their share.
 		readRefused: (streamer, by) => p.metrics.readRefused(streamer ?? 'none', by),

@@ -3,6 +3,8 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { ReadLimits } from '../core/read-allowance.ts';
 import type { SettingsValues } from '../contract/index.ts';
+import type { ChatStore } from './chat/store.ts';
+import type { Thanker } from './chat/thanker.ts';
 import type { ModerationStore } from './moderation/store.ts';
 import type { SettingsStore } from './settings/store.ts';
 import type { OAuthConnection } from './oauth-client.ts';
@@ -84,6 +86,13 @@ export interface AppOptions {
 	 * database. Absent: kept in memory (tests).
 	 */
 	moderation?: ModerationStore;
+	/**
+	 * Single mode: where thanks in chat keep their settings and once-per-tip ledger (the file). The
+	 * app's thanker (chat/thanker.ts) sends what it holds owed at start. Absent: kept in memory.
+	 */
+	chat?: ChatStore;
+	/** Hosted mode: the instance's thanker, on the database; its owner resumes and closes it. */
+	thanker?: Thanker;
 	/**
 	 * Where the stored settings live: single mode's file, hosted mode's database.
 	 * Absent: kept in memory (tests).

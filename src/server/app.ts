@@ -18,6 +18,8 @@ import { limitReads } from './routes/read-limit.ts';
 import { tokenRoute } from './routes/token.ts';
 import { MemoryPushChannel } from './live/push-channel.ts';
 import { LiveSockets } from './live/sockets.ts';
+import { FileChatStore } from './chat/store.ts';
+import { Thanker } from './chat/thanker.ts';
 import { FileModerationStore } from './moderation/file-store.ts';
 import { Moderator } from './moderation/moderator.ts';
 import { SINGLE_STREAMER } from './routes/control-key.ts';
@@ -36,7 +38,8 @@ export function createApp(opts: AppOptions): Hono {
 	const push = new MemoryPushChannel();
 	const moderator = new Moderator(opts.moderation ?? new FileModerationStore(null, push));
 	const settings = opts.settings ?? new FileSettingsStore(null, undefined, push);
-	const live = new LiveSockets(moderator.store.push, settings.push);
+	const thanker = opts.thanker ?? singleThanker(opts, moderator, push);
+	const live = new LiveSockets(moderator.store.push, settings.push, thanker.store.push);
 	// Order matters: the guards run first, hosted mode's routes come ahead of the widget routes, and
 	// the static files come after every page route.
 	guardRequests(app, opts);
@@ -48,11 +51,11 @@ export function createApp(opts: AppOptions): Hono {
 		live.route(key.requireKey, (c) => ({ streamer: key.streamerOf(c) ?? SINGLE_STREAMER }))
 	);
 	settingsRoute(app, key, settings);
-	proxyRoutes(app, key, moderator);
+	proxyRoutes(app, key, moderator, thanker);
 	demoActionRoutes(app, opts, key);
 	// The dock's routes exist only where a control credential does (a control key, or hosted mode).
 	if (opts.controlKey !== undefined || opts.resolveControl)
-		controlRoutes(app, opts, guard, { moderator, live, settings });
+		controlRoutes(app, opts, guard, { moderator, live, settings, thanker });
 	if (opts.oauth)
 		app.route(
 			'/oauth',
@@ -63,4 +66,16 @@ export function createApp(opts: AppOptions): Hono {
 	app.notFound((c) => errorResponse(c, new HttpError(404, 'not_found', 'not found')));
 	app.onError((err, c) => errorResponse(c, err));
 	return app;
+}
+
+/** One streamer's thanks: what the last run left owed (a restart after a finish) goes out now. */
+function singleThanker(opts: AppOptions, moderator: Moderator, push: MemoryPushChannel): Thanker {
+	const thanker = new Thanker({
+		store: opts.chat ?? new FileChatStore(null, push),
+		moderation: moderator.store,
+		upstreamOf: () => opts.upstream,
+		soleWriter: true
+	});
+	thanker.resume().catch((err: Error) => console.error('[chat] resuming thanks:', err.message));
+	return thanker;
 }

@@ -77,6 +77,8 @@ export const Env = z.object({
 	OAUTH_TOKEN_FILE: z.string().min(1).default('.oauth-token.json'),
 	/** The moderation rules and decisions (docs/moderation.md). */
 	MODERATION_FILE: z.string().min(1).default('.moderation.json'),
+	/** Thanks in chat: their settings and the ledger of tips thanked (docs/dock.md). */
+	CHAT_FILE: z.string().min(1).default('.chat.json'),
 	/** The stored settings of the widgets and overlays (docs/settings.md). */
 	SETTINGS_FILE: z.string().min(1).default('.settings.json')
 });
@@ -150,6 +152,8 @@ export interface Config {
 	oauthRedirectUri: string | null;
 	/** MODERATION_FILE: where the moderation rules and decisions are kept. */
 	moderationFile: string;
+	/** CHAT_FILE: where thanks in chat keep their settings and the tips thanked. */
+	chatFile: string;
 	/** SETTINGS_FILE: where the stored settings are kept. */
 	settingsFile: string;
 }
@@ -212,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 			: null,
 		oauthRedirectUri: e.OAUTH_REDIRECT_URI ?? null,
 		moderationFile: e.MODERATION_FILE,
+		chatFile: e.CHAT_FILE,
 		settingsFile: e.SETTINGS_FILE
 	};
 }

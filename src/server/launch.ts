@@ -12,6 +12,7 @@ import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup
 import { serveApp } from './serve.ts';
 import { FileModerationStore } from './moderation/file-store.ts';
 import { FileSettingsStore } from './settings/file-store.ts';
+import { FileChatStore } from './chat/store.ts';
 import { MemoryPushChannel } from './live/push-channel.ts';
 import type { AppOptions } from './app-options.ts';
 import type { UpstreamClient } from './upstream.ts';
@@ -24,7 +25,8 @@ export const NEEDED_SCOPES = {
 	'media:control': 'the media player cannot claim and finish videos',
 	'counters:manage': 'counters cannot be shown',
 	'overlays:manage': 'overlays, tip goals and celebrations will not work',
-	'tipping:control': "the dock's Open / Close tipping will be refused"
+	'tipping:control': "the dock's Open / Close tipping will be refused",
+	'chat:write': "thanks in chat and the dock's Send to chat will be refused"
 } as const;
 
 /** The embedded simulator main.ts started for demo mode: what the token endpoint needs of it. */
@@ -59,7 +61,7 @@ export async function launchSingle(
 	const simulatorOrigin = demo?.origin;
 
 	if (!config.skipBuild) await ensureBundle();
-	const { moderation, settings } = fileStores(config);
+	const { moderation, settings, chat } = fileStores(config);
 
 	const served = await serveApp({
 		mode: config.mode,
@@ -69,6 +71,7 @@ export async function launchSingle(
 		newControlKey: newControlKey(config),
 		moderation,
 		settings,
+		chat,
 		checkSettings,
 		dist: DIST,
 		host: config.host,
@@ -165,22 +168,31 @@ async function startupText(
 }
 
 /**
- * The moderation file and the settings file, publishing on one push channel (live/push-channel.ts).
- * A moderation file that cannot be read stops the server naming MODERATION_FILE; a damaged
- * settings file is reported and its last good copy loaded (file-store.ts): never a stop.
+ * The moderation, settings and chat files, publishing on one push channel (live/push-channel.ts).
+ * A moderation or chat file that cannot be read stops the server naming MODERATION_FILE or
+ * CHAT_FILE; a damaged settings file is reported and its last good copy loaded (file-store.ts):
+ * never a stop.
  */
 function fileStores(config: Config): {
 	moderation: FileModerationStore;
 	settings: FileSettingsStore;
+	chat: FileChatStore;
 } {
 	const push = new MemoryPushChannel();
 	const settings = new FileSettingsStore(config.settingsFile, undefined, push);
-	try {
-		return { moderation: new FileModerationStore(config.moderationFile, push), settings };
-	} catch (err) {
-		console.error(`MODERATION_FILE: ${(err as Error).message}`);
-		process.exit(2);
-	}
+	const open = <T>(name: string, make: () => T): T => {
+		try {
+			return make();
+		} catch (err) {
+			console.error(`${name}: ${(err as Error).message}`);
+			process.exit(2);
+		}
+	};
+	return {
+		moderation: open('MODERATION_FILE', () => new FileModerationStore(config.moderationFile, push)),
+		settings,
+		chat: open('CHAT_FILE', () => new FileChatStore(config.chatFile, push))
+	};
 }
 
 /**

@@ -17,7 +17,7 @@ import {
 
 /**
  * The scopes the widgets and the dock use (the same list launch.ts checks an API key against);
- * tipping:control is the dock's Open/Close tipping.
+ * tipping:control is the dock's Open/Close tipping, chat:write thanks in chat and Send to chat.
  */
 export const OAUTH_SCOPES = [
 	'tts:read',
@@ -26,7 +26,8 @@ export const OAUTH_SCOPES = [
 	'media:control',
 	'counters:manage',
 	'overlays:manage',
-	'tipping:control'
+	'tipping:control',
+	'chat:write'
 ] as const;
 
 export interface OAuthSettings extends TokenSettings {

@@ -18,6 +18,7 @@ import type { BudgetPolicy } from '../core/rate-budget.ts';
 import { BudgetedUpstreamClient, UpstreamBudget } from './upstream-budget.ts';
 import { keepAliveFetch, type UpstreamClient } from './upstream.ts';
 import type { ModerationStore } from './moderation/store.ts';
+import type { ChatStore } from './chat/store.ts';
 import type { AppOptions } from './app-options.ts';
 import type { SettingsStore } from './settings/store.ts';
 
@@ -44,6 +45,8 @@ export interface ServeOptions {
 	budgetPolicy?: BudgetPolicy;
 	/** The moderation rules and decisions; absent: kept in memory. */
 	moderation?: ModerationStore;
+	/** Thanks in chat's settings and ledger; absent: kept in memory. */
+	chat?: ChatStore;
 	/** The stored settings; absent: kept in memory. */
 	settings?: SettingsStore;
 	/** Checks a save of stored settings (widgets/settings/schemas.ts); absent: saves answer 503. */
@@ -140,6 +143,7 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		controlKey: opts.controlKey,
 		newControlKey: opts.newControlKey,
 		moderation: opts.moderation,
+		chat: opts.chat,
 		settings: opts.settings,
 		checkSettings: opts.checkSettings,
 		allowedHosts: [host.toLowerCase(), ...(opts.allowedHosts ?? [])],

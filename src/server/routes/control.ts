@@ -22,6 +22,8 @@ import { moderationRoutes } from './moderation.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { controlSettingsRoutes } from './settings.ts';
 import { showRoutes } from './show.ts';
+import { chatRoutes } from './chat.ts';
+import type { Thanker } from '../chat/thanker.ts';
 import { mintToken } from './token.ts';
 
 type ControlOptions = Pick<
@@ -58,6 +60,7 @@ interface ControlParts {
 	moderator: Moderator;
 	live: LiveSockets;
 	settings: SettingsStore;
+	thanker: Thanker;
 }
 
 export function controlRoutes(
@@ -66,7 +69,7 @@ export function controlRoutes(
 	guard: KeyGuard,
 	parts: ControlParts
 ) {
-	const { moderator, live, settings } = parts;
+	const { moderator, live, settings, thanker } = parts;
 	const { requireControl, replaceKey } = controlKeyCheck(opts, guard);
 	const lock = opts.controlLock ?? localControlLock();
 	const control = new Hono<ControlEnv>();
@@ -107,6 +110,7 @@ export function controlRoutes(
 
 	actionRoutes(control, lock);
 	showRoutes(control);
+	chatRoutes(control, thanker);
 
 	control.post('/new-key', limitOf(CONTROL_BODIES.newKey), async (c) => {
 		await refuseBody(c);

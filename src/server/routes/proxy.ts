@@ -12,13 +12,15 @@ import { refuseBody, tooLarge } from './guards.ts';
 import type { OverlayKeyCheck } from './overlay-key.ts';
 import { SINGLE_STREAMER } from './control-key.ts';
 import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
+import type { Thanker } from '../chat/thanker.ts';
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
 
 export function proxyRoutes(
 	app: Hono,
 	{ requireKey, upstreamOf, streamerOf }: OverlayKeyCheck,
-	moderator: Moderator
+	moderator: Moderator,
+	thanker: Thanker
 ) {
 	app.all('/api/*', requireKey, async (c) => {
 		const url = new URL(c.req.url);
@@ -43,9 +45,16 @@ export function proxyRoutes(
 		const streamer = streamerOf(c) ?? SINGLE_STREAMER;
 		const start = name === 'ttsStart' ? 'tts' : name === 'mediaStart' ? 'media' : null;
 		if (start) await moderator.beforeStart(streamer, upstream, start, match.params.orderId);
+		// A tip's finish is its alert read on stream: noted before, so its thanks is owed once
+		// (chat/thanker.ts), even if this process stops before the answer.
+		const finish = name === 'ttsFinish' ? match.params.orderId : null;
+		if (finish) await thanker.beforeFinish(streamer, finish);
 		const res = await upstream.call(match.route.method, path + query, body, priority);
+		if (finish && !res.ok) await thanker.afterFinish(streamer, finish, null);
 		return passThrough(res, async (answer) => {
 			if (start) await moderator.afterStart(streamer, upstream, answer);
+			if (start === 'tts') await thanker.alertStarted(streamer);
+			if (finish) await thanker.afterFinish(streamer, finish, answer);
 			return moderator.rewrite(streamer, upstream, name, answer, 'page');
 		});
 	});

@@ -1,0 +1,146 @@
+// A streamer's chat as the token endpoint keeps it (docs/dock.md, "Thanks in chat"): the thanks
+// settings, one entry per tip to thank (so a tip is thanked once, whoever finishes it and however
+// often), the times of the messages sent (the chat budget), the problem that stops chat now and
+// the last messages. Pure: the stores (store.ts) keep it whole, a file in single mode and a row in
+// PostgreSQL in hosted mode, and apply these changes one at a time per streamer.
+import { z } from 'zod/mini';
+import {
+	CHAT_BUDGET,
+	ChatProblem,
+	ChatSent,
+	DEFAULT_THANKS,
+	ThanksSettings,
+	type ChatStatus
+} from '../../contract/chat.ts';
+
+/**
+ * Where a tip's thanks is:
+ * - `finishing`: its finish is on its way upstream (written before, so a crash in between is
+ *   settled from the played history, thanker.ts);
+ * - `owed`: read on stream, the thanks is due at `due`;
+ * - `sending`: taken by a sender at `at`; a sender that dies then leaves it, and it is given up
+ *   rather than maybe said twice;
+ * - `done`: thanked, given up, or not to be thanked; kept for a day so a late repeat is known.
+ */
+export const Entry = z.object({
+	state: z.enum(['finishing', 'owed', 'sending', 'done']),
+	/** When it entered its state (ms since 1970). */
+	at: z.number(),
+	/** When the tip was read (its finish answered): a thanks later than THANKS_GIVE_UP_MS is not sent. */
+	readAt: z.optional(z.number()),
+	due: z.optional(z.number()),
+	name: z.optional(z.string()),
+	amount: z.optional(z.nullable(z.number())),
+	tries: z.optional(z.int())
+});
+export type Entry = z.infer<typeof Entry>;
+
+export const ChatState = z.object({
+	thanks: ThanksSettings,
+	entries: z.record(z.string(), Entry),
+	/** When each message counted against the budget went out (ms), the last window's only. */
+	sends: z.array(z.number()),
+	problem: z.nullable(ChatProblem),
+	recent: z.array(ChatSent)
+});
+export type ChatState = z.infer<typeof ChatState>;
+
+/** The thanks' share of the chat budget: the rest stays for the dock's Send and other tools. */
+export const THANKS_PER_WINDOW = 15;
+/**
+ * A read tip's thanks waits this long for the next alert: one that starts holds it until it is
+ * read too, so alerts played back to back (a burst) are thanked in one message when they end...
+ */
+export const GATHER_MS = 1500;
+/** ...but no thanks waits longer than this after its tip was read. */
+export const MAX_GATHER_MS = 20_000;
+/** A thanks not sent this long after its tip was read is given up: it would come too late. */
+export const THANKS_GIVE_UP_MS = 10 * 60_000;
+/** A `finishing` or `sending` entry older than this was left by a sender that stopped. */
+export const STALE_MS = 60_000;
+const KEEP_DONE_MS = 24 * 3600_000;
+const RECENT_MAX = 20;
+
+export const emptyChat = (): ChatState => ({
+	thanks: { ...DEFAULT_THANKS },
+	entries: {},
+	sends: [],
+	problem: null,
+	recent: []
+});
+
+/** A stored state read back; what cannot be read is started afresh (and the caller logs it). */
+export function readChat(stored: unknown): ChatState | null {
+	const parsed = ChatState.safeParse(stored);
+	return parsed.success ? parsed.data : null;
+}
+
+/** The dock's view of the state. */
+export function statusOf(s: ChatState): ChatStatus {
+	let waiting = 0;
+	for (const e of Object.values(s.entries))
+		if (e.state === 'owed' || e.state === 'sending') waiting++;
+	return { thanks: s.thanks, waiting, problem: s.problem, recent: s.recent };
+}
+
+/** The sends still inside the budget's window at `now`. */
+export function sendsInWindow(s: ChatState, now: number): number[] {
+	return s.sends.filter((t) => t > now - CHAT_BUDGET.perMs);
+}
+
+/** When the budget has room for one more message under `limit`: now, or when the oldest leaves. */
+export function roomAt(s: ChatState, now: number, limit: number): number {
+	const inWindow = sendsInWindow(s, now).sort((a, b) => a - b);
+	if (inWindow.length < limit) return now;
+	return inWindow[inWindow.length - limit] + CHAT_BUDGET.perMs;
+}
+
+/** Counts a message against the budget and drops the times past the window. */
+export function spend(s: ChatState, now: number): void {
+	s.sends = [...sendsInWindow(s, now), now];
+}
+
+export function remember(s: ChatState, sent: ChatSent): void {
+	s.recent = [sent, ...s.recent].slice(0, RECENT_MAX);
+}
+
+/**
+ * The owed thanks not tried yet wait for another alert: until `until` (another tip read: a short
+ * wait, it goes with them; one started: until it is read), never past MAX_GATHER_MS after its read.
+ */
+export function gather(s: ChatState, until: number): boolean {
+	let moved = false;
+	for (const e of Object.values(s.entries))
+		if (e.state === 'owed' && !e.tries) {
+			const due = Math.min(until, (e.readAt ?? e.at) + MAX_GATHER_MS);
+			if (e.due !== due) moved = true;
+			e.due = due;
+		}
+	return moved;
+}
+
+/** Owed entries whose thanks is due at `now`, oldest read first. */
+export function dueEntries(s: ChatState, now: number): [string, Entry][] {
+	return Object.entries(s.entries)
+		.filter(([, e]) => e.state === 'owed' && (e.due ?? 0) <= now)
+		.sort(([, a], [, b]) => (a.readAt ?? a.at) - (b.readAt ?? b.at));
+}
+
+/** The earliest time something is due: an owed entry, or a stale one to settle. */
+export function nextWake(s: ChatState): number | null {
+	let next: number | null = null;
+	for (const e of Object.values(s.entries)) {
+		const at = e.state === 'owed' ? (e.due ?? e.at) : e.state === 'done' ? null : e.at + STALE_MS;
+		if (at !== null && (next === null || at < next)) next = at;
+	}
+	return next;
+}
+
+/** Whether anything is left to do for the streamer (the hosted store's `busy` flag). */
+export const isBusy = (s: ChatState) => Object.values(s.entries).some((e) => e.state !== 'done');
+
+/** Done entries past keeping are dropped. */
+export function prune(s: ChatState, now: number): void {
+	for (const [id, e] of Object.entries(s.entries))
+		if (e.state === 'done' && e.at < now - KEEP_DONE_MS) delete s.entries[id];
+}

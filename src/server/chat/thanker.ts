@@ -1,0 +1,377 @@
+// Thanks in chat (docs/dock.md, "Thanks in chat"): a tip is thanked once, after its alert was read
+// on stream. The finish a page sends through /api (routes/proxy.ts) marks it: an entry is written
+// before the finish goes upstream and made `owed` by its 200 when moderation decided the tip `read`
+// (a removed, voiceless or held tip is never thanked, an approved one when it is read). A sender
+// then takes the owed entries under the chat budget and posts them as one message (a burst).
+// Everything lives in the store (store.ts), so copies, instances and restarts share it; the timers
+// here only say when to look again, and there are none while nothing is owed.
+import { z } from 'zod/mini';
+import { ROUTES, type HistoryTip } from '../../contract/index.ts';
+import { meCurrency } from '../../contract/routes.ts';
+import { CHAT_BUDGET, type ChatSent, type ThanksSettings } from '../../contract/chat.ts';
+import { formatAmount, type CurrencyInfo } from '../../core/money.ts';
+import { renderThanks } from '../../core/thanks.ts';
+import type { ModerationStore } from '../moderation/store.ts';
+import type { UpstreamClient } from '../upstream.ts';
+import { ask } from '../control-actions.ts';
+import {
+	dueEntries,
+	gather,
+	GATHER_MS,
+	nextWake,
+	remember,
+	roomAt,
+	spend,
+	STALE_MS,
+	THANKS_GIVE_UP_MS,
+	THANKS_PER_WINDOW,
+	type ChatState,
+	type Entry
+} from './ledger.ts';
+import { postChat, STREAMER_RETRY_MS, type ChatOutcome } from './post.ts';
+import type { ChatStore } from './store.ts';
+
+export interface ThankerOptions {
+	store: ChatStore;
+	moderation: ModerationStore;
+	/** The streamer's upstream client, for a sender resumed outside a request. */
+	upstreamOf: (streamer: string) => UpstreamClient;
+	/**
+	 * Single mode: this process is the store's only writer, so an entry left `finishing` or `sending`
+	 * before it started was left by a process that stopped, and is settled at once. Otherwise (hosted
+	 * mode's instances) such an entry is settled once it is STALE_MS old.
+	 */
+	soleWriter?: boolean;
+	now?: () => number;
+}
+
+/** A tip as its finish (or the played history) gave it. */
+export type ReadTip = Pick<HistoryTip, 'name' | 'amount' | 'is_replay' | 'is_sub_reward'>;
+
+/** What a thanks needs of a finish's answer, read leniently: the rest of the tip is not ours. */
+const FinishAnswer = z.looseObject({
+	tip: z.looseObject({
+		name: z.string(),
+		amount: z.nullable(z.number()),
+		is_replay: z._default(z.boolean(), false),
+		is_sub_reward: z._default(z.boolean(), false)
+	})
+});
+
+const CURRENCY_KEEP_MS = 10 * 60_000;
+
+const logged = (err: unknown) =>
+	console.error('[chat] the thanks ledger could not be written:', (err as Error).message);
+
+export class Thanker {
+	readonly store: ChatStore;
+	readonly #o: ThankerOptions;
+	readonly #now: () => number;
+	readonly #timers = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
+	/** Per streamer: the run under way and whether another was asked for meanwhile. */
+	readonly #runs = new Map<string, { again: boolean }>();
+	readonly #currency = new Map<string, { info: CurrencyInfo | null; at: number }>();
+	#closed = false;
+	readonly #startedAt: number;
+	#sweep: ReturnType<typeof setInterval> | null = null;
+
+	constructor(o: ThankerOptions) {
+		this.#o = o;
+		this.store = o.store;
+		this.#now = o.now ?? Date.now;
+		this.#startedAt = this.#now();
+	}
+
+	/** Resumes every streamer with entries left (at start, and now and then in hosted mode). */
+	async resume(): Promise<void> {
+		for (const streamer of await this.store.busy()) this.wake(streamer);
+	}
+
+	/**
+	 * Before a page's finish goes upstream: notes the tip, when thanks are on and it has no entry.
+	 * Never throws: thanks that cannot be kept never hold an alert (the failure is logged).
+	 */
+	async beforeFinish(streamer: string, orderId: string): Promise<void> {
+		const now = this.#now();
+		await this.store
+			.update(streamer, (s) => {
+				if (s.thanks.enabled && !s.entries[orderId])
+					s.entries[orderId] = { state: 'finishing', at: now };
+			})
+			.catch(logged);
+	}
+
+	/**
+	 * The finish's answer (null: it failed): a 200 makes the entry owed when the tip may be thanked,
+	 * anything else drops it. Never throws, as beforeFinish.
+	 */
+	async afterFinish(streamer: string, orderId: string, answer: unknown): Promise<void> {
+		try {
+			const entry = (await this.store.read(streamer)).entries[orderId];
+			if (entry?.state !== 'finishing') return;
+			const read = FinishAnswer.safeParse(answer);
+			const tip = read.success ? read.data.tip : null;
+			const thank = tip !== null && (await this.#isRead(streamer, orderId, tip));
+			await this.#settleFinishing(streamer, orderId, thank ? tip : null);
+		} catch (err) {
+			logged(err);
+		}
+	}
+
+	/**
+	 * A tip's alert started (its claim answered 200): thanks owed for the ones before wait until it
+	 * is read, to go with its thanks. Never throws.
+	 */
+	async alertStarted(streamer: string): Promise<void> {
+		try {
+			const owed = Object.values((await this.store.read(streamer)).entries).some(
+				(e) => e.state === 'owed' && !e.tries
+			);
+			if (owed) await this.store.update(streamer, (s) => gather(s, Infinity));
+		} catch (err) {
+			logged(err);
+		}
+	}
+
+	/** The dock's Send to chat: counted in the same budget, posted as written. */
+	async send(streamer: string, up: UpstreamClient, message: string): Promise<ChatOutcome> {
+		const now = this.#now();
+		const room = await this.store.update(streamer, (s) => {
+			if (roomAt(s, now, CHAT_BUDGET.messages) > now) return false;
+			spend(s, now);
+			return true;
+		});
+		if (!room)
+			return {
+				ok: false,
+				retry: 'soon',
+				problem: {
+					code: 'chat_budget',
+					error: `the chat budget (${CHAT_BUDGET.messages} messages per ${CHAT_BUDGET.perMs / 1000} seconds) is spent: try again shortly`
+				}
+			};
+		const outcome = await postChat(up, message, 0);
+		await this.store.update(streamer, (s, tell) => {
+			this.#record(s, { text: message, kind: 'dock' }, outcome);
+			tell();
+		});
+		return outcome;
+	}
+
+	async saveSettings(streamer: string, thanks: ThanksSettings): Promise<void> {
+		await this.store.update(streamer, (s, tell) => {
+			s.thanks = thanks;
+			tell();
+		});
+		this.wake(streamer);
+	}
+
+	/** Runs `task` every `ms` until close() (hosted mode's look for thanks left by a stopped instance). */
+	every(ms: number, task: () => void): void {
+		const timer = setInterval(task, ms);
+		timer.unref?.();
+		this.#sweep = timer;
+	}
+
+	close(): void {
+		this.#closed = true;
+		if (this.#sweep) clearInterval(this.#sweep);
+		for (const { timer } of this.#timers.values()) clearTimeout(timer);
+		this.#timers.clear();
+	}
+
+	/** Looks at the streamer's entries now (one run at a time per streamer in this process). */
+	wake(streamer: string): void {
+		if (this.#closed) return;
+		const run = this.#runs.get(streamer);
+		if (run) {
+			run.again = true;
+			return;
+		}
+		const mine = { again: false };
+		this.#runs.set(streamer, mine);
+		void (async () => {
+			try {
+				do {
+					mine.again = false;
+					await this.#run(streamer);
+				} while (mine.again && !this.#closed);
+			} catch (err) {
+				console.error('[chat] thanks could not be sent:', (err as Error).message);
+				this.#later(streamer, this.#now() + STREAMER_RETRY_MS);
+			} finally {
+				this.#runs.delete(streamer);
+			}
+		})();
+	}
+
+	async #run(streamer: string): Promise<void> {
+		const now = this.#now();
+		const state = await this.store.read(streamer);
+		await this.#settleStale(streamer, state, now);
+		const taken = await this.store.update(streamer, (s, tell) => this.#take(s, now, tell));
+		if (Array.isArray(taken) && taken.length > 0) await this.#thank(streamer, taken);
+		const after = await this.store.read(streamer);
+		const wake = Math.max(nextWake(after) ?? Infinity, typeof taken === 'number' ? taken : 0);
+		if (Number.isFinite(wake)) this.#later(streamer, wake);
+	}
+
+	/**
+	 * Takes the owed entries due now (all of them: one message), or says when the budget has room.
+	 * Thanks switched off, or too late to be sent, are given up.
+	 */
+	#take(s: ChatState, now: number, tell: () => void): [string, Entry][] | number | null {
+		const due = dueEntries(s, now);
+		if (due.length === 0) return null;
+		const late = due.filter(
+			([, e]) => !s.thanks.enabled || now - (e.readAt ?? e.at) > THANKS_GIVE_UP_MS
+		);
+		for (const [id, e] of late) s.entries[id] = { ...e, state: 'done', at: now };
+		if (late.length > 0) tell();
+		const ready = due.filter(([id]) => s.entries[id].state === 'owed');
+		if (ready.length === 0) return null;
+		const room = roomAt(s, now, THANKS_PER_WINDOW);
+		if (room > now) return room;
+		spend(s, now);
+		for (const [id, e] of ready) s.entries[id] = { ...e, state: 'sending', at: now };
+		return ready;
+	}
+
+	async #thank(streamer: string, taken: [string, Entry][]): Promise<void> {
+		const names = taken.map(([, e]) => e.name ?? 'someone');
+		const total = taken.reduce((sum, [, e]) => sum + (e.amount ?? 0), 0);
+		const currency = await this.#currencyOf(streamer);
+		const state = await this.store.read(streamer);
+		const text = renderThanks(state.thanks, names, formatAmount(total, currency));
+		const tries = Math.max(...taken.map(([, e]) => e.tries ?? 0));
+		const outcome = await postChat(this.#o.upstreamOf(streamer), text, tries);
+		const now = this.#now();
+		await this.store.update(streamer, (s, tell) => {
+			const retry = !outcome.ok && outcome.retry !== 'never';
+			for (const [id] of taken) {
+				const e = s.entries[id];
+				if (e?.state !== 'sending') continue;
+				s.entries[id] = retry
+					? {
+							...e,
+							state: 'owed',
+							at: now,
+							tries: (e.tries ?? 0) + 1,
+							due: now + (outcome.ok ? 0 : (outcome.waitMs ?? STREAMER_RETRY_MS))
+						}
+					: { ...e, state: 'done', at: now };
+			}
+			// A message that will be tried again is not listed yet: only its problem shows.
+			if (!retry) this.#record(s, { text, kind: 'thanks', tips: taken.length }, outcome);
+			else if (!outcome.ok) s.problem = { ...outcome.problem, at: new Date(now).toISOString() };
+			tell();
+		});
+	}
+
+	/** The message in the recent list, and the problem it showed (or none, once one went through). */
+	#record(s: ChatState, sent: Pick<ChatSent, 'text' | 'kind' | 'tips'>, outcome: ChatOutcome) {
+		const at = new Date(this.#now()).toISOString();
+		remember(s, {
+			...sent,
+			at,
+			outcome: outcome.ok ? 'sent' : 'failed',
+			...(outcome.ok ? {} : { code: outcome.problem.code })
+		});
+		if (outcome.ok) s.problem = null;
+		else if (outcome.retry !== 'never') s.problem = { ...outcome.problem, at };
+	}
+
+	/**
+	 * Entries left by a sender that stopped: a finish whose answer never came is settled from the
+	 * played history (thanked if the tip is there), a message whose post never answered is given up
+	 * (it may have gone out: a tip is never thanked twice).
+	 */
+	async #settleStale(streamer: string, s: ChatState, now: number): Promise<void> {
+		const cut = this.#o.soleWriter ? this.#startedAt : now - STALE_MS;
+		const stale = (state: Entry['state']) =>
+			Object.entries(s.entries)
+				.filter(([, e]) => e.state === state && e.at < cut)
+				.map(([id]) => id);
+		const sending = stale('sending');
+		if (sending.length > 0)
+			await this.store.update(streamer, (st, tell) => {
+				for (const id of sending)
+					if (st.entries[id]?.state === 'sending' && st.entries[id].at < cut)
+						st.entries[id] = { ...st.entries[id], state: 'done', at: now };
+				tell();
+			});
+		const finishing = stale('finishing');
+		if (finishing.length === 0) return;
+		const history = await ask(this.#o.upstreamOf(streamer), ROUTES.ttsHistory, {
+			query: '?limit=100'
+		});
+		for (const id of finishing) {
+			const tip = history.tips.find((t) => t.order_id === id);
+			const thank = tip !== undefined && (await this.#isRead(streamer, id, tip));
+			await this.#settleFinishing(streamer, id, thank ? tip : null);
+		}
+	}
+
+	async #settleFinishing(streamer: string, orderId: string, tip: ReadTip | null): Promise<void> {
+		const now = this.#now();
+		await this.store.update(streamer, (s, tell) => {
+			const e = s.entries[orderId];
+			if (e?.state !== 'finishing') return;
+			if (!tip) {
+				s.entries[orderId] = { state: 'done', at: now };
+				return;
+			}
+			s.entries[orderId] = {
+				state: 'owed',
+				at: now,
+				readAt: now,
+				name: tip.name,
+				amount: tip.amount
+			};
+			// The thanks owed before it go with its own.
+			gather(s, now + GATHER_MS);
+			tell();
+		});
+		if (tip) this.wake(streamer);
+	}
+
+	/**
+	 * A tip with an amount, not a replay (its tipper was thanked the first time) nor a sub reward,
+	 * that moderation decided `read` (or a person approved).
+	 */
+	async #isRead(streamer: string, orderId: string, tip: ReadTip): Promise<boolean> {
+		if (tip.is_replay || tip.is_sub_reward || tip.amount === null || !(tip.amount > 0))
+			return false;
+		const decision = (await this.#o.moderation.get(streamer, [orderId])).get(orderId);
+		return decision?.outcome === 'read';
+	}
+
+	async #currencyOf(streamer: string): Promise<CurrencyInfo | null> {
+		const had = this.#currency.get(streamer);
+		if (had && had.info && this.#now() - had.at < CURRENCY_KEEP_MS) return had.info;
+		try {
+			const me = await ask(this.#o.upstreamOf(streamer), meCurrency);
+			const info = { code: me.tenant.currency, symbol: me.tenant.currency_symbol };
+			this.#currency.set(streamer, { info, at: this.#now() });
+			return info;
+		} catch {
+			return had?.info ?? null;
+		}
+	}
+
+	#later(streamer: string, at: number): void {
+		if (this.#closed) return;
+		const had = this.#timers.get(streamer);
+		if (had && had.at <= at) return;
+		if (had) clearTimeout(had.timer);
+		const timer = setTimeout(
+			() => {
+				this.#timers.delete(streamer);
+				this.wake(streamer);
+			},
+			Math.max(0, at - this.#now())
+		);
+		timer.unref?.();
+		this.#timers.set(streamer, { at, timer });
+	}
+}

@@ -1,0 +1,71 @@
+// The dock's chat (docs/dock.md, "Thanks in chat"): GET /control/chat (the thanks settings and how
+// the chat is doing), PUT /control/chat/thanks (save the settings) and POST /control/chat/send (the
+// dock's own message, within the chat budget). The sending is the thanker's (chat/thanker.ts).
+import type { Hono } from 'hono';
+import { CONTROL_BODIES } from '../../contract/control-bodies.ts';
+import { templateProblem } from '../../core/thanks.ts';
+import type { Thanker } from '../chat/thanker.ts';
+import { chatStatus } from '../chat/store.ts';
+import { HttpError, upstreamUnavailable } from '../http-error.ts';
+import type { ControlEnv } from './control-key.ts';
+import { jsonInput, limitOf } from './control-input.ts';
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+const B = CONTROL_BODIES;
+const bad = (sentence: string) => () => new HttpError(400, 'bad_request', sentence);
+
+export function chatRoutes(control: Hono<ControlEnv>, thanker: Thanker) {
+	control.get('/chat', async (c) =>
+		c.json(await chatStatus(thanker.store, c.var.caller.streamer), 200, NO_STORE)
+	);
+
+	control.put(
+		'/chat/thanks',
+		limitOf(B.saveThanks),
+		jsonInput({ schema: B.saveThanks.body, refuse: bad(B.saveThanks.badBody) }),
+		async (c) => {
+			const thanks = c.req.valid('json');
+			for (const field of ['template', 'burst'] as const) {
+				const problem = templateProblem(thanks[field]);
+				if (problem)
+					throw new HttpError(400, 'bad_template', `the ${field} is ${problem}`, undefined, {
+						field
+					});
+			}
+			const { streamer } = c.var.caller;
+			await thanker.saveSettings(streamer, {
+				enabled: thanks.enabled,
+				template: thanks.template.trim(),
+				burst: thanks.burst.trim()
+			});
+			return c.json(await chatStatus(thanker.store, streamer), 200, NO_STORE);
+		}
+	);
+
+	control.post(
+		'/chat/send',
+		limitOf(B.sendChat),
+		jsonInput({ schema: B.sendChat.body, refuse: bad(B.sendChat.badBody) }),
+		async (c) => {
+			const message = c.req.valid('json').message.trim();
+			if (!message) throw new HttpError(400, 'bad_request', 'the message is empty');
+			if (/^[/!]/.test(message))
+				throw new HttpError(
+					400,
+					'message_disallowed',
+					'a message cannot start with / or ! (the chat takes it for a command)'
+				);
+			const { streamer, upstream } = c.var.caller;
+			const outcome = await thanker.send(streamer, upstream, message);
+			if (outcome.ok) return c.json({ outcome: 'done', message: 'sent to chat' }, 200, NO_STORE);
+			const { code, error, required_scope } = outcome.problem;
+			if (code === 'chat_budget' || code === 'rate_limited')
+				throw new HttpError(429, 'chat_budget', error, { 'Retry-After': '5' });
+			if (code === 'missing_scope')
+				throw new HttpError(403, code, error, undefined, { required_scope: required_scope ?? '' });
+			if (code === 'unreachable') throw upstreamUnavailable();
+			if (outcome.retry === 'soon') throw new HttpError(503, code, error, { 'Retry-After': '5' });
+			throw new HttpError(outcome.retry === 'never' ? 400 : 409, code, error);
+		}
+	);
+}
