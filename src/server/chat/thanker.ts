@@ -102,16 +102,18 @@ export class Thanker {
 	}
 
 	/**
-	 * The finish's answer (null: it failed): a 200 makes the entry owed when the tip may be thanked,
-	 * anything else drops it. Never throws, as beforeFinish.
+	 * A finish's 200: the entry is owed when the tip may be thanked, else done. A finish that failed
+	 * leaves its entry: another copy's finish of the tip may have gone through (its 200 settles it),
+	 * and what no answer settled is looked up in the played history once STALE_MS old. Never throws.
 	 */
 	async afterFinish(streamer: string, orderId: string, answer: unknown): Promise<void> {
 		try {
 			const entry = (await this.store.read(streamer)).entries[orderId];
 			if (entry?.state !== 'finishing') return;
 			const read = FinishAnswer.safeParse(answer);
-			const tip = read.success ? read.data.tip : null;
-			const thank = tip !== null && (await this.#isRead(streamer, orderId, tip));
+			if (!read.success) return;
+			const tip = read.data.tip;
+			const thank = await this.#isRead(streamer, orderId, tip);
 			await this.#settleFinishing(streamer, orderId, thank ? tip : null);
 		} catch (err) {
 			logged(err);
@@ -287,7 +289,8 @@ export class Thanker {
 	 * (it may have gone out: a tip is never thanked twice).
 	 */
 	async #settleStale(streamer: string, s: ChatState, now: number): Promise<void> {
-		const cut = this.#o.soleWriter ? this.#startedAt : now - STALE_MS;
+		// Single mode: what was under way when this process started was left by one that stopped.
+		const cut = this.#o.soleWriter ? Math.max(this.#startedAt, now - STALE_MS) : now - STALE_MS;
 		const stale = (state: Entry['state']) =>
 			Object.entries(s.entries)
 				.filter(([, e]) => e.state === state && e.at < cut)

@@ -50,7 +50,6 @@ export function proxyRoutes(
 		const finish = name === 'ttsFinish' ? match.params.orderId : null;
 		if (finish) await thanker.beforeFinish(streamer, finish);
 		const res = await upstream.call(match.route.method, path + query, body, priority);
-		if (finish && !res.ok) await thanker.afterFinish(streamer, finish, null);
 		return passThrough(res, async (answer) => {
 			if (start) await moderator.afterStart(streamer, upstream, answer);
 			if (start === 'tts') await thanker.alertStarted(streamer);

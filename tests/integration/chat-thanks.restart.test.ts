@@ -1,0 +1,94 @@
+// Thanks in chat across a crash: a token endpoint killed (SIGKILL) after a tip's finish was
+// answered and before its thanks went out leaves the thanks owed in its chat file; the endpoint
+// started again sends it, once, and a second restart sends nothing more.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, expect, it } from 'vitest';
+import { readyTip, simsPerTest, until, type Sim } from '../fixtures/sim.ts';
+import { OVERLAY_KEY } from '../fixtures/token-endpoint.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const newSim = simsPerTest();
+const CONTROL_KEY = 'restart-control-key-0123456789abcdef';
+const children: ChildProcess[] = [];
+afterEach(() => {
+	for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+/** The endpoint in its own process on `dir`'s files; its origin once it listens. */
+async function endpoint(sim: Sim, dir: string) {
+	const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/thanks-child.ts'], {
+		cwd: root,
+		env: {
+			...process.env,
+			BASE_URL: sim.baseUrl,
+			WS_URL: sim.wsUrl,
+			API_KEY: sim.apiKey,
+			CONTROL_KEY,
+			MODERATION_FILE: join(dir, 'moderation.json'),
+			CHAT_FILE: join(dir, 'chat.json')
+		},
+		stdio: ['ignore', 'pipe', 'inherit']
+	});
+	children.push(child);
+	const origin = await new Promise<string>((resolve, reject) => {
+		let out = '';
+		child.stdout!.on('data', (d) => {
+			out += d;
+			if (out.includes('\n')) resolve(out.trim());
+		});
+		child.on('exit', (code) => reject(new Error(`the endpoint exited (${code})`)));
+	});
+	const call = (method: string, path: string, body?: unknown, control = false) =>
+		fetch(origin + path, {
+			method,
+			headers: {
+				...(control ? { 'x-control-key': CONTROL_KEY } : { 'x-overlay-key': OVERLAY_KEY }),
+				...(body ? { 'content-type': 'application/json' } : {})
+			},
+			body: body ? JSON.stringify(body) : undefined
+		});
+	const killed = () =>
+		new Promise<NodeJS.Signals | null>((resolve) => {
+			child.on('exit', (_c, sig) => resolve(sig));
+			child.kill('SIGKILL');
+		});
+	return { call, killed };
+}
+
+const said = (sim: Sim) =>
+	sim.control
+		.chat()
+		.log()
+		.map((m) => m.text);
+
+it('a thanks owed when the endpoint is killed goes out once after the restart', async () => {
+	const sim = await newSim();
+	const dir = mkdtempSync(join(tmpdir(), 'thanks-restart-'));
+	const first = await endpoint(sim, dir);
+	const thanks = { enabled: true, template: 'Thank you {name}!', burst: 'Thanks {name}!' };
+	expect((await first.call('PUT', '/control/chat/thanks', thanks, true)).status).toBe(200);
+	const tip = await readyTip(sim, { name: 'Crash' });
+	expect((await first.call('POST', `/api/tts/${tip.order_id}/start`)).status).toBe(200);
+	expect((await first.call('POST', `/api/tts/${tip.order_id}/finish`)).status).toBe(200);
+	// Killed at once: the thanks waits a moment for another alert, so it has not gone out.
+	expect(await first.killed()).toBe('SIGKILL');
+	expect(said(sim)).toEqual([]);
+	const file = JSON.parse(readFileSync(join(dir, 'chat.json'), 'utf8'));
+	expect(file.entries[tip.order_id].state).toBe('owed');
+
+	const second = await endpoint(sim, dir);
+	await until(() => said(sim).length > 0, 10_000);
+	expect(said(sim)).toEqual(['Thank you Crash!']);
+	const chat = await (await second.call('GET', '/control/chat', undefined, true)).json();
+	expect(chat.waiting).toBe(0);
+	await second.killed();
+
+	const third = await endpoint(sim, dir);
+	await new Promise((r) => setTimeout(r, 2500));
+	expect(said(sim)).toEqual(['Thank you Crash!']);
+	await third.killed();
+});

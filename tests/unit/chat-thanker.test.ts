@@ -1,0 +1,140 @@
+// The thanks sender (src/server/chat/thanker.ts) on the clock: a fake upstream answers the chat and
+// the clock is moved by hand. Tips read faster than the chat's budget allows are thanked in fewer
+// messages, never more than 15 in any 30 s, each tip named once; a 429 or a bot switched off is
+// tried again and shown; a thanks too late for the stream is given up.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FileChatStore } from '../../src/server/chat/store.ts';
+import { Thanker } from '../../src/server/chat/thanker.ts';
+import { FileModerationStore } from '../../src/server/moderation/file-store.ts';
+import type { UpstreamClient } from '../../src/server/upstream.ts';
+
+interface Sent {
+	at: number;
+	text: string;
+}
+
+/** The upstream: /me (USD), and the chat answering `answer()` (200 by default). */
+function upstream(answer: () => Response = () => Response.json({ success: true })) {
+	const sent: Sent[] = [];
+	const client = {
+		call: async (_method: string, path: string, body?: string) => {
+			if (path === '/me')
+				return Response.json({ tenant: { currency: 'USD', currency_symbol: '$' } });
+			const res = answer();
+			if (res.ok) sent.push({ at: Date.now(), text: JSON.parse(body!).message });
+			return res;
+		}
+	} as unknown as UpstreamClient;
+	return { client, sent };
+}
+
+async function rig(answer?: () => Response) {
+	const up = upstream(answer);
+	const moderation = new FileModerationStore(null);
+	const thanker = new Thanker({
+		store: new FileChatStore(null),
+		moderation,
+		upstreamOf: () => up.client,
+		soleWriter: true
+	});
+	await thanker.saveSettings('s', {
+		enabled: true,
+		template: 'Thanks {name}!',
+		burst: 'Thanks {name}!'
+	});
+	let n = 0;
+	/** A tip decided `read` and finished now. */
+	const read = async (name = `T${++n}`) => {
+		const orderId = `tip_${n}_x`;
+		await moderation.decide('s', [
+			{
+				orderId,
+				outcome: 'read',
+				rule: null,
+				spans: [],
+				by: 'rules',
+				decidedAt: new Date().toISOString()
+			}
+		]);
+		await thanker.beforeFinish('s', orderId);
+		await thanker.afterFinish('s', orderId, {
+			success: true,
+			tip: { order_id: orderId, name, amount: 1, is_replay: false, is_sub_reward: false }
+		});
+		return name;
+	};
+	return { thanker, read, sent: up.sent, status: async () => await thanker.store.read('s') };
+}
+
+beforeEach(() => vi.useFakeTimers({ now: new Date('2026-11-28T20:00:00Z') }));
+afterEach(() => vi.useRealTimers());
+
+describe('the thanks sender', () => {
+	it('keeps under 15 messages in any 30 s, and names every tip once', async () => {
+		const r = await rig();
+		const names: string[] = [];
+		for (let i = 0; i < 40; i++) {
+			names.push(await r.read());
+			await vi.advanceTimersByTimeAsync(1600);
+		}
+		await vi.advanceTimersByTimeAsync(60_000);
+		for (const m of r.sent)
+			expect(r.sent.filter((o) => o.at > m.at - 30_000 && o.at <= m.at).length).toBeLessThanOrEqual(
+				15
+			);
+		const named = r.sent.flatMap((m) => m.text.replace(/^Thanks |!$/g, '').split(/, | and /));
+		expect(named.sort()).toEqual(names.sort());
+		expect(r.sent.length).toBeLessThan(names.length);
+		r.thanker.close();
+	});
+
+	it('tries a refused message again: after the 429, and once the bot is back', async () => {
+		let answers = [
+			() =>
+				new Response(JSON.stringify({ error: 'slow down' }), {
+					status: 429,
+					headers: { 'retry-after': '3' }
+				}),
+			() => Response.json({ error: 'off', code: 'bot_disabled' }, { status: 409 })
+		];
+		const r = await rig(() => (answers.shift() ?? (() => Response.json({ success: true })))());
+		await r.read('Ada');
+		await vi.advanceTimersByTimeAsync(2000);
+		expect((await r.status()).problem?.code).toBe('rate_limited');
+		await vi.advanceTimersByTimeAsync(5000);
+		expect((await r.status()).problem?.code).toBe('bot_disabled');
+		expect(r.sent).toEqual([]);
+		await vi.advanceTimersByTimeAsync(31_000);
+		expect(r.sent.map((m) => m.text)).toEqual(['Thanks Ada!']);
+		const s = await r.status();
+		expect(s.problem).toBeNull();
+		expect(s.recent[0]).toMatchObject({ outcome: 'sent', tips: 1 });
+		answers = [];
+		r.thanker.close();
+	});
+
+	it('gives up a thanks still refused ten minutes after its tip was read', async () => {
+		const r = await rig(() =>
+			Response.json({ error: 'off', code: 'bot_disabled' }, { status: 409 })
+		);
+		await r.read('Late');
+		await vi.advanceTimersByTimeAsync(11 * 60_000);
+		const s = await r.status();
+		expect(Object.values(s.entries).map((e) => e.state)).toEqual(['done']);
+		expect(r.sent).toEqual([]);
+		r.thanker.close();
+	});
+
+	it('sends nothing once thanks are switched off', async () => {
+		const r = await rig();
+		await r.read('Ada');
+		await r.thanker.saveSettings('s', {
+			enabled: false,
+			template: 'Thanks {name}!',
+			burst: 'Thanks {name}!'
+		});
+		await vi.advanceTimersByTimeAsync(5000);
+		expect(r.sent).toEqual([]);
+		r.thanker.close();
+	});
+});
