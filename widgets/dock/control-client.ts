@@ -11,6 +11,7 @@ import {
 } from '../../src/client/control.ts';
 import * as control from '../../src/contract/control.ts';
 import type { ActionName } from '../../src/contract/control.ts';
+import type { ChatStatus, ThanksSettings } from '../../src/contract/chat.ts';
 import type { ModerationRules, StoredRules } from '../../src/contract/moderation.ts';
 import * as routes from '../../src/contract/routes.ts';
 import { HISTORY_LIMIT, type Snapshot, type SnapshotBody } from './dock-model.ts';
@@ -19,6 +20,7 @@ export type DockCredential = ControlCredential;
 
 export type ReadResult = { ok: true; read: SnapshotBody } | ApiFailure;
 export type RulesResult = { ok: true; stored: StoredRules } | ApiFailure;
+export type ChatResult = { ok: true; status: ChatStatus } | ApiFailure;
 export type MessageResult = { ok: true; message: string | null } | ApiFailure;
 
 export class ControlClient {
@@ -127,6 +129,23 @@ export class ControlClient {
 	async message(orderId: string): Promise<MessageResult> {
 		const res = await this.#control.call(control.message, { query: { order_id: orderId } });
 		return res.ok ? { ok: true, message: res.body.message } : res;
+	}
+
+	/** GET /control/chat: the thanks settings, the tips waiting, the problem, the last messages. */
+	async chat(): Promise<ChatResult> {
+		const res = await this.#control.call(control.chat);
+		return res.ok ? { ok: true, status: res.body } : res;
+	}
+
+	/** PUT /control/chat/thanks: saved; 400 `bad_template` names the field. */
+	async saveThanks(thanks: ThanksSettings): Promise<ChatResult> {
+		const res = await this.#control.call(control.saveThanks, { body: thanks });
+		return res.ok ? { ok: true, status: res.body } : res;
+	}
+
+	/** POST /control/chat/send: the dock's own message, posted as written. */
+	sendChat(message: string): Promise<SendResult> {
+		return this.#control.send(control.sendChat, { body: { message } });
 	}
 
 	/** POST /control/new-key (single mode): the new key; the old one has stopped. */

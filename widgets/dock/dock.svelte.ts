@@ -11,7 +11,8 @@ import type { KnownEvent, LiveMessage } from '../../src/contract/index.ts';
 import { readCurrency, type CurrencyInfo } from '../shared/currency.ts';
 import { actionOutcome, actionSnapshot, type ActionName, type Outcome } from './actions.ts';
 import type { ControlClient } from './control-client.ts';
-import { liveReads, type LiveState, type OpenLive } from './dock-live.ts';
+import { DockChat } from './chat.svelte.ts';
+import { liveReads, readsChat, type LiveState, type OpenLive } from './dock-live.ts';
 import { DockModeration } from './moderation.svelte.ts';
 import { undecided } from './moderation.ts';
 import {
@@ -77,6 +78,7 @@ export class DockState {
 	/** The push channel's state; null without one. */
 	live = $state<LiveState | null>(null);
 	readonly moderation: DockModeration;
+	readonly chat: DockChat;
 
 	readonly client: ControlClient;
 	#realtime: RealtimeConnection | null = null;
@@ -106,6 +108,7 @@ export class DockState {
 			press: (id, show, run) => this.#press(id, show, run),
 			reread: (snapshots) => this.#want(snapshots, 0)
 		});
+		this.chat = new DockChat(this.client);
 	}
 
 	start(): this {
@@ -125,6 +128,7 @@ export class DockState {
 	listen(): void {
 		if (!this.#openLive) {
 			void this.moderation.readRules();
+			void this.chat.read();
 			return;
 		}
 		if (this.#closeLive !== null || this.#closed) return;
@@ -140,6 +144,7 @@ export class DockState {
 		// A channel that cannot connect says no hello: the Rules section still gets the rules.
 		if (state === 'down' && this.moderation.stored === null && !this.#closed)
 			void this.moderation.readRules();
+		if (state === 'down' && this.chat.status === null && !this.#closed) void this.chat.read();
 	}
 
 	/** A push channel message: read again what it says changed. */
@@ -147,6 +152,7 @@ export class DockState {
 		const { snapshots, rules } = liveReads(m);
 		if (snapshots.length) this.#want(snapshots, 0);
 		if (rules && !this.#closed) void this.moderation.readRules();
+		if (readsChat(m) && !this.#closed) void this.chat.read();
 	}
 
 	/** The connection is (again) ready: nothing is replayed, the snapshots are the truth. */
