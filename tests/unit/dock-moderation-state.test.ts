@@ -93,7 +93,9 @@ function setup(withLive = true) {
 		saveRules: vi.fn(),
 		settle: vi.fn<(...args: unknown[]) => Promise<SendResult>>(),
 		message: vi.fn(),
-		act: vi.fn()
+		act: vi.fn(),
+		// The Chat section reads on hello too (dock-chat.test.ts tests it).
+		chat: vi.fn(async () => ({ ok: false, kind: 'network', error: 'offline' }))
 	};
 	let channel: { send: (m: LiveMessage) => void; state: (s: LiveState) => void } | null = null;
 	const closeLive = vi.fn();
