@@ -3,6 +3,7 @@
 // the server does), a `bad_template` refusal placed on its field, a problem's sentence with how to
 // fix it, and the Send to chat box's check before sending (the upstream refuses a command).
 import {
+	CHAT_BUDGET,
 	CHAT_MESSAGE_MAX,
 	type ChatProblem,
 	type ChatSent,
@@ -72,7 +73,7 @@ export function problemFix(p: ChatProblem): string | null {
 		case 'gateway_unavailable':
 			return 'It retries shortly by itself.';
 		case 'chat_budget':
-			return 'Chat takes 20 messages per 30 s: the rest go out when it allows.';
+			return `Chat takes ${CHAT_BUDGET.messages} messages per ${CHAT_BUDGET.perMs / 1000} s: the rest go out when it allows.`;
 		default:
 			return null;
 	}
