@@ -24,6 +24,10 @@ const status = (thanks: ThanksSettings = DEFAULT_THANKS): ChatStatus => ({
 	recent: []
 });
 
+/** An HTTP refusal as the control client answers it. */
+const refusal = (status: number, code: string, error: string, retryAfterMs?: number) =>
+	({ ok: false, kind: 'http', status, code, body: { error }, retryAfterMs }) as const;
+
 function fake() {
 	const server = { status: status() };
 	const client = {
@@ -93,14 +97,7 @@ describe('Send to chat', () => {
 
 	it('says when our chat budget lets it send again', async () => {
 		const t = fake();
-		t.client.sendChat.mockResolvedValueOnce({
-			ok: false,
-			kind: 'http',
-			status: 429,
-			code: 'chat_budget',
-			body: { error: 'chat_budget' },
-			retryAfterMs: 12_300
-		});
+		t.client.sendChat.mockResolvedValueOnce(refusal(429, 'chat_budget', 'chat_budget', 12_300));
 		t.chat.message = 'hello';
 		await t.chat.send();
 		expect(t.chat.sendState?.text).toBe('chat budget used up: can send again in 13 s');
@@ -117,7 +114,7 @@ describe('the thanks form', () => {
 		t.chat.draft.enabled = true;
 		expect(t.chat.dirty).toBe(true);
 		await t.chat.save();
-		expect(t.client.saveThanks).toHaveBeenCalledWith({ ...DEFAULT_THANKS, enabled: true });
+		expect(t.client.chat).toHaveBeenLastCalledWith({ ...DEFAULT_THANKS, enabled: true });
 		expect(t.chat.saveState).toEqual({ kind: 'done', text: 'saved' });
 		expect(t.chat.dirty).toBe(false);
 	});
@@ -139,13 +136,9 @@ describe('the thanks form', () => {
 		const t = fake();
 		await t.chat.read();
 		t.chat.draft.burst = 'Thanks all';
-		t.client.saveThanks.mockResolvedValueOnce({
-			ok: false,
-			kind: 'http',
-			status: 400,
-			code: 'bad_template',
-			body: { error: 'burst: too long for a burst' }
-		});
+		t.client.chat.mockResolvedValueOnce(
+			refusal(400, 'bad_template', 'burst: too long for a burst')
+		);
 		await t.chat.save();
 		expect(t.chat.refused).toEqual({ field: 'burst', problem: 'too long for a burst' });
 		expect(t.chat.saveState?.kind).toBe('refused');

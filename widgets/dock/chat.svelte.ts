@@ -44,12 +44,8 @@ export class DockChat {
 		const n = ++this.#reads;
 		const res = await this.#client.chat();
 		if (n !== this.#reads) return;
-		if (!res.ok) {
-			this.readProblem = `could not read the chat: ${actionOutcome(res).text}`;
-			return;
-		}
-		this.readProblem = null;
-		this.#adopt(res.status);
+		this.readProblem = res.ok ? null : `could not read the chat: ${actionOutcome(res).text}`;
+		if (res.ok) this.#adopt(res.status);
 	}
 
 	/** A status read: its settings replace the draft unless the draft has edits of its own. */
@@ -80,7 +76,7 @@ export class DockChat {
 		const sent = { ...this.draft };
 		this.saveState = { kind: 'saving', text: 'saving…' };
 		this.refused = null;
-		const res = await this.#client.saveThanks(sent);
+		const res = await this.#client.chat(sent);
 		if (res.ok) {
 			this.status = res.status;
 			const typed = !sameThanks(this.draft, sent);

@@ -131,15 +131,14 @@ export class ControlClient {
 		return res.ok ? { ok: true, message: res.body.message } : res;
 	}
 
-	/** GET /control/chat: the thanks settings, the tips waiting, the problem, the last messages. */
-	async chat(): Promise<ChatResult> {
-		const res = await this.#control.call(control.chat);
-		return res.ok ? { ok: true, status: res.body } : res;
-	}
-
-	/** PUT /control/chat/thanks: saved; 400 `bad_template` names the field. */
-	async saveThanks(thanks: ThanksSettings): Promise<ChatResult> {
-		const res = await this.#control.call(control.saveThanks, { body: thanks });
+	/**
+	 * GET /control/chat, or with `save` PUT /control/chat/thanks (400 `bad_template` names the
+	 * field): the thanks settings, the tips waiting, the problem, the last messages.
+	 */
+	async chat(save?: ThanksSettings): Promise<ChatResult> {
+		const res = save
+			? await this.#control.call(control.saveThanks, { body: save })
+			: await this.#control.call(control.chat);
 		return res.ok ? { ok: true, status: res.body } : res;
 	}
 
