@@ -51,8 +51,9 @@ export const BUDGETS = {
  * a page gets lighter.
  */
 export const WEIGHT_CEILINGS: Record<string, number> = {
-	// A page the streamer keeps open, not an OBS source: held videos and the moderation rules' form.
-	dock: 54_900,
+	// A page the streamer keeps open, not an OBS source: held videos, the moderation rules' form and
+	// the Chat section (thanks settings with their preview, Send to chat).
+	dock: 58_600,
 	// The settings editor's page (/editor), opened in a browser to set up, never an OBS source.
 	editor: 56_100,
 	index: 11_000,
