@@ -150,7 +150,7 @@ describe('thanks in chat', () => {
 			await new Promise((res) => setTimeout(res, 100));
 		}
 		expect(chat.problem).toMatchObject({ code: 'bot_disabled' });
-		expect(chat.problem.error).toMatch(/switch it on/);
+		expect(chat.problem.error).toMatch(/switched off/);
 		expect(chat.waiting).toBe(1);
 		expect(said(r)).toEqual([]);
 	});

@@ -96,7 +96,9 @@ function setup(withLive = true) {
 		act: vi.fn(),
 		// The Counters and Tip goal sections' reads (show.svelte.ts): not what these tests are about.
 		readCounters: vi.fn(async () => ({ ok: false, kind: 'network', error: 'offline' })),
-		readOverlays: vi.fn(async () => ({ ok: false, kind: 'network', error: 'offline' }))
+		readOverlays: vi.fn(async () => ({ ok: false, kind: 'network', error: 'offline' })),
+		// The Chat section reads on hello too (dock-chat.test.ts tests it).
+		chat: vi.fn(async () => ({ ok: false, kind: 'network', error: 'offline' }))
 	};
 	let channel: { send: (m: LiveMessage) => void; state: (s: LiveState) => void } | null = null;
 	const closeLive = vi.fn();

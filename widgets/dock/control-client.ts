@@ -11,6 +11,7 @@ import {
 } from '../../src/client/control.ts';
 import * as control from '../../src/contract/control.ts';
 import type { ActionName } from '../../src/contract/control.ts';
+import type { ChatStatus, ThanksSettings } from '../../src/contract/chat.ts';
 import type { ModerationRules, StoredRules } from '../../src/contract/moderation.ts';
 import * as routes from '../../src/contract/routes.ts';
 import { HISTORY_LIMIT, type Snapshot, type SnapshotBody } from './dock-model.ts';
@@ -19,6 +20,7 @@ export type DockCredential = ControlCredential;
 
 export type ReadResult = { ok: true; read: SnapshotBody } | ApiFailure;
 export type RulesResult = { ok: true; stored: StoredRules } | ApiFailure;
+export type ChatResult = { ok: true; status: ChatStatus } | ApiFailure;
 export type MessageResult = { ok: true; message: string | null } | ApiFailure;
 /** A show control's answer: the route's, checked (a counter, a tip goal, an action's outcome). */
 export type ShowRoute =
@@ -151,6 +153,22 @@ export class ControlClient {
 	async message(orderId: string): Promise<MessageResult> {
 		const res = await this.#control.call(control.message, { query: { order_id: orderId } });
 		return res.ok ? { ok: true, message: res.body.message } : res;
+	}
+
+	/**
+	 * GET /control/chat, or with `save` PUT /control/chat/thanks (400 `bad_template` names the
+	 * field): the thanks settings, the tips waiting, the problem, the last messages.
+	 */
+	async chat(save?: ThanksSettings): Promise<ChatResult> {
+		const res = save
+			? await this.#control.call(control.saveThanks, { body: save })
+			: await this.#control.call(control.chat);
+		return res.ok ? { ok: true, status: res.body } : res;
+	}
+
+	/** POST /control/chat/send: the dock's own message, posted as written. */
+	sendChat(message: string): Promise<SendResult> {
+		return this.#control.send(control.sendChat, { body: { message } });
 	}
 
 	/** POST /control/new-key (single mode): the new key; the old one has stopped. */

@@ -35,9 +35,16 @@ export function liveReads(m: LiveMessage): LiveReads {
 		case 'rules':
 			return { snapshots: [], rules: true };
 		// Stored settings (the widgets' look) change nothing the dock shows: no upstream read.
+		// Thanks in chat changes the Chat section only (readsChat).
 		case 'settings':
+		case 'chat':
 			return { snapshots: [], rules: false };
 		default:
 			return { snapshots: ['tts', 'ttsHistory', 'media'], rules: true };
 	}
+}
+
+/** The chat's status is read again on its own message and after a (re)connect (`hello`, `resync`). */
+export function readsChat(m: LiveMessage): boolean {
+	return m.type === 'chat' || m.type === 'hello' || m.type === 'resync';
 }

@@ -17,7 +17,8 @@ import type { KnownEvent, LiveMessage } from '../../src/contract/index.ts';
 import { readCurrency, type CurrencyInfo } from '../shared/currency.ts';
 import { actionOutcome, actionSnapshot, type ActionName, type Outcome } from './actions.ts';
 import type { ControlClient } from './control-client.ts';
-import { liveReads, type LiveState, type OpenLive } from './dock-live.ts';
+import { DockChat } from './chat.svelte.ts';
+import { liveReads, readsChat, type LiveState, type OpenLive } from './dock-live.ts';
 import { DockModeration } from './moderation.svelte.ts';
 import { undecided } from './moderation.ts';
 import { DockShow } from './show.svelte.ts';
@@ -88,6 +89,7 @@ export class DockState {
 	readonly moderation: DockModeration;
 	/** The counters, the tip goals and the celebration (show.svelte.ts). */
 	readonly show: DockShow;
+	readonly chat: DockChat;
 
 	readonly client: ControlClient;
 	#realtime: RealtimeConnection | null = null;
@@ -121,6 +123,7 @@ export class DockState {
 			client: this.client,
 			press: (id, show, run) => this.#press(id, show, run)
 		});
+		this.chat = new DockChat(this.client);
 	}
 
 	start(): this {
@@ -140,6 +143,7 @@ export class DockState {
 	listen(): void {
 		if (!this.#openLive) {
 			void this.moderation.readRules();
+			void this.chat.read();
 			return;
 		}
 		if (this.#closeLive !== null || this.#closed) return;
@@ -155,6 +159,7 @@ export class DockState {
 		// A channel that cannot connect says no hello: the Rules section still gets the rules.
 		if (state === 'down' && this.moderation.stored === null && !this.#closed)
 			void this.moderation.readRules();
+		if (state === 'down' && this.chat.status === null && !this.#closed) void this.chat.read();
 	}
 
 	/** A push channel message: read again what it says changed. */
@@ -162,6 +167,7 @@ export class DockState {
 		const { snapshots, rules } = liveReads(m);
 		if (snapshots.length) this.#want(snapshots, 0);
 		if (rules && !this.#closed) void this.moderation.readRules();
+		if (readsChat(m) && !this.#closed) void this.chat.read();
 	}
 
 	/** The connection is (again) ready: nothing is replayed, the snapshots are the truth. */

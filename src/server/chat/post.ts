@@ -20,19 +20,17 @@ export type ChatOutcome =
 /** How long a problem the streamer must fix waits before the next try. */
 export const STREAMER_RETRY_MS = 30_000;
 
-/** What each refusal means, in words a streamer can act on. */
+/** What each refusal means, in the streamer's words (the dock adds how to fix it). */
 const SENTENCES: Record<string, string> = {
-	bot_disabled:
-		"the chat bot is switched off in the tip service's dashboard: switch it on there and thanks go out again",
-	bot_unavailable: 'the chat bot is not connected to the channel yet: trying again shortly',
-	gateway_unavailable: "the tip service's chat gateway cannot be reached: trying again shortly",
-	rate_limited: "the chat's budget (20 messages per 30 seconds) is spent: waiting for it",
-	no_channel:
-		'no chat channel is connected on the tip service: connect Twitch or Kick in its dashboard',
+	bot_disabled: "the chat bot is switched off in the tip service's dashboard",
+	bot_unavailable: 'the chat bot is not connected to the channel yet',
+	gateway_unavailable: "the tip service's chat gateway cannot be reached",
+	rate_limited: "the chat's budget (20 messages per 30 seconds) is spent",
+	no_channel: 'no chat channel (Twitch or Kick) is connected on the tip service',
 	message_too_long: 'the message is longer than 500 characters',
 	message_disallowed: 'the chat refused the message (a command or disallowed content)',
-	unauthorized: "the tip service refused the server's credential: connect again",
-	unreachable: 'the tip service cannot be reached: trying again shortly'
+	unauthorized: "the tip service refused the server's credential",
+	unreachable: 'the tip service cannot be reached'
 };
 
 export async function postChat(
@@ -68,11 +66,9 @@ export async function postChat(
 	});
 	const scope = MissingScopeBody.safeParse(data);
 	if (res.status === 403 && scope.success)
-		return needs(
-			'missing_scope',
-			`the connection lacks the scope ${scope.data.required_scope}: connect again and allow it (docs/dock.md, "Thanks in chat")`,
-			{ required_scope: scope.data.required_scope }
-		);
+		return needs('missing_scope', `the connection lacks the scope ${scope.data.required_scope}`, {
+			required_scope: scope.data.required_scope
+		});
 	if (res.status === 401) return needs('unauthorized');
 	// A 409 without bot_disabled is a chat platform with no connected channel (docs/upstream.md).
 	if (res.status === 409) return needs(code === 'bot_disabled' ? code : 'no_channel');

@@ -28,7 +28,7 @@ export function chatRoutes(control: Hono<ControlEnv>, thanker: Thanker) {
 			for (const field of ['template', 'burst'] as const) {
 				const problem = templateProblem(thanks[field]);
 				if (problem)
-					throw new HttpError(400, 'bad_template', `the ${field} is ${problem}`, undefined, {
+					throw new HttpError(400, 'bad_template', `${field}: ${problem}`, undefined, {
 						field
 					});
 			}
