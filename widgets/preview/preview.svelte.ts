@@ -18,6 +18,7 @@ import { EVENT_CATALOG } from '../../src/contract/events.ts';
 import { openSession } from '../../src/client/control.ts';
 import { EditorState, type CredentialSource } from '../settings/editor.svelte.ts';
 import { SettingsClient } from '../settings/settings-client.ts';
+import { DemoChat } from './demo-chat.svelte.ts';
 
 export interface EventRow {
 	id: string;
@@ -74,6 +75,8 @@ export class PreviewState {
 	audioBlocked = $state(false);
 	/** The Settings section's editor, once the mode says how Save gets the control credential. */
 	settings = $state<EditorState | null>(null);
+	/** Demo mode: what the simulator's chat bot said (demo-chat.svelte.ts). */
+	chat = $state.raw<DemoChat | null>(null);
 
 	private readonly api: ApiClient;
 	private readonly hub = new EventHub();
@@ -105,6 +108,7 @@ export class PreviewState {
 		const overlays = await this.api.request(routes.overlaysList);
 		if (overlays.ok) this.overlays = overlays.body.overlays;
 		void this.findWidgetPages();
+		if (this.mode === 'demo') this.chat = new DemoChat(this.api, this.key).start();
 		this.hub.subscribe({
 			event: (e) => this.onEvent(e),
 			resync: () => {
@@ -164,6 +168,7 @@ export class PreviewState {
 
 	close(): void {
 		this.realtime?.close();
+		this.chat?.close();
 		for (const t of Object.values(this.rereads)) clearTimeout(t);
 	}
 

@@ -18,10 +18,10 @@ export const pending = (item: Moderated) => item.moderation?.outcome === 'pendin
  * Whether a push channel message makes the queue be read again: a decision changed, or the
  * channel (re)connected. Not a hello heard before any read began (the page's first read comes
  * after it anyway), nor stored settings (the page hands them to applySettings: the queue is the
- * same).
+ * same), nor the chat's news (a thanks posted: the dock's and the preview's).
  */
 export function readsAgain(m: LiveMessage, readsMade: number): boolean {
-	if (m.type === 'settings') return false;
+	if (m.type === 'settings' || m.type === 'chat') return false;
 	return m.type !== 'hello' || readsMade > 0;
 }
 

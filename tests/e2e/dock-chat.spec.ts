@@ -1,0 +1,147 @@
+// Thanks in chat and Send to chat in real Chromium engines (current, OBS 30's 103, OBS 31/32's 127)
+// against the simulator: thanks turned on in the dock, a tip read to its end by the TTS widget an
+// OBS source runs is thanked in chat once, shown in the dock and in the preview's Chat panel; the
+// dock's own message too. Pressed and typed into through evaluate (Chromium 103).
+import type { Page } from '@playwright/test';
+import {
+	atEverySize,
+	fast,
+	openDock,
+	press,
+	settled,
+	ttsFinishesOf,
+	ttsReady,
+	watchPlayback
+} from './dock.helpers.ts';
+import { attrOf, expect, test, textOf, type Stack } from './fixtures.ts';
+
+/** Sets a form field as a user does: its value (or checked), then the event Svelte listens to. */
+async function set(page: Page, selector: string, value: string | boolean): Promise<void> {
+	await page.evaluate(
+		([sel, v]) => {
+			const input = document.querySelector<HTMLInputElement>(sel)!;
+			if (typeof v === 'boolean') {
+				input.checked = v;
+				input.dispatchEvent(new Event('change', { bubbles: true }));
+			} else {
+				input.value = v;
+				input.dispatchEvent(new Event('input', { bubbles: true }));
+			}
+		},
+		[selector, value] as const
+	);
+}
+
+/** The preview in a second page, its Chat panel read. */
+async function preview(page: Page, stack: Stack): Promise<Page> {
+	const p = await page.context().newPage();
+	await p.goto(stack.url('/preview'));
+	await expect
+		.poll(
+			() =>
+				p.evaluate(
+					() => !!document.querySelector('[data-testid=demo-chat-empty], [data-testid=demo-chat]')
+				),
+			{
+				timeout: 20_000
+			}
+		)
+		.toBe(true);
+	return p;
+}
+
+const chatLines = (p: Page) =>
+	p.evaluate(() =>
+		[...document.querySelectorAll('[data-testid=demo-chat] li span[dir=auto]')].map(
+			(s) => s.textContent ?? ''
+		)
+	);
+
+test('a tip read by the TTS widget is thanked in chat once, in the dock and the preview', async ({
+	page,
+	stack
+}) => {
+	const widget = await page.context().newPage();
+	await watchPlayback(widget);
+	await widget.goto(stack.url('/widget/tts', fast));
+	await ttsReady(widget);
+	await openDock(page, stack);
+	const shown = await preview(page, stack);
+
+	await expect.poll(() => textOf(page, '[data-testid=chat-waiting]')).toContain('No tips waiting');
+	await set(page, '[data-field=thanks-enabled]', true);
+	await press(page, 'button[data-action=save-thanks]');
+	await expect.poll(() => attrOf(page, '[data-testid=thanks-status]', 'data-kind')).toBe('done');
+
+	const tip = stack.sim.control.createTip({
+		name: 'Ada',
+		amount: 5,
+		message: 'hello there',
+		paid: true
+	});
+	await expect.poll(() => ttsFinishesOf(stack, tip.order_id).length, { timeout: 30_000 }).toBe(1);
+	await expect
+		.poll(() => chatLines(shown), { timeout: 10_000 })
+		.toEqual(['Thank you Ada for the $5.00 tip!']);
+	await expect
+		.poll(() => textOf(page, '[data-testid=chat-recent]'), { timeout: 10_000 })
+		.toContain('Thank you Ada for the $5.00 tip!');
+	await page.waitForTimeout(2000);
+	expect(stack.sim.control.chat().log()).toHaveLength(1);
+});
+
+test("the dock's Send to chat reaches the chat, and a command is refused before sending", async ({
+	page,
+	stack
+}) => {
+	await openDock(page, stack);
+	const shown = await preview(page, stack);
+	await set(page, '[data-field=chat-message]', '!so someone');
+	await press(page, 'button[data-action=send-chat]');
+	await expect
+		.poll(() => attrOf(page, '[data-testid=chat-send-status]', 'data-kind'))
+		.toBe('refused');
+	await set(page, '[data-field=chat-message]', 'BRB, getting water');
+	await press(page, 'button[data-action=send-chat]');
+	await expect.poll(() => attrOf(page, '[data-testid=chat-send-status]', 'data-kind')).toBe('done');
+	await expect.poll(() => chatLines(shown), { timeout: 10_000 }).toEqual(['BRB, getting water']);
+	expect(
+		stack.sim.control
+			.chat()
+			.log()
+			.map((m) => m.text)
+	).toEqual(['BRB, getting water']);
+});
+
+test('the dock with its Chat section fits every size', async ({ page, stack }) => {
+	await openDock(page, stack);
+	await page.evaluate(() => document.querySelector('[data-testid=chat]')!.scrollIntoView());
+	expect(await atEverySize(page, 'dock with the Chat section')).toEqual([]);
+});
+
+test('screenshots of the Chat section and the preview panel, to look at', async ({
+	page,
+	stack
+}, info) => {
+	test.skip(info.project.name !== 'chromium', 'looked at in current Chromium');
+	await openDock(page, stack);
+	const shown = await preview(page, stack);
+	await set(page, '[data-field=chat-message]', 'Hello chat, welcome in!');
+	await press(page, 'button[data-action=send-chat]');
+	await expect.poll(() => chatLines(shown), { timeout: 10_000 }).toHaveLength(1);
+	for (const width of [300, 500]) {
+		await page.setViewportSize({ width, height: 900 });
+		await settled(page);
+		await page.evaluate(() => document.querySelector('[data-testid=chat]')!.scrollIntoView());
+		const name = `dock-chat-${width}x900.png`;
+		await page.screenshot({ path: info.outputPath(name), animations: 'disabled' });
+		await info.attach(name, { path: info.outputPath(name), contentType: 'image/png' });
+	}
+	await shown.setViewportSize({ width: 1280, height: 900 });
+	await shown.evaluate(() => document.querySelector('[data-testid=demo-chat]')!.scrollIntoView());
+	await shown.screenshot({ path: info.outputPath('preview-chat.png') });
+	await info.attach('preview-chat.png', {
+		path: info.outputPath('preview-chat.png'),
+		contentType: 'image/png'
+	});
+});

@@ -1,0 +1,66 @@
+// The preview's Chat panel in demo mode: what the simulator's chat bot said (GET /demo/chat), so
+// the dock's thanks in chat and Send to chat can be seen without an account. Read when the panel
+// opens and again on the push channel's `chat` message (a thanks or a message posted) and after a
+// reconnect; never polled.
+import { z } from 'zod/mini';
+import type { ApiClient } from '../../src/client/api.ts';
+import { LiveChannel } from '../../src/client/live.ts';
+
+const DemoChatBody = z.object({
+	messages: z.array(z.object({ at: z.string(), text: z.string(), platform: z.string() }))
+});
+export type DemoChatMessage = z.infer<typeof DemoChatBody>['messages'][number];
+
+export class DemoChat {
+	/** Newest first; null until read. */
+	messages = $state.raw<DemoChatMessage[] | null>(null);
+	/** Why the log could not be read; null when it was. */
+	problem = $state<string | null>(null);
+	#live: LiveChannel | null = null;
+	#reading = false;
+	#again = false;
+
+	constructor(
+		private readonly api: ApiClient,
+		private readonly key: string
+	) {}
+
+	start(): this {
+		void this.read();
+		this.#live = new LiveChannel({
+			api: this.api,
+			onMessage: (m) => {
+				if (m.type === 'chat' || m.type === 'hello' || m.type === 'resync') void this.read();
+			}
+		}).start();
+		return this;
+	}
+
+	close(): void {
+		this.#live?.close();
+	}
+
+	/** One read at a time; a message heard meanwhile reads once more after it. */
+	async read(): Promise<void> {
+		if (this.#reading) {
+			this.#again = true;
+			return;
+		}
+		this.#reading = true;
+		try {
+			do {
+				this.#again = false;
+				const res = await fetch('/demo/chat', { headers: { 'x-overlay-key': this.key } }).catch(
+					() => null
+				);
+				const body = DemoChatBody.safeParse(res?.ok ? await res.json().catch(() => null) : null);
+				if (body.success) {
+					this.messages = body.data.messages;
+					this.problem = null;
+				} else this.problem = `the chat log could not be read${res ? ` (${res.status})` : ''}`;
+			} while (this.#again);
+		} finally {
+			this.#reading = false;
+		}
+	}
+}
