@@ -60,8 +60,9 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	index: 11_000,
 	overlay: 110_900,
 	// The preview carries the settings editor (every widget's parameter table, howler for the
-	// sounds' play button): a page opened in a browser to set up, never an OBS source.
-	preview: 74_350,
+	// sounds' play button) and, for its demo Chat panel, the push channel's reader: a page opened in
+	// a browser to set up, never an OBS source.
+	preview: 76_220,
 	'widget-celebration': 65_000,
 	'widget-counters': 67_900,
 	'widget-leaderboard': 39_200,

@@ -59,6 +59,8 @@ const FinishAnswer = z.looseObject({
 });
 
 const CURRENCY_KEEP_MS = 10 * 60_000;
+/** Tries of a thanks before it is sent without the tenant's currency, when GET /me keeps failing. */
+const CURRENCY_TRIES = 2;
 
 const logged = (err: unknown) =>
 	console.error('[chat] the thanks ledger could not be written:', (err as Error).message);
@@ -242,10 +244,21 @@ export class Thanker {
 	async #thank(streamer: string, taken: [string, Entry][]): Promise<void> {
 		const names = taken.map(([, e]) => e.name ?? 'someone');
 		const total = taken.reduce((sum, [, e]) => sum + (e.amount ?? 0), 0);
+		const tries = Math.max(...taken.map(([, e]) => e.tries ?? 0));
 		const currency = await this.#currencyOf(streamer);
+		// The amount without its currency only when the tenant's stays out of reach (GET /me refused
+		// twice, as under a spent rate limit): the thanks is tried again shortly first.
+		if (!currency && tries < CURRENCY_TRIES) {
+			const now = this.#now();
+			await this.store.update(streamer, (s) => {
+				for (const [id, e] of taken)
+					if (s.entries[id]?.state === 'sending')
+						s.entries[id] = { ...e, state: 'owed', at: now, tries: tries + 1, due: now + 2000 };
+			});
+			return;
+		}
 		const state = await this.store.read(streamer);
 		const text = renderThanks(state.thanks, names, formatAmount(total, currency));
-		const tries = Math.max(...taken.map(([, e]) => e.tries ?? 0));
 		const outcome = await postChat(this.#o.upstreamOf(streamer), text, tries);
 		const now = this.#now();
 		await this.store.update(streamer, (s, tell) => {
