@@ -4,7 +4,8 @@
 // a bot switched off is shown in the dock and holds no alert; the dock's Send to chat.
 import { describe, expect, it } from 'vitest';
 import { readyTip, until } from '../fixtures/sim.ts';
-import { send } from '../fixtures/token-endpoint.ts';
+import { SCOPES } from '../../src/contract/common.ts';
+import { send, simUpstream } from '../fixtures/token-endpoint.ts';
 import { rig, withRules, type Rig } from './control.setup.ts';
 
 const THANKS = {
@@ -153,6 +154,25 @@ describe('thanks in chat', () => {
 		expect(chat.problem.error).toMatch(/switched off/);
 		expect(chat.waiting).toBe(1);
 		expect(said(r)).toEqual([]);
+	});
+
+	it('say at once, when switched on, that the connection lacks chat:write', async () => {
+		const r = await rig({
+			upstream: (sim) =>
+				simUpstream(
+					sim,
+					sim.control.addKey({ scopes: SCOPES.filter((s) => s !== 'chat:write') }).value
+				)
+		});
+		const saved = await thanksOn(r);
+		expect(saved.body.problem).toMatchObject({
+			code: 'missing_scope',
+			required_scope: 'chat:write'
+		});
+		const off = await r.dock('PUT', '/control/chat/thanks', {
+			body: { ...THANKS, enabled: false }
+		});
+		expect(off.body.problem).toMatchObject({ code: 'missing_scope' });
 	});
 
 	it('refuse a template with an unknown placeholder or a command, by its field', async () => {

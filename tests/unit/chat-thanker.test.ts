@@ -121,6 +121,7 @@ describe('the thanks sender', () => {
 		await vi.advanceTimersByTimeAsync(11 * 60_000);
 		const s = await r.status();
 		expect(Object.values(s.entries).map((e) => e.state)).toEqual(['done']);
+		expect(s.recent[0]).toMatchObject({ text: 'Late', outcome: 'failed', code: 'too_late' });
 		expect(r.sent).toEqual([]);
 		r.thanker.close();
 	});

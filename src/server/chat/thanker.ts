@@ -8,23 +8,20 @@
 import { z } from 'zod/mini';
 import { ROUTES, type HistoryTip } from '../../contract/index.ts';
 import { meCurrency } from '../../contract/routes.ts';
-import { CHAT_BUDGET, type ChatSent, type ThanksSettings } from '../../contract/chat.ts';
+import { CHAT_BUDGET, type ThanksSettings } from '../../contract/chat.ts';
 import { formatAmount, type CurrencyInfo } from '../../core/money.ts';
 import { renderThanks } from '../../core/thanks.ts';
 import type { ModerationStore } from '../moderation/store.ts';
 import type { UpstreamClient } from '../upstream.ts';
 import { ask } from '../control-actions.ts';
+import { givenUp, recordSent, takeDue } from './changes.ts';
 import {
-	dueEntries,
 	gather,
 	GATHER_MS,
 	nextWake,
-	remember,
 	roomAt,
 	spend,
 	STALE_MS,
-	THANKS_GIVE_UP_MS,
-	THANKS_PER_WINDOW,
 	type ChatState,
 	type Entry
 } from './ledger.ts';
@@ -156,18 +153,42 @@ export class Thanker {
 			};
 		const outcome = await postChat(up, message, 0);
 		await this.store.update(streamer, (s, tell) => {
-			this.#record(s, { text: message, kind: 'dock' }, outcome);
+			recordSent(s, { text: message, kind: 'dock' }, outcome, this.#now());
 			tell();
 		});
 		return outcome;
 	}
 
-	async saveSettings(streamer: string, thanks: ThanksSettings): Promise<void> {
+	/**
+	 * Saves the settings. Thanks switched on with a credential that lacks `chat:write` (GET /me says
+	 * its scopes) show the problem at once, not at the first tip; one that has it clears it.
+	 */
+	async saveSettings(streamer: string, thanks: ThanksSettings, up?: UpstreamClient): Promise<void> {
+		const scopes = thanks.enabled && up ? await this.#scopes(up) : null;
+		const lacks = scopes !== null && !scopes.includes(ROUTES.chatSend.scope);
+		const at = new Date(this.#now()).toISOString();
 		await this.store.update(streamer, (s, tell) => {
 			s.thanks = thanks;
+			if (lacks)
+				s.problem = {
+					code: 'missing_scope',
+					error: `the connection lacks the scope ${ROUTES.chatSend.scope}`,
+					required_scope: ROUTES.chatSend.scope,
+					at
+				};
+			else if (scopes !== null && s.problem?.code === 'missing_scope') s.problem = null;
 			tell();
 		});
 		this.wake(streamer);
+	}
+
+	/** The credential's scopes, or null when they cannot be read now. */
+	async #scopes(up: UpstreamClient): Promise<string[] | null> {
+		try {
+			return (await ask(up, ROUTES.me)).key.scopes;
+		} catch {
+			return null;
+		}
 	}
 
 	/** Runs `task` every `ms` until close() (hosted mode's look for thanks left by a stopped instance). */
@@ -213,32 +234,11 @@ export class Thanker {
 		const now = this.#now();
 		const state = await this.store.read(streamer);
 		await this.#settleStale(streamer, state, now);
-		const taken = await this.store.update(streamer, (s, tell) => this.#take(s, now, tell));
+		const taken = await this.store.update(streamer, (s, tell) => takeDue(s, now, tell));
 		if (Array.isArray(taken) && taken.length > 0) await this.#thank(streamer, taken);
 		const after = await this.store.read(streamer);
 		const wake = Math.max(nextWake(after) ?? Infinity, typeof taken === 'number' ? taken : 0);
 		if (Number.isFinite(wake)) this.#later(streamer, wake);
-	}
-
-	/**
-	 * Takes the owed entries due now (all of them: one message), or says when the budget has room.
-	 * Thanks switched off, or too late to be sent, are given up.
-	 */
-	#take(s: ChatState, now: number, tell: () => void): [string, Entry][] | number | null {
-		const due = dueEntries(s, now);
-		if (due.length === 0) return null;
-		const late = due.filter(
-			([, e]) => !s.thanks.enabled || now - (e.readAt ?? e.at) > THANKS_GIVE_UP_MS
-		);
-		for (const [id, e] of late) s.entries[id] = { ...e, state: 'done', at: now };
-		if (late.length > 0) tell();
-		const ready = due.filter(([id]) => s.entries[id].state === 'owed');
-		if (ready.length === 0) return null;
-		const room = roomAt(s, now, THANKS_PER_WINDOW);
-		if (room > now) return room;
-		spend(s, now);
-		for (const [id, e] of ready) s.entries[id] = { ...e, state: 'sending', at: now };
-		return ready;
 	}
 
 	async #thank(streamer: string, taken: [string, Entry][]): Promise<void> {
@@ -251,6 +251,9 @@ export class Thanker {
 		if (!currency && tries < CURRENCY_TRIES) {
 			const now = this.#now();
 			await this.store.update(streamer, (s) => {
+				// Nothing was posted: the budget's slot taken for it is given back.
+				const slot = s.sends.lastIndexOf(s.entries[taken[0][0]]?.at ?? NaN);
+				if (slot >= 0) s.sends.splice(slot, 1);
 				for (const [id, e] of taken)
 					if (s.entries[id]?.state === 'sending')
 						s.entries[id] = { ...e, state: 'owed', at: now, tries: tries + 1, due: now + 2000 };
@@ -277,23 +280,10 @@ export class Thanker {
 					: { ...e, state: 'done', at: now };
 			}
 			// A message that will be tried again is not listed yet: only its problem shows.
-			if (!retry) this.#record(s, { text, kind: 'thanks', tips: taken.length }, outcome);
+			if (!retry) recordSent(s, { text, kind: 'thanks', tips: taken.length }, outcome, now);
 			else if (!outcome.ok) s.problem = { ...outcome.problem, at: new Date(now).toISOString() };
 			tell();
 		});
-	}
-
-	/** The message in the recent list, and the problem it showed (or none, once one went through). */
-	#record(s: ChatState, sent: Pick<ChatSent, 'text' | 'kind' | 'tips'>, outcome: ChatOutcome) {
-		const at = new Date(this.#now()).toISOString();
-		remember(s, {
-			...sent,
-			at,
-			outcome: outcome.ok ? 'sent' : 'failed',
-			...(outcome.ok ? {} : { code: outcome.problem.code })
-		});
-		if (outcome.ok) s.problem = null;
-		else if (outcome.retry !== 'never') s.problem = { ...outcome.problem, at };
 	}
 
 	/**
@@ -311,9 +301,11 @@ export class Thanker {
 		const sending = stale('sending');
 		if (sending.length > 0)
 			await this.store.update(streamer, (st, tell) => {
-				for (const id of sending)
-					if (st.entries[id]?.state === 'sending' && st.entries[id].at < cut)
-						st.entries[id] = { ...st.entries[id], state: 'done', at: now };
+				const left = sending
+					.filter((id) => st.entries[id]?.state === 'sending' && st.entries[id].at < cut)
+					.map((id): [string, Entry] => [id, st.entries[id]]);
+				for (const [id, e] of left) st.entries[id] = { ...e, state: 'done', at: now };
+				if (left.length > 0) givenUp(st, left, 'interrupted', now);
 				tell();
 			});
 		const finishing = stale('finishing');

@@ -32,12 +32,13 @@ export function chatRoutes(control: Hono<ControlEnv>, thanker: Thanker) {
 						field
 					});
 			}
-			const { streamer } = c.var.caller;
-			await thanker.saveSettings(streamer, {
+			const { streamer, upstream } = c.var.caller;
+			const settings = {
 				enabled: thanks.enabled,
 				template: thanks.template.trim(),
 				burst: thanks.burst.trim()
-			});
+			};
+			await thanker.saveSettings(streamer, settings, upstream);
 			return c.json(await chatStatus(thanker.store, streamer), 200, NO_STORE);
 		}
 	);
