@@ -5,6 +5,7 @@
 // parameters that changed. No poll, no timer: nothing runs while nothing is saved.
 import type { LiveMessage } from '../contract/live.ts';
 import { PER_SOURCE_PARAMS, StoredSettings, type SettingsWidget } from '../contract/settings.ts';
+import { coalesced } from '../core/coalesce.ts';
 import type { ApiClient } from './api.ts';
 import type { EventHub } from './event-hub.ts';
 import type { ParamResult } from './params.ts';
@@ -108,8 +109,6 @@ export class PageSettings {
 	readonly #targets = new Set<string>();
 	#stored: StoredSettings | null = null;
 	#failure: string | null = null;
-	#reading = false;
-	#again = false;
 
 	/** `used` false (sample=1): nothing is read, every widget has its URL alone. */
 	constructor(
@@ -164,29 +163,17 @@ export class PageSettings {
 	}
 
 	/** Reads again and hands each widget what changed; one read at a time (one more after it). */
-	async refresh(): Promise<void> {
-		if (this.#reading) {
-			this.#again = true;
-			return;
+	readonly refresh = coalesced(async () => {
+		await this.read();
+		for (const w of this.#widgets) {
+			try {
+				w.update();
+			} catch (err) {
+				// One widget's bug must not keep the others on their old settings.
+				console.error('[settings] a widget failed to apply its settings', err);
+			}
 		}
-		this.#reading = true;
-		try {
-			do {
-				this.#again = false;
-				await this.read();
-				for (const w of this.#widgets) {
-					try {
-						w.update();
-					} catch (err) {
-						// One widget's bug must not keep the others on their old settings.
-						console.error('[settings] a widget failed to apply its settings', err);
-					}
-				}
-			} while (this.#again);
-		} finally {
-			this.#reading = false;
-		}
-	}
+	});
 
 	/** The settings' state in a row of a debug panel. */
 	statusRow(refused: string | null): readonly [string, string] {

@@ -1,5 +1,7 @@
 // A file written so that a crash leaves either the old text or the new, never half of one: a temp
-// file with owner-only permissions, fsync, rename, fsync of the folder.
+// file with owner-only permissions, fsync, rename, fsync of the folder. And such a file read back
+// at start.
+import { readFileSync } from 'node:fs';
 import { mkdir, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -23,5 +25,18 @@ export async function writeDurably(where: string, text: string): Promise<void> {
 		// Some file systems refuse fsync on a folder; the rename is still atomic there.
 	} finally {
 		await dh.close();
+	}
+}
+
+/**
+ * A stored file's text at start, or null when there is none yet; one that cannot be read throws
+ * `Failure` naming it, so the server stops rather than start afresh over it.
+ */
+export function readStored(where: string, Failure: new (message: string) => Error): string | null {
+	try {
+		return readFileSync(where, 'utf8');
+	} catch (err) {
+		if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+		throw new Failure(`cannot read ${where}: ${(err as Error).message}`);
 	}
 }

@@ -2,31 +2,18 @@
 // finish go through, and however many pages finish it at once, it is thanked once; the thanks
 // settings saved through one instance's dock are what the other sends with.
 import { describe, expect, it } from 'vitest';
-import type { HostedApp } from '../../src/hosted/serve.ts';
 import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';
 import {
+	call,
 	dashboard,
 	deployment,
 	missing,
 	signIn,
 	useDeployments
 } from '../fixtures/hosted-instances.ts';
-import { until, type Sim } from '../fixtures/sim.ts';
+import { readyTip, until, type Sim } from '../fixtures/sim.ts';
 
 useDeployments();
-
-const call = (on: HostedApp, method: string, path: string, headers = {}, body?: unknown) =>
-	fetch(on.origin + path, {
-		method,
-		headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-		body: body === undefined ? undefined : JSON.stringify(body)
-	});
-
-async function tip(sim: Sim, name: string): Promise<string> {
-	const created = sim.control.createTip({ name, amount: 3, message: 'hi', paid: true });
-	await until(() => sim.control.model.tts.find(created.order_id)?.tts_url != null);
-	return created.order_id;
-}
 
 const said = (sim: Sim) =>
 	sim.control
@@ -50,7 +37,7 @@ describe.skipIf(missing)('thanks in chat on several hosted instances', { timeout
 		});
 
 		for (const [i, name] of ['One', 'Two', 'Three'].entries()) {
-			const id = await tip(sim, name);
+			const id: string = (await readyTip(sim, { name, amount: 3 })).order_id;
 			const [starts, finishes] = i % 2 ? [b, a] : [a, b];
 			expect((await call(starts, 'POST', `/api/tts/${id}/start`, overlay)).status).toBe(200);
 			// Two copies of the TTS page finish at once, one through each instance.

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { HostedApp } from '../../src/hosted/serve.ts';
 import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';
 import {
+	call,
 	dashboard,
 	deployment,
 	missing,
@@ -17,13 +18,6 @@ import { openLiveAt } from '../fixtures/token-endpoint.ts';
 import { until, type Sim } from '../fixtures/sim.ts';
 
 useDeployments();
-
-const call = (on: HostedApp, method: string, path: string, headers = {}, body?: unknown) =>
-	fetch(on.origin + path, {
-		method,
-		headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-		body: body === undefined ? undefined : JSON.stringify(body)
-	});
 
 async function tip(sim: Sim, message: string): Promise<string> {
 	const created = sim.control.createTip({ name: 'Viewer', amount: 5, message, paid: true });

@@ -10,6 +10,7 @@ import type { HostedApp } from '../../src/hosted/serve.ts';
 import { DEMO_TENANTS } from '../../src/sim/index.ts';
 import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';
 import {
+	call,
 	dashboard,
 	db,
 	deployment,
@@ -21,13 +22,6 @@ import { openLiveAt } from '../fixtures/token-endpoint.ts';
 import { until } from '../fixtures/sim.ts';
 
 useDeployments();
-
-const call = (on: HostedApp, method: string, path: string, headers = {}, body?: unknown) =>
-	fetch(on.origin + path, {
-		method,
-		headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-		body: body === undefined ? undefined : JSON.stringify(body)
-	});
 
 /** A page's push channel on `on`: what it has heard so far (`heard.text`). */
 const listen = (on: HostedApp, key: string) => openLiveAt(on.origin, key);

@@ -5,6 +5,7 @@
 import { z } from 'zod/mini';
 import type { ApiClient } from '../../src/client/api.ts';
 import { LiveChannel } from '../../src/client/live.ts';
+import { coalesced } from '../../src/core/coalesce.ts';
 
 const DemoChatBody = z.object({
 	messages: z.array(z.object({ at: z.string(), text: z.string(), platform: z.string() }))
@@ -17,8 +18,6 @@ export class DemoChat {
 	/** Why the log could not be read; null when it was. */
 	problem = $state<string | null>(null);
 	#live: LiveChannel | null = null;
-	#reading = false;
-	#again = false;
 
 	constructor(
 		private readonly api: ApiClient,
@@ -41,26 +40,14 @@ export class DemoChat {
 	}
 
 	/** One read at a time; a message heard meanwhile reads once more after it. */
-	async read(): Promise<void> {
-		if (this.#reading) {
-			this.#again = true;
-			return;
-		}
-		this.#reading = true;
-		try {
-			do {
-				this.#again = false;
-				const res = await fetch('/demo/chat', { headers: { 'x-overlay-key': this.key } }).catch(
-					() => null
-				);
-				const body = DemoChatBody.safeParse(res?.ok ? await res.json().catch(() => null) : null);
-				if (body.success) {
-					this.messages = body.data.messages;
-					this.problem = null;
-				} else this.problem = `the chat log could not be read${res ? ` (${res.status})` : ''}`;
-			} while (this.#again);
-		} finally {
-			this.#reading = false;
-		}
-	}
+	readonly read = coalesced(async () => {
+		const res = await fetch('/demo/chat', { headers: { 'x-overlay-key': this.key } }).catch(
+			() => null
+		);
+		const body = DemoChatBody.safeParse(res?.ok ? await res.json().catch(() => null) : null);
+		if (body.success) {
+			this.messages = body.data.messages;
+			this.problem = null;
+		} else this.problem = `the chat log could not be read${res ? ` (${res.status})` : ''}`;
+	});
 }

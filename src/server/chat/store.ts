@@ -3,9 +3,8 @@
 // hosted mode (src/hosted/chat-store.ts). Every change runs on the whole state, one at a time per
 // streamer (on every instance), and is stored durably before it is answered: so a tip's entry is
 // made once, and a sender's claim on it holds, across copies, instances and restarts.
-import { readFileSync } from 'node:fs';
 import type { ChatStatus } from '../../contract/chat.ts';
-import { writeDurably } from '../durable-file.ts';
+import { readStored, writeDurably } from '../durable-file.ts';
 import { MemoryPushChannel, type PushSubscriptions } from '../live/push-channel.ts';
 import { SINGLE_STREAMER } from '../routes/control-key.ts';
 import { emptyChat, isBusy, prune, readChat, statusOf, type ChatState } from './ledger.ts';
@@ -87,13 +86,8 @@ export class FileChatStore implements ChatStore {
 
 	/** A file that cannot be read stops the server with its name: nothing is lost silently. */
 	#load(where: string): void {
-		let text: string;
-		try {
-			text = readFileSync(where, 'utf8');
-		} catch (err) {
-			if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-			throw new ChatFileError(`cannot read ${where}: ${(err as Error).message}`);
-		}
+		const text = readStored(where, ChatFileError);
+		if (text === null) return;
 		let json: unknown = null;
 		try {
 			json = JSON.parse(text);

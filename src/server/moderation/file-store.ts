@@ -3,7 +3,6 @@
 // change is answered, so a decision survives a crash of the server. `where` null: memory only
 // (tests, and the demo's throwaway store). One process serves one streamer, so the streamer
 // argument is only a key of the push channel.
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import {
 	DecisionRecord,
@@ -13,7 +12,7 @@ import {
 } from '../../contract/index.ts';
 import type { Decision } from '../../core/moderation/decision.ts';
 import { decisionMessage } from '../../core/moderation/video.ts';
-import { writeDurably } from '../durable-file.ts';
+import { readStored, writeDurably } from '../durable-file.ts';
 import { MemoryPushChannel } from '../live/push-channel.ts';
 import type { ModerationStore } from './store.ts';
 
@@ -90,13 +89,8 @@ export class FileModerationStore implements ModerationStore {
 
 	/** A file that cannot be read or parsed stops the server with its name: nothing is lost silently. */
 	#load(where: string): void {
-		let text: string;
-		try {
-			text = readFileSync(where, 'utf8');
-		} catch (err) {
-			if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-			throw new ModerationFileError(`cannot read ${where}: ${(err as Error).message}`);
-		}
+		const text = readStored(where, ModerationFileError);
+		if (text === null) return;
 		let file: z.infer<typeof FileShape>;
 		try {
 			file = FileShape.parse(JSON.parse(text));
