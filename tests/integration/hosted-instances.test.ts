@@ -44,7 +44,8 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 			'003-control-keys',
 			'004-moderation',
 			'005-settings',
-			'006-upstream-calls'
+			'006-upstream-calls',
+			'007-chat'
 		]);
 		for (const a of apps) {
 			const health = await fetch(`${a.origin}/healthz`);

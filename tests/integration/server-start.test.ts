@@ -239,7 +239,7 @@ describe('npm start in live mode', () => {
 	});
 
 	it('prints the tenant, currency and scopes and warns about unneeded and missing scopes', async () => {
-		const key = sim.control.addKey({ name: 'Overlay key', scopes: ['tts:read', 'chat:write'] });
+		const key = sim.control.addKey({ name: 'Overlay key', scopes: ['tts:read', 'viewers:read'] });
 		server = await start({
 			TIP_API_KEY: key.value,
 			TIP_API_BASE_URL: sim.baseUrl,
@@ -248,16 +248,17 @@ describe('npm start in live mode', () => {
 		const out = server.out();
 		expect(out).toContain('running in live mode');
 		expect(out).toMatch(
-			/Upstream: Demo Streamer \(USD\), key "Overlay key" with scopes: tts:read, chat:write/
+			/Upstream: Demo Streamer \(USD\), key "Overlay key" with scopes: tts:read, viewers:read/
 		);
 		const err = server.err();
-		expect(err).toMatch(/scopes the overlay does not need \(chat:write\)/);
+		expect(err).toMatch(/scopes the overlay does not need \(viewers:read\)/);
 		for (const missing of [
 			'tts:control',
 			'media:read',
 			'media:control',
 			'counters:manage',
-			'overlays:manage'
+			'overlays:manage',
+			'chat:write'
 		])
 			expect(err).toContain(`lacks ${missing}`);
 		expect(err).not.toContain('lacks tts:read');
