@@ -153,7 +153,7 @@ describe('the chat status', () => {
 			at: '',
 			required_scope: 'chat:write'
 		});
-		expect(fix).toMatch(/chat:write.*connect again/);
+		expect(fix).toMatch(/chat:write.*Connect again in the preview; hosted: sign in again/);
 		expect(problemFix({ code: 'bot_disabled', error: 'x', at: '' })).toMatch(
 			/Switch it on in the dashboard/
 		);

@@ -66,7 +66,7 @@ export function messageProblem(message: string): string | null {
 export function problemFix(p: ChatProblem): string | null {
 	switch (p.code) {
 		case 'missing_scope':
-			return `The connection lacks the ${p.required_scope ?? 'chat:write'} scope: connect again on the dashboard and allow sending to chat.`;
+			return `Add the ${p.required_scope ?? 'chat:write'} scope to the key in the tip service's dashboard (connected with OAuth: Connect again in the preview; hosted: sign in again), allowing sending to chat.`;
 		case 'bot_disabled':
 			return 'Switch it on in the dashboard: the thanks waiting go out then.';
 		case 'no_channel':

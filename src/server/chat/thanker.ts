@@ -92,12 +92,17 @@ export class Thanker {
 	 */
 	async beforeFinish(streamer: string, orderId: string): Promise<void> {
 		const now = this.#now();
-		await this.store
-			.update(streamer, (s) => {
+		try {
+			// A read first: with thanks off (the default) a finish costs no write nor lock.
+			const was = await this.store.read(streamer);
+			if (!was.thanks.enabled || was.entries[orderId]) return;
+			await this.store.update(streamer, (s) => {
 				if (s.thanks.enabled && !s.entries[orderId])
 					s.entries[orderId] = { state: 'finishing', at: now };
-			})
-			.catch(logged);
+			});
+		} catch (err) {
+			logged(err);
+		}
 	}
 
 	/**
