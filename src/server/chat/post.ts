@@ -39,11 +39,11 @@ export async function postChat(
 	attempt: number,
 	random: () => number = Math.random
 ): Promise<ChatOutcome> {
-	const soon = (code: string, waitMs?: number): ChatOutcome => ({
+	const soon = (code: string, waitMs?: number, error?: string): ChatOutcome => ({
 		ok: false,
 		retry: 'soon',
 		waitMs: waitMs ?? backoffDelay(attempt, { baseMs: 2000, maxMs: 60_000, random }),
-		problem: { code, error: SENTENCES[code] ?? SENTENCES.unreachable }
+		problem: { code, error: error ?? SENTENCES[code] ?? SENTENCES.unreachable }
 	});
 	let res: Response;
 	let data: unknown = null;
@@ -58,7 +58,10 @@ export async function postChat(
 	const code = body.success ? body.data.code : undefined;
 	const said = body.success ? body.data.error : `the tip service answered ${res.status}`;
 	if (res.status === 429) return soon('rate_limited', retryAfterMs(res.headers, attempt, random));
-	if (res.status >= 500 || code === 'bot_unavailable') return soon(code ?? 'gateway_unavailable');
+	// A 409 bot_unavailable may also be a platform with no connected channel (docs/upstream.md,
+	// chat): tried again either way, with the upstream's own sentence, which tells them apart.
+	if (code === 'bot_unavailable') return soon(code, undefined, body.success ? said : undefined);
+	if (res.status >= 500) return soon(code ?? 'gateway_unavailable');
 	const needs = (c: string, error = SENTENCES[c] ?? said, extra = {}): ChatOutcome => ({
 		ok: false,
 		retry: 'streamer',
