@@ -1,13 +1,19 @@
-// Thanks in chat on two hosted instances on one PostgreSQL: whichever instance a tip's start and
+// Thanks in chat on hosted instances on one PostgreSQL: whichever instance a tip's start and
 // finish go through, and however many pages finish it at once, it is thanked once; the thanks
-// settings saved through one instance's dock are what the other sends with.
+// settings saved through one instance's dock are what the other sends with; a thanks owed by an
+// instance killed (SIGKILL) before it could send goes out from the one still running.
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';
 import {
 	call,
 	dashboard,
+	db,
 	deployment,
 	missing,
+	pg,
+	root,
+	SECRET,
 	signIn,
 	useDeployments
 } from '../fixtures/hosted-instances.ts';
@@ -54,5 +60,52 @@ describe.skipIf(missing)('thanks in chat on several hosted instances', { timeout
 		const status = await (await call(b, 'GET', '/control/chat', dock)).json();
 		expect(status.waiting).toBe(0);
 		expect(status.recent).toHaveLength(3);
+	});
+
+	it('a thanks owed by an instance killed before sending it goes out once, from the other', async () => {
+		const { sim, apps, clientId } = await deployment(1);
+		const [a] = apps;
+		const cookie = await signIn(sim, a, a);
+		const page = await dashboard(a, cookie);
+		const overlay = { 'x-overlay-key': keyIn(page)! };
+		const dock = { 'x-control-key': dockKeyIn(page)! };
+		const thanks = { enabled: true, template: 'Thank you {name}!', burst: 'Thanks {name}!' };
+		expect((await call(a, 'PUT', '/control/chat/thanks', dock, thanks)).status).toBe(200);
+		const id: string = (await readyTip(sim, { name: 'Crash', amount: 4 })).order_id;
+		expect((await call(a, 'POST', `/api/tts/${id}/start`, overlay)).status).toBe(200);
+		const streamer = (await db!.selectFrom('streamers').select('id').executeTakeFirstOrThrow()).id;
+
+		// Another instance finishes it, as its proxy would, and is killed the moment it is owed.
+		const child = spawn(
+			process.execPath,
+			['--import', 'tsx', 'tests/fixtures/hosted-thanks-child.ts'],
+			{
+				cwd: root,
+				env: {
+					...process.env,
+					DATABASE_URL: pg!.url,
+					SECRET_KEY: SECRET,
+					STREAMER_ID: streamer,
+					ORDER_ID: id,
+					OAUTH_URL: sim.oauthUrl,
+					BASE_URL: sim.baseUrl,
+					WS_URL: sim.wsUrl,
+					CLIENT_ID: clientId
+				},
+				stdio: ['ignore', 'pipe', 'inherit']
+			}
+		);
+		const exited = new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_c, s) => r(s)));
+		await new Promise<void>((resolve) =>
+			child.stdout.on('data', (d) => String(d).includes('owed') && resolve())
+		);
+		child.kill('SIGKILL');
+		expect(await exited).toBe('SIGKILL');
+		expect(said(sim)).toEqual([]);
+
+		// The instance still running finds it in its next look (every 30 s) and sends it, once.
+		await until(() => said(sim).length > 0, 45_000);
+		await new Promise((r) => setTimeout(r, 3000));
+		expect(said(sim)).toEqual(['Thank you Crash!']);
 	});
 });
