@@ -1,7 +1,7 @@
 // Thanks in chat and Send to chat in real Chromium engines (current, OBS 30's 103, OBS 31/32's 127)
 // against the simulator: thanks turned on in the dock, a tip read to its end by the TTS widget an
-// OBS source runs is thanked in chat once, shown in the dock and in the preview's Chat panel; the
-// dock's own message too. Pressed and typed into through evaluate (Chromium 103).
+// OBS source runs is thanked in chat once and listed in the dock; the dock's own message reaches
+// chat and the preview's Chat panel. Pressed and typed into through evaluate (Chromium 103).
 import type { Page } from '@playwright/test';
 import {
 	atEverySize,
@@ -57,7 +57,7 @@ const chatLines = (p: Page) =>
 		)
 	);
 
-test('a tip read by the TTS widget is thanked in chat once, in the dock and the preview', async ({
+test('a tip read by the TTS widget is thanked in chat once, and the dock lists it', async ({
 	page,
 	stack
 }) => {
@@ -66,12 +66,13 @@ test('a tip read by the TTS widget is thanked in chat once, in the dock and the 
 	await widget.goto(stack.url('/widget/tts', fast));
 	await ttsReady(widget);
 	await openDock(page, stack);
-	const shown = await preview(page, stack);
 
 	await expect.poll(() => textOf(page, '[data-testid=chat-waiting]')).toContain('No tips waiting');
 	await set(page, '[data-field=thanks-enabled]', true);
 	await press(page, 'button[data-action=save-thanks]');
-	await expect.poll(() => attrOf(page, '[data-testid=thanks-status]', 'data-kind')).toBe('done');
+	await expect
+		.poll(() => attrOf(page, '[data-testid=thanks-status]', 'data-kind'), { timeout: 15_000 })
+		.toBe('done');
 
 	const tip = stack.sim.control.createTip({
 		name: 'Ada',
@@ -80,9 +81,12 @@ test('a tip read by the TTS widget is thanked in chat once, in the dock and the 
 		paid: true
 	});
 	await expect.poll(() => ttsFinishesOf(stack, tip.order_id).length, { timeout: 30_000 }).toBe(1);
-	await expect
-		.poll(() => chatLines(shown), { timeout: 10_000 })
-		.toEqual(['Thank you Ada for the $5.00 tip!']);
+	const thanked = () =>
+		stack.sim.control
+			.chat()
+			.log()
+			.map((m) => m.text);
+	await expect.poll(thanked, { timeout: 20_000 }).toEqual(['Thank you Ada for the $5.00 tip!']);
 	await expect
 		.poll(() => textOf(page, '[data-testid=chat-recent]'), { timeout: 10_000 })
 		.toContain('Thank you Ada for the $5.00 tip!');

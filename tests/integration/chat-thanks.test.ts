@@ -40,6 +40,16 @@ async function thanksOn(r: Rig, thanks = THANKS) {
 	return saved;
 }
 
+/** The dock's GET /control/chat once `ready` says so (or after 5 s, as it is then). */
+async function chatOnce(r: Rig, ready: (chat: any) => boolean): Promise<any> {
+	const end = Date.now() + 5000;
+	for (;;) {
+		const chat = (await r.dock('GET', '/control/chat')).body;
+		if (ready(chat) || Date.now() > end) return chat;
+		await new Promise((res) => setTimeout(res, 50));
+	}
+}
+
 /** Long enough for a thanks that would be sent to have been sent (its gathering is 1.5 s). */
 const settle = () => new Promise((r) => setTimeout(r, 2500));
 
@@ -143,13 +153,7 @@ describe('thanks in chat', () => {
 		r.sim.control.chat().switches.disabled = true;
 		const { status } = await readOnStream(r, { name: 'Off' });
 		expect(status).toBe(200);
-		let chat: any = null;
-		const end = Date.now() + 5000;
-		while (Date.now() < end) {
-			chat = (await r.dock('GET', '/control/chat')).body;
-			if (chat.problem) break;
-			await new Promise((res) => setTimeout(res, 100));
-		}
+		const chat = await chatOnce(r, (c) => c.problem !== null);
 		expect(chat.problem).toMatchObject({ code: 'bot_disabled' });
 		expect(chat.problem.error).toMatch(/switched off/);
 		expect(chat.waiting).toBe(1);
@@ -164,15 +168,9 @@ describe('thanks in chat', () => {
 					sim.control.addKey({ scopes: SCOPES.filter((s) => s !== 'chat:write') }).value
 				)
 		});
-		const saved = await thanksOn(r);
-		expect(saved.body.problem).toMatchObject({
-			code: 'missing_scope',
-			required_scope: 'chat:write'
-		});
-		const off = await r.dock('PUT', '/control/chat/thanks', {
-			body: { ...THANKS, enabled: false }
-		});
-		expect(off.body.problem).toMatchObject({ code: 'missing_scope' });
+		await thanksOn(r);
+		const chat = await chatOnce(r, (c) => c.problem !== null);
+		expect(chat.problem).toMatchObject({ code: 'missing_scope', required_scope: 'chat:write' });
 	});
 
 	it('refuse a template with an unknown placeholder or a command, by its field', async () => {

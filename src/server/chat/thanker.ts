@@ -166,25 +166,38 @@ export class Thanker {
 
 	/**
 	 * Saves the settings. Thanks switched on with a credential that lacks `chat:write` (GET /me says
-	 * its scopes) show the problem at once, not at the first tip; one that has it clears it.
+	 * its scopes) then show the problem, before the first tip: checked after the answer, so that a
+	 * slow read never holds the Save.
 	 */
 	async saveSettings(streamer: string, thanks: ThanksSettings, up?: UpstreamClient): Promise<void> {
-		const scopes = thanks.enabled && up ? await this.#scopes(up) : null;
-		const lacks = scopes !== null && !scopes.includes(ROUTES.chatSend.scope);
-		const at = new Date(this.#now()).toISOString();
 		await this.store.update(streamer, (s, tell) => {
 			s.thanks = thanks;
-			if (lacks)
-				s.problem = {
-					code: 'missing_scope',
-					error: `the connection lacks the scope ${ROUTES.chatSend.scope}`,
-					required_scope: ROUTES.chatSend.scope,
-					at
-				};
-			else if (scopes !== null && s.problem?.code === 'missing_scope') s.problem = null;
 			tell();
 		});
 		this.wake(streamer);
+		if (thanks.enabled && up) void this.#checkScope(streamer, up);
+	}
+
+	async #checkScope(streamer: string, up: UpstreamClient): Promise<void> {
+		const scopes = await this.#scopes(up);
+		if (scopes === null) return;
+		const scope = ROUTES.chatSend.scope;
+		const at = new Date(this.#now()).toISOString();
+		await this.store
+			.update(streamer, (s, tell) => {
+				if (!scopes.includes(scope)) {
+					if (s.problem?.code === 'missing_scope') return;
+					s.problem = {
+						code: 'missing_scope',
+						error: `the connection lacks the scope ${scope}`,
+						required_scope: scope,
+						at
+					};
+				} else if (s.problem?.code === 'missing_scope') s.problem = null;
+				else return;
+				tell();
+			})
+			.catch(logged);
 	}
 
 	/** The credential's scopes, or null when they cannot be read now. */
