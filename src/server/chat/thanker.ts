@@ -7,9 +7,8 @@
 // here only say when to look again, and there are none while nothing is owed.
 import { z } from 'zod/mini';
 import { ROUTES, type HistoryTip } from '../../contract/index.ts';
-import { meCurrency } from '../../contract/routes.ts';
 import { CHAT_BUDGET, type ThanksSettings } from '../../contract/chat.ts';
-import { formatAmount, type CurrencyInfo } from '../../core/money.ts';
+import { formatAmount } from '../../core/money.ts';
 import { renderThanks } from '../../core/thanks.ts';
 import type { ModerationStore } from '../moderation/store.ts';
 import type { UpstreamClient } from '../upstream.ts';
@@ -27,6 +26,7 @@ import {
 } from './ledger.ts';
 import { postChat, STREAMER_RETRY_MS, type ChatOutcome } from './post.ts';
 import type { ChatStore } from './store.ts';
+import { TenantInfo } from './tenant.ts';
 
 export interface ThankerOptions {
 	store: ChatStore;
@@ -55,7 +55,6 @@ const FinishAnswer = z.looseObject({
 	})
 });
 
-const CURRENCY_KEEP_MS = 10 * 60_000;
 /** Tries of a thanks before it is sent without the tenant's currency, when GET /me keeps failing. */
 const CURRENCY_TRIES = 2;
 
@@ -69,7 +68,7 @@ export class Thanker {
 	readonly #timers = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
 	/** Per streamer: the run under way and whether another was asked for meanwhile. */
 	readonly #runs = new Map<string, { again: boolean }>();
-	readonly #currency = new Map<string, { info: CurrencyInfo | null; at: number }>();
+	readonly #tenant: TenantInfo;
 	#closed = false;
 	readonly #startedAt: number;
 	#sweep: ReturnType<typeof setInterval> | null = null;
@@ -79,6 +78,7 @@ export class Thanker {
 		this.store = o.store;
 		this.#now = o.now ?? Date.now;
 		this.#startedAt = this.#now();
+		this.#tenant = new TenantInfo(this.#now);
 	}
 
 	/** Resumes every streamer with entries left (at start, and now and then in hosted mode). */
@@ -179,7 +179,7 @@ export class Thanker {
 	}
 
 	async #checkScope(streamer: string, up: UpstreamClient): Promise<void> {
-		const scopes = await this.#scopes(up);
+		const scopes = await this.#tenant.scopes(up);
 		if (scopes === null) return;
 		const scope = ROUTES.chatSend.scope;
 		const at = new Date(this.#now()).toISOString();
@@ -198,15 +198,6 @@ export class Thanker {
 				tell();
 			})
 			.catch(logged);
-	}
-
-	/** The credential's scopes, or null when they cannot be read now. */
-	async #scopes(up: UpstreamClient): Promise<string[] | null> {
-		try {
-			return (await ask(up, ROUTES.me)).key.scopes;
-		} catch {
-			return null;
-		}
 	}
 
 	/** Runs `task` every `ms` until close() (hosted mode's look for thanks left by a stopped instance). */
@@ -263,7 +254,7 @@ export class Thanker {
 		const names = taken.map(([, e]) => e.name ?? 'someone');
 		const total = taken.reduce((sum, [, e]) => sum + (e.amount ?? 0), 0);
 		const tries = Math.max(...taken.map(([, e]) => e.tries ?? 0));
-		const currency = await this.#currencyOf(streamer);
+		const currency = await this.#tenant.currency(streamer, this.#o.upstreamOf(streamer));
 		// The amount without its currency only when the tenant's stays out of reach (GET /me refused
 		// twice, as under a spent rate limit): the thanks is tried again shortly first.
 		if (!currency && tries < CURRENCY_TRIES) {
@@ -370,19 +361,6 @@ export class Thanker {
 			return false;
 		const decision = (await this.#o.moderation.get(streamer, [orderId])).get(orderId);
 		return decision?.outcome === 'read';
-	}
-
-	async #currencyOf(streamer: string): Promise<CurrencyInfo | null> {
-		const had = this.#currency.get(streamer);
-		if (had && had.info && this.#now() - had.at < CURRENCY_KEEP_MS) return had.info;
-		try {
-			const me = await ask(this.#o.upstreamOf(streamer), meCurrency);
-			const info = { code: me.tenant.currency, symbol: me.tenant.currency_symbol };
-			this.#currency.set(streamer, { info, at: this.#now() });
-			return info;
-		} catch {
-			return had?.info ?? null;
-		}
 	}
 
 	#later(streamer: string, at: number): void {
