@@ -1,7 +1,7 @@
 // Hosted mode's chat store (src/server/chat/store.ts): each streamer's chat state (settings, the
 // once-per-tip ledger, the budget's sends, the last messages) in one row of `chat_state`
-// (migration 007), shared by every instance. A change locks the row (SELECT ... FOR UPDATE, the
-// row made first if the streamer has none), so two instances' changes run one after the other:
+// (migration 007), shared by every instance. A change locks the row (an upsert, which makes it if
+// the streamer has none), so two instances' changes run one after the other:
 // a tip's entry is made once and a sender's claim on it holds. The docks are told in the change's
 // own transaction (push-channel.ts), so only once it is committed.
 import { sql } from 'kysely';
@@ -9,6 +9,8 @@ import { applyChange, type ChatChange, type ChatStore } from '../server/chat/sto
 import { emptyChat, isBusy, readChat, type ChatState } from '../server/chat/ledger.ts';
 import { jsonColumn, type Db } from './db.ts';
 import type { HostedPushChannel } from './push-channel.ts';
+
+type Stored = { state: unknown };
 
 export class HostedChatStore implements ChatStore {
 	constructor(
@@ -27,17 +29,14 @@ export class HostedChatStore implements ChatStore {
 
 	async update<T>(streamer: string, change: ChatChange<T>): Promise<T> {
 		return this.db.transaction().execute(async (tx) => {
-			// The row exists before it is locked: a first change of two instances at once locks one row.
-			await sql`insert into chat_state (streamer_id, state, busy)
+			// One statement makes the row if the streamer has none and locks it till the commit (an
+			// upsert that changes nothing still takes the row's lock), handing back its state: a first
+			// change of two instances at once waits on the same row.
+			const { rows } = await sql<Stored>`insert into chat_state (streamer_id, state, busy)
 				values (${streamer}, ${JSON.stringify(emptyChat())}::jsonb, false)
-				on conflict (streamer_id) do nothing`.execute(tx);
-			const row = await tx
-				.selectFrom('chat_state')
-				.select('state')
-				.where('streamer_id', '=', streamer)
-				.forUpdate()
-				.executeTakeFirstOrThrow();
-			const { state, value, changed, told } = applyChange(stateOf(streamer, row.state), change);
+				on conflict (streamer_id) do update set streamer_id = excluded.streamer_id
+				returning state`.execute(tx);
+			const { state, value, changed, told } = applyChange(stateOf(streamer, rows[0].state), change);
 			if (!changed) return value;
 			await tx
 				.updateTable('chat_state')

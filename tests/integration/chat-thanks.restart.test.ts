@@ -74,11 +74,12 @@ it('a thanks owed when the endpoint is killed goes out once after the restart', 
 	const tip = await readyTip(sim, { name: 'Crash' });
 	expect((await first.call('POST', `/api/tts/${tip.order_id}/start`)).status).toBe(200);
 	expect((await first.call('POST', `/api/tts/${tip.order_id}/finish`)).status).toBe(200);
-	// Killed at once: the thanks waits a moment for another alert, so it has not gone out.
+	// Killed at once: the thanks waits a moment for another alert, so it has not gone out. The tip
+	// was noted before its finish went upstream (then owed, unless the kill came first).
 	expect(await first.killed()).toBe('SIGKILL');
 	expect(said(sim)).toEqual([]);
 	const file = JSON.parse(readFileSync(join(dir, 'chat.json'), 'utf8'));
-	expect(file.entries[tip.order_id].state).toBe('owed');
+	expect(['finishing', 'owed']).toContain(file.entries[tip.order_id].state);
 
 	const second = await endpoint(sim, dir);
 	await until(() => said(sim).length > 0, 10_000);

@@ -52,8 +52,10 @@ export function proxyRoutes(
 		const res = await upstream.call(match.route.method, path + query, body, priority);
 		return passThrough(res, async (answer) => {
 			if (start) await moderator.afterStart(streamer, upstream, answer);
-			if (start === 'tts') await thanker.alertStarted(streamer);
-			if (finish) await thanker.afterFinish(streamer, finish, answer);
+			// Not waited for: the page's claim or finish is answered at once (neither ever throws; a
+			// finish noted above and not settled here is settled from the played history).
+			if (start === 'tts') void thanker.alertStarted(streamer);
+			if (finish) void thanker.afterFinish(streamer, finish, answer);
 			return moderator.rewrite(streamer, upstream, name, answer, 'page');
 		});
 	});
