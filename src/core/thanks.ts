@@ -5,6 +5,9 @@ import { CHAT_MESSAGE_MAX, THANKS_TEMPLATE_MAX, type ThanksSettings } from '../c
 /** The placeholders a template may use. */
 export const THANKS_PLACEHOLDERS = ['{name}', '{amount}'] as const;
 
+/** Chat takes a message starting with `/` or `!` for a command; the upstream refuses it. */
+export const startsAsCommand = (text: string): boolean => /^[/!]/.test(text.trim());
+
 /** A tipper's name as it goes into chat: one line, no control characters, at most this long. */
 const NAME_MAX = 40;
 
@@ -16,7 +19,7 @@ export function templateProblem(template: string): string | null {
 	const t = template.trim();
 	if (!t) return 'empty';
 	if (t.length > THANKS_TEMPLATE_MAX) return `longer than ${THANKS_TEMPLATE_MAX} characters`;
-	if (t.startsWith('/') || t.startsWith('!')) return 'cannot start with / or !';
+	if (startsAsCommand(t)) return 'cannot start with / or !';
 	const unknown = t
 		.match(/\{[^{}]*\}/g)
 		?.find((p) => !(THANKS_PLACEHOLDERS as readonly string[]).includes(p));

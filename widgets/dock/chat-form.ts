@@ -9,7 +9,7 @@ import {
 	type ChatSent,
 	type ThanksSettings
 } from '../../src/contract/chat.ts';
-import { renderThanks, templateProblem } from '../../src/core/thanks.ts';
+import { renderThanks, startsAsCommand, templateProblem } from '../../src/core/thanks.ts';
 
 export type ThanksField = 'template' | 'burst';
 
@@ -58,7 +58,7 @@ export function messageProblem(message: string): string | null {
 	const t = message.trim();
 	if (!t) return 'empty';
 	if (t.length > CHAT_MESSAGE_MAX) return `longer than ${CHAT_MESSAGE_MAX} characters`;
-	if (t.startsWith('/') || t.startsWith('!')) return 'cannot start with / or ! (a chat command)';
+	if (startsAsCommand(t)) return 'cannot start with / or ! (a chat command)';
 	return null;
 }
 
@@ -72,7 +72,7 @@ export function problemFix(p: ChatProblem): string | null {
 		case 'no_channel':
 			return 'Connect a Twitch or Kick channel in the dashboard: thanks go out again once one is.';
 		case 'unauthorized':
-			return 'Connect again on the dashboard (or check TIP_API_KEY): thanks go out again after.';
+			return "The tip service refused the server's credential: connect again (or give the server a new key), and thanks go out again after.";
 		case 'bot_unavailable':
 		case 'gateway_unavailable':
 		case 'unreachable':

@@ -9,6 +9,7 @@ import { z } from 'zod/mini';
 import { ROUTES, type HistoryTip } from '../../contract/index.ts';
 import { CHAT_BUDGET, type ThanksSettings } from '../../contract/chat.ts';
 import { formatAmount } from '../../core/money.ts';
+import { coalesced } from '../../core/coalesce.ts';
 import { renderThanks } from '../../core/thanks.ts';
 import type { ModerationStore } from '../moderation/store.ts';
 import type { UpstreamClient } from '../upstream.ts';
@@ -66,8 +67,8 @@ export class Thanker {
 	readonly #o: ThankerOptions;
 	readonly #now: () => number;
 	readonly #timers = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
-	/** Per streamer: the run under way and whether another was asked for meanwhile. */
-	readonly #runs = new Map<string, { again: boolean }>();
+	/** Per streamer: its run, one at a time (core/coalesce.ts). */
+	readonly #runs = new Map<string, () => Promise<void>>();
 	readonly #tenant: TenantInfo;
 	#closed = false;
 	readonly #startedAt: number;
@@ -217,29 +218,16 @@ export class Thanker {
 	/** Looks at the streamer's entries now (one run at a time per streamer in this process). */
 	wake(streamer: string): void {
 		if (this.#closed) return;
-		const run = this.#runs.get(streamer);
-		if (run) {
-			run.again = true;
-			return;
-		}
-		const mine = { again: false };
-		this.#runs.set(streamer, mine);
-		void (async () => {
-			try {
-				do {
-					mine.again = false;
-					await this.#run(streamer);
-				} while (mine.again && !this.#closed);
-			} catch (err) {
-				console.error('[chat] thanks could not be sent:', (err as Error).message);
-				this.#later(streamer, this.#now() + STREAMER_RETRY_MS);
-			} finally {
-				this.#runs.delete(streamer);
-			}
-		})();
+		let run = this.#runs.get(streamer);
+		if (!run) this.#runs.set(streamer, (run = coalesced(() => this.#run(streamer))));
+		run().catch((err: Error) => {
+			console.error('[chat] thanks could not be sent:', err.message);
+			this.#later(streamer, this.#now() + STREAMER_RETRY_MS);
+		});
 	}
 
 	async #run(streamer: string): Promise<void> {
+		if (this.#closed) return;
 		const now = this.#now();
 		const state = await this.store.read(streamer);
 		await this.#settleStale(streamer, state, now);

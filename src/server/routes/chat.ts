@@ -3,7 +3,7 @@
 // dock's own message, within the chat budget). The sending is the thanker's (chat/thanker.ts).
 import type { Hono } from 'hono';
 import { CONTROL_BODIES } from '../../contract/control-bodies.ts';
-import { templateProblem } from '../../core/thanks.ts';
+import { startsAsCommand, templateProblem } from '../../core/thanks.ts';
 import type { Thanker } from '../chat/thanker.ts';
 import { chatStatus } from '../chat/store.ts';
 import { HttpError, upstreamUnavailable } from '../http-error.ts';
@@ -50,7 +50,7 @@ export function chatRoutes(control: Hono<ControlEnv>, thanker: Thanker) {
 		async (c) => {
 			const message = c.req.valid('json').message.trim();
 			if (!message) throw new HttpError(400, 'bad_request', 'the message is empty');
-			if (/^[/!]/.test(message))
+			if (startsAsCommand(message))
 				throw new HttpError(
 					400,
 					'message_disallowed',
