@@ -9,11 +9,9 @@
 //   before a click; never in OBS): not the video's fault;
 // - `timeupdate` fires about four times a second while playing and not at all otherwise, so the
 //   progress bar costs nothing while nothing plays.
+import { clampVolume, sessionCore } from './session.ts';
 import {
 	MediaPlayError,
-	START_TIMEOUT_MS,
-	STALL_TIMEOUT_MS,
-	watchdog,
 	type MediaAdapter,
 	type MediaSession,
 	type SessionOptions
@@ -31,43 +29,30 @@ export function html5Adapter(url: string): MediaAdapter {
 }
 
 /**
- * One video's session: its <video> element, what it has reached (started, held, closed), the
- * watchdog and the element's event handlers. One closure on purpose: every handler reads and
- * changes that state, and split into functions they would all have to pass it around.
+ * One video's session: its <video> element and the element's event handlers, around the state
+ * every session keeps (session.ts).
  */
 // eslint-disable-next-line max-lines-per-function -- one video's handlers share its state
 function openVideo(host: HTMLElement, url: string, opts: SessionOptions): MediaSession {
 	const video = document.createElement('video');
 	video.playsInline = true;
 	video.preload = 'auto';
-	video.volume = clamp(opts.volume);
+	video.volume = clampVolume(opts.volume);
 	video.setAttribute('data-testid', 'media-video');
-	let held = false;
-	let started = false;
-	let closed = false;
-	let settle: { resolve: () => void; reject: (e: MediaPlayError) => void };
-	const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-	const dog = watchdog(() =>
-		fail(
-			new MediaPlayError(
-				started
-					? `the video stopped moving for ${STALL_TIMEOUT_MS / 1000} s`
-					: `the video did not start within ${START_TIMEOUT_MS / 1000} s`
-			)
-		)
-	);
-
-	const fail = (e: MediaPlayError) => {
-		if (closed) return;
-		cleanup();
-		settle.reject(e);
-	};
+	const core = sessionCore('video', opts, () => {
+		for (const [type, fn] of Object.entries(on)) video.removeEventListener(type, fn);
+		video.pause();
+		video.removeAttribute('src');
+		video.load(); // drops the decoder and the download
+		video.remove();
+	});
 	const duration = () => (Number.isFinite(video.duration) ? video.duration : null);
+	const progress = () => opts.onProgress(video.currentTime, duration());
 	const tryPlay = () => {
 		video.play().catch((err: unknown) => {
 			const name = (err as DOMException | null)?.name;
 			if (name === 'NotAllowedError')
-				fail(
+				core.end(
 					new MediaPlayError('the browser blocks video with sound until a click', {
 						transient: true
 					})
@@ -83,68 +68,37 @@ function openVideo(host: HTMLElement, url: string, opts: SessionOptions): MediaS
 			if (opts.startAt > 0 && (d === null || opts.startAt < d - 0.5))
 				video.currentTime = opts.startAt;
 		},
-		playing: () => {
-			if (!started) {
-				started = true;
-				opts.onStarted();
-			}
-			if (!held) dog.arm(STALL_TIMEOUT_MS);
-		},
+		playing: core.playing,
 		timeupdate: () => {
-			opts.onProgress(video.currentTime, duration());
-			if (started && !held) dog.arm(STALL_TIMEOUT_MS);
+			progress();
+			core.moved();
 		},
 		ended: () => {
-			if (closed) return;
-			opts.onProgress(video.currentTime, duration());
-			cleanup();
-			settle.resolve();
+			progress();
+			core.end();
 		},
 		error: () => {
 			const code = video.error?.code ?? 0;
-			fail(new MediaPlayError(`video file: ${ERRORS[code] ?? `error ${code}`}`));
+			core.end(new MediaPlayError(`video file: ${ERRORS[code] ?? `error ${code}`}`));
 		}
 	};
 	for (const [type, fn] of Object.entries(on)) video.addEventListener(type, fn);
 
-	function cleanup(): void {
-		closed = true;
-		dog.clear();
-		for (const [type, fn] of Object.entries(on)) video.removeEventListener(type, fn);
-		video.pause();
-		video.removeAttribute('src');
-		video.load(); // drops the decoder and the download
-		video.remove();
-	}
-
 	host.replaceChildren(video);
 	video.src = url;
-	dog.arm(START_TIMEOUT_MS);
 	tryPlay();
 
 	return {
-		done,
+		done: core.done,
 		pause() {
-			if (closed || held) return;
-			held = true;
-			dog.clear();
-			video.pause();
+			if (core.hold()) video.pause();
 		},
 		resume() {
-			if (closed || !held) return;
-			held = false;
-			dog.arm(started ? STALL_TIMEOUT_MS : START_TIMEOUT_MS);
-			tryPlay();
+			if (core.release()) tryPlay();
 		},
 		setVolume(v) {
-			if (!closed) video.volume = clamp(v);
+			video.volume = clampVolume(v); // harmless on a video already removed
 		},
-		destroy() {
-			if (!closed) cleanup();
-		}
+		destroy: core.close
 	};
-}
-
-function clamp(v: number): number {
-	return Math.min(1, Math.max(0, v));
 }

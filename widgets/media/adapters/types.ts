@@ -48,21 +48,3 @@ export class MediaPlayError extends Error {
 /** How long a video may take to show its first frame, and to move again once it played. */
 export const START_TIMEOUT_MS = 12_000;
 export const STALL_TIMEOUT_MS = 15_000;
-
-/** A settable one-shot timer (the watchdog of a session); nothing runs while it is cleared. */
-export function watchdog(onFire: () => void): { arm(ms: number): void; clear(): void } {
-	let t: ReturnType<typeof setTimeout> | null = null;
-	return {
-		arm(ms) {
-			if (t) clearTimeout(t);
-			t = setTimeout(() => {
-				t = null;
-				onFire();
-			}, ms);
-		},
-		clear() {
-			if (t) clearTimeout(t);
-			t = null;
-		}
-	};
-}

@@ -9,11 +9,10 @@
 // The API has no time events: while a video plays, its position is read twice a second (only
 // then: nothing runs while it is held, buffering or gone).
 import { youtubeError } from '../../../src/core/media-source.ts';
+import { clampVolume, sessionCore } from './session.ts';
 import {
 	MediaPlayError,
 	START_TIMEOUT_MS,
-	STALL_TIMEOUT_MS,
-	watchdog,
 	type MediaAdapter,
 	type MediaSession,
 	type SessionOptions
@@ -101,31 +100,15 @@ export function youtubeAdapter(videoId: string): MediaAdapter {
 }
 
 /**
- * One YouTube video's session: its iframe and player, what it has reached (started, held, playing,
- * closed), the progress ticker, the watchdog and the player's event handlers. One closure on
- * purpose: every handler reads and changes that state, and split into functions they would all
- * have to pass it around.
+ * One YouTube video's session: its iframe and player, whether the player is playing, the progress
+ * ticker and the player's event handlers, around the state every session keeps (session.ts).
  */
 // eslint-disable-next-line max-lines-per-function -- one video's handlers share its state
 function openYoutube(host: HTMLElement, videoId: string, opts: SessionOptions): MediaSession {
 	let player: YtPlayer | null = null;
-	let held = false;
-	let started = false;
-	let closed = false;
 	let playing = false;
 	let ticker: ReturnType<typeof setInterval> | null = null;
 	let lastPosition = -1;
-	let settle: { resolve: () => void; reject: (e: MediaPlayError) => void };
-	const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-	const dog = watchdog(() =>
-		fail(
-			new MediaPlayError(
-				started
-					? `the YouTube video stopped moving for ${STALL_TIMEOUT_MS / 1000} s`
-					: `the YouTube video did not start within ${START_TIMEOUT_MS / 1000} s`
-			)
-		)
-	);
 
 	const iframe = document.createElement('iframe');
 	iframe.src = embedUrl(videoId, opts.startAt, location.origin);
@@ -135,7 +118,15 @@ function openYoutube(host: HTMLElement, videoId: string, opts: SessionOptions): 
 	iframe.title = 'YouTube video';
 	iframe.setAttribute('data-testid', 'media-youtube');
 	host.replaceChildren(iframe);
-	dog.arm(START_TIMEOUT_MS);
+	const core = sessionCore('YouTube video', opts, () => {
+		setTicking(false);
+		try {
+			player?.destroy();
+		} catch {
+			// The API may already have torn its iframe down.
+		}
+		iframe.remove();
+	});
 
 	const duration = () => {
 		const d = player?.getDuration() ?? 0;
@@ -147,7 +138,7 @@ function openYoutube(host: HTMLElement, videoId: string, opts: SessionOptions): 
 		opts.onProgress(pos, duration());
 		if (pos !== lastPosition) {
 			lastPosition = pos;
-			dog.arm(STALL_TIMEOUT_MS);
+			core.moved();
 		}
 	};
 	const setTicking = (on: boolean) => {
@@ -157,88 +148,58 @@ function openYoutube(host: HTMLElement, videoId: string, opts: SessionOptions): 
 			ticker = null;
 		}
 	};
-	function fail(e: MediaPlayError): void {
-		if (closed) return;
-		cleanup();
-		settle.reject(e);
-	}
-	function cleanup(): void {
-		closed = true;
-		dog.clear();
-		setTicking(false);
-		try {
-			player?.destroy();
-		} catch {
-			// The API may already have torn its iframe down.
-		}
-		iframe.remove();
-	}
 
 	loadIframeApi().then(
 		(YT) => {
-			if (closed) return;
+			if (core.closed) return;
 			player = new YT.Player(iframe, {
 				events: {
 					onReady: (e) => {
-						if (closed) return;
+						if (core.closed) return;
 						e.target.unMute();
-						e.target.setVolume(Math.round(clamp(opts.volume) * 100));
-						if (held) e.target.pauseVideo();
+						e.target.setVolume(Math.round(clampVolume(opts.volume) * 100));
+						if (core.held) e.target.pauseVideo();
 						else e.target.playVideo();
 					},
 					onStateChange: (e) => {
-						if (closed) return;
+						if (core.closed) return;
 						playing = e.data === PLAYING;
 						if (e.data === PLAYING) {
-							if (!started) {
-								started = true;
-								opts.onStarted();
-							}
-							dog.arm(STALL_TIMEOUT_MS);
+							core.playing();
 							tick();
 						} else if (e.data === ENDED) {
 							opts.onProgress(duration() ?? 0, duration());
-							cleanup();
-							settle.resolve();
+							core.end();
 							return;
 						}
-						setTicking(playing && !held);
+						setTicking(playing && !core.held);
 					},
 					onError: (e) => {
 						const { reason, permanent } = youtubeError(Number(e.data));
-						fail(new MediaPlayError(reason, { permanent }));
+						core.end(new MediaPlayError(reason, { permanent }));
 					}
 				}
 			});
 		},
-		(err: unknown) => fail(err instanceof MediaPlayError ? err : new MediaPlayError(String(err)))
+		(err: unknown) =>
+			core.end(err instanceof MediaPlayError ? err : new MediaPlayError(String(err)))
 	);
 
 	return {
-		done,
+		done: core.done,
 		pause() {
-			if (closed || held) return;
-			held = true;
-			dog.clear();
+			if (!core.hold()) return;
 			setTicking(false);
 			player?.pauseVideo();
 		},
 		resume() {
-			if (closed || !held) return;
-			held = false;
-			dog.arm(started ? STALL_TIMEOUT_MS : START_TIMEOUT_MS);
+			if (!core.release()) return;
 			player?.playVideo();
 			setTicking(playing);
 		},
 		setVolume(v) {
-			if (!closed) player?.setVolume(Math.round(clamp(v) * 100));
+			if (!core.closed) player?.setVolume(Math.round(clampVolume(v) * 100));
 		},
-		destroy() {
-			if (!closed) cleanup();
-		}
+		destroy: core.close
 	};
-}
-
-function clamp(v: number): number {
-	return Math.min(1, Math.max(0, v));
 }
