@@ -1,7 +1,8 @@
 // Hosted mode on Node (HOSTED=1): the database (migrated at start), the sign-in, each streamer's
 // upstream client, and the single-streamer app with the overlay key naming the streamer. The
 // embedded simulator stands in for the upstream in the hosted demo. Instances share nothing but
-// the database (docs/hosted.md); each serves /metrics and drains on close() (SIGTERM).
+// the database (docs/hosted.md); each serves /metrics and drains on close() (SIGTERM;
+// docs/hosted-operations.md).
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { Server, ServerResponse } from 'node:http';

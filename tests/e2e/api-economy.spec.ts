@@ -1,4 +1,4 @@
-// API economy (issue #8): the upstream calls a TTS page makes are a deterministic budget, so they
+// API economy: the upstream calls a TTS page makes are a deterministic budget, so they
 // are a test (the bench prints the same figures): exactly a start and a finish per played tip in
 // steady state, and a fixed set of calls per (re)connect. Counted in the simulator's log, which
 // never sees the token endpoint's own routes (GET /settings, the push channel): a page's reads of
