@@ -6,6 +6,7 @@ import { z } from 'zod/mini';
 // the schemas it does not use.
 // A record that adds fields to another is `withFields(otherShape, { ... })` (common.ts), the
 // other's fields kept as a plain shape: the same schema as `z.extend`, lighter on every page.
+import { CHAT_MESSAGE_MAX } from './chat.ts';
 import { CounterName, DateTime, OrderId, OverlayId, withFields } from './common.ts';
 import {
 	Counter,
@@ -133,7 +134,7 @@ export const TipGoalAddBody = withFields(successShape, { tip_goal: TipGoal });
 
 /** POST /chat/messages: posted verbatim by the bot (no template variables); `all` by default. */
 export const ChatSendRequest = z.looseObject({
-	message: /*@__PURE__*/ z.string().check(z.minLength(1), z.maxLength(500)),
+	message: /*@__PURE__*/ z.string().check(z.minLength(1), z.maxLength(CHAT_MESSAGE_MAX)),
 	platform: z.optional(z.enum(['twitch', 'kick', 'all']))
 });
 

@@ -102,8 +102,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		await store.settled();
 		await parts.address.close();
 		transport.close();
-		// The LISTEN connection first: the embedded database's listen goes with the database.
 		parts.thanker.close();
+		// The LISTEN connection first: the embedded database's listen goes with the database.
 		await moderation.close();
 		await storedSettings.close();
 		await parts.push.close();
@@ -184,10 +184,7 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		upstreamOf: (streamer) => connections.upstream(streamer)
 	});
 	// Thanks owed by an instance that stopped go out from another: at start and now and then.
-	const resume = () =>
-		thanker.resume().catch((err: Error) => console.error('[chat] resuming thanks:', err.message));
-	resume();
-	thanker.every(CHAT_SWEEP_MS, resume);
+	thanker.start(CHAT_SWEEP_MS);
 	return {
 		db,
 		store,

@@ -76,6 +76,6 @@ function singleThanker(opts: AppOptions, moderator: Moderator, push: MemoryPushC
 		upstreamOf: () => opts.upstream,
 		soleWriter: true
 	});
-	thanker.resume().catch((err: Error) => console.error('[chat] resuming thanks:', err.message));
+	thanker.start();
 	return thanker;
 }

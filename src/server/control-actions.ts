@@ -176,14 +176,7 @@ export async function ask<R extends Route>(
 		path,
 		o.body === undefined ? undefined : JSON.stringify(o.body)
 	);
-	let data: unknown = null;
-	try {
-		data = JSON.parse(utf8.decode(await bodyBytes(res)));
-	} catch (err) {
-		// A body cut off on the way is a failed call; a body that is not JSON is judged below.
-		if (!(err instanceof SyntaxError))
-			throw new UpstreamUnavailable(err instanceof Error ? err.message : String(err));
-	}
+	const data = await answerOf(res);
 	if (!res.ok) throw refusal(res, data, o.fieldOf);
 	const parsed = route.response.safeParse(data);
 	if (!parsed.success)
@@ -193,6 +186,19 @@ export async function ask<R extends Route>(
 			'the upstream answered with something unexpected: try again'
 		);
 	return parsed.data as z.infer<R['response']>;
+}
+
+/**
+ * An upstream answer's JSON body, or null when it is not JSON (the caller judges it by its status
+ * and schema). A body cut off on the way is a failed call: UpstreamUnavailable.
+ */
+export async function answerOf(res: Response): Promise<unknown> {
+	try {
+		return JSON.parse(utf8.decode(await bodyBytes(res)));
+	} catch (err) {
+		if (err instanceof SyntaxError) return null;
+		throw new UpstreamUnavailable(err instanceof Error ? err.message : String(err));
+	}
 }
 
 /** What the dock gets for the upstream's refusal (docs/dock.md). */

@@ -3,7 +3,6 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { describeIssues } from '../contract/index.ts';
-import { checkChatMessage } from './chat.ts';
 import type { SimControl } from './control.ts';
 import { SimError } from './errors.ts';
 
@@ -28,7 +27,6 @@ const SIM_ACTOR = { id: 'sim_control', name: 'Simulator control' };
 
 async function body<S extends z.ZodType>(schema: S, req: Request): Promise<z.infer<S>> {
 	const raw: unknown = await req.json().catch(() => ({}));
-	checkChatMessage(raw);
 	const r = schema.safeParse(raw);
 	if (!r.success) throw new SimError(400, 'bad_request', describeIssues(r.error));
 	return r.data;

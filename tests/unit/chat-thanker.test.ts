@@ -1,7 +1,8 @@
 // The thanks sender (src/server/chat/thanker.ts) on the clock: a fake upstream answers the chat and
 // the clock is moved by hand. Tips read faster than the chat's budget allows are thanked in fewer
 // messages, never more than 15 in any 30 s, each tip named once; a 429 or a bot switched off is
-// tried again and shown; a thanks too late for the stream is given up.
+// tried again and shown; a 200 is a message posted, whatever its body; a thanks too late for the
+// stream is given up.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileChatStore } from '../../src/server/chat/store.ts';
 import { Thanker } from '../../src/server/chat/thanker.ts';
@@ -110,6 +111,15 @@ describe('the thanks sender', () => {
 		expect(s.problem).toBeNull();
 		expect(s.recent[0]).toMatchObject({ outcome: 'sent', tips: 1 });
 		answers = [];
+		r.thanker.close();
+	});
+
+	it('posts a thanks once when the chat answers 200 without a JSON body', async () => {
+		const r = await rig(() => new Response('ok', { status: 200 }));
+		await r.read('Ada');
+		await vi.advanceTimersByTimeAsync(60_000);
+		expect(r.sent.map((m) => m.text)).toEqual(['Thanks Ada!']);
+		expect((await r.status()).recent[0]).toMatchObject({ outcome: 'sent', tips: 1 });
 		r.thanker.close();
 	});
 

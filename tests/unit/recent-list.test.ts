@@ -195,6 +195,11 @@ describe('recent tips obey moderation', () => {
 		events.live({ type: 'decision', order_id: 'tip_9' });
 		await vi.advanceTimersByTimeAsync(DECISION_READ_MS);
 		expect(reads()).toBe(3);
+		// A thanks posted in chat, or stored settings saved: the lists are the same, nothing is read.
+		events.live({ type: 'chat' });
+		events.live({ type: 'settings', target: 'recent', version: 2 });
+		await vi.advanceTimersByTimeAsync(DECISION_READ_MS * 2);
+		expect(reads()).toBe(3);
 		list.destroy();
 	});
 

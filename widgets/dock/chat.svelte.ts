@@ -1,21 +1,18 @@
 // The dock's Chat section (docs/dock.md, "Thanks in chat"): the chat's status as GET /control/chat
 // says it (read on open, on the push channel's `chat` message and on hello/resync; never polled),
-// the thanks form's draft kept apart from what another dock saves meanwhile (as the Rules form's
-// is), and the Send to chat box.
+// the thanks form's draft kept apart from what another dock saves meanwhile (form-draft.svelte.ts,
+// as the Rules form's is), and the Send to chat box.
 import { DEFAULT_THANKS, type ChatStatus, type ThanksSettings } from '../../src/contract/chat.ts';
 import { actionOutcome, type Outcome } from './actions.ts';
 import { messageProblem, refusedField, sameThanks, type ThanksField } from './chat-form.ts';
 import type { ControlClient } from './control-client.ts';
+import { FormDraft } from './form-draft.svelte.ts';
 
 type State = { kind: Outcome['kind'] | 'saving' | 'sending'; text: string } | null;
 
-export class DockChat {
+export class DockChat extends FormDraft<ThanksSettings, ThanksSettings> {
 	/** The chat's status as last read or saved; null until read. */
 	status = $state.raw<ChatStatus | null>(null);
-	/** The thanks form as the streamer edits it. */
-	draft = $state<ThanksSettings>({ ...DEFAULT_THANKS });
-	/** Settings saved elsewhere since the draft's, while the draft has unsaved edits. */
-	newer = $state.raw<ThanksSettings | null>(null);
 	/** Why the status could not be read; null when it was. */
 	readProblem = $state<string | null>(null);
 	/** The last save: saving, saved, or why not. */
@@ -26,64 +23,57 @@ export class DockChat {
 	message = $state('');
 	sendState = $state<State>(null);
 
-	#baseline = $state.raw<ThanksSettings | null>(null);
 	readonly #client: ControlClient;
 	#reads = 0;
 
 	constructor(client: ControlClient) {
+		super({ ...DEFAULT_THANKS });
 		this.#client = client;
 	}
 
-	get dirty(): boolean {
-		const base = this.#baseline;
-		return base !== null && !sameThanks(this.draft, base);
+	protected formOf(t: ThanksSettings): ThanksSettings {
+		return { ...t };
+	}
+	protected shows(form: ThanksSettings, t: ThanksSettings): boolean {
+		return sameThanks(form, t);
+	}
+	protected isNewer(t: ThanksSettings, base: ThanksSettings): boolean {
+		return !sameThanks(base, t);
+	}
+	protected override taken(): void {
+		this.refused = null;
 	}
 
-	/** GET /control/chat; a later read's answer wins over an earlier one's. */
+	/**
+	 * GET /control/chat; a later read's answer wins over an earlier one's. Its settings replace the
+	 * draft unless the draft has edits of its own.
+	 */
 	async read(): Promise<void> {
 		const n = ++this.#reads;
 		const res = await this.#client.chat();
 		if (n !== this.#reads) return;
 		this.readProblem = res.ok ? null : `could not read the chat: ${actionOutcome(res).text}`;
-		if (res.ok) this.#adopt(res.status);
-	}
-
-	/** A status read: its settings replace the draft unless the draft has edits of its own. */
-	#adopt(s: ChatStatus): void {
-		this.status = s;
-		const base = this.#baseline;
-		if (base !== null && sameThanks(base, s.thanks)) return;
-		if (base === null || !this.dirty || sameThanks(this.draft, s.thanks)) this.#take(s.thanks);
-		else this.newer = s.thanks;
-	}
-
-	#take(t: ThanksSettings): void {
-		this.#baseline = t;
-		this.draft = { ...t };
-		this.newer = null;
-		this.refused = null;
+		if (!res.ok) return;
+		this.status = res.status;
+		this.adopt(res.status.thanks);
 	}
 
 	/** "Reload": the settings saved elsewhere replace the draft's edits. */
 	reload(): void {
-		if (this.newer) this.#take(this.newer);
+		this.reloadDraft();
 		this.saveState = null;
 	}
 
 	/** Save: checked as the form shows it (Save is off while a template has a problem). */
 	async save(): Promise<void> {
-		if (this.#baseline === null || this.saveState?.kind === 'saving') return;
+		if (this.baseline === null || this.saveState?.kind === 'saving') return;
 		const sent = { ...this.draft };
 		this.saveState = { kind: 'saving', text: 'saving…' };
 		this.refused = null;
 		const res = await this.#client.chat(sent);
 		if (res.ok) {
 			this.status = res.status;
-			const typed = !sameThanks(this.draft, sent);
-			if (typed) {
-				this.#baseline = res.status.thanks;
-				this.newer = null;
-			} else this.#take(res.status.thanks);
+			this.saved(res.status.thanks, !sameThanks(this.draft, sent));
 			this.saveState = { kind: 'done', text: 'saved' };
 			return;
 		}

@@ -6,6 +6,7 @@
 import type { StoredRules } from '../../src/contract/index.ts';
 import { actionOutcome, type Outcome } from './actions.ts';
 import type { ControlClient } from './control-client.ts';
+import { FormDraft } from './form-draft.svelte.ts';
 import type { Snapshot } from './dock-model.ts';
 import type { HeldItem } from './moderation.ts';
 import {
@@ -28,13 +29,9 @@ export interface ModerationHost {
 /** Where the Held section's buttons show what they did (one line for the section). */
 export const HELD_OUTCOME = 'held';
 
-export class DockModeration {
+export class DockModeration extends FormDraft<StoredRules, RulesForm> {
 	/** The rules as last read or saved; null until read. */
 	stored = $state.raw<StoredRules | null>(null);
-	/** The Rules form as the streamer edits it (its inputs are bound to it). */
-	draft = $state<RulesForm>(formFromRules(NO_RULES));
-	/** Rules saved elsewhere since the draft's, while the draft has unsaved edits. */
-	newer = $state.raw<StoredRules | null>(null);
 	/** Why the rules could not be read; null when they were. */
 	readProblem = $state<string | null>(null);
 	/** The last save: saving, saved, or why not (`text`). */
@@ -42,21 +39,30 @@ export class DockModeration {
 	/** Held tips' messages as the viewer wrote them, by order id (null: it has none). */
 	revealed = $state<Record<string, string | null>>({});
 
-	/** The rules the draft was made from. */
-	#baseline = $state.raw<StoredRules | null>(null);
 	readonly #host: ModerationHost;
 
 	constructor(host: ModerationHost) {
+		super(formFromRules(NO_RULES));
 		this.#host = host;
 	}
 
-	/** The draft differs from the rules it was made from. */
-	get dirty(): boolean {
-		const base = this.#baseline;
-		if (base === null) return false;
-		return !sameRules(this.draft, formFromRules(base.rules), base.rules);
+	protected formOf(s: StoredRules): RulesForm {
+		return formFromRules(s.rules);
+	}
+	protected shows(form: RulesForm, s: StoredRules): boolean {
+		return sameRules(form, formFromRules(s.rules), s.rules);
+	}
+	protected isNewer(s: StoredRules, base: StoredRules): boolean {
+		return s.version > base.version;
+	}
+	protected override taken(s: StoredRules): void {
+		this.stored = s;
 	}
 
+	/**
+	 * Rules read: they replace the draft unless it has edits of its own, which a read never
+	 * overwrites (`newer` says the rules changed elsewhere, and `reloadRules` takes them).
+	 */
 	async readRules(): Promise<void> {
 		const res = await this.#host.client.rules();
 		if (!res.ok) {
@@ -64,38 +70,18 @@ export class DockModeration {
 			return;
 		}
 		this.readProblem = null;
-		this.#adopt(res.stored);
-	}
-
-	/**
-	 * Rules read: they replace the draft unless it has edits of its own, which a read never
-	 * overwrites (`newer` says the rules changed elsewhere, and `reloadRules` takes them).
-	 */
-	#adopt(s: StoredRules): void {
-		const base = this.#baseline;
-		if (base !== null && s.version <= base.version) return;
-		this.stored = s;
-		const form = formFromRules(s.rules);
-		if (base === null || !this.dirty || sameRules(this.draft, form, s.rules)) this.#take(s);
-		else this.newer = s;
-	}
-
-	#take(s: StoredRules): void {
-		this.#baseline = s;
-		this.stored = s;
-		this.draft = formFromRules(s.rules);
-		this.newer = null;
+		if (this.adopt(res.stored)) this.stored = res.stored;
 	}
 
 	/** "Reload rules": the rules saved elsewhere replace the draft's edits. */
 	reloadRules(): void {
-		if (this.newer) this.#take(this.newer);
+		this.reloadDraft();
 		this.saveState = null;
 	}
 
 	/** Save: the draft's rules, checked here first, then by the server (which names a bad field). */
 	async save(): Promise<void> {
-		const base = this.#baseline;
+		const base = this.baseline;
 		if (base === null || this.saveState?.kind === 'saving') return;
 		const made = rulesFromForm(this.draft, base.rules);
 		if (!made.ok) {
@@ -106,12 +92,8 @@ export class DockModeration {
 		const res = await this.#host.client.saveRules(made.rules);
 		if (res.ok) {
 			// Edits typed while it saved stay (the draft is then ahead of the saved rules).
-			const typed = !sameRules(this.draft, formFromRules(made.rules), base.rules);
-			if (typed) {
-				this.#baseline = res.stored;
-				this.stored = res.stored;
-				this.newer = null;
-			} else this.#take(res.stored);
+			this.saved(res.stored, !sameRules(this.draft, formFromRules(made.rules), base.rules));
+			this.stored = res.stored;
 			this.saveState = { kind: 'done', text: 'saved' };
 			return;
 		}

@@ -1,11 +1,12 @@
 // The preview's Chat panel in demo mode: what the simulator's chat bot said (GET /demo/chat), so
-// the dock's thanks in chat and Send to chat can be seen without an account. Read when the panel
-// opens and again on the push channel's `chat` message (a thanks or a message posted) and after a
-// reconnect; never polled.
+// the dock's thanks in chat and Send to chat can be seen without an account. Read when the push
+// channel opens (its hello), again on its `chat` message (a thanks or a message posted) and after a
+// reconnect, as the dock reads its Chat section (dock-live.ts, readsChat); never polled.
 import { z } from 'zod/mini';
 import type { ApiClient } from '../../src/client/api.ts';
 import { LiveChannel } from '../../src/client/live.ts';
 import { coalesced } from '../../src/core/coalesce.ts';
+import { readsChat } from '../dock/dock-live.ts';
 
 const DemoChatBody = z.object({
 	messages: z.array(z.object({ at: z.string(), text: z.string(), platform: z.string() }))
@@ -24,12 +25,15 @@ export class DemoChat {
 		private readonly key: string
 	) {}
 
+	/** The channel's hello reads the log; a channel that cannot connect still has it read once. */
 	start(): this {
-		void this.read();
 		this.#live = new LiveChannel({
 			api: this.api,
 			onMessage: (m) => {
-				if (m.type === 'chat' || m.type === 'hello' || m.type === 'resync') void this.read();
+				if (readsChat(m)) void this.read();
+			},
+			onState: (state) => {
+				if (state === 'down' && this.messages === null) void this.read();
 			}
 		}).start();
 		return this;

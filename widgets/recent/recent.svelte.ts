@@ -12,6 +12,7 @@
 import type { KnownEvent, LiveMessage } from '../../src/contract/index.ts';
 import * as routes from '../../src/contract/routes.ts';
 import { ListReader, type ListDeps, type ListRead } from '../shared/list-reads.svelte.ts';
+import { touchesQueues } from '../shared/queue-watch.ts';
 import {
 	listedTip,
 	listedVideo,
@@ -65,12 +66,9 @@ export class RecentState extends ListReader<RecentRow> {
 			this.scheduleWithin(DECISION_READ_MS);
 	}
 
-	/**
-	 * A decision changed (approved, rejected), or the channel (re)connected: read again. Not for
-	 * stored settings (the page hands them to applySettings).
-	 */
+	/** A decision changed (approved, rejected), or the channel (re)connected: read again. */
 	protected override applyLive(m: LiveMessage): void {
-		if (m.type !== 'settings') this.scheduleWithin(DECISION_READ_MS);
+		if (touchesQueues(m)) this.scheduleWithin(DECISION_READ_MS);
 	}
 
 	protected async fetch(): Promise<ListRead<RecentRow>> {

@@ -15,14 +15,18 @@ type Moderated = { moderation?: TipModeration };
 export const pending = (item: Moderated) => item.moderation?.outcome === 'pending';
 
 /**
- * Whether a push channel message makes the queue be read again: a decision changed, or the
- * channel (re)connected. Not a hello heard before any read began (the page's first read comes
- * after it anyway), nor stored settings (the page hands them to applySettings: the queue is the
- * same), nor the chat's news (a thanks posted: the dock's and the preview's).
+ * Whether a push channel message may change what a page shows of the queues: a decision changed,
+ * or the channel (re)connected. Not stored settings (the page hands them to applySettings: the
+ * queues are the same), nor the chat's news (a thanks posted: the dock's and the preview's).
+ */
+export const touchesQueues = (m: LiveMessage) => m.type !== 'settings' && m.type !== 'chat';
+
+/**
+ * Whether a push channel message makes a player read its queue again (touchesQueues), but not a
+ * hello heard before any read began (the page's first read comes after it anyway).
  */
 export function readsAgain(m: LiveMessage, readsMade: number): boolean {
-	if (m.type === 'settings' || m.type === 'chat') return false;
-	return m.type !== 'hello' || readsMade > 0;
+	return touchesQueues(m) && (m.type !== 'hello' || readsMade > 0);
 }
 
 /**

@@ -108,15 +108,9 @@ export function remember(s: ChatState, sent: ChatSent): void {
  * The owed thanks not tried yet wait for another alert: until `until` (another tip read: a short
  * wait, it goes with them; one started: until it is read), never past MAX_GATHER_MS after its read.
  */
-export function gather(s: ChatState, until: number): boolean {
-	let moved = false;
+export function gather(s: ChatState, until: number): void {
 	for (const e of Object.values(s.entries))
-		if (e.state === 'owed' && !e.tries) {
-			const due = Math.min(until, (e.readAt ?? e.at) + MAX_GATHER_MS);
-			if (e.due !== due) moved = true;
-			e.due = due;
-		}
-	return moved;
+		if (e.state === 'owed' && !e.tries) e.due = Math.min(until, (e.readAt ?? e.at) + MAX_GATHER_MS);
 }
 
 /** Owed entries whose thanks is due at `now`, oldest read first. */

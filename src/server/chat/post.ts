@@ -3,7 +3,8 @@
 // own code is kept, so the dock says what is wrong in the streamer's terms.
 import { ApiErrorBody, MissingScopeBody, ROUTES } from '../../contract/index.ts';
 import { backoffDelay, retryAfterMs } from '../../core/backoff.ts';
-import { bodyBytes, type UpstreamClient } from '../upstream.ts';
+import { answerOf } from '../control-actions.ts';
+import type { UpstreamClient } from '../upstream.ts';
 
 export type ChatOutcome =
 	| { ok: true }
@@ -46,14 +47,18 @@ export async function postChat(
 		problem: { code, error: error ?? SENTENCES[code] ?? SENTENCES.unreachable }
 	});
 	let res: Response;
-	let data: unknown = null;
+	let data: unknown;
 	try {
 		res = await up.call(ROUTES.chatSend.method, ROUTES.chatSend.path, JSON.stringify({ message }));
-		data = JSON.parse(new TextDecoder().decode(await bodyBytes(res)));
+		// A 200 is a message posted, whatever its body: never sent again.
+		if (res.ok) {
+			await res.body?.cancel().catch(() => {});
+			return { ok: true };
+		}
+		data = await answerOf(res);
 	} catch {
 		return soon('unreachable');
 	}
-	if (res.ok) return { ok: true };
 	const body = ApiErrorBody.safeParse(data);
 	const code = body.success ? body.data.code : undefined;
 	const said = body.success ? body.data.error : `the tip service answered ${res.status}`;

@@ -49,7 +49,6 @@ export class ChatFileError extends Error {}
  */
 export class FileChatStore implements ChatStore {
 	#state: ChatState = emptyChat();
-	#writing: Promise<void> = Promise.resolve();
 	/** Changes run one after another, each on the state the one before left. */
 	#queue: Promise<unknown> = Promise.resolve();
 
@@ -102,11 +101,8 @@ export class FileChatStore implements ChatStore {
 		this.#state = state;
 	}
 
-	#persist(state: ChatState): Promise<void> {
-		const where = this.where;
-		if (where === null) return Promise.resolve();
-		const write = this.#writing.then(() => writeDurably(where, JSON.stringify(state) + '\n'));
-		this.#writing = write.catch(() => {});
-		return write;
+	/** Called in the queue only: one write at a time. */
+	async #persist(state: ChatState): Promise<void> {
+		if (this.where !== null) await writeDurably(this.where, JSON.stringify(state) + '\n');
 	}
 }

@@ -82,9 +82,21 @@ export class Thanker {
 		this.#tenant = new TenantInfo(this.#now);
 	}
 
-	/** Resumes every streamer with entries left (at start, and now and then in hosted mode). */
-	async resume(): Promise<void> {
-		for (const streamer of await this.store.busy()) this.wake(streamer);
+	/**
+	 * Resumes every streamer with entries left: now (what a stopped run left), and with `sweepMs`
+	 * every sweepMs until close() (hosted mode: thanks left owed by an instance that stopped). A
+	 * failure is logged, and the next sweep tries again.
+	 */
+	start(sweepMs?: number): void {
+		const resume = () =>
+			this.store
+				.busy()
+				.then((streamers) => streamers.forEach((streamer) => this.wake(streamer)))
+				.catch((err: Error) => console.error('[chat] resuming thanks:', err.message));
+		void resume();
+		if (sweepMs === undefined) return;
+		this.#sweep = setInterval(resume, sweepMs);
+		this.#sweep.unref?.();
 	}
 
 	/**
@@ -199,13 +211,6 @@ export class Thanker {
 				tell();
 			})
 			.catch(logged);
-	}
-
-	/** Runs `task` every `ms` until close() (hosted mode's look for thanks left by a stopped instance). */
-	every(ms: number, task: () => void): void {
-		const timer = setInterval(task, ms);
-		timer.unref?.();
-		this.#sweep = timer;
 	}
 
 	close(): void {
