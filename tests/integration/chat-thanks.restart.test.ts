@@ -1,47 +1,33 @@
 // Thanks in chat across a crash: a token endpoint killed (SIGKILL) after a tip's finish was
 // answered and before its thanks went out leaves the thanks owed in its chat file; the endpoint
 // started again sends it, once, and a second restart sends nothing more.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
+import { runChild, type Child } from '../fixtures/child.ts';
 import { readyTip, simsPerTest, until, type Sim } from '../fixtures/sim.ts';
 import { OVERLAY_KEY } from '../fixtures/token-endpoint.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const newSim = simsPerTest();
 const CONTROL_KEY = 'restart-control-key-0123456789abcdef';
-const children: ChildProcess[] = [];
+const children: Child[] = [];
 afterEach(() => {
-	for (const c of children.splice(0)) c.kill('SIGKILL');
+	for (const c of children.splice(0)) void c.killed();
 });
 
 /** The endpoint in its own process on `dir`'s files; its origin once it listens. */
 async function endpoint(sim: Sim, dir: string) {
-	const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/thanks-child.ts'], {
-		cwd: root,
-		env: {
-			...process.env,
-			BASE_URL: sim.baseUrl,
-			WS_URL: sim.wsUrl,
-			API_KEY: sim.apiKey,
-			CONTROL_KEY,
-			MODERATION_FILE: join(dir, 'moderation.json'),
-			CHAT_FILE: join(dir, 'chat.json')
-		},
-		stdio: ['ignore', 'pipe', 'inherit']
+	const child = runChild('tests/fixtures/thanks-child.ts', {
+		BASE_URL: sim.baseUrl,
+		WS_URL: sim.wsUrl,
+		API_KEY: sim.apiKey,
+		CONTROL_KEY,
+		MODERATION_FILE: join(dir, 'moderation.json'),
+		CHAT_FILE: join(dir, 'chat.json')
 	});
 	children.push(child);
-	const origin = await new Promise<string>((resolve, reject) => {
-		let out = '';
-		child.stdout!.on('data', (d) => {
-			out += d;
-			if (out.includes('\n')) resolve(out.trim());
-		});
-		child.on('exit', (code) => reject(new Error(`the endpoint exited (${code})`)));
-	});
+	const origin = await child.heard();
 	const call = (method: string, path: string, body?: unknown, control = false) =>
 		fetch(origin + path, {
 			method,
@@ -51,12 +37,7 @@ async function endpoint(sim: Sim, dir: string) {
 			},
 			body: body ? JSON.stringify(body) : undefined
 		});
-	const killed = () =>
-		new Promise<NodeJS.Signals | null>((resolve) => {
-			child.on('exit', (_c, sig) => resolve(sig));
-			child.kill('SIGKILL');
-		});
-	return { call, killed };
+	return { call, killed: child.killed };
 }
 
 const said = (sim: Sim) =>

@@ -2,8 +2,8 @@
 // finish go through, and however many pages finish it at once, it is thanked once; the thanks
 // settings saved through one instance's dock are what the other sends with; a thanks owed by an
 // instance killed (SIGKILL) before it could send goes out from the one still running.
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runChild } from '../fixtures/child.ts';
 import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';
 import {
 	call,
@@ -12,7 +12,6 @@ import {
 	deployment,
 	missing,
 	pg,
-	root,
 	SECRET,
 	signIn,
 	useDeployments
@@ -74,31 +73,18 @@ describe.skipIf(missing)('thanks in chat on several hosted instances', { timeout
 		const streamer = (await db!.selectFrom('streamers').select('id').executeTakeFirstOrThrow()).id;
 
 		// Another instance finishes it, as its proxy would, and is killed the moment it is owed.
-		const child = spawn(
-			process.execPath,
-			['--import', 'tsx', 'tests/fixtures/hosted-thanks-child.ts'],
-			{
-				cwd: root,
-				env: {
-					...process.env,
-					DATABASE_URL: pg!.url,
-					SECRET_KEY: SECRET,
-					STREAMER_ID: streamer,
-					ORDER_ID: id,
-					OAUTH_URL: sim.oauthUrl,
-					BASE_URL: sim.baseUrl,
-					WS_URL: sim.wsUrl,
-					CLIENT_ID: clientId
-				},
-				stdio: ['ignore', 'pipe', 'inherit']
-			}
-		);
-		const exited = new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_c, s) => r(s)));
-		await new Promise<void>((resolve) =>
-			child.stdout.on('data', (d) => String(d).includes('owed') && resolve())
-		);
-		child.kill('SIGKILL');
-		expect(await exited).toBe('SIGKILL');
+		const child = runChild('tests/fixtures/hosted-thanks-child.ts', {
+			DATABASE_URL: pg!.url,
+			SECRET_KEY: SECRET,
+			STREAMER_ID: streamer,
+			ORDER_ID: id,
+			OAUTH_URL: sim.oauthUrl,
+			BASE_URL: sim.baseUrl,
+			WS_URL: sim.wsUrl,
+			CLIENT_ID: clientId
+		});
+		await child.heard((line) => line === 'owed');
+		expect(await child.killed()).toBe('SIGKILL');
 		expect(said(sim)).toEqual([]);
 
 		// The instance still running finds it in its next look (every 30 s) and sends it, once.

@@ -3,7 +3,6 @@
 // for locks another instance holds while the instance serves everyone else (they hold no pooled
 // connection), and an instance killed inside a refresh (its mark makes the next holder end the
 // connection instead of presenting a maybe rotated-out token).
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -22,12 +21,12 @@ import {
 	pg,
 	PUBLIC,
 	refreshes,
-	root,
 	SECRET,
 	settledFlag,
 	signIn,
 	useDeployments
 } from '../fixtures/hosted-instances.ts';
+import { runChild } from '../fixtures/child.ts';
 import type { Sim } from '../fixtures/sim.ts';
 
 useDeployments();
@@ -182,40 +181,23 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 			const cookie = await signIn(sim, b, b);
 			const { id, key } = await dueForRefresh();
 			const before = refreshes(sim);
-			const child = spawn(
-				process.execPath,
-				['--import', 'tsx', 'tests/fixtures/hosted-refresh-child.ts'],
-				{
-					cwd: root,
-					env: {
-						...process.env,
-						DATABASE_URL: pg!.url,
-						SECRET_KEY: SECRET,
-						STREAMER_ID: id,
-						OAUTH_URL: sim.oauthUrl,
-						BASE_URL: sim.baseUrl,
-						WS_URL: sim.wsUrl,
-						CLIENT_ID: clientId,
-						STOP_AT: stopAt
-					},
-					stdio: ['ignore', 'pipe', 'inherit']
-				}
-			);
-			const exited = new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_c, s) => r(s)));
-			let out = '';
-			await new Promise<void>((resolve) =>
-				child.stdout.on('data', (d) => {
-					out += d;
-					if (out.includes(`${stopAt}\n`)) resolve();
-				})
-			);
+			const child = runChild('tests/fixtures/hosted-refresh-child.ts', {
+				DATABASE_URL: pg!.url,
+				SECRET_KEY: SECRET,
+				STREAMER_ID: id,
+				OAUTH_URL: sim.oauthUrl,
+				BASE_URL: sim.baseUrl,
+				WS_URL: sim.wsUrl,
+				CLIENT_ID: clientId,
+				STOP_AT: stopAt
+			});
+			await child.heard((line) => line === stopAt);
 			// The other instance's source waits for the lock the stopped instance holds.
 			const res = mint(b, key);
 			const waiting = settledFlag(res);
 			await pause(300);
 			expect(waiting.settled).toBe(false);
-			child.kill('SIGKILL');
-			expect(await exited).toBe('SIGKILL');
+			expect(await child.killed()).toBe('SIGKILL');
 			const answer = await res;
 			expect(answer.status).toBe(401);
 			expect(((await answer.json()) as { code: string }).code).toBe('oauth_revoked');
