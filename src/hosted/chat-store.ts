@@ -4,13 +4,10 @@
 // the streamer has none), so two instances' changes run one after the other:
 // a tip's entry is made once and a sender's claim on it holds. The docks are told in the change's
 // own transaction (push-channel.ts), so only once it is committed.
-import { sql } from 'kysely';
 import { applyChange, type ChatChange, type ChatStore } from '../server/chat/store.ts';
 import { emptyChat, isBusy, readChat, type ChatState } from '../server/chat/ledger.ts';
 import { jsonColumn, type Db } from './db.ts';
 import type { HostedPushChannel } from './push-channel.ts';
-
-type Stored = { state: unknown };
 
 export class HostedChatStore implements ChatStore {
 	constructor(
@@ -32,11 +29,17 @@ export class HostedChatStore implements ChatStore {
 			// One statement makes the row if the streamer has none and locks it till the commit (an
 			// upsert that changes nothing still takes the row's lock), handing back its state: a first
 			// change of two instances at once waits on the same row.
-			const { rows } = await sql<Stored>`insert into chat_state (streamer_id, state, busy)
-				values (${streamer}, ${JSON.stringify(emptyChat())}::jsonb, false)
-				on conflict (streamer_id) do update set streamer_id = excluded.streamer_id
-				returning state`.execute(tx);
-			const { state, value, changed, told } = applyChange(stateOf(streamer, rows[0].state), change);
+			const row = await tx
+				.insertInto('chat_state')
+				.values({ streamer_id: streamer, state: JSON.stringify(emptyChat()), busy: false })
+				.onConflict((oc) =>
+					oc
+						.column('streamer_id')
+						.doUpdateSet((eb) => ({ streamer_id: eb.ref('excluded.streamer_id') }))
+				)
+				.returning('state')
+				.executeTakeFirstOrThrow();
+			const { state, value, changed, told } = applyChange(stateOf(streamer, row.state), change);
 			if (!changed) return value;
 			await tx
 				.updateTable('chat_state')
