@@ -158,6 +158,18 @@ const onPGlite = new WeakMap<Db, PGlite>();
  */
 const QUERY_POOL_MAX = 10;
 /**
+ * The query pool's bounds, so that a database that does not answer (stopped, frozen, cut off)
+ * fails a statement rather than hold it for ever: the server ends any statement of ours past
+ * QUERY_STATEMENT_TIMEOUT_MS; the client stops waiting for an answer QUERY_READ_TIMEOUT_MS after
+ * sending (a frozen server ends nothing), and for a connection, new or a free one of the pool,
+ * after QUERY_CONNECT_TIMEOUT_MS. The alert's path never waits this long (src/server/deadline.ts):
+ * these bound what settles afterwards. Migrations run on a connection of their own without them
+ * (`unbounded`): a long one, or one waiting for another instance's, is not cut short.
+ */
+const QUERY_STATEMENT_TIMEOUT_MS = 10_000;
+const QUERY_READ_TIMEOUT_MS = 12_000;
+const QUERY_CONNECT_TIMEOUT_MS = 5_000;
+/**
  * The lock pool: connections for token refreshes holding their lock (locks.ts). Each is held for
  * the refresh's round trip to the upstream's token endpoint, so they have a pool of their own, and
  * many refreshes at once wait for these, never for the connections that the other requests need.
@@ -279,7 +291,14 @@ export async function openDatabase(opts: {
 }): Promise<Db> {
 	if (opts.databaseUrl) {
 		const { default: pg } = await import('pg');
-		const queries = new pg.Pool({ connectionString: opts.databaseUrl, max: QUERY_POOL_MAX });
+		const queries = new pg.Pool({
+			connectionString: opts.databaseUrl,
+			max: QUERY_POOL_MAX,
+			statement_timeout: QUERY_STATEMENT_TIMEOUT_MS,
+			query_timeout: QUERY_READ_TIMEOUT_MS,
+			connectionTimeoutMillis: QUERY_CONNECT_TIMEOUT_MS,
+			keepAlive: true
+		});
 		const locks = new pg.Pool({
 			connectionString: opts.databaseUrl,
 			max: LOCK_POOL_MAX,
@@ -320,6 +339,25 @@ export async function openDatabase(opts: {
 	const db = new Kysely<Database>({ dialect: new PGliteDialect(lite) });
 	onPGlite.set(db, lite);
 	return db;
+}
+
+/**
+ * Runs `fn` on a database handle without the query pool's timeouts: on a server, one connection of
+ * its own, closed afterwards (migrations: kysely's advisory lock waits for another instance's run,
+ * and a migration may take long); PGlite: the handle itself.
+ */
+export async function unbounded<T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T> {
+	const server = servers.get(db);
+	if (!server) return fn(db);
+	const { default: pg } = await import('pg');
+	const pool = new pg.Pool({ connectionString: server.url, max: 1 });
+	pool.on('error', () => {});
+	const own = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+	try {
+		return await fn(own);
+	} finally {
+		await own.destroy();
+	}
 }
 
 /** A jsonb column: parsed by the driver, or its text (unreadable text: left to the schema). */

@@ -25,7 +25,7 @@ import type { HostedConfig } from './config.ts';
 import { HostedConnections, type UpstreamSettings } from './connections.ts';
 import { hostedControl } from './control.ts';
 import { readTicketKey, SecretBox } from './crypto.ts';
-import { openDatabase, poolStats, type Db } from './db.ts';
+import { openDatabase, poolStats, unbounded, type Db } from './db.ts';
 import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
 import { HostedPushChannel } from './push-channel.ts';
@@ -149,7 +149,7 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		databaseUrl: config.databaseUrl ?? undefined,
 		dataDir: config.dataDir
 	});
-	await migrate(db);
+	await unbounded(db, migrate);
 	const store = new HostedStore(db, new SecretBox(config.secretKey));
 	const transport = keepAliveFetch({ localAddress });
 	const settings: UpstreamSettings = {

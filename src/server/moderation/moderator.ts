@@ -14,6 +14,8 @@ import { messageOf, settle, type Verdict } from './settle.ts';
 import { isTip, readItems, TIPS } from './upstream-items.ts';
 import { unavailable, type ModerationStore } from './store.ts';
 import { isVideoRoute, Videos, type VideoRoute } from './videos.ts';
+import { KnownDecisions } from './known.ts';
+import { withinDeadline } from '../deadline.ts';
 
 type Audience = 'page' | 'dock';
 
@@ -57,16 +59,21 @@ interface Compiled {
 	videoAmounts: boolean;
 }
 
+const playable = (d: Decision | undefined) => d?.outcome === 'read' || d?.outcome === 'no_voice';
+
 export class Moderator {
-	readonly store: ModerationStore;
+	/** The store, through the decisions this process knows (known.ts). */
+	readonly store: KnownDecisions;
 	readonly #log: (message: string) => void;
 	/** Per streamer: the rules compiled for the version last read. */
 	readonly #judges = new Map<string, Compiled>();
+	/** Per streamer whose rules are compiled: the leave of their push messages (rules, resync). */
+	readonly #watching = new Map<string, () => void>();
 	readonly #removing = new Map<string, number>();
 	readonly videos: Videos;
 
 	constructor(store: ModerationStore, log: (message: string) => void = console.warn) {
-		this.store = store;
+		this.store = new KnownDecisions(store);
 		this.#log = log;
 		this.videos = new Videos(this, log);
 	}
@@ -96,26 +103,79 @@ export class Moderator {
 	}
 
 	/**
-	 * The decision of each tip: the stored one, or the rules' one, stored now. Null when the store
-	 * cannot be reached: nothing is decided then, and nothing is played or shown.
+	 * The decision of each tip: the stored one, or the rules' one, stored now. The store is waited
+	 * for STORE_DEADLINE_MS at most (src/server/deadline.ts); past it, or when it fails, a tip is
+	 * decided from memory (`fromMemory`) and the store's work settles afterwards. Null when the
+	 * store failed and nothing is in memory: nothing is decided then, and nothing is played.
 	 */
 	async decisions(
 		streamer: string,
 		tips: readonly Pick<QueueTip, 'order_id' | 'name' | 'amount' | 'message'>[]
 	): Promise<Map<string, Decision> | null> {
-		if (tips.length === 0) return new Map();
-		try {
-			const ids = tips.map((t) => t.order_id);
-			const known = await this.store.get(streamer, ids);
-			const fresh = tips.filter((t) => !known.has(t.order_id));
-			if (fresh.length === 0) return known;
-			const { judge: judgeTip } = await this.compiled(streamer);
-			const stored = await this.store.decide(streamer, fresh.map(judgeTip));
-			for (const [id, d] of stored) known.set(id, d);
-			return known;
-		} catch (err) {
-			this.#log(`moderation: decisions not available (${(err as Error).message})`);
+		if (tips.length === 0) {
+			// A page's first read of an empty queue: the rules are in memory before its first tip.
+			if (!this.#judges.has(streamer)) void this.compiled(streamer).catch(() => {});
+			return new Map();
+		}
+		const work = this.#decideStored(streamer, tips);
+		const inTime = await withinDeadline(work).catch((err: Error) => {
+			this.#log(`moderation: decisions not available (${err.message})`);
 			return null;
+		});
+		if (inTime?.done) return inTime.value;
+		const guessed = this.fromMemory(streamer, tips);
+		if (inTime === null && guessed.size === 0) return null;
+		void work.then(
+			(stored) => this.#compare(streamer, guessed, stored),
+			(err: Error) => this.#log(`moderation: decisions not stored (${err.message})`)
+		);
+		return guessed;
+	}
+
+	/**
+	 * The tips' decisions without the store: the decision this process knows (known.ts), else the
+	 * rules it holds compiled, when they let the tip play (read, no voice). A tip they would hold
+	 * or remove, or any tip when no rules are in memory (a fresh process), is absent: it waits
+	 * for its decision to be stored.
+	 */
+	fromMemory(
+		streamer: string,
+		tips: readonly Pick<QueueTip, 'order_id' | 'name' | 'amount' | 'message'>[]
+	): Map<string, Decision> {
+		const out = new Map<string, Decision>();
+		const compiled = this.inMemory(streamer);
+		for (const tip of tips) {
+			const known = this.store.known(streamer, tip.order_id);
+			const d = known ?? compiled?.judge(tip);
+			if (d && (known || playable(d))) out.set(tip.order_id, d);
+		}
+		return out;
+	}
+
+	async #decideStored(
+		streamer: string,
+		tips: readonly Pick<QueueTip, 'order_id' | 'name' | 'amount' | 'message'>[]
+	): Promise<Map<string, Decision>> {
+		const known = await this.store.get(
+			streamer,
+			tips.map((t) => t.order_id)
+		);
+		const fresh = tips.filter((t) => !known.has(t.order_id));
+		if (fresh.length === 0) return known;
+		const { judge: judgeTip } = await this.compiled(streamer);
+		const stored = await this.store.decide(streamer, fresh.map(judgeTip));
+		for (const [id, d] of stored) known.set(id, d);
+		return known;
+	}
+
+	/** A decision made from memory that the store settled otherwise is logged (the store's stays). */
+	#compare(streamer: string, guessed: Map<string, Decision>, stored: Map<string, Decision>): void {
+		for (const [id, d] of guessed) {
+			const s = stored.get(id);
+			if (s && s.outcome !== d.outcome)
+				this.#log(
+					`moderation: ${id} of ${streamer} was decided ${d.outcome} from memory; stored: ${s.outcome}`
+				);
 		}
 	}
 
@@ -166,7 +226,14 @@ export class Moderator {
 		queue: Queue,
 		orderId: string
 	): Promise<void> {
-		const d = await this.#stored(streamer, queue === 'tts' ? orderId : videoKey(orderId));
+		const key = queue === 'tts' ? orderId : videoKey(orderId);
+		const stored = await withinDeadline(this.store.get(streamer, [key])).catch((err: Error) => {
+			this.#log(`moderation: decisions not available (${err.message})`);
+			return null;
+		});
+		// Past the deadline, what this process knows; nothing known: the start goes out, and
+		// afterStart decides (from memory, if the store is still away).
+		const d = stored?.done ? stored.value.get(key) : this.store.known(streamer, key);
 		if (d) this.refuseUnplayable(streamer, upstream, queue, orderId, d);
 	}
 
@@ -202,14 +269,16 @@ export class Moderator {
 			(t) => t.order_id === orderId
 		);
 		if (!tip) return undefined;
-		const decided = await this.decisions(streamer, [tip]);
-		if (decided === null) throw unavailable();
+		// The dock's Approve or Reject settles a stored decision: waited for, never guessed.
+		const decided = await this.#decideStored(streamer, [tip]).catch(() => {
+			throw unavailable();
+		});
 		return decided.get(orderId);
 	}
 
 	async #afterTipStart(streamer: string, upstream: UpstreamClient, tip: QueueTip): Promise<void> {
 		const d = (await this.decisions(streamer, [tip]))?.get(tip.order_id);
-		if (d && (d.outcome === 'read' || d.outcome === 'no_voice')) return;
+		if (playable(d)) return;
 		await this.giveBack(streamer, upstream, 'tts', tip.order_id);
 		if (!d) throw unavailable();
 		this.refuseUnplayable(streamer, upstream, 'tts', tip.order_id, d);
@@ -274,6 +343,11 @@ export class Moderator {
 		}
 	}
 
+	/** The streamer's rules as compiled last, without the store; undefined: none in memory. */
+	inMemory(streamer: string): Compiled | undefined {
+		return this.#judges.get(streamer);
+	}
+
 	/** The streamer's rules compiled (tips' and videos'), for the version stored now. */
 	async compiled(streamer: string): Promise<Compiled> {
 		const { rules, version } = await this.store.rules(streamer);
@@ -291,8 +365,29 @@ export class Moderator {
 			videoAmounts: rules.videos.fromAmount !== null
 		};
 		this.#judges.set(streamer, compiled);
-		if (this.#judges.size > JUDGES_KEPT) this.#judges.delete(this.#judges.keys().next().value!);
+		if (!this.#watching.has(streamer)) this.#watch(streamer);
+		if (this.#judges.size > JUDGES_KEPT) {
+			const first = this.#judges.keys().next().value!;
+			this.#judges.delete(first);
+			this.#watching.get(first)?.();
+			this.#watching.delete(first);
+		}
 		return compiled;
+	}
+
+	/**
+	 * The rules in memory follow the saved ones: compiled again as soon as rules are saved (on any
+	 * instance), or LISTEN is back (a save may have been missed), not at the next tip, which may
+	 * come while the store does not answer.
+	 */
+	#watch(streamer: string): void {
+		const leave = this.store.push.subscribe(streamer, (m) => {
+			if (m.type === 'rules' || m.type === 'resync')
+				void this.compiled(streamer).catch((err: Error) =>
+					this.#log(`moderation: the rules could not be read (${err.message})`)
+				);
+		});
+		this.#watching.set(streamer, leave);
 	}
 
 	/**

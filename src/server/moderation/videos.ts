@@ -13,8 +13,10 @@ import {
 	type VideoJudge
 } from '../../core/moderation/video.ts';
 import type { UpstreamClient } from '../upstream.ts';
-import { unavailable, type ModerationStore } from './store.ts';
+import { unavailable } from './store.ts';
 import { isVideo, readItems, TIPS, VIDEOS } from './upstream-items.ts';
+import type { KnownDecisions } from './known.ts';
+import { withinDeadline } from '../deadline.ts';
 
 /** The forwarded answers that carry videos, and where the videos are in their bodies. */
 export const VIDEO_ROUTES = {
@@ -33,9 +35,11 @@ const SAME_MOMENT_MS = 10_000;
 
 /** What videos use of the Moderator (moderator.ts). */
 interface Host {
-	readonly store: ModerationStore;
+	readonly store: KnownDecisions;
 	decisions(streamer: string, tips: readonly QueueTip[]): Promise<Map<string, Decision> | null>;
 	compiled(streamer: string): Promise<{ videos: VideoJudge; videoAmounts: boolean }>;
+	/** The rules compiled in memory, without the store (undefined: none yet). */
+	inMemory(streamer: string): { videos: VideoJudge; videoAmounts: boolean } | undefined;
 	giveBack(streamer: string, up: UpstreamClient, queue: 'media', orderId: string): Promise<void>;
 	refuseUnplayable(
 		streamer: string,
@@ -58,7 +62,9 @@ export class Videos {
 
 	/**
 	 * The decision of each video (by order id): the stored one, or the one made now and stored. A
-	 * video that cannot be decided now is absent; null when the store cannot be reached.
+	 * video that cannot be decided now is absent; null when the store cannot be reached and memory
+	 * decides none. The store is waited for STORE_DEADLINE_MS at most (src/server/deadline.ts), as
+	 * for tips (moderator.ts): past it a video is decided from memory (`#fromMemory`).
 	 * `decideNew` false: only stored decisions (played history is not decided afresh).
 	 */
 	async decisions(
@@ -67,35 +73,76 @@ export class Videos {
 		videos: readonly QueueMediaItem[],
 		decideNew = true
 	): Promise<Map<string, Decision> | null> {
-		const out = new Map<string, Decision>();
-		if (videos.length === 0) return out;
-		const { store } = this.#host;
-		try {
-			const known = await store.get(
-				streamer,
-				videos.map((v) => videoKey(v.order_id))
-			);
-			const fresh: QueueMediaItem[] = [];
-			for (const v of videos) {
-				const d = known.get(videoKey(v.order_id));
-				if (d) out.set(v.order_id, d);
-				else fresh.push(v);
-			}
-			if (fresh.length === 0 || !decideNew) return out;
-			const { videos: judge, videoAmounts } = await this.#host.compiled(streamer);
-			const tips = await this.#tipsOf(streamer, upstream, fresh, videoAmounts);
-			const decidable = fresh.filter((v) => tips.get(v.order_id) !== undefined);
-			const proposals = decidable.map((v) => judge(v, tips.get(v.order_id) ?? null));
-			const stored = await store.decide(streamer, proposals);
-			for (const v of decidable) {
-				const d = stored.get(videoKey(v.order_id));
-				if (d) out.set(v.order_id, d);
-			}
-			return out;
-		} catch (err) {
-			this.#log(`moderation: video decisions not available (${(err as Error).message})`);
+		if (videos.length === 0) return new Map();
+		const work = this.#decide(streamer, upstream, videos, decideNew);
+		const inTime = await withinDeadline(work).catch((err: Error) => {
+			this.#log(`moderation: video decisions not available (${err.message})`);
 			return null;
+		});
+		if (inTime?.done) return inTime.value;
+		const guessed = this.#fromMemory(streamer, videos);
+		if (inTime === null && guessed.size === 0) return null;
+		void work.catch((err: Error) =>
+			this.#log(`moderation: video decisions not stored (${err.message})`)
+		);
+		return guessed;
+	}
+
+	/**
+	 * Without the store: the video's decision this process knows, else the rules in memory when
+	 * they play it and need nothing unknown (its tip's decision known here, no amount rule).
+	 */
+	#fromMemory(streamer: string, videos: readonly QueueMediaItem[]): Map<string, Decision> {
+		const out = new Map<string, Decision>();
+		const { store } = this.#host;
+		const compiled = this.#host.inMemory(streamer);
+		for (const v of videos) {
+			const known = store.known(streamer, videoKey(v.order_id));
+			if (known) {
+				out.set(v.order_id, known);
+				continue;
+			}
+			const tipDecision = store.known(streamer, v.order_id);
+			let tip: TipOfVideo | null | undefined;
+			if (v.requested_via !== 'tip' && !tipDecision) tip = null;
+			else if (tipDecision && !compiled?.videoAmounts)
+				tip = { decision: tipDecision, amount: null };
+			if (!compiled || tip === undefined) continue;
+			const d = compiled.videos(v, tip);
+			if (d.outcome === 'read') out.set(v.order_id, d);
 		}
+		return out;
+	}
+
+	async #decide(
+		streamer: string,
+		upstream: UpstreamClient,
+		videos: readonly QueueMediaItem[],
+		decideNew: boolean
+	): Promise<Map<string, Decision>> {
+		const out = new Map<string, Decision>();
+		const { store } = this.#host;
+		const known = await store.get(
+			streamer,
+			videos.map((v) => videoKey(v.order_id))
+		);
+		const fresh: QueueMediaItem[] = [];
+		for (const v of videos) {
+			const d = known.get(videoKey(v.order_id));
+			if (d) out.set(v.order_id, d);
+			else fresh.push(v);
+		}
+		if (fresh.length === 0 || !decideNew) return out;
+		const { videos: judge, videoAmounts } = await this.#host.compiled(streamer);
+		const tips = await this.#tipsOf(streamer, upstream, fresh, videoAmounts);
+		const decidable = fresh.filter((v) => tips.get(v.order_id) !== undefined);
+		const proposals = decidable.map((v) => judge(v, tips.get(v.order_id) ?? null));
+		const stored = await store.decide(streamer, proposals);
+		for (const v of decidable) {
+			const d = stored.get(videoKey(v.order_id));
+			if (d) out.set(v.order_id, d);
+		}
+		return out;
 	}
 
 	/**

@@ -13,6 +13,7 @@ import type { OverlayKeyCheck } from './overlay-key.ts';
 import { SINGLE_STREAMER } from './control-key.ts';
 import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
 import type { Thanker } from '../chat/thanker.ts';
+import { withinDeadline } from '../deadline.ts';
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
 
@@ -41,21 +42,26 @@ export function proxyRoutes(
 		const name = match.name;
 		if (!isModeratedRoute(name))
 			return passThrough(await upstream.call(match.route.method, path + query, body, priority));
-		// Tips and videos are decided and rewritten before a page sees them (moderation/moderator.ts).
+		// Tips and videos are decided and rewritten before a page sees them (moderation/moderator.ts),
+		// from the rules in memory when the store is slow: no store holds an alert.
 		const streamer = streamerOf(c) ?? SINGLE_STREAMER;
 		const start = name === 'ttsStart' ? 'tts' : name === 'mediaStart' ? 'media' : null;
 		if (start) await moderator.beforeStart(streamer, upstream, start, match.params.orderId);
 		// A tip's finish is its alert read on stream: noted before, so its thanks is owed once
-		// (chat/thanker.ts), even if this process stops before the answer.
+		// (chat/thanker.ts), even if this process stops before the answer. Waited for
+		// STORE_DEADLINE_MS at most (src/server/deadline.ts): past it the finish goes on, and the
+		// note is settled from the played history if it lands after the answer.
 		const finish = name === 'ttsFinish' ? match.params.orderId : null;
-		if (finish) await thanker.beforeFinish(streamer, finish);
+		const noted = finish ? thanker.beforeFinish(streamer, finish) : null;
+		if (noted) await withinDeadline(noted);
 		const res = await upstream.call(match.route.method, path + query, body, priority);
 		return passThrough(res, async (answer) => {
 			if (start) await moderator.afterStart(streamer, upstream, answer);
 			// Not waited for: the page's claim or finish is answered at once (neither ever throws; a
 			// finish noted above and not settled here is settled from the played history).
 			if (start === 'tts') void thanker.alertStarted(streamer);
-			if (finish) void thanker.afterFinish(streamer, finish, answer);
+			// After the note, never before it: a note written after its settlement would stay.
+			if (finish) void noted!.then(() => thanker.afterFinish(streamer, finish, answer));
 			return moderator.rewrite(streamer, upstream, name, answer, 'page');
 		});
 	});
