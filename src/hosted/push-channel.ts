@@ -27,17 +27,26 @@ export const CHANNEL = 'tip_live';
 /** How the LISTEN connection shows in pg_stat_activity. */
 export const LISTEN_APPLICATION_NAME = 'tip_live listen';
 
-/** A notification's payload: the streamer, and the message for their pages. */
-const Notice = z.object({ s: z.string(), m: LiveMessage });
-
-const BACKOFF_FIRST_MS = 250;
-const BACKOFF_MAX_MS = 15_000;
 /**
- * A connection that died without a word (a network cut: no reset ever arrives) would listen to
- * nothing for ever; a ping this often, answered within PING_TIMEOUT_MS, finds it out.
+ * A notification's payload: the streamer, and the message for their pages; or, for the instances
+ * only, that the streamer's keys changed (`k`: one was replaced or turned off, key-cache.ts).
  */
-const PING_EVERY_MS = 30_000;
-const PING_TIMEOUT_MS = 10_000;
+const Notice = z.union([
+	z.object({ s: z.string(), m: LiveMessage }),
+	z.object({ s: z.string(), k: z.literal('keys') })
+]);
+
+/** Short waits between attempts: LISTEN is back within BACKOFF_MAX_MS of the database. */
+const BACKOFF_FIRST_MS = 250;
+const BACKOFF_MAX_MS = 2_000;
+/**
+ * A connection that died without a word (a network cut: no reset ever arrives) or whose server is
+ * frozen (its kernel still answers TCP keepalives) would listen to nothing for ever; a ping this
+ * often, answered within PING_TIMEOUT_MS, finds it out. Also the longest an attempt to connect
+ * waits.
+ */
+const PING_EVERY_MS = 5_000;
+const PING_TIMEOUT_MS = 3_000;
 
 /** What a store that keeps things in memory (moderation-store.ts: the rules) is told. */
 export interface PushWatcher {
@@ -47,6 +56,8 @@ export interface PushWatcher {
 	listening(): void;
 	/** The LISTEN connection is lost; it is being opened again. */
 	lost(): void;
+	/** A key of the streamer was replaced or turned off, on any instance. */
+	keysChanged?(streamer: string): void;
 }
 
 /** What the LISTEN connection tells. */
@@ -95,6 +106,12 @@ export class HostedPushChannel implements PushChannel<Kysely<Database>> {
 		await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`.execute(tx);
 	}
 
+	/** Tells every instance, once `tx` commits, that a key of the streamer stopped working. */
+	async announceKeys(streamer: string, tx: Kysely<Database>): Promise<void> {
+		const notice: z.infer<typeof Notice> = { s: streamer, k: 'keys' };
+		await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`.execute(tx);
+	}
+
 	subscribe(streamer: string, listener: LiveListener): () => void {
 		return this.#pages.subscribe(streamer, listener);
 	}
@@ -120,6 +137,10 @@ export class HostedPushChannel implements PushChannel<Kysely<Database>> {
 			notice = Notice.parse(JSON.parse(payload));
 		} catch {
 			console.error('[live] a notification that is not ours was ignored');
+			return;
+		}
+		if ('k' in notice) {
+			for (const w of [...this.#watchers]) w.keysChanged?.(notice.s);
 			return;
 		}
 		for (const w of [...this.#watchers]) w.heard(notice.s, notice.m);

@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { createApp, type AppOptions } from '../server/app.ts';
 import { listen, nodeAppOptions } from '../server/serve.ts';
 import { keepAliveFetch, UpstreamClient } from '../server/upstream.ts';
+import { withinDeadline } from '../server/deadline.ts';
 import { discoveryOnce } from '../server/oauth-http.ts';
 import { readsShared } from '../server/read-flights.ts';
 import {
@@ -29,6 +30,7 @@ import { openDatabase, poolStats, unbounded, type Db } from './db.ts';
 import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
 import { HostedPushChannel } from './push-channel.ts';
+import { OverlayKeyCache } from './key-cache.ts';
 import { HostedModerationStore } from './moderation-store.ts';
 import { HostedChatStore } from './chat-store.ts';
 import { Thanker } from '../server/chat/thanker.ts';
@@ -68,6 +70,9 @@ export interface HostedApp {
 /** How often an instance looks for thanks another instance left owed when it stopped. */
 const CHAT_SWEEP_MS = 30_000;
 
+/** /healthz waits this long for the database's answer, then says it is not reachable (503). */
+const HEALTH_DB_DEADLINE_MS = 800;
+
 /** How long close() lets requests in flight run before cutting their connections. */
 const DRAIN_MS = 10_000;
 
@@ -103,6 +108,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		await parts.address.close();
 		transport.close();
 		parts.thanker.close();
+		parts.keys.close();
 		// The LISTEN connection first: the embedded database's listen goes with the database.
 		await moderation.close();
 		await storedSettings.close();
@@ -126,6 +132,8 @@ interface HostedParts {
 	push: HostedPushChannel;
 	/** The streamers' moderation rules and decisions. */
 	moderation: HostedModerationStore;
+	/** The overlay keys served from memory, told of every key turned off. */
+	keys: OverlayKeyCache;
 	/** The streamers' stored settings. */
 	storedSettings: HostedSettingsStore;
 	/** Thanks in chat, on the streamers' chat rows (chat-store.ts). */
@@ -177,6 +185,8 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	);
 	const signIn = new HostedSignIn(store, settings);
 	const push = new HostedPushChannel(db);
+	store.announceKeysWith((tx, streamerId) => push.announceKeys(streamerId, tx));
+	const keys = new OverlayKeyCache((key) => store.resolveOverlayKey(key), push);
 	const moderation = new HostedModerationStore(db, { push });
 	const thanker = new Thanker({
 		store: new HostedChatStore(db, push),
@@ -191,6 +201,7 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		push,
 		thanker,
 		moderation,
+		keys,
 		storedSettings: new HostedSettingsStore(db, { push }),
 		transport,
 		settings,
@@ -252,7 +263,7 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		// No single overlay key: every key is looked up (resolveKey).
 		overlayKey: '',
 		resolveKey: async (key) => {
-			const found = await store.resolveOverlayKey(key);
+			const found = await p.keys.resolve(key);
 			if (found && 'streamerId' in found)
 				return { upstream: connections.upstream(found.streamerId), streamer: found.streamerId };
 			return found;
@@ -269,10 +280,11 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		keyRefused: (answer) => p.metrics.keyRefused(answer),
 		routes: ownRoutes(config, p),
 		// Not ok (503) while draining or without the database: a load balancer sends no one here.
+		// A database that does not answer within HEALTH_DB_DEADLINE_MS is not reachable: the monitor
+		// gets its 503 at once, never a request that hangs with the database.
 		health: async () => {
-			const database = await sql`select 1 as ok`
-				.execute(db)
-				.then(() => true)
+			const database = await withinDeadline(sql`select 1 as ok`.execute(db), HEALTH_DB_DEADLINE_MS)
+				.then((r) => r.done)
 				.catch(() => false);
 			return {
 				ok: database && !draining(),

@@ -13,6 +13,12 @@ export interface StoreContext {
 	readonly now: () => Date;
 	/** The lock held on `db` by a refresh, on a PostgreSQL server; null everywhere else. */
 	readonly lock: HeldLock | null;
+	/**
+	 * Within the transaction `tx` that turns a key of the streamer off: tells every instance once
+	 * it commits (push-channel.ts announceKeys), so none serves it from memory any more
+	 * (key-cache.ts). Set by serve.ts; absent, nobody keeps keys in memory.
+	 */
+	announceKeys?: (tx: Db, streamerId: string) => Promise<void>;
 }
 
 /** The tables of short-lived rows (sessions.ts, sign-in-attempts.ts): each row has an expiry. */

@@ -151,6 +151,11 @@ export class HostedStore {
 		return this.keys.resolve(key);
 	}
 
+	/** Every key turned off from now on is announced with `announce` (store-context.ts). */
+	announceKeysWith(announce: NonNullable<StoreContext['announceKeys']>): void {
+		this.ctx.announceKeys = announce;
+	}
+
 	/** The streamer's live control key (made now for a connected one without); null: none. */
 	controlKey(streamerId: string): Promise<string | null> {
 		return this.controlKeys.liveOrNew(streamerId);

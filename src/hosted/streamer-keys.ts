@@ -8,10 +8,11 @@
 // sealed (encrypted), so their own dashboard can show it again. A streamer has one live key of
 // each kind; "New overlay key" or "New control key" turns the old one off, Disconnect both.
 //
-// Finding the streamer of an overlay key (`resolveKey`) is hosted mode's most frequent query. It
-// searches under every secret's hash (so a rotation of SECRET_KEY keeps old keys working) in one
-// indexed query, every time: a key replaced or turned off on any instance is refused at once by
-// every other. All it keeps in memory is what cannot change (`verified`) and the query's SQL.
+// Finding the streamer of an overlay key (`resolveKey`) searches under every secret's hash (so a
+// rotation of SECRET_KEY keeps old keys working) in one indexed query. All it keeps in memory is
+// what cannot change (`verified`) and the query's SQL. A known overlay key is then served from
+// memory by key-cache.ts, until a key of its streamer is turned off (`turnOff` announces it to
+// every instance, in its transaction).
 import { CompiledQuery } from 'kysely';
 import { KEY_FORMAT } from '../contract/keys.ts';
 import { randomToken, sameSecret, type SecretBox } from './crypto.ts';
@@ -170,6 +171,7 @@ export class StreamerKeys {
 			.where('streamer_id', '=', streamerId)
 			.where('replaced_at', 'is', null)
 			.execute();
+		await this.ctx.announceKeys?.(tx, streamerId);
 	}
 
 	private async insert(tx: Db, streamerId: string): Promise<string> {

@@ -22,3 +22,31 @@ export function withinDeadline<T>(work: Promise<T>, ms = STORE_DEADLINE_MS): Pro
 		() => clearTimeout(timer)
 	);
 }
+
+/**
+ * A store's deadline with memory: once a call of the store has missed its deadline and not
+ * settled yet (the store is away), later calls do not wait at all until it settles; so a page's
+ * few calls of one alert do not each wait the deadline while the store does not answer.
+ */
+export class StoreDeadline {
+	#late = 0;
+
+	constructor(private readonly ms = STORE_DEADLINE_MS) {}
+
+	/** Whether a call missed its deadline and has not settled yet. */
+	get away(): boolean {
+		return this.#late > 0;
+	}
+
+	async wait<T>(work: Promise<T>): Promise<InTime<T>> {
+		const inTime = await withinDeadline(work, this.away ? 0 : this.ms);
+		if (!inTime.done) {
+			this.#late += 1;
+			void work.then(
+				() => (this.#late -= 1),
+				() => (this.#late -= 1)
+			);
+		}
+		return inTime;
+	}
+}

@@ -3,7 +3,7 @@
 // the user `app`, stopped and removed afterwards. initdb refuses to run as root, so as root the
 // cluster belongs to the `postgres` user. Without the package a test skips locally and fails in CI.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../fixtures/ports.ts';
@@ -13,7 +13,30 @@ export interface PostgresServer {
 	url: string;
 	/** Over the server's Unix socket (in its temporary directory), as a same-machine deployment would. */
 	socketUrl: string;
+	/**
+	 * Freezes the server (SIGSTOP of the postmaster and every process it started): its sockets stay
+	 * open and nothing answers, as a hung host would. Returns the thaw (SIGCONT), safe to call twice.
+	 */
+	freeze(): () => void;
 	stop(): Promise<void>;
+}
+
+/** The postmaster of the cluster in `data` and its children (Linux: /proc). */
+function serverProcesses(data: string): number[] {
+	const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+	const children: number[] = [];
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			// pid (comm) state ppid ...: the fields after the last ')'.
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+			if (ppid === postmaster) children.push(Number(entry));
+		} catch {
+			// Gone meanwhile.
+		}
+	}
+	return [postmaster, ...children];
 }
 
 function binDir(): string | null {
@@ -62,6 +85,21 @@ export async function startPostgres(): Promise<PostgresServer> {
 	return {
 		url: `postgres://app@127.0.0.1:${port}/postgres`,
 		socketUrl: `postgres://app@localhost:${port}/postgres?host=${encodeURIComponent(dir)}`,
+		freeze() {
+			const pids = serverProcesses(data);
+			for (const pid of pids) process.kill(pid, 'SIGSTOP');
+			let thawed = false;
+			return () => {
+				if (thawed) return;
+				thawed = true;
+				for (const pid of [...pids].reverse())
+					try {
+						process.kill(pid, 'SIGCONT');
+					} catch {
+						// Ended meanwhile.
+					}
+			};
+		},
 		async stop() {
 			try {
 				as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

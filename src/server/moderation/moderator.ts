@@ -15,7 +15,7 @@ import { isTip, readItems, TIPS } from './upstream-items.ts';
 import { unavailable, type ModerationStore } from './store.ts';
 import { isVideoRoute, Videos, type VideoRoute } from './videos.ts';
 import { KnownDecisions } from './known.ts';
-import { withinDeadline } from '../deadline.ts';
+import { StoreDeadline } from '../deadline.ts';
 
 type Audience = 'page' | 'dock';
 
@@ -69,6 +69,8 @@ export class Moderator {
 	readonly #judges = new Map<string, Compiled>();
 	/** Per streamer whose rules are compiled: the leave of their push messages (rules, resync). */
 	readonly #watching = new Map<string, () => void>();
+	/** How long a page's call waits on the store (src/server/deadline.ts). */
+	readonly deadline = new StoreDeadline();
 	readonly #removing = new Map<string, number>();
 	readonly videos: Videos;
 
@@ -118,7 +120,7 @@ export class Moderator {
 			return new Map();
 		}
 		const work = this.#decideStored(streamer, tips);
-		const inTime = await withinDeadline(work).catch((err: Error) => {
+		const inTime = await this.deadline.wait(work).catch((err: Error) => {
 			this.#log(`moderation: decisions not available (${err.message})`);
 			return null;
 		});
@@ -134,9 +136,9 @@ export class Moderator {
 
 	/**
 	 * The tips' decisions without the store: the decision this process knows (known.ts), else the
-	 * rules it holds compiled, when they let the tip play (read, no voice). A tip they would hold
-	 * or remove, or any tip when no rules are in memory (a fresh process), is absent: it waits
-	 * for its decision to be stored.
+	 * rules it holds compiled. A tip those rules would hold or remove is `hold` until its decision
+	 * is stored (nothing is deleted on a decision not stored): pages pass it over, it plays for no
+	 * one. With no rules in memory (a fresh process) a tip is absent: undecided, it waits.
 	 */
 	fromMemory(
 		streamer: string,
@@ -147,7 +149,7 @@ export class Moderator {
 		for (const tip of tips) {
 			const known = this.store.known(streamer, tip.order_id);
 			const d = known ?? compiled?.judge(tip);
-			if (d && (known || playable(d))) out.set(tip.order_id, d);
+			if (d) out.set(tip.order_id, known || playable(d) ? d : { ...d, outcome: 'hold' });
 		}
 		return out;
 	}
@@ -227,7 +229,7 @@ export class Moderator {
 		orderId: string
 	): Promise<void> {
 		const key = queue === 'tts' ? orderId : videoKey(orderId);
-		const stored = await withinDeadline(this.store.get(streamer, [key])).catch((err: Error) => {
+		const stored = await this.deadline.wait(this.store.get(streamer, [key])).catch((err: Error) => {
 			this.#log(`moderation: decisions not available (${err.message})`);
 			return null;
 		});

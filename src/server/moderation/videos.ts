@@ -16,7 +16,7 @@ import type { UpstreamClient } from '../upstream.ts';
 import { unavailable } from './store.ts';
 import { isVideo, readItems, TIPS, VIDEOS } from './upstream-items.ts';
 import type { KnownDecisions } from './known.ts';
-import { withinDeadline } from '../deadline.ts';
+import type { StoreDeadline } from '../deadline.ts';
 
 /** The forwarded answers that carry videos, and where the videos are in their bodies. */
 export const VIDEO_ROUTES = {
@@ -36,6 +36,7 @@ const SAME_MOMENT_MS = 10_000;
 /** What videos use of the Moderator (moderator.ts). */
 interface Host {
 	readonly store: KnownDecisions;
+	readonly deadline: StoreDeadline;
 	decisions(streamer: string, tips: readonly QueueTip[]): Promise<Map<string, Decision> | null>;
 	compiled(streamer: string): Promise<{ videos: VideoJudge; videoAmounts: boolean }>;
 	/** The rules compiled in memory, without the store (undefined: none yet). */
@@ -75,7 +76,7 @@ export class Videos {
 	): Promise<Map<string, Decision> | null> {
 		if (videos.length === 0) return new Map();
 		const work = this.#decide(streamer, upstream, videos, decideNew);
-		const inTime = await withinDeadline(work).catch((err: Error) => {
+		const inTime = await this.#host.deadline.wait(work).catch((err: Error) => {
 			this.#log(`moderation: video decisions not available (${err.message})`);
 			return null;
 		});
@@ -90,7 +91,8 @@ export class Videos {
 
 	/**
 	 * Without the store: the video's decision this process knows, else the rules in memory when
-	 * they play it and need nothing unknown (its tip's decision known here, no amount rule).
+	 * they need nothing unknown (its tip's decision known here, no amount rule); one they would
+	 * not play is `hold` until its decision is stored (nothing is deleted on a guess).
 	 */
 	#fromMemory(streamer: string, videos: readonly QueueMediaItem[]): Map<string, Decision> {
 		const out = new Map<string, Decision>();
@@ -109,7 +111,7 @@ export class Videos {
 				tip = { decision: tipDecision, amount: null };
 			if (!compiled || tip === undefined) continue;
 			const d = compiled.videos(v, tip);
-			if (d.outcome === 'read') out.set(v.order_id, d);
+			out.set(v.order_id, d.outcome === 'read' ? d : { ...d, outcome: 'hold' });
 		}
 		return out;
 	}

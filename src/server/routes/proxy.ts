@@ -13,7 +13,7 @@ import type { OverlayKeyCheck } from './overlay-key.ts';
 import { SINGLE_STREAMER } from './control-key.ts';
 import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
 import type { Thanker } from '../chat/thanker.ts';
-import { withinDeadline } from '../deadline.ts';
+import { StoreDeadline } from '../deadline.ts';
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
 
@@ -23,6 +23,8 @@ export function proxyRoutes(
 	moderator: Moderator,
 	thanker: Thanker
 ) {
+	/** The thanks notes' store (chat/thanker.ts) on a finish's path. */
+	const notes = new StoreDeadline();
 	app.all('/api/*', requireKey, async (c) => {
 		const url = new URL(c.req.url);
 		const path = url.pathname.slice('/api'.length);
@@ -53,7 +55,7 @@ export function proxyRoutes(
 		// note is settled from the played history if it lands after the answer.
 		const finish = name === 'ttsFinish' ? match.params.orderId : null;
 		const noted = finish ? thanker.beforeFinish(streamer, finish) : null;
-		if (noted) await withinDeadline(noted);
+		if (noted) await notes.wait(noted);
 		const res = await upstream.call(match.route.method, path + query, body, priority);
 		return passThrough(res, async (answer) => {
 			if (start) await moderator.afterStart(streamer, upstream, answer);

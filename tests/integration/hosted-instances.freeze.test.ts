@@ -1,0 +1,164 @@
+// No store on an alert's path, hosted: the database frozen (SIGSTOP of the PostgreSQL server and
+// its processes, tests/integration/postgres-server.ts) for 10 s while tips arrive, with a TTS
+// consumer on each of two instances. Every tip no rule holds starts within 1 s of its creation
+// and plays once (keys from memory, decisions from the rules in memory, the bookkeeping after);
+// a tip a rule holds waits for its stored decision; /healthz answers 503 within a second; after
+// the thaw a settings save reaches a page on the other instance within 2 s.
+import { describe, expect, it } from 'vitest';
+import type { HostedApp } from '../../src/hosted/serve.ts';
+import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';
+import {
+	call,
+	dashboard,
+	deployment,
+	missing,
+	pause,
+	pg,
+	signIn,
+	useDeployments
+} from '../fixtures/hosted-instances.ts';
+import { until, type Sim } from '../fixtures/sim.ts';
+import { openLiveAt } from '../fixtures/token-endpoint.ts';
+import { startTtsConsumer, type TtsConsumer } from '../fixtures/tts-consumer.ts';
+
+useDeployments();
+
+const FREEZE_MS = 10_000;
+const TIPS = 6;
+const APART_MS = 1_500;
+/** The bound the alert's path promises (docs/reliability.md). */
+const STARTS_WITHIN_MS = 1_000;
+
+/** A tip made now upstream; when. */
+function tip(sim: Sim, i: number, amount = 5) {
+	const created = sim.control.createTip({
+		name: `Viewer ${i}`,
+		amount,
+		message: `tip ${i}`,
+		paid: true
+	});
+	return { id: created.order_id, at: Date.now() };
+}
+
+/** The first start of `id` by any consumer (ms since the epoch), or null. */
+const startOf = (consumers: TtsConsumer[], id: string) =>
+	Math.min(...consumers.flatMap((c) => c.playsOf(id).map((p) => p.startedAt)), Infinity);
+
+/** How long /healthz of `on` took to answer, and its status. */
+async function health(on: HostedApp) {
+	const t0 = Date.now();
+	const res = await fetch(`${on.origin}/healthz`);
+	await res.body?.cancel();
+	return { status: res.status, ms: Date.now() - t0 };
+}
+
+/** Successful upstream calls `op` (start, finish) of `id`. */
+const okCalls = (sim: Sim, op: string, id: string) =>
+	sim.control.log
+		.requests({ method: 'POST', path: `/tts/${id}/${op}` })
+		.filter((e) => e.status === 200).length;
+
+describe.skipIf(missing)('hosted instances with the database frozen', { timeout: 120_000 }, () => {
+	it('tips start within 1 s and play once; /healthz says 503 at once; LISTEN comes back', async () => {
+		const { sim, apps } = await deployment(2, undefined, {
+			audioClipMs: 300,
+			perKeyPerMinute: 10_000,
+			perIpPerMinute: 10_000
+		});
+		const [a, b] = apps;
+		const page = await dashboard(a, await signIn(sim, a, b));
+		const key = keyIn(page)!;
+		const dock = { 'x-control-key': dockKeyIn(page)! };
+		// A rule that holds the big tips: those wait for their decision to be stored.
+		const rules = await call(a, 'PUT', '/control/moderation', dock, {
+			fromAmount: { amount: 100, outcome: 'hold' }
+		});
+		expect(rules.status).toBe(200);
+
+		const consumers = apps.map((on) => startTtsConsumer(on.origin, { overlayKey: key }));
+		const live = await openLiveAt(b.origin, key);
+		const thaws: (() => void)[] = [];
+		try {
+			await until(() => consumers.every((c) => c.runner.snapshot.synced), 15_000);
+			// One tip before: both instances have served the key and hold the rules.
+			const first = tip(sim, 0);
+			await until(() => okCalls(sim, 'finish', first.id) === 1, 15_000);
+
+			const frozenFrames = live.frames.length;
+			const thaw = pg!.freeze();
+			thaws.push(thaw);
+			const frozenAt = Date.now();
+			const healths = await Promise.all(apps.map(health));
+			const tips: { id: string; at: number }[] = [];
+			let held = null;
+			for (let i = 1; i <= TIPS; i++) {
+				tips.push(tip(sim, i));
+				if (i === 3) held = tip(sim, 100, 500);
+				// The pace of the tips' arrival, not a wait for a result.
+				await pause(APART_MS);
+			}
+			await until(() => tips.every((t) => startOf(consumers, t.id) < Infinity), 5_000);
+			// Frozen all along: the last start came before the thaw.
+			expect(Date.now() - frozenAt).toBeLessThan(FREEZE_MS);
+			const heldStartedFrozen = startOf(consumers, held!.id) < Infinity;
+			await pause(frozenAt + FREEZE_MS - Date.now());
+			thaw();
+			const thawedAt = Date.now();
+
+			// LISTEN found frozen (its ping went unanswered) comes back after the thaw: the page on
+			// the other instance is told to read everything again.
+			const heard = () => live.frames.slice(frozenFrames);
+			await until(() => heard().some((f) => f.includes('"type":"resync"')), 10_000);
+			const listenBackMs = Date.now() - thawedAt;
+			// Then a save on one instance reaches the page on the other as its message.
+			const saveAt = Date.now();
+			const saved = await call(a, 'PUT', '/control/settings/tts', dock, {
+				values: { accent: 'gold' },
+				base_revision: 0
+			});
+			expect(saved.status).toBe(200);
+			await until(
+				() => heard().some((f) => f.includes('{"type":"settings","target":"tts"')),
+				10_000
+			);
+			const reachedMs = Date.now() - saveAt;
+			await until(() => tips.every((t) => okCalls(sim, 'finish', t.id) === 1), 15_000);
+			// Healthy again once the database answers.
+			while (!(await Promise.all(apps.map(health))).every((h) => h.status === 200)) await pause(50);
+			const delays = tips.map((t) => startOf(consumers, t.id) - t.at);
+			console.info(
+				`[freeze] tip start delays (ms): ${delays.join(', ')}; /healthz: ${healths
+					.map((h) => `${h.status} in ${h.ms} ms`)
+					.join(
+						', '
+					)}; LISTEN back ${listenBackMs} ms after the thaw; a settings save reached the other instance ${reachedMs} ms after it was sent`
+			);
+			for (const h of healths) {
+				expect(h.status).toBe(503);
+				expect(h.ms).toBeLessThan(1_500);
+			}
+			for (const d of delays) expect(d).toBeLessThan(STARTS_WITHIN_MS);
+			// Each once: one start and one play, on either instance.
+			for (const t of [first, ...tips]) {
+				expect(okCalls(sim, 'start', t.id)).toBe(1);
+				expect(consumers.flatMap((c) => c.playsOf(t.id))).toHaveLength(1);
+			}
+			// The held tip never played: not on a guess while frozen (a start that went out before
+			// its decision was known was given back), and held once stored.
+			expect(heldStartedFrozen).toBe(false);
+			expect(consumers.flatMap((c) => c.playsOf(held!.id))).toEqual([]);
+			const queue = await call(b, 'GET', '/api/tts/queue', { 'x-overlay-key': key });
+			const items = ((await queue.json()) as { items: { order_id: string; moderation: unknown }[] })
+				.items;
+			expect(items.find((t) => t.order_id === held!.id)?.moderation).toMatchObject({
+				outcome: 'hold'
+			});
+			expect(listenBackMs).toBeLessThan(5_000);
+			expect(reachedMs).toBeLessThan(2_000);
+		} finally {
+			for (const thaw of thaws) thaw();
+			for (const c of consumers) c.close();
+			live.close();
+		}
+	});
+});
