@@ -2,8 +2,14 @@
 // file with owner-only permissions, fsync, rename, fsync of the folder. And such a file read back
 // at start.
 import { readFileSync } from 'node:fs';
-import { mkdir, open, rename } from 'node:fs/promises';
+import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+
+/**
+ * The disk's flush of a file written: a seam where a test stalls the disk
+ * (tests/integration/stalled-disk.test.ts), as a disk that stops answering would.
+ */
+export const disk = { sync: (fh: FileHandle): Promise<void> => fh.sync() };
 
 export async function writeDurably(where: string, text: string): Promise<void> {
 	const dir = dirname(where);
@@ -12,7 +18,7 @@ export async function writeDurably(where: string, text: string): Promise<void> {
 	const fh = await open(tmp, 'w', 0o600);
 	try {
 		await fh.writeFile(text);
-		await fh.sync();
+		await disk.sync(fh);
 	} finally {
 		await fh.close();
 	}

@@ -1,0 +1,130 @@
+// No store on an alert's path, single mode: the disk under the moderation file stalls (every
+// durable write's flush waits, src/server/durable-file.ts `disk`) for 10 s while tips arrive, with
+// two TTS consumers on the token endpoint. Every tip no rule holds starts within 1 s of its
+// creation and plays once (decided from the rules in memory); a tip a rule holds never plays; once
+// the disk answers again every decision is in the file.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ModerationRules } from '../../src/contract/index.ts';
+import { disk } from '../../src/server/durable-file.ts';
+import { FileModerationStore } from '../../src/server/moderation/file-store.ts';
+import { SINGLE_STREAMER } from '../../src/server/routes/control-key.ts';
+import { serveTokenEndpoint } from '../fixtures/served-endpoint.ts';
+import { until, withSim, type Sim } from '../fixtures/sim.ts';
+import { simUpstream } from '../fixtures/token-endpoint.ts';
+import { startTtsConsumer, type TtsConsumer } from '../fixtures/tts-consumer.ts';
+
+const STALL_MS = 10_000;
+const TIPS = 6;
+const APART_MS = 1_500;
+/** The bound the alert's path promises (docs/reliability.md). */
+const STARTS_WITHIN_MS = 1_000;
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+	for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+function tip(sim: Sim, i: number, amount = 5) {
+	const created = sim.control.createTip({
+		name: `Viewer ${i}`,
+		amount,
+		message: `tip ${i}`,
+		paid: true
+	});
+	return { id: created.order_id, at: Date.now() };
+}
+
+const startOf = (consumers: TtsConsumer[], id: string) =>
+	Math.min(...consumers.flatMap((c) => c.playsOf(id).map((p) => p.startedAt)), Infinity);
+
+const okCalls = (sim: Sim, op: string, id: string) =>
+	sim.control.log
+		.requests({ method: 'POST', path: `/tts/${id}/${op}` })
+		.filter((e) => e.status === 200).length;
+
+/** Stalls every durable write's flush until the returned function is called. */
+function stallDisk(): () => void {
+	const sync = disk.sync;
+	let answer!: () => void;
+	const answered = new Promise<void>((r) => (answer = r));
+	disk.sync = async (fh) => {
+		await answered;
+		return sync(fh);
+	};
+	return () => {
+		disk.sync = sync;
+		answer();
+	};
+}
+
+describe('single mode with a stalled disk', { timeout: 60_000 }, () => {
+	it('tips start within 1 s and play once; held ones wait; the file settles after', async () => {
+		const sim = await withSim({
+			audioClipMs: 300,
+			perKeyPerMinute: 10_000,
+			perIpPerMinute: 10_000
+		});
+		cleanups.push(() => sim.close());
+		const dir = mkdtempSync(join(tmpdir(), 'stalled-disk-'));
+		cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+		const file = join(dir, '.moderation.json');
+		const moderation = new FileModerationStore(file);
+		// A rule that holds the big tips: those wait for their decision to be stored.
+		await moderation.saveRules(
+			SINGLE_STREAMER,
+			ModerationRules.parse({ fromAmount: { amount: 100, outcome: 'hold' } })
+		);
+		const endpoint = await serveTokenEndpoint(simUpstream(sim), { moderation });
+		cleanups.push(() => endpoint.close());
+		const consumers = [0, 1].map(() => startTtsConsumer(endpoint.origin));
+		cleanups.push(() => consumers.forEach((c) => c.close()));
+		await until(() => consumers.every((c) => c.runner.snapshot.synced), 15_000);
+		const first = tip(sim, 0);
+		await until(() => okCalls(sim, 'finish', first.id) === 1, 15_000);
+
+		const answer = stallDisk();
+		cleanups.push(answer);
+		const stalledAt = Date.now();
+		const tips: { id: string; at: number }[] = [];
+		let held = null;
+		for (let i = 1; i <= TIPS; i++) {
+			tips.push(tip(sim, i));
+			if (i === 3) held = tip(sim, 100, 500);
+			// The pace of the tips' arrival, not a wait for a result.
+			await pause(APART_MS);
+		}
+		await until(() => tips.every((t) => startOf(consumers, t.id) < Infinity), 5_000);
+		expect(Date.now() - stalledAt).toBeLessThan(STALL_MS);
+		// Nothing of them reached the file yet: the disk was stalled all along.
+		const during = readFileSync(file, 'utf8');
+		await pause(stalledAt + STALL_MS - Date.now());
+		answer();
+
+		await until(() => tips.every((t) => okCalls(sim, 'finish', t.id) === 1), 15_000);
+		const delays = tips.map((t) => startOf(consumers, t.id) - t.at);
+		console.info(`[stalled disk] tip start delays (ms): ${delays.join(', ')}`);
+		for (const d of delays) expect(d).toBeLessThan(STARTS_WITHIN_MS);
+		for (const t of [first, ...tips]) {
+			expect(okCalls(sim, 'start', t.id)).toBe(1);
+			expect(consumers.flatMap((c) => c.playsOf(t.id))).toHaveLength(1);
+		}
+		expect(consumers.flatMap((c) => c.playsOf(held!.id))).toEqual([]);
+		for (const t of tips) expect(during).not.toContain(t.id);
+		// The bookkeeping settled once the disk answered: every decision in the file, the held one held.
+		await until(() => {
+			const text = readFileSync(file, 'utf8');
+			return [...tips, held!].every((t) => text.includes(t.id));
+		}, 5_000);
+		const stored = JSON.parse(readFileSync(file, 'utf8')) as {
+			decisions: { orderId: string; outcome: string }[];
+		};
+		expect(stored.decisions.find((d) => d.orderId === held!.id)?.outcome).toBe('hold');
+		for (const t of tips)
+			expect(stored.decisions.find((d) => d.orderId === t.id)?.outcome).toBe('read');
+	});
+});
