@@ -66,10 +66,17 @@ export class HostedStore {
 		checkStored?: () => Promise<T | null>,
 		due?: number
 	): Promise<T> {
-		const { db, box, now } = this.ctx;
+		const { db, box, now, announceKeys } = this.ctx;
+		const onLock = (lockDb: Db, lock: HeldLock | null) => {
+			if (lockDb === db) return this;
+			const store = new HostedStore(lockDb, box, now, lock);
+			// A Disconnect under the lock turns the keys off: announced as any other.
+			if (announceKeys) store.announceKeysWith(announceKeys);
+			return store;
+		};
 		return refreshLocks(db).run(
 			`refresh:${streamerId}`,
-			(lockDb, lock) => fn(lockDb === db ? this : new HostedStore(lockDb, box, now, lock)),
+			(lockDb, lock) => fn(onLock(lockDb, lock)),
 			checkStored,
 			due
 		);

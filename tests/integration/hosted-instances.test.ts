@@ -1,8 +1,8 @@
 // Hosted mode on several instances sharing one PostgreSQL: migrations run by instances
-// starting together, a sign-in crossing instances, a key replaced on one instance and refused promptly
-// by another (its announcement), and a drain on close (the request in flight and its refresh finish first), in
-// the process and as the server's answer to SIGTERM. The refreshes between instances have their
-// own file (hosted-instances.refresh.test.ts).
+// starting together, a sign-in crossing instances, a key replaced on one instance and refused
+// promptly by another (its announcement), and a drain on close (the request in flight and its
+// refresh finish first), in the process and as the server's answer to SIGTERM. The refreshes
+// between instances have their own file (hosted-instances.refresh.test.ts).
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
