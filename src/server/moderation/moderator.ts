@@ -5,9 +5,12 @@
 // audio URL; `start` is a gate: only a tip decided `read` or `no_voice`, a video decided `read`, is
 // claimed. Videos are decided in videos.ts, with their tip's decision; a person's Approve and
 // Reject in settle.ts. The routes (proxy.ts, control.ts, moderation.ts) talk to this object only.
+// A page's call waits on the store STORE_DEADLINE_MS at most (src/server/deadline.ts): past it a
+// tip is decided from the decisions this process knows (known.ts) and the rules it holds compiled
+// (compiled-rules.ts), and its decision is stored afterwards; one those rules hold waits for it.
 import type { ModerationRules, QueueMediaItem, QueueTip } from '../../contract/index.ts';
-import { judge, present, type Decision, type Judge } from '../../core/moderation/decision.ts';
-import { judgeVideos, videoKey, type VideoJudge } from '../../core/moderation/video.ts';
+import { present, type Decision } from '../../core/moderation/decision.ts';
+import { videoKey } from '../../core/moderation/video.ts';
 import { HttpError } from '../http-error.ts';
 import type { UpstreamClient } from '../upstream.ts';
 import { messageOf, settle, type Verdict } from './settle.ts';
@@ -15,6 +18,7 @@ import { isTip, readItems, TIPS } from './upstream-items.ts';
 import { unavailable, type ModerationStore } from './store.ts';
 import { isVideoRoute, Videos, type VideoRoute } from './videos.ts';
 import { KnownDecisions } from './known.ts';
+import { CompiledRules, type Compiled } from './compiled-rules.ts';
 import { StoreDeadline } from '../deadline.ts';
 
 type Audience = 'page' | 'dock';
@@ -40,8 +44,6 @@ export const isModeratedRoute = (name: string): name is ModeratedRoute =>
 type Queue = 'tts' | 'media';
 const PATH = { tts: 'tts', media: 'media' } as const;
 
-/** Streamers whose compiled rules are kept (hosted mode serves many; each compiles on demand). */
-const JUDGES_KEPT = 1000;
 /** A removal asked of the upstream is not asked again this soon (every page reads the queue). */
 const REMOVE_AGAIN_MS = 10_000;
 /**
@@ -51,24 +53,14 @@ const REMOVE_AGAIN_MS = 10_000;
  */
 const GIVE_BACK_RETRY_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
 
-interface Compiled {
-	version: number;
-	judge: Judge;
-	videos: VideoJudge;
-	/** The video rules ask for a tip's amount. */
-	videoAmounts: boolean;
-}
-
 const playable = (d: Decision | undefined) => d?.outcome === 'read' || d?.outcome === 'no_voice';
 
 export class Moderator {
 	/** The store, through the decisions this process knows (known.ts). */
 	readonly store: KnownDecisions;
 	readonly #log: (message: string) => void;
-	/** Per streamer: the rules compiled for the version last read. */
-	readonly #judges = new Map<string, Compiled>();
-	/** Per streamer whose rules are compiled: the leave of their push messages (rules, resync). */
-	readonly #watching = new Map<string, () => void>();
+	/** Per streamer: the rules compiled, kept fresh (compiled-rules.ts). */
+	readonly #rules: CompiledRules;
 	/** How long a page's call waits on the store (src/server/deadline.ts). */
 	readonly deadline = new StoreDeadline();
 	readonly #removing = new Map<string, number>();
@@ -77,6 +69,7 @@ export class Moderator {
 	constructor(store: ModerationStore, log: (message: string) => void = console.warn) {
 		this.store = new KnownDecisions(store);
 		this.#log = log;
+		this.#rules = new CompiledRules(store, log);
 		this.videos = new Videos(this, log);
 	}
 
@@ -116,7 +109,7 @@ export class Moderator {
 	): Promise<Map<string, Decision> | null> {
 		if (tips.length === 0) {
 			// A page's first read of an empty queue: the rules are in memory before its first tip.
-			if (!this.#judges.has(streamer)) void this.compiled(streamer).catch(() => {});
+			if (!this.inMemory(streamer)) void this.compiled(streamer).catch(() => {});
 			return new Map();
 		}
 		const work = this.#decideStored(streamer, tips);
@@ -347,49 +340,12 @@ export class Moderator {
 
 	/** The streamer's rules as compiled last, without the store; undefined: none in memory. */
 	inMemory(streamer: string): Compiled | undefined {
-		return this.#judges.get(streamer);
+		return this.#rules.inMemory(streamer);
 	}
 
 	/** The streamer's rules compiled (tips' and videos'), for the version stored now. */
-	async compiled(streamer: string): Promise<Compiled> {
-		const { rules, version } = await this.store.rules(streamer);
-		const cached = this.#judges.get(streamer);
-		// Least recently used last: in hosted mode the first is the one to drop.
-		this.#judges.delete(streamer);
-		if (cached?.version === version) {
-			this.#judges.set(streamer, cached);
-			return cached;
-		}
-		const compiled: Compiled = {
-			version,
-			judge: judge(rules),
-			videos: judgeVideos(rules),
-			videoAmounts: rules.videos.fromAmount !== null
-		};
-		this.#judges.set(streamer, compiled);
-		if (!this.#watching.has(streamer)) this.#watch(streamer);
-		if (this.#judges.size > JUDGES_KEPT) {
-			const first = this.#judges.keys().next().value!;
-			this.#judges.delete(first);
-			this.#watching.get(first)?.();
-			this.#watching.delete(first);
-		}
-		return compiled;
-	}
-
-	/**
-	 * The rules in memory follow the saved ones: compiled again as soon as rules are saved (on any
-	 * instance), or LISTEN is back (a save may have been missed), not at the next tip, which may
-	 * come while the store does not answer.
-	 */
-	#watch(streamer: string): void {
-		const leave = this.store.push.subscribe(streamer, (m) => {
-			if (m.type === 'rules' || m.type === 'resync')
-				void this.compiled(streamer).catch((err: Error) =>
-					this.#log(`moderation: the rules could not be read (${err.message})`)
-				);
-		});
-		this.#watching.set(streamer, leave);
+	compiled(streamer: string): Promise<Compiled> {
+		return this.#rules.compiled(streamer);
 	}
 
 	/**
