@@ -33,7 +33,7 @@ export class OverlayKeyCache {
 
 	constructor(
 		private readonly lookup: (key: string) => Promise<KeyLookup>,
-		push: HostedPushChannel
+		push: Pick<HostedPushChannel, 'watch'>
 	) {
 		this.#leave = push.watch({
 			heard: () => {},
