@@ -24,23 +24,33 @@ export function withinDeadline<T>(work: Promise<T>, ms = STORE_DEADLINE_MS): Pro
 }
 
 /**
+ * After a call missed its deadline, later calls do not wait at all for this long (or until every
+ * late call has settled); then one waits the deadline again, a probe of whether the store is back.
+ */
+const AWAY_MS = 5_000;
+
+/**
  * A store's deadline with memory: once a call of the store has missed its deadline and not
- * settled yet (the store is away), later calls do not wait at all until it settles; so a page's
- * few calls of one alert do not each wait the deadline while the store does not answer.
+ * settled yet (the store is away), later calls do not wait at all, for AWAY_MS at most; so a
+ * page's few calls of one alert do not each wait the deadline while the store does not answer.
+ * A call answered at once (a store in memory) is still in time.
  */
 export class StoreDeadline {
 	#late = 0;
+	#lateAt = -Infinity;
 
 	constructor(private readonly ms = STORE_DEADLINE_MS) {}
 
-	/** Whether a call missed its deadline and has not settled yet. */
+	/** Whether a call missed its deadline lately and has not settled yet. */
 	get away(): boolean {
-		return this.#late > 0;
+		return this.#late > 0 && performance.now() - this.#lateAt < AWAY_MS;
 	}
 
 	async wait<T>(work: Promise<T>): Promise<InTime<T>> {
-		const inTime = await withinDeadline(work, this.away ? 0 : this.ms);
+		const away = this.away;
+		const inTime = await withinDeadline(work, away ? 0 : this.ms);
 		if (!inTime.done) {
+			if (!away) this.#lateAt = performance.now();
 			this.#late += 1;
 			void work.then(
 				() => (this.#late -= 1),
