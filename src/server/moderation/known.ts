@@ -8,7 +8,7 @@ import type { ModerationRules, StoredRules } from '../../contract/index.ts';
 import type { Decision, ModerationStore } from './store.ts';
 
 /** Decisions kept at most (hosted mode: every streamer's); past it the oldest go first. */
-const KNOWN_MAX = 50_000;
+const KNOWN_MAX = 20_000;
 
 export class KnownDecisions implements ModerationStore {
 	readonly #store: ModerationStore;
