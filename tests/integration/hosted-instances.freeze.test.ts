@@ -1,7 +1,7 @@
 // No store on an alert's path, hosted: the database frozen (SIGSTOP of the PostgreSQL server and
 // its processes, tests/integration/postgres-server.ts) for 10 s while tips arrive, with a TTS
 // consumer on each of two instances. Every tip no rule holds starts within 1 s of its creation
-// and plays once (keys from memory, decisions from the rules in memory, the bookkeeping after);
+// and plays once (keys from memory, decisions from the rules in memory, stored after the thaw);
 // a tip a rule holds waits for its stored decision; /healthz answers 503 within a second; after
 // the thaw a settings save reaches a page on the other instance within 2 s.
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';
 import {
 	call,
 	dashboard,
+	db,
 	deployment,
 	missing,
 	pause,
@@ -123,6 +124,24 @@ describe.skipIf(missing)('hosted instances with the database frozen', { timeout:
 			);
 			const reachedMs = Date.now() - saveAt;
 			await until(() => tips.every((t) => okCalls(sim, 'finish', t.id) === 1), 15_000);
+			// The bookkeeping settled: the decisions made from memory are stored, the held one held.
+			const storedOutcomes = () =>
+				db!
+					.selectFrom('moderation_decisions')
+					.select(['order_id', 'outcome'])
+					.where(
+						'order_id',
+						'in',
+						[...tips, held!].map((t) => t.id)
+					)
+					.execute();
+			while ((await storedOutcomes()).length < TIPS + 1) await pause(100);
+			const outcomes = Object.fromEntries(
+				(await storedOutcomes()).map((r) => [r.order_id, r.outcome])
+			);
+			expect(outcomes).toEqual(
+				Object.fromEntries([...tips.map((t) => [t.id, 'read']), [held!.id, 'hold']])
+			);
 			// Healthy again once the database answers.
 			while (!(await Promise.all(apps.map(health))).every((h) => h.status === 200)) await pause(50);
 			const delays = tips.map((t) => startOf(consumers, t.id) - t.at);

@@ -1,8 +1,8 @@
 // The Moderator when its store does not answer (src/server/deadline.ts, moderation/moderator.ts): a
 // tip is decided within the deadline from the rules in memory and stored afterwards; a tip those
 // rules hold is held, never played on a guess; without rules in memory nothing is decided; a
-// decision known before (approved) is kept; once the store is known to be away a later call does
-// not wait the deadline again.
+// decision known before (approved) is kept; one whose storing failed is stored again; once the
+// store is known to be away a later call does not wait the deadline again.
 import { describe, expect, it } from 'vitest';
 import { ModerationRules, type QueueTip } from '../../src/contract/index.ts';
 import { STORE_DEADLINE_MS } from '../../src/server/deadline.ts';
@@ -36,8 +36,14 @@ class StallingStore implements ModerationStore {
 		await this.#gate;
 		return this.inner.get(streamer, ids);
 	}
+	/** Decides that fail (after the stall) before the store works again. */
+	failures = 0;
 	async decide(streamer: string, proposals: readonly Decision[]) {
 		await this.#gate;
+		if (this.failures > 0) {
+			this.failures -= 1;
+			throw new Error('connection timeout');
+		}
 		return this.inner.decide(streamer, proposals);
 	}
 	async settle(streamer: string, orderId: string, to: Decision) {
@@ -90,6 +96,20 @@ describe('the Moderator past its store deadline', () => {
 				[...(await store.inner.get(S, ['small', 'big'])).values()].map((d) => d.outcome)
 			)
 			.toEqual(['read', 'hold']);
+	});
+
+	it('a decision made from memory whose storing failed is stored again later', async () => {
+		const { store, moderator } = await moderatorWithRules();
+		store.stall();
+		store.failures = 1;
+		const value = await moderator.decisions(S, [tip('retried', 5)]);
+		expect(value?.get('retried')?.outcome).toBe('read');
+		store.answer();
+		await expect
+			.poll(async () => (await store.inner.get(S, ['retried'])).get('retried')?.outcome, {
+				timeout: 5_000
+			})
+			.toBe('read');
 	});
 
 	it('a tip whose removal is not stored is held, and nothing is deleted on a guess', async () => {

@@ -52,6 +52,8 @@ const REMOVE_AGAIN_MS = 10_000;
  * a page's takeover (90 s).
  */
 const GIVE_BACK_RETRY_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
+/** A decision made from memory that could not be stored is tried again after these waits. */
+const STORE_AGAIN_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
 
 const playable = (d: Decision | undefined) => d?.outcome === 'read' || d?.outcome === 'no_voice';
 
@@ -120,11 +122,32 @@ export class Moderator {
 		if (inTime?.done) return inTime.value;
 		const guessed = this.fromMemory(streamer, tips);
 		if (inTime === null && guessed.size === 0) return null;
+		// What the rules in memory decided, stored once the store answers (the first writer wins).
+		const compiled = this.inMemory(streamer);
+		const proposals = compiled
+			? tips.filter((t) => !this.store.known(streamer, t.order_id)).map(compiled.judge)
+			: [];
 		void work.then(
 			(stored) => this.#compare(streamer, guessed, stored),
-			(err: Error) => this.#log(`moderation: decisions not stored (${err.message})`)
+			() => this.#storeLater(streamer, proposals)
 		);
 		return guessed;
+	}
+
+	/** Decisions made from memory whose storing failed: stored again after STORE_AGAIN_MS. */
+	#storeLater(streamer: string, proposals: Decision[], attempt = 0): void {
+		if (proposals.length === 0) return;
+		const wait = STORE_AGAIN_MS[attempt];
+		if (wait === undefined) {
+			this.#log(`moderation: ${proposals.length} decision(s) of ${streamer} could not be stored`);
+			return;
+		}
+		const again = () =>
+			this.store.decide(streamer, proposals).then(
+				(stored) => this.#compare(streamer, new Map(proposals.map((p) => [p.orderId, p])), stored),
+				() => this.#storeLater(streamer, proposals, attempt + 1)
+			);
+		setTimeout(() => void again(), wait).unref?.();
 	}
 
 	/**
