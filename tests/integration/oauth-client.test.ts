@@ -227,7 +227,7 @@ describe('refreshing', () => {
 
 	it('while a refresh ahead of expiry cannot reach the server, the current token is still used', async () => {
 		const sim = await start();
-		sim.control.oauth.accessTtlS = 2;
+		sim.control.oauth.accessTtlS = 4;
 		let refuse = false;
 		const flaky: Fetch = async (url, init) => {
 			if (url.endsWith('/oauth/token') && refuse)
@@ -238,8 +238,9 @@ describe('refreshing', () => {
 		};
 		const { upstream, connection } = await connected(sim, { fetch: flaky });
 		refuse = true;
-		// Inside the last quarter of the 2-second lifetime: a refresh is due but the token lives.
-		await sleep(1600);
+		// Inside the last quarter of the 4-second lifetime (a refresh is due but the token lives for
+		// 0.9 s more: room for the call on a loaded machine).
+		await sleep(3100);
 		expect((await upstream.call('GET', '/me')).status).toBe(200);
 		expect(connection.refreshCount).toBe(1);
 	});
