@@ -6,8 +6,16 @@
 // and at a read when the last one is older than STALE_MS. An idle instance writes and reads nothing.
 //
 // Claims never wait for a sync, nor do reads while this instance's part of the room left at the last
-// sync lasts; past it, a read waits for the next sync that shows room. A restarted instance comes back with a new id, and the rows of its
-// previous run still count until they leave the window: nothing it sent is forgotten.
+// sync lasts; past it, a read waits for the next sync that shows room. A restarted instance comes
+// back with a new id, and the rows of its previous run still count until they leave the window:
+// nothing it sent is forgotten.
+//
+// One clock for the deployment: the database's. The instances' own clocks may differ by seconds,
+// so the seconds in `upstream_calls` are the database's: each sync's read asks for the database's
+// now() with the others' sums (the window is cut by it, in the query), and this instance counts its
+// own calls by its clock plus the offset that read measured. The offset is taken from the read with
+// the shortest round trip lately (an error of at most half of it); the time counted never runs
+// backwards, so a second once written keeps its row.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import {
@@ -26,6 +34,17 @@ const SYNC_MS = 250;
 const STALE_MS = 1000;
 /** Rows older than this many windows are deleted (by any instance, now and then). */
 const KEEP_WINDOWS = 2;
+/** A read whose round trip is at most this long always gives the clock's offset. */
+const GOOD_TRIP_MS = 100;
+
+/** One row of a sync's read: the database's time, and one instance's sums for one streamer. */
+interface SyncRow {
+	db_now: string;
+	streamer_id: string | null;
+	instance: string | null;
+	claims: string | null;
+	reads: string | null;
+}
 
 export interface AddressLedgerOptions {
 	egress: string;
@@ -49,6 +68,11 @@ export class AddressLedger implements AddressBudget {
 	private syncs = 0;
 	private loggedAt = -Infinity;
 	private closed = false;
+	/** The database's clock less this instance's (ms), and the round trip it was measured in. */
+	private offset = 0;
+	private offsetTrip = Infinity;
+	/** The latest database time counted: it never runs backwards. */
+	private counted = -Infinity;
 
 	constructor(
 		private readonly db: Db,
@@ -74,13 +98,13 @@ export class AddressLedger implements AddressBudget {
 		// What the last sync left this instance still holds (its part of the room then); a sync now
 		// brings the others' news for the reads after this one.
 		if (now - this.syncedAt > STALE_MS) void this.sync();
-		if (this.share.mayRead(streamer, now)) return now;
+		if (this.share.mayRead(streamer, this.dbTime(now))) return now;
 		this.soon();
 		return now + SYNC_MS;
 	}
 
 	spent(streamer: string, priority: CallPriority, now: number): void {
-		this.share.spend(streamer, priority, now);
+		this.share.spend(streamer, priority, this.dbTime(now));
 		this.soon();
 	}
 
@@ -89,7 +113,19 @@ export class AddressLedger implements AddressBudget {
 	}
 
 	snapshot(now: number): AddressSnapshot {
-		return this.share.snapshot(now);
+		return this.share.snapshot(this.dbTime(now));
+	}
+
+	/** This instance's time `now` on the database's clock (never before the last one counted). */
+	private dbTime(now: number): number {
+		if (!this.measuredOnce) return now;
+		this.counted = Math.max(this.counted, now + this.offset);
+		return this.counted;
+	}
+
+	/** Whether a read has measured the offset yet (the first sync's, before the instance serves). */
+	private get measuredOnce(): boolean {
+		return this.offsetTrip !== Infinity;
 	}
 
 	/** Stops syncing (the instance drains): what it sent stays in the table for the others. */
@@ -128,8 +164,10 @@ export class AddressLedger implements AddressBudget {
 	}
 
 	private async write(): Promise<void> {
+		// Nothing is written before the database's clock is known (the first sync reads it first).
+		if (!this.measuredOnce) return;
 		const from = this.writtenFrom;
-		this.writtenFrom = this.now();
+		this.writtenFrom = this.dbTime(this.now());
 		const rows = this.share.ownSince(from).map((r) => ({
 			egress: this.egress,
 			second: r.second,
@@ -159,23 +197,22 @@ export class AddressLedger implements AddressBudget {
 	}
 
 	private async read(): Promise<void> {
-		const now = this.now();
-		const since = Math.floor((now - this.share.policy.windowMs) / 1000);
-		const rows = await this.db
-			.selectFrom('upstream_calls')
-			.select([
-				'streamer_id',
-				'instance',
-				sql<string>`sum(claims)`.as('claims'),
-				sql<string>`sum(reads)`.as('reads')
-			])
-			.where('egress', '=', this.egress)
-			.where('second', '>', since)
-			.groupBy(['streamer_id', 'instance'])
-			.execute();
+		const windowSeconds = this.share.policy.windowMs / 1000;
+		const sent = this.now();
+		// One row at least (the database's time), with the sums of the window it cuts, if any.
+		const { rows } = await sql<SyncRow>`
+			select (extract(epoch from t.now) * 1000)::text as db_now, c.streamer_id, c.instance,
+				sum(c.claims)::text as claims, sum(c.reads)::text as reads
+			from (select now() as now) t
+			left join upstream_calls c on c.egress = ${this.egress}
+				and c.second > floor(extract(epoch from t.now) - ${windowSeconds})
+			group by t.now, c.streamer_id, c.instance`.execute(this.db);
+		const received = this.now();
+		this.measured(Number(rows[0].db_now), sent, received);
 		const others: OthersSpend = { claims: 0, reads: 0, readsBy: new Map(), instances: 1 };
 		const instances = new Set([this.instance]);
 		for (const r of rows) {
+			if (r.instance === null || r.streamer_id === null) continue;
 			instances.add(r.instance);
 			if (r.instance === this.instance) continue;
 			const reads = Number(r.reads);
@@ -185,12 +222,31 @@ export class AddressLedger implements AddressBudget {
 				others.readsBy.set(r.streamer_id, (others.readsBy.get(r.streamer_id) ?? 0) + reads);
 		}
 		others.instances = instances.size;
-		this.share.synced(others, this.now());
-		this.syncedAt = this.now();
+		this.share.synced(others, this.dbTime(received));
+		this.syncedAt = received;
+	}
+
+	/**
+	 * The database's clock read at `dbNow` by a query sent at `sent` and answered at `received`
+	 * (this instance's clock): the offset, kept from the read with the shortest round trip lately.
+	 */
+	private measured(dbNow: number, sent: number, received: number): void {
+		if (!Number.isFinite(dbNow)) return;
+		const trip = received - sent;
+		if (trip <= GOOD_TRIP_MS || trip <= this.offsetTrip) {
+			this.offset = dbNow - (sent + received) / 2;
+			this.offsetTrip = trip;
+			return;
+		}
+		// A slow answer: the kept offset stands, and the next one at least as quick replaces it.
+		this.offsetTrip = trip;
 	}
 
 	private async prune(): Promise<void> {
-		const before = Math.floor((this.now() - KEEP_WINDOWS * this.share.policy.windowMs) / 1000);
-		await this.db.deleteFrom('upstream_calls').where('second', '<', before).execute();
+		const keep = (KEEP_WINDOWS * this.share.policy.windowMs) / 1000;
+		await this.db
+			.deleteFrom('upstream_calls')
+			.where('second', '<', sql<number>`floor(extract(epoch from now()) - ${keep})`)
+			.execute();
 	}
 }

@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, Env, writeOwnerOnly } from '../server/config.ts';
+import { ConfigError, Env, PublicUrl, writeOwnerOnly } from '../server/config.ts';
 import { SecretBoxError, parseSecretKey } from './crypto.ts';
 
 const HostedEnv = z.object({
@@ -18,17 +18,7 @@ const HostedEnv = z.object({
 		)
 		.optional(),
 	DATA_DIR: z.string().min(1).default('.data'),
-	PUBLIC_URL: z
-		.url({ protocol: /^https?$/, error: 'expected the http(s) address streamers use' })
-		.refine(
-			(v) =>
-				URL.canParse(v) &&
-				['', '/'].includes(new URL(v).pathname) &&
-				!new URL(v).search &&
-				!new URL(v).hash,
-			'expected an origin such as https://overlays.example.com (no path, query or fragment)'
-		)
-		.optional(),
+	PUBLIC_URL: PublicUrl.optional(),
 	SECRET_KEY: z.string().optional(),
 	// Instances on one machine each call from their own address (the upstream counts per IP).
 	UPSTREAM_LOCAL_ADDRESS: z

@@ -32,10 +32,16 @@ export interface AppOptions {
 	/** A request refused for its key (routes/key-guard.ts): logged in single mode, counted in hosted. */
 	keyRefused?: (answer: KeyRefusal, client: string) => void;
 	/**
-	 * Hosted mode: PUBLIC_URL's origin, an `Origin` our pages send even where a proxy reaches us
-	 * under another Host. Any other origin than the request's own is refused before its key is read.
+	 * PUBLIC_URL's origin (hosted mode; single mode when set): an `Origin` our pages send even where
+	 * a reverse proxy reaches us under another Host. Any origin not ours (security.ts, crossSite) is
+	 * refused before its key is read.
 	 */
 	publicOrigin?: string;
+	/**
+	 * Single mode: ALLOWED_HOSTS' names, whose `http(s)://name` (standard port) is our own origin
+	 * too, as a reverse proxy on that name shows our pages.
+	 */
+	ownHosts?: readonly string[];
 	/** Demo mode: the embedded simulator's origin, for its demo and fault controls. */
 	simulatorOrigin?: string;
 	/**

@@ -8,6 +8,20 @@ import { KEY_FORMAT } from '../contract/keys.ts';
 
 export class ConfigError extends Error {}
 
+/** The address browsers reach the server at through a reverse proxy (PUBLIC_URL): an origin. */
+export const PublicUrl = z
+	.url({ protocol: /^https?$/, error: 'expected the http(s) address browsers use' })
+	.refine(
+		(v) =>
+			URL.canParse(v) &&
+			['', '/'].includes(new URL(v).pathname) &&
+			!new URL(v).search &&
+			!new URL(v).hash &&
+			!new URL(v).username &&
+			!new URL(v).password,
+		'expected an origin such as https://overlays.example.com (no path, query or fragment)'
+	);
+
 export const Env = z.object({
 	TIP_API_KEY: z
 		.string()
@@ -43,6 +57,8 @@ export const Env = z.object({
 	CONTROL_KEY_FILE: z.string().min(1).default('.control-key'),
 	/** Extra names this server may be reached by (comma-separated), for the Host header check. */
 	ALLOWED_HOSTS: z.string().default(''),
+	/** Behind a reverse proxy: the address browsers use, our own origin whatever Host arrives. */
+	PUBLIC_URL: PublicUrl.optional(),
 	DEMO_TRAFFIC: z
 		.string()
 		.regex(/^\d+(\.\d+)?$/, 'expected demo events per minute (0 to 600)')
@@ -143,6 +159,8 @@ export interface Config {
 	/** Where a new control key is stored; null: CONTROL_KEY sets it (a new one cannot be kept). */
 	controlKeyFile: string | null;
 	allowedHosts: string[];
+	/** PUBLIC_URL's origin (`https://overlays.example.com`); null: unset. */
+	publicOrigin: string | null;
 	demoTraffic: number;
 	/** Serve the bundle as it is instead of rebuilding it when stale (SKIP_BUILD=1). */
 	skipBuild: boolean;
@@ -204,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 		allowedHosts: e.ALLOWED_HOSTS.split(',')
 			.map((h) => h.trim().toLowerCase())
 			.filter(Boolean),
+		publicOrigin: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : null,
 		demoTraffic: e.DEMO_TRAFFIC,
 		skipBuild: e.SKIP_BUILD === '1',
 		oauth: e.OAUTH_CLIENT_ID

@@ -77,6 +77,7 @@ export async function launchSingle(
 		host: config.host,
 		port: config.port,
 		allowedHosts: config.allowedHosts,
+		publicOrigin: config.publicOrigin ?? undefined,
 		simulatorOrigin,
 		oauth: oauth?.connection
 	}).catch(cannotListen(config.port));
@@ -122,13 +123,15 @@ async function startupText(
 ): Promise<string> {
 	const built = async (name: string) =>
 		(await readFile(`${DIST}/${name}.html`).catch(() => null)) !== null;
+	// Behind a reverse proxy the URLs are the address browsers use (PUBLIC_URL).
+	const shown = config.publicOrigin ?? origin;
 	const link = async (page: string, path: string, key = config.overlayKey) =>
 		(await built(page))
-			? `${origin}${path}?key=${encodeURIComponent(key)}`
+			? `${shown}${path}?key=${encodeURIComponent(key)}`
 			: 'not in this build yet';
 	const lines = [
 		`Tip Overlay Kit running in ${config.mode} mode${config.mode === 'demo' ? ' (embedded simulator, no account needed)' : ''}`,
-		`  Listening on ${origin}`,
+		`  Listening on ${origin}${config.publicOrigin ? `, reached at ${config.publicOrigin}` : ''}`,
 		'',
 		`  Preview (open in your browser):  ${await link('preview', '/preview')}`,
 		'',

@@ -58,27 +58,32 @@ const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
 
 /**
  * A request that a browser marks as sent by a page of another site or origin: `Sec-Fetch-Site`
- * other than same-origin, or an `Origin` that is neither this request's own host nor the public
- * origin (hosted mode's PUBLIC_URL, which a proxy may reach us under another Host). Our pages only
- * ever call the server that served them, so such a request is never theirs. Programs that are not
- * browsers send neither header, and are judged by their key alone.
+ * other than same-origin, or an `Origin` that is none of ours. Ours are this request's own host;
+ * the public origin (PUBLIC_URL, which a reverse proxy may reach us under another Host); and, for
+ * each of `ownHosts` (ALLOWED_HOSTS' names in single mode), `http://name` and `https://name` on
+ * their standard ports, as a proxy on that name shows our pages. Our pages only ever call the
+ * server that served them, so such a request is never theirs. Programs that are not browsers send
+ * neither header, and are judged by their key alone.
  */
 export function crossSite(
 	header: (name: string) => string | undefined,
-	publicOrigin?: string
+	publicOrigin?: string,
+	ownHosts: readonly string[] = []
 ): boolean {
 	const site = header('sec-fetch-site');
 	if (site !== undefined && !OWN_FETCH_SITES.has(site.trim().toLowerCase())) return true;
 	const origin = header('origin');
 	if (origin === undefined) return false;
 	if (publicOrigin !== undefined && origin === publicOrigin) return false;
-	let host: string;
+	let url: URL;
 	try {
-		host = new URL(origin).host;
+		url = new URL(origin);
 	} catch {
 		return true; // `null` (a sandboxed frame, a file on disk) or garbage
 	}
-	return host === '' || host !== (header('host') ?? '').trim().toLowerCase();
+	const web = url.protocol === 'http:' || url.protocol === 'https:';
+	if (web && url.port === '' && ownHosts.includes(url.hostname)) return false;
+	return url.host === '' || url.host !== (header('host') ?? '').trim().toLowerCase();
 }
 
 /**

@@ -35,7 +35,10 @@ export interface ServeOptions {
 	host?: string;
 	/** 0: an ephemeral port. */
 	port?: number;
+	/** Names besides `host` this server answers to (ALLOWED_HOSTS); each is our own origin too. */
 	allowedHosts?: readonly string[];
+	/** PUBLIC_URL's origin: behind a reverse proxy, the origin browsers send (app-options.ts). */
+	publicOrigin?: string;
 	simulatorOrigin?: string;
 	/** Connect with OAuth: the connection whose access token replaces the API key once connected. */
 	oauth?: OAuthConnection;
@@ -146,7 +149,13 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		chat: opts.chat,
 		settings: opts.settings,
 		checkSettings: opts.checkSettings,
-		allowedHosts: [host.toLowerCase(), ...(opts.allowedHosts ?? [])],
+		allowedHosts: [
+			host.toLowerCase(),
+			...(opts.publicOrigin ? [new URL(opts.publicOrigin).hostname] : []),
+			...(opts.allowedHosts ?? [])
+		],
+		publicOrigin: opts.publicOrigin,
+		ownHosts: opts.allowedHosts,
 		keyRefused: keyRefusalLog(),
 		...nodeAppOptions(opts.dist)
 	});

@@ -4,7 +4,16 @@
 // counters page and inside an overlay, in every engine. Once the last one ends, no frame runs.
 import type { Page } from '@playwright/test';
 import fc from 'fast-check';
-import { attrOf, countFrames, expect, frames, test, textOf, type Stack } from './fixtures.ts';
+import {
+	attrOf,
+	countFrames,
+	expect,
+	frames,
+	test,
+	textOf,
+	type Stack,
+	untilStill
+} from './fixtures.ts';
 import { REACT_MS } from './fixtures.ts';
 
 const MAIN = 'o_1a2b3c4d'; // demo overlay with the tip goal and every counter (w_main_counters)
@@ -20,7 +29,7 @@ async function open(page: Page, url: string, motion: Motion = 'motion'): Promise
 
 /** No animation frame runs for a second and a half (once whatever moved has ended). */
 async function expectIdle(page: Page): Promise<void> {
-	await page.waitForTimeout(1000); // a count lasts 0.6 s, the goal's bar 0.8 s
+	await untilStill(page); // a count lasts 0.6 s, the goal's bar 0.8 s
 	const before = await frames(page);
 	await page.waitForTimeout(1500);
 	expect((await frames(page)) - before).toBe(0);

@@ -1,7 +1,7 @@
 // The counters widget in real Chromium engines against the simulator: one counter or all, every
 // change on screen, deletions, the overlay widget's settings, and no idle frames.
 import type { Page } from '@playwright/test';
-import { attrOf, countFrames, expect, frames, test, textOf } from './fixtures.ts';
+import { attrOf, countFrames, expect, frames, test, textOf, untilStill } from './fixtures.ts';
 import { REACT_MS } from './fixtures.ts';
 
 const WIDGET = '[data-testid=counters-widget]';
@@ -137,7 +137,7 @@ test('after a bump nothing runs an animation frame', async ({ page, stack }) => 
 	await ready(page);
 	stack.sim.control.model.incrementCounter('wins');
 	await expect.poll(() => shown(page), { timeout: REACT_MS }).toContain('wins=2');
-	await page.waitForTimeout(1000); // the bump lasts under half a second
+	await untilStill(page); // the bump lasts under half a second
 	const before = await frames(page);
 	await page.waitForTimeout(2000);
 	expect((await frames(page)) - before).toBe(0);

@@ -97,6 +97,41 @@ test('a counter made in the dock appears, a bad name is refused by its field, De
 	).toBeNull();
 });
 
+test('Create and Set are off for a value that is not a whole number, the reason beside them at every size', async ({
+	page,
+	stack
+}) => {
+	await dockBeside(page, stack, '/widget/counters');
+	const before = stack.calls('POST', /^\/counters$/).length;
+	const disabled = (action: string) =>
+		page.evaluate(
+			(s) => document.querySelector<HTMLButtonElement>(s)!.disabled,
+			`button[data-action=${action}]`
+		);
+	const problem = (form: string) =>
+		textOf(page, `${form} [data-testid=field-problem][data-field=value]`);
+	await type(page, '[data-testid=counter-new-name]', 'boss-fights');
+	await type(page, '[data-testid=counter-new-value]', 'abc');
+	await expect
+		.poll(() => problem('[data-testid=counter-new]'))
+		.toBe('Start at: a whole number from -1000000000 to 1000000000');
+	expect(await disabled('counter-create')).toBe(true);
+	await type(page, `${counterRow('deaths')} [data-testid=counter-input]`, '2.5');
+	await expect
+		.poll(() => problem(counterRow('deaths')))
+		.toBe('Value: a whole number from -1000000000 to 1000000000');
+	expect(await disabled('counter-set')).toBe(true);
+	// Enter in the box sends nothing either: the reason stays, nothing reached the upstream.
+	await page.evaluate(() =>
+		document.querySelector<HTMLFormElement>('[data-testid=counter-new]')!.requestSubmit()
+	);
+	expect(await atEverySize(page, 'dock with counter values refused')).toEqual([]);
+	expect(stack.calls('POST', /^\/counters$/).length).toBe(before);
+	await type(page, '[data-testid=counter-new-value]', '-4');
+	await expect.poll(() => disabled('counter-create')).toBe(false);
+	expect(await problem('[data-testid=counter-new]')).toBe('');
+});
+
 test('a goal saved in the dock, and a new one started from now, show on the goal widget', async ({
 	page,
 	stack

@@ -103,6 +103,29 @@ export function frames(page: Page): Promise<number> {
 }
 
 /**
+ * Waits until what moved has ended: `count` (frames run so far, `frames(page)` by default) stays
+ * the same over a quarter of a second. A test of idleness then checks that nothing runs after.
+ */
+export async function untilStill(
+	count: Page | (() => Promise<number>),
+	timeoutMs = REACT_MS
+): Promise<void> {
+	const read = typeof count === 'function' ? count : () => frames(count);
+	let last = -1;
+	await expect
+		.poll(
+			async () => {
+				const now = await read();
+				const still = now === last;
+				last = now;
+				return still;
+			},
+			{ timeout: timeoutMs, intervals: [250] }
+		)
+		.toBe(true);
+}
+
+/**
  * How long a test waits for a widget to react to an event. Generous on purpose: the reaction
  * budget (well under a second) is a timing, measured by `npm run bench`, not asserted in tests,
  * where a loaded CI machine would make it flaky.

@@ -2,7 +2,16 @@
 // request show at once, a removed tip leaves at once, a reload shows the same list, a bad parameter
 // shows a card, no idle frames.
 import type { Page } from '@playwright/test';
-import { attrOf, countFrames, expect, frames, REACT_MS, test, textOf } from './fixtures.ts';
+import {
+	attrOf,
+	countFrames,
+	expect,
+	frames,
+	REACT_MS,
+	test,
+	textOf,
+	untilStill
+} from './fixtures.ts';
 
 const WIDGET = '[data-testid=recent-widget]';
 
@@ -87,7 +96,7 @@ test('an idle list runs no animation frame', async ({ page, stack }) => {
 	await expect
 		.poll(async () => (await rows(page))[0] ?? '', { timeout: REACT_MS })
 		.toContain('Idle check');
-	await page.waitForTimeout(1000);
+	await untilStill(page); // the new row's entrance
 	const before = await frames(page);
 	await page.waitForTimeout(2000);
 	expect((await frames(page)) - before).toBe(0);

@@ -16,7 +16,7 @@ test('a refused widget page knocks once a minute at most, and reloads when its k
 		.poll(() => textOf(page, '[data-testid=error-card]'), { timeout: 20_000 })
 		.toContain('The overlay key was refused');
 	// Whatever the start sent has been answered: from now on, only the check may go out.
-	await page.waitForTimeout(500);
+	await page.waitForLoadState('networkidle');
 	const sent: string[] = [];
 	page.on('request', (r) => sent.push(`${r.method()} ${new URL(r.url()).pathname}`));
 

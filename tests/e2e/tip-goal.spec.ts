@@ -1,7 +1,7 @@
 // The tip-goal widget in real Chromium engines (current, OBS 30's 103, OBS 31/32's 127), against a
 // private simulator: live tips, adds and edits, reloads, the celebration, the states, no idle frames.
 import type { Page } from '@playwright/test';
-import { attrOf, expect, test, textOf, type Stack } from './fixtures.ts';
+import { attrOf, expect, test, textOf, type Stack, untilStill } from './fixtures.ts';
 import { REACT_MS } from './fixtures.ts';
 
 const MAIN = 'o_1a2b3c4d'; // demo overlay with an enabled goal (250, from the start of the day)
@@ -168,7 +168,7 @@ test('no animation frame runs 2 s after the bar has moved', async ({ page, stack
 	await expect.poll(() => attrOf(page, root, 'data-bar'), { timeout: 3000 }).toBe('still');
 	expect(await counter(page, '__raf')).toBeGreaterThan(0); // the bar did animate with frames
 	// Let a frame already requested by the last tween run out.
-	await page.waitForTimeout(200);
+	await untilStill(() => counter(page, '__raf'));
 	const settled = await counter(page, '__raf');
 	await page.waitForTimeout(2000);
 	expect(await counter(page, '__raf')).toBe(settled);

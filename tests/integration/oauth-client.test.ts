@@ -13,7 +13,7 @@ import {
 } from '../fixtures/oauth-client.ts';
 import { decide, REDIRECT } from '../fixtures/oauth.ts';
 import { OVERLAY_KEY, send } from '../fixtures/token-endpoint.ts';
-import { simsPerTest } from '../fixtures/sim.ts';
+import { simsPerTest, until } from '../fixtures/sim.ts';
 
 const start = simsPerTest();
 
@@ -156,17 +156,26 @@ describe('refreshing', () => {
 		sim.control.oauth.accessTtlS = 1;
 		const file = tokenFile();
 		// The process "dies" as the refresh answer arrives: the answer is never handed on.
+		let answered = false;
 		const crashing: Fetch = async (url, init) => {
 			const res = await fetch(url, init);
-			if (url.endsWith('/oauth/token') && String(init?.body).includes('grant_type=refresh_token'))
+			if (url.endsWith('/oauth/token') && String(init?.body).includes('grant_type=refresh_token')) {
+				answered = true;
 				return new Promise<Response>(() => {});
+			}
 			return res;
 		};
 		const first = await connected(sim, { file, fetch: crashing });
-		await sleep(1100);
-		void first.upstream.call('GET', '/me');
-		await sleep(300);
+		await sleep(1100); // the 1 s access token expires
+		// The dying process's call: it never answers; whatever becomes of it is handled here.
+		let lost = 'no answer';
+		first.upstream.call('GET', '/me').then(
+			(res) => (lost = `answered ${res.status}`),
+			(err: unknown) => (lost = `failed: ${String(err)}`)
+		);
+		await until(() => answered, 10_000);
 		expect(stored(file).status).toBe('refreshing');
+		expect(lost).toBe('no answer');
 		expect(sim.control.log.oauthEntries('refresh_token')).toHaveLength(1);
 
 		// The restarted token endpoint reads the same file.
@@ -218,7 +227,7 @@ describe('refreshing', () => {
 
 	it('while a refresh ahead of expiry cannot reach the server, the current token is still used', async () => {
 		const sim = await start();
-		sim.control.oauth.accessTtlS = 2;
+		sim.control.oauth.accessTtlS = 4;
 		let refuse = false;
 		const flaky: Fetch = async (url, init) => {
 			if (url.endsWith('/oauth/token') && refuse)
@@ -229,8 +238,9 @@ describe('refreshing', () => {
 		};
 		const { upstream, connection } = await connected(sim, { fetch: flaky });
 		refuse = true;
-		// Inside the last quarter of the 2-second lifetime: a refresh is due but the token lives.
-		await sleep(1600);
+		// Inside the last quarter of the 4-second lifetime (a refresh is due but the token lives for
+		// 0.9 s more: room for the call on a loaded machine).
+		await sleep(3100);
 		expect((await upstream.call('GET', '/me')).status).toBe(200);
 		expect(connection.refreshCount).toBe(1);
 	});

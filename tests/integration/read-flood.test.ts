@@ -10,6 +10,7 @@ import {
 } from '../../src/core/read-allowance.ts';
 import { BudgetedUpstreamClient, UpstreamBudget } from '../../src/server/upstream-budget.ts';
 import type { Fetch } from '../../src/server/upstream.ts';
+import { readsShared } from '../../src/server/read-flights.ts';
 import { simsPerTest, until, type Sim } from '../fixtures/sim.ts';
 import { send, simUpstream, tokenEndpoint } from '../fixtures/token-endpoint.ts';
 
@@ -140,8 +141,10 @@ describe('a flood of reads', { timeout: 60_000 }, () => {
 		await until(() => gets === 1);
 		// A tip comes after the first call was answered upstream: the reads arriving now must see it.
 		const tip = sim.control.createTip({ name: 'Late', amount: 5, message: 'after the first read' });
+		const shared = readsShared();
 		const later = Array.from({ length: 8 }, () => send(app, 'GET', '/api/tts/queue'));
-		await pause(100);
+		// All eight wait behind the first call: one starts the next call, seven join it.
+		await until(() => readsShared() - shared === 7);
 		release();
 		const ids = async (res: Promise<Response>) =>
 			((await (await res).json()) as { items: { order_id: string }[] }).items.map(

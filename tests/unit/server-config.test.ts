@@ -138,6 +138,25 @@ describe('loadConfig', () => {
 		expect(config.allowedHosts).toEqual(['obs.lan', 'studio.local']);
 	});
 
+	it('takes PUBLIC_URL, the address behind a reverse proxy, as its origin', () => {
+		expect(loadConfig({ OVERLAY_KEY }).publicOrigin).toBeNull();
+		const config = loadConfig({ OVERLAY_KEY, PUBLIC_URL: 'https://Overlays.Example.com/' });
+		expect(config.publicOrigin).toBe('https://overlays.example.com');
+		expect(loadConfig({ OVERLAY_KEY, PUBLIC_URL: 'http://studio.lan:8080' }).publicOrigin).toBe(
+			'http://studio.lan:8080'
+		);
+	});
+
+	it.each([
+		['not a URL', 'overlays.example.com', /PUBLIC_URL: expected the http\(s\) address/],
+		['not http(s)', 'ftp://overlays.example.com', /PUBLIC_URL: expected the http\(s\) address/],
+		['a path', 'https://overlays.example.com/tips', /PUBLIC_URL: expected an origin/],
+		['a query', 'https://overlays.example.com/?a=1', /PUBLIC_URL: expected an origin/],
+		['credentials', 'https://me:pw@overlays.example.com', /PUBLIC_URL: expected an origin/]
+	])('names PUBLIC_URL when it has %s', (_, value, message) => {
+		expect(configError({ OVERLAY_KEY, PUBLIC_URL: value }).message).toMatch(message);
+	});
+
 	it.each([
 		['too short', 'short'],
 		['too long', 'k'.repeat(129)],

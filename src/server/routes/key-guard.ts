@@ -8,7 +8,10 @@ import type { AppOptions, KeyRefusal } from '../app-options.ts';
 import { HttpError } from '../http-error.ts';
 import { crossSite, FailureLimiter } from '../security.ts';
 
-type GuardOptions = Pick<AppOptions, 'failures' | 'clientAddress' | 'publicOrigin' | 'keyRefused'>;
+type GuardOptions = Pick<
+	AppOptions,
+	'failures' | 'clientAddress' | 'publicOrigin' | 'ownHosts' | 'keyRefused'
+>;
 
 export class KeyGuard {
 	readonly failures: FailureLimiter;
@@ -19,7 +22,8 @@ export class KeyGuard {
 
 	/** Run before a key is read: another site's request is refused here, uncounted. */
 	refuseCrossSite(c: Context): void {
-		if (!crossSite((name) => c.req.header(name), this.opts.publicOrigin)) return;
+		const { publicOrigin, ownHosts } = this.opts;
+		if (!crossSite((name) => c.req.header(name), publicOrigin, ownHosts)) return;
 		this.opts.keyRefused?.('cross_site', this.#client(c));
 		throw new HttpError(
 			403,
