@@ -260,7 +260,7 @@ ${
 ${dockSection(dockUrl)}
 <h2>Your account</h2>
 <form method="post" action="/account/new-key"><button>New overlay key</button>
-<span class="note">The old URLs stop at once; OBS sources still using them show that they were replaced.</span></form>
+<span class="note">The old URLs stop working within a second; OBS sources still using them show that they were replaced.</span></form>
 <form method="post" action="/account/disconnect"><button>Disconnect</button>
 <span class="note">Ends this app’s access to your tip page and turns your overlay URLs off.</span></form>
 ${signOut()}`;
