@@ -21,7 +21,8 @@ const status = (thanks: ThanksSettings = DEFAULT_THANKS): ChatStatus => ({
 	thanks,
 	waiting: 0,
 	problem: null,
-	recent: []
+	recent: [],
+	unsure: []
 });
 
 /** An HTTP refusal as the control client answers it. */

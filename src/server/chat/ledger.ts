@@ -10,7 +10,8 @@ import {
 	ChatSent,
 	DEFAULT_THANKS,
 	ThanksSettings,
-	type ChatStatus
+	type ChatStatus,
+	type ChatUnsure
 } from '../../contract/chat.ts';
 
 /**
@@ -18,12 +19,14 @@ import {
  * - `finishing`: its finish is on its way upstream (written before, so a crash in between is
  *   settled from the played history, thanker.ts);
  * - `owed`: read on stream, the thanks is due at `due`;
- * - `sending`: taken by a sender at `at`; a sender that dies then leaves it, and it is given up
- *   rather than maybe said twice;
+ * - `sending`: taken by a sender at `at`, as the message `msg`; a sender that dies then leaves it,
+ *   and it becomes `unsure`;
+ * - `unsure`: its message (`text`) was posted and no answer said whether chat took it; never posted
+ *   again but by the streamer's Send again (the dock lists it);
  * - `done`: thanked, given up, or not to be thanked; kept for a day so a late repeat is known.
  */
 export const Entry = z.object({
-	state: z.enum(['finishing', 'owed', 'sending', 'done']),
+	state: z.enum(['finishing', 'owed', 'sending', 'unsure', 'done']),
 	/** When it entered its state (ms since 1970). */
 	at: z.number(),
 	/** When the tip was read (its finish answered): a thanks later than THANKS_GIVE_UP_MS is not sent. */
@@ -31,7 +34,11 @@ export const Entry = z.object({
 	due: z.optional(z.number()),
 	name: z.optional(z.string()),
 	amount: z.optional(z.nullable(z.number())),
-	tries: z.optional(z.int())
+	tries: z.optional(z.int()),
+	/** `sending` and `unsure`: the message it went in (the entries thanked together share it). */
+	msg: z.optional(z.string()),
+	/** `unsure`: the message as posted, for Send again. */
+	text: z.optional(z.string())
 });
 export type Entry = z.infer<typeof Entry>;
 
@@ -78,10 +85,26 @@ export function readChat(stored: unknown): ChatState | null {
 /** The dock's view of the state. */
 export function statusOf(s: ChatState): ChatStatus {
 	let waiting = 0;
-	for (const e of Object.values(s.entries))
+	const unsure = new Map<string, ChatUnsure>();
+	for (const e of Object.values(s.entries)) {
 		if (e.state === 'owed' || e.state === 'sending') waiting++;
-	return { thanks: s.thanks, waiting, problem: s.problem, recent: s.recent };
+		if (e.state !== 'unsure') continue;
+		const id = messageOf(e);
+		const one = unsure.get(id);
+		const tip = { name: e.name ?? 'someone', amount: e.amount ?? null };
+		if (one) one.tips.push(tip);
+		else unsure.set(id, { id, at: new Date(e.at).toISOString(), text: e.text ?? '', tips: [tip] });
+	}
+	const listed = [...unsure.values()].sort((a, b) => a.at.localeCompare(b.at));
+	return { thanks: s.thanks, waiting, problem: s.problem, recent: s.recent, unsure: listed };
 }
+
+/** The message an entry went in (one left by an older version has no id: its time says). */
+export const messageOf = (e: Entry): string => e.msg ?? `m${e.at}`;
+
+/** The entries of the message `id` in the state `state`. */
+export const entriesOf = (s: ChatState, id: string, state: Entry['state']): [string, Entry][] =>
+	Object.entries(s.entries).filter(([, e]) => e.state === state && messageOf(e) === id);
 
 /** The sends still inside the budget's window at `now`. */
 export function sendsInWindow(s: ChatState, now: number): number[] {
@@ -124,17 +147,25 @@ export function dueEntries(s: ChatState, now: number): [string, Entry][] {
 export function nextWake(s: ChatState): number | null {
 	let next: number | null = null;
 	for (const e of Object.values(s.entries)) {
-		const at = e.state === 'owed' ? (e.due ?? e.at) : e.state === 'done' ? null : e.at + STALE_MS;
+		const at =
+			e.state === 'owed'
+				? (e.due ?? e.at)
+				: e.state === 'done' || e.state === 'unsure'
+					? null
+					: e.at + STALE_MS;
 		if (at !== null && (next === null || at < next)) next = at;
 	}
 	return next;
 }
 
 /** Whether anything is left to do for the streamer (the hosted store's `busy` flag). */
-export const isBusy = (s: ChatState) => Object.values(s.entries).some((e) => e.state !== 'done');
+export const isBusy = (s: ChatState) => Object.values(s.entries).some(isOpen);
 
-/** Done entries past keeping are dropped. */
+/** An entry the sender still has something to do with. */
+export const isOpen = (e: Entry) => e.state !== 'done' && e.state !== 'unsure';
+
+/** Done and unsure entries past keeping are dropped. */
 export function prune(s: ChatState, now: number): void {
 	for (const [id, e] of Object.entries(s.entries))
-		if (e.state === 'done' && e.at < now - KEEP_DONE_MS) delete s.entries[id];
+		if (!isOpen(e) && e.at < now - KEEP_DONE_MS) delete s.entries[id];
 }
