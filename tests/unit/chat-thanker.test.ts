@@ -5,7 +5,7 @@
 // stream is given up; a post whose answer is lost is unsure, never posted again but by Send again.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { statusOf } from '../../src/server/chat/ledger.ts';
-import { FileChatStore } from '../../src/server/chat/store.ts';
+import { FileChatStore } from '../../src/server/chat/file-store.ts';
 import { Thanker } from '../../src/server/chat/thanker.ts';
 import { FileModerationStore } from '../../src/server/moderation/file-store.ts';
 import type { UpstreamClient } from '../../src/server/upstream.ts';
@@ -139,7 +139,7 @@ describe('the thanks sender', () => {
 		);
 		await r.read('Late');
 		await vi.advanceTimersByTimeAsync(11 * 60_000);
-		const s = await r.status();
+		const s = await r.thanker.store.read('s', ['tip_0_x']);
 		expect(Object.values(s.entries).map((e) => e.state)).toEqual(['done']);
 		expect(s.recent[0]).toMatchObject({ text: 'Late', outcome: 'failed', code: 'too_late' });
 		expect(r.sent).toEqual([]);

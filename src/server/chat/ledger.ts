@@ -1,8 +1,9 @@
 // A streamer's chat as the token endpoint keeps it (docs/dock.md, "Thanks in chat"): the thanks
 // settings, one entry per tip to thank (so a tip is thanked once, whoever finishes it and however
 // often), the times of the messages sent (the chat budget), the problem that stops chat now and
-// the last messages. Pure: the stores (store.ts) keep it whole, a file in single mode and a row in
-// PostgreSQL in hosted mode, and apply these changes one at a time per streamer.
+// the last messages. Pure: the stores (store.ts) keep the small part (ChatMeta) whole and each
+// entry apart (a journal in single mode, rows in PostgreSQL in hosted mode); a change sees the
+// entries not done and those it names, never the day's, and is applied one at a time per streamer.
 import { z } from 'zod/mini';
 import {
 	CHAT_BUDGET,
@@ -42,15 +43,21 @@ export const Entry = z.object({
 });
 export type Entry = z.infer<typeof Entry>;
 
-export const ChatState = z.object({
+/** The streamer's chat but its entries: stored whole (small, bounded). */
+export const ChatMeta = z.object({
 	thanks: ThanksSettings,
-	entries: z.record(z.string(), Entry),
 	/** When each message counted against the budget went out (ms), the last window's only. */
 	sends: z.array(z.number()),
 	problem: z.nullable(ChatProblem),
 	recent: z.array(ChatSent)
 });
-export type ChatState = z.infer<typeof ChatState>;
+export type ChatMeta = z.infer<typeof ChatMeta>;
+
+/**
+ * The state a change sees: the meta, and the entries loaded for it (every one not `done`, and those
+ * the change names by order id); a done entry not named is not there but still stored.
+ */
+export type ChatState = ChatMeta & { entries: Record<string, Entry> };
 
 /** The thanks' share of the chat budget: the rest stays for the dock's Send and other tools. */
 export const THANKS_PER_WINDOW = 15;
@@ -65,22 +72,24 @@ export const MAX_GATHER_MS = 20_000;
 export const THANKS_GIVE_UP_MS = 10 * 60_000;
 /** A `finishing` or `sending` entry older than this was left by a sender that stopped. */
 export const STALE_MS = 60_000;
-const KEEP_DONE_MS = 24 * 3600_000;
+/** Done and unsure entries are kept this long (a late repeat of a tip is known), then dropped. */
+export const KEEP_DONE_MS = 24 * 3600_000;
 const RECENT_MAX = 20;
 
-export const emptyChat = (): ChatState => ({
+export const emptyMeta = (): ChatMeta => ({
 	thanks: { ...DEFAULT_THANKS },
-	entries: {},
 	sends: [],
 	problem: null,
 	recent: []
 });
 
-/** A stored state read back; what cannot be read is started afresh (and the caller logs it). */
-export function readChat(stored: unknown): ChatState | null {
-	const parsed = ChatState.safeParse(stored);
-	return parsed.success ? parsed.data : null;
-}
+/** The meta of a state (what is stored whole). */
+export const metaOf = ({ thanks, sends, problem, recent }: ChatMeta): ChatMeta => ({
+	thanks,
+	sends,
+	problem,
+	recent
+});
 
 /** The dock's view of the state. */
 export function statusOf(s: ChatState): ChatStatus {
@@ -158,14 +167,8 @@ export function nextWake(s: ChatState): number | null {
 	return next;
 }
 
-/** Whether anything is left to do for the streamer (the hosted store's `busy` flag). */
-export const isBusy = (s: ChatState) => Object.values(s.entries).some(isOpen);
+/** An entry the sender still has something to do with (its streamer is resumed at start). */
+export const isBusy = (e: Entry) => e.state !== 'done' && e.state !== 'unsure';
 
-/** An entry the sender still has something to do with. */
-export const isOpen = (e: Entry) => e.state !== 'done' && e.state !== 'unsure';
-
-/** Done and unsure entries past keeping are dropped. */
-export function prune(s: ChatState, now: number): void {
-	for (const [id, e] of Object.entries(s.entries))
-		if (!isOpen(e) && e.at < now - KEEP_DONE_MS) delete s.entries[id];
-}
+/** A done or unsure entry past keeping, which the stores drop. */
+export const isPast = (e: Entry, now: number) => !isBusy(e) && e.at < now - KEEP_DONE_MS;

@@ -117,12 +117,16 @@ export class Thanker {
 		const now = this.#now();
 		try {
 			// A read first: with thanks off (the default) a finish costs no write nor lock.
-			const was = await this.store.read(streamer);
+			const was = await this.store.read(streamer, [orderId]);
 			if (!was.thanks.enabled || was.entries[orderId]) return;
-			await this.store.update(streamer, (s) => {
-				if (s.thanks.enabled && !s.entries[orderId])
-					s.entries[orderId] = { state: 'finishing', at: now };
-			});
+			await this.store.update(
+				streamer,
+				(s) => {
+					if (s.thanks.enabled && !s.entries[orderId])
+						s.entries[orderId] = { state: 'finishing', at: now };
+				},
+				[orderId]
+			);
 		} catch (err) {
 			logged(err);
 		}
