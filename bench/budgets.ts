@@ -41,7 +41,12 @@ export const BUDGETS = {
 	/** Plays lost or doubled over the recovery drops. */
 	recoveryLostOrDoubled: 0,
 	/** Latency the token endpoint adds to a proxied call, p99, loopback (ms). */
-	endpointAddedP99Ms: 2
+	endpointAddedP99Ms: 2,
+	/**
+	 * What thanks in chat add to a finish (bench/thanks.ts), p99, with 10,000 tips thanked today
+	 * over an empty day's: at most 10% more.
+	 */
+	thanksFullDayP99Ratio: 1.1
 } as const;
 
 /**

@@ -126,16 +126,24 @@ async function entriesOf(
 	streamer: string,
 	ids: readonly string[]
 ): Promise<Record<string, Entry>> {
-	const rows = await db
+	// Two selects, each on its index (the partial index of the entries not done, the primary key):
+	// one `or` of both would read every entry of the streamer's day.
+	const open = db
 		.selectFrom('chat_entries')
 		.select(['order_id', 'entry'])
 		.where('streamer_id', '=', streamer)
-		.where((eb) =>
-			ids.length > 0
-				? eb.or([eb('state', '<>', 'done'), eb('order_id', 'in', [...ids])])
-				: eb('state', '<>', 'done')
-		)
-		.execute();
+		.where('state', '<>', 'done');
+	const rows = await (
+		ids.length > 0
+			? open.unionAll(
+					db
+						.selectFrom('chat_entries')
+						.select(['order_id', 'entry'])
+						.where('streamer_id', '=', streamer)
+						.where('order_id', 'in', [...ids])
+				)
+			: open
+	).execute();
 	const entries: Record<string, Entry> = {};
 	for (const r of rows) {
 		const e = Entry.safeParse(jsonColumn(r.entry));

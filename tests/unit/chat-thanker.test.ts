@@ -184,4 +184,37 @@ describe('the thanks sender', () => {
 		expect(statusOf(await r.status()).unsure).toEqual([]);
 		r.thanker.close();
 	});
+
+	it('lists a thanks a stopped sender left mid-post as unsure, and never posts it by itself', async () => {
+		const store = new FileChatStore(null);
+		const at = Date.now() - 1000;
+		await store.update('s', (s) => {
+			s.thanks = { enabled: true, template: 'Thanks {name}!', burst: 'Thanks {name}!' };
+			s.entries.tip_a = { state: 'sending', at, readAt: at, name: 'Ann', amount: 2, msg: 'm1' };
+			s.entries.tip_b = { state: 'sending', at, readAt: at, name: 'Ben', amount: 3, msg: 'm1' };
+		});
+		const up = upstream();
+		const thanker = new Thanker({
+			store,
+			moderation: new FileModerationStore(null),
+			upstreamOf: () => up.client,
+			soleWriter: true
+		});
+		thanker.start();
+		await vi.advanceTimersByTimeAsync(5 * 60_000);
+		const status = statusOf(await store.read('s'));
+		expect(status.unsure).toEqual([
+			expect.objectContaining({
+				id: 'm1',
+				text: 'Thanks Ann and Ben!',
+				tips: [
+					{ name: 'Ann', amount: 2 },
+					{ name: 'Ben', amount: 3 }
+				]
+			})
+		]);
+		expect(status.recent[0]).toMatchObject({ outcome: 'unsure', code: 'interrupted', tips: 2 });
+		expect(up.posted).toEqual([]);
+		thanker.close();
+	});
 });
