@@ -76,8 +76,10 @@ describe.skipIf(missing)('thanks in chat on several hosted instances', { timeout
 		expect((await call(a, 'POST', `/api/tts/${id}/finish`, overlay)).status).toBe(200);
 		// The other instance's dock lists it once the post's answer is lost.
 		let unsure: { id: string; text: string }[] = [];
-		for (const end = Date.now() + 15_000; unsure.length === 0 && Date.now() < end;)
+		for (const end = Date.now() + 15_000; unsure.length === 0 && Date.now() < end;) {
+			await new Promise((r) => setTimeout(r, 50));
 			unsure = (await (await call(b, 'GET', '/control/chat', dock)).json()).unsure;
+		}
 		expect(unsure).toEqual([expect.objectContaining({ text: 'Thank you Lost!' })]);
 		expect(said(sim)).toEqual(['Thank you Lost!']);
 		const again = await Promise.all(
