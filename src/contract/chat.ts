@@ -86,8 +86,11 @@ export const ChatStatus = z.looseObject({
 	problem: z.nullable(ChatProblem),
 	/** The last messages, newest first. */
 	recent: z.array(ChatSent),
-	/** Thanks that may not have gone, oldest first, until Send again (or a day later). */
-	unsure: z.array(ChatUnsure)
+	/**
+	 * Thanks that may not have gone, oldest first, until Send again (or a day later); none from a
+	 * server that lists none.
+	 */
+	unsure: z._default(z.array(ChatUnsure), [])
 });
 export type ChatStatus = z.infer<typeof ChatStatus>;
 
