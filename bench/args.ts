@@ -2,7 +2,16 @@
 // `--out` and `--publish`, and how much each part measures. An unknown part ends the run at once.
 import { parseArgs } from 'node:util';
 
-export const PARTS = ['weight', 'floor', 'play', 'idle', 'soak', 'recovery', 'endpoint'] as const;
+export const PARTS = [
+	'weight',
+	'floor',
+	'play',
+	'idle',
+	'soak',
+	'recovery',
+	'endpoint',
+	'thanks'
+] as const;
 export type Part = (typeof PARTS)[number];
 
 export const { values: args } = parseArgs({
@@ -35,7 +44,8 @@ export const SETTINGS = quick
 			floorLoads: 1,
 			soak: { tips: 300, checkAt: 100, clipMs: 20, queued: 5 },
 			recovery: { drops: 10, clipMs: 150 },
-			endpoint: { pairs: 500, rpsSeconds: 2 }
+			endpoint: { pairs: 500, rpsSeconds: 2 },
+			thanks: { tips: 500, warmup: 100, thanked: 10_000 }
 		}
 	: {
 			repeats: 3,
@@ -44,5 +54,6 @@ export const SETTINGS = quick
 			floorLoads: 3,
 			soak: { tips: 2000, checkAt: 100, clipMs: 20, queued: 5 },
 			recovery: { drops: 34, clipMs: 150 },
-			endpoint: { pairs: 1000, rpsSeconds: 3 }
+			endpoint: { pairs: 1000, rpsSeconds: 3 },
+			thanks: { tips: 2000, warmup: 200, thanked: 10_000 }
 		};

@@ -8,7 +8,7 @@
 //   npm run bench -- --quick      fewer repeats and tips (~5 min: the idle part still waits 2 min
 //                                 for the pages to settle), same figures
 //   npm run bench -- --only=weight,idle   a subset: weight, floor, play, idle, soak, recovery,
-//                                         endpoint
+//                                         endpoint, thanks
 //   npm run bench -- --no-build   use dist/ as it is
 //   npm run bench:weight          page weights only (no browser)
 import { execFileSync } from 'node:child_process';
@@ -40,6 +40,7 @@ import {
 	type SoakRun
 } from './scenarios.ts';
 import { pageShares, type PageShares } from './shares.ts';
+import { thanksRows, thanksRun, type ThanksRun } from './thanks.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const began = Date.now();
@@ -47,7 +48,7 @@ const log = (msg: string) =>
 	console.error(`[bench ${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
 
 // The floor part builds its own pages (bench/floor.ts); every other browser part needs dist/.
-if (!args['no-build'] && [...only].some((p) => p !== 'floor')) {
+if (!args['no-build'] && [...only].some((p) => p !== 'floor' && p !== 'thanks')) {
 	log('building (vite build)');
 	execFileSync(
 		process.execPath,
@@ -137,6 +138,16 @@ if (only.has('endpoint')) {
 	);
 	raw.endpoint = runs;
 	rows.push(...endpointRows(runs));
+}
+
+if (only.has('thanks')) {
+	const runs: ThanksRun[][] = await repeat(
+		`thanks on a finish (${SETTINGS.thanks.thanked} thanked today against none)`,
+		SETTINGS.repeats,
+		() => thanksRun(SETTINGS.thanks)
+	);
+	raw.thanks = runs;
+	rows.push(...thanksRows(runs));
 }
 
 let chromium = 'not launched';

@@ -55,10 +55,27 @@ export const ChatSent = z.looseObject({
 	/** `thanks`: posted for read tips (`tips` of them); `dock`: the dock's Send to chat. */
 	kind: z.enum(['thanks', 'dock']),
 	tips: z.optional(z.int()),
-	outcome: z.enum(['sent', 'failed']),
+	/** `unsure`: no answer said whether it went (a timeout, a 5xx without the chat's code). */
+	outcome: z.enum(['sent', 'failed', 'unsure']),
 	code: z.optional(z.string())
 });
 export type ChatSent = z.infer<typeof ChatSent>;
+
+/**
+ * A thanks that may not have gone: posted, and no answer said whether chat took it. The token
+ * endpoint never posts it again by itself; the dock's Send again does (POST /control/chat/resend).
+ */
+export const ChatUnsure = z.looseObject({
+	/** What Send again names. */
+	id: z.string(),
+	/** When it was posted (or last tried by Send again). */
+	at: z.string(),
+	/** The message as it was posted. */
+	text: z.string(),
+	/** The tips it thanks: their tippers and amounts (in the tenant's currency). */
+	tips: z.array(z.looseObject({ name: z.string(), amount: z.nullable(z.number()) }))
+});
+export type ChatUnsure = z.infer<typeof ChatUnsure>;
 
 /** GET /control/chat: the thanks settings and how the chat is doing. */
 export const ChatStatus = z.looseObject({
@@ -68,7 +85,12 @@ export const ChatStatus = z.looseObject({
 	/** The failure that stops chat now (cleared by the next message that goes through). */
 	problem: z.nullable(ChatProblem),
 	/** The last messages, newest first. */
-	recent: z.array(ChatSent)
+	recent: z.array(ChatSent),
+	/**
+	 * Thanks that may not have gone, oldest first, until Send again (or a day later); none from a
+	 * server that lists none.
+	 */
+	unsure: z._default(z.array(ChatUnsure), [])
 });
 export type ChatStatus = z.infer<typeof ChatStatus>;
 
@@ -77,3 +99,8 @@ export const ChatSendBody = z.object({
 	message: /*@__PURE__*/ z.string().check(z.minLength(1), z.maxLength(CHAT_MESSAGE_MAX))
 });
 export type ChatSendBody = z.infer<typeof ChatSendBody>;
+
+/** POST /control/chat/resend: Send again of a thanks that may not have gone (ChatUnsure's id). */
+export const ChatResendBody = z.object({
+	id: /*@__PURE__*/ z.string().check(z.minLength(1), z.maxLength(100))
+});

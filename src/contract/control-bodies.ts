@@ -2,7 +2,7 @@
 // its JSON body's schema, the 400's sentence for one that does not match, and its largest size.
 // Apart from the routes, so that the dock's and the editor's pages carry none of it.
 import { z } from 'zod/mini';
-import { ChatSendBody, ThanksSettings } from './chat.ts';
+import { ChatResendBody, ChatSendBody, ThanksSettings } from './chat.ts';
 import { CounterName, OrderId, OverlayId } from './common.ts';
 import { ACTION_ORDER, type ActionName } from './control.ts';
 import { ModerationRules } from './moderation.ts';
@@ -128,6 +128,10 @@ export const CONTROL_BODIES = {
 	sendChat: {
 		body: ChatSendBody,
 		badBody: 'expected a JSON body { "message": "<1 to 500 characters>" }'
+	},
+	resendChat: {
+		body: ChatResendBody,
+		badBody: 'expected a JSON body { "id": "<the id of a thanks that may not have gone>" }'
 	},
 	newKey: {}
 } as const satisfies Record<string, RouteBody>;

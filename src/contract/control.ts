@@ -295,6 +295,18 @@ export const sendChat = /*@__PURE__*/ route({
 	upstream: true,
 	answer: ActionAnswer
 });
+/**
+ * Send again: a thanks that may not have gone (ChatStatus's `unsure`) posted once more, within the
+ * chat budget, when the streamer decides so. 504 `outcome_unknown`: again no answer said whether.
+ */
+export const resendChat = /*@__PURE__*/ route({
+	name: 'resendChat',
+	method: 'POST',
+	path: '/chat/resend',
+	credential: true,
+	upstream: true,
+	answer: ActionAnswer
+});
 
 /** Every /control route by name (the server, and the tests that walk them). */
 export const CONTROL = {
@@ -319,6 +331,7 @@ export const CONTROL = {
 	chat,
 	saveThanks,
 	sendChat,
+	resendChat,
 	newKey
 } as const;
 
@@ -366,7 +379,22 @@ export const CONTROL_ERRORS: Record<keyof typeof CONTROL, readonly string[]> = {
 		'gateway_unavailable',
 		'no_channel',
 		'unauthorized',
-		'chat_budget'
+		'chat_budget',
+		'outcome_unknown'
+	],
+	resendChat: [
+		'bad_request',
+		'too_large',
+		'not_unsure',
+		'message_too_long',
+		'message_disallowed',
+		'bot_disabled',
+		'bot_unavailable',
+		'gateway_unavailable',
+		'no_channel',
+		'unauthorized',
+		'chat_budget',
+		'outcome_unknown'
 	],
 	newKey: ['unexpected_body', 'not_found']
 };

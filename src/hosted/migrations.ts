@@ -178,6 +178,45 @@ const MIGRATIONS: Record<string, Migration> = {
 		async down(db: Kysely<unknown>) {
 			await dropTables(db, ['chat_state']);
 		}
+	},
+	// Thanks in chat, each tip's entry a row (chat-store.ts): a change reads and writes the entries
+	// not done and those it names, never the day's. The entries of 007's rows move here.
+	'008-chat-entries': {
+		async up(db: Kysely<unknown>) {
+			await streamerTable(db, 'chat_entries', 'many')
+				.addColumn('order_id', 'text', (c) => c.notNull())
+				.addColumn('state', 'text', (c) => c.notNull())
+				.addColumn('at', 'bigint', (c) => c.notNull())
+				.addColumn('entry', 'jsonb', (c) => c.notNull())
+				.addPrimaryKeyConstraint('chat_entries_pkey', ['streamer_id', 'order_id'])
+				.execute();
+			await db.schema
+				.createIndex('chat_entries_open')
+				.on('chat_entries')
+				.column('streamer_id')
+				.where(sql.ref('state'), '<>', 'done')
+				.execute();
+			await db.schema
+				.createIndex('chat_entries_kept')
+				.on('chat_entries')
+				.column('at')
+				.where(sql.ref('state'), 'in', sql`('done', 'unsure')`)
+				.execute();
+			await sql`
+				insert into chat_entries (streamer_id, order_id, state, at, entry)
+				select s.streamer_id, e.key, e.value->>'state', (e.value->>'at')::bigint, e.value
+				from chat_state s, jsonb_each(coalesce(s.state->'entries', '{}'::jsonb)) e
+			`.execute(db);
+			await sql`update chat_state set state = state - 'entries'`.execute(db);
+		},
+		async down(db: Kysely<unknown>) {
+			await sql`
+				update chat_state s set state = s.state || jsonb_build_object('entries', coalesce(
+					(select jsonb_object_agg(e.order_id, e.entry) from chat_entries e
+					 where e.streamer_id = s.streamer_id), '{}'::jsonb))
+			`.execute(db);
+			await dropTables(db, ['chat_entries']);
+		}
 	}
 };
 

@@ -18,7 +18,7 @@ import { limitReads } from './routes/read-limit.ts';
 import { tokenRoute } from './routes/token.ts';
 import { MemoryPushChannel } from './live/push-channel.ts';
 import { LiveSockets } from './live/sockets.ts';
-import { FileChatStore } from './chat/store.ts';
+import { FileChatStore } from './chat/file-store.ts';
 import { Thanker } from './chat/thanker.ts';
 import { FileModerationStore } from './moderation/file-store.ts';
 import { Moderator } from './moderation/moderator.ts';

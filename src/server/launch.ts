@@ -12,7 +12,7 @@ import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup
 import { serveApp } from './serve.ts';
 import { FileModerationStore } from './moderation/file-store.ts';
 import { FileSettingsStore } from './settings/file-store.ts';
-import { FileChatStore } from './chat/store.ts';
+import { FileChatStore } from './chat/file-store.ts';
 import { MemoryPushChannel } from './live/push-channel.ts';
 import type { AppOptions } from './app-options.ts';
 import type { UpstreamClient } from './upstream.ts';

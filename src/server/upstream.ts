@@ -8,7 +8,38 @@ import type { CallPriority } from '../core/rate-budget.ts';
 import type { Upstream } from './config.ts';
 import { ReadFlights } from './read-flights.ts';
 
-export class UpstreamUnavailable extends Error {}
+/**
+ * A call with no answer. `notSent`: it provably never reached the upstream (the connection was
+ * refused, the name did not resolve, no credential to send); otherwise (a timeout, a reset, a body
+ * cut off) the upstream may have done what it asked.
+ */
+export class UpstreamUnavailable extends Error {
+	constructor(
+		message: string,
+		readonly notSent = false
+	) {
+		super(message);
+	}
+}
+
+/** Errors of a connection never made: the request cannot have reached the upstream. */
+const NEVER_CONNECTED = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH'
+]);
+
+/** Whether a transport's failure happened before a connection was made (fetch puts it in `cause`). */
+function neverSent(err: unknown): boolean {
+	for (let e = err, depth = 0; e instanceof Error && depth < 3; depth++) {
+		const code = (e as NodeJS.ErrnoException).code;
+		if (code !== undefined && NEVER_CONNECTED.has(code)) return true;
+		e = (e as { cause?: unknown }).cause;
+	}
+	return false;
+}
 
 /** Retries of one call after 401 invalid_token, each after a (shared) refresh. */
 const MAX_TOKEN_RETRIES = 2;
@@ -106,7 +137,10 @@ export class UpstreamClient {
 				return res;
 			} catch (err) {
 				clearTimeout(timer);
-				throw new UpstreamUnavailable(err instanceof Error ? err.message : String(err));
+				throw new UpstreamUnavailable(
+					err instanceof Error ? err.message : String(err),
+					neverSent(err)
+				);
 			}
 		};
 		if (!this.oauth) return send(apiKey);
@@ -132,7 +166,7 @@ export class UpstreamClient {
 
 /** No credential to send: answered here, in the upstream's error shape, without a request. */
 function refused(problem: { code: string; message: string }): Response {
-	if (problem.code === 'upstream_unreachable') throw new UpstreamUnavailable(problem.message);
+	if (problem.code === 'upstream_unreachable') throw new UpstreamUnavailable(problem.message, true);
 	return Response.json(
 		{ error: problem.message, code: problem.code },
 		{ status: 401, headers: { 'cache-control': 'no-store' } }

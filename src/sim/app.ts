@@ -126,7 +126,7 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 		if (keyRate.limited) throw new SimError(429, null, 'too many requests for this key');
 
 		const fault = core.faults.takeHttp(path);
-		if (fault === 429) throw new SimError(429, null, 'too many requests (injected)');
+		if (fault === 429) throw new SimError(429, null, 'too many requests (injected)', {}, 1);
 		if (fault === 502) throw new SimError(502, null, 'bad gateway (injected)');
 
 		const match = matchRoute(method, path);
@@ -142,7 +142,8 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 		const actor: Actor = key.oauth
 			? oauthActor(key.oauth)
 			: { type: 'api_key', id: key.id, name: key.name };
-		const result = HANDLERS[match.name](core.asTenant(key), {
+		const tenant = core.asTenant(key);
+		const result = HANDLERS[match.name](tenant, {
 			params: match.params,
 			query,
 			body,
@@ -150,7 +151,13 @@ async function handleApi(core: SimCore, c: Context): Promise<Response> {
 			actor
 		});
 		// Emit strictly: every answer is checked against the same schema the clients parse with.
-		return answer(match.route.status, match.route.response.parse(result));
+		const ok = answer(match.route.status, match.route.response.parse(result));
+		// A chat message posted whose answer a test has lost (chat.ts, `lose`).
+		const loss =
+			match.name === 'chatSend' ? tenant.chatOf(tenant.model.tenant.id).takeLoss() : null;
+		if (loss?.mode === '504') return new Response(null, { status: 504 });
+		if (loss?.mode === 'late') await new Promise((r) => setTimeout(r, loss.delayMs));
+		return ok;
 	} catch (err) {
 		if (err instanceof SimError)
 			return answer(err.status, err.body(), err.code ?? undefined, err.retryAfter);

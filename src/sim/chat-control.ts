@@ -1,5 +1,6 @@
 // The chat bot's part of the control API under /_sim (control.ts): read what the bot said, flip
-// the dashboard's switches, and make the bot say something (tests of the preview's chat panel).
+// the dashboard's switches (and lose the answers of the next messages posted), and make the bot say
+// something (tests of the preview's chat panel).
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { describeIssues } from '../contract/index.ts';
@@ -14,6 +15,14 @@ const SwitchBody = z.object({
 	channels: z
 		.array(z.enum(['twitch', 'kick']))
 		.max(2)
+		.optional(),
+	/** The next `count` messages are posted, then answered 504 with no body or after `delay_ms`. */
+	lose_answers: z
+		.object({
+			mode: z.enum(['504', 'late']),
+			count: z.number().int().min(0).max(100).default(1),
+			delay_ms: z.number().int().min(0).max(120_000).default(15_000)
+		})
 		.optional(),
 	tenant: Tenant
 });
@@ -45,6 +54,15 @@ export function chatRoutes(app: Hono, control: SimControl): void {
 		if (b.unavailable !== undefined) s.unavailable = b.unavailable;
 		if (b.gateway_down !== undefined) s.gatewayDown = b.gateway_down;
 		if (b.channels !== undefined) s.channels = [...new Set(b.channels)];
+		if (b.lose_answers !== undefined)
+			s.lose =
+				b.lose_answers.count === 0
+					? null
+					: {
+							mode: b.lose_answers.mode,
+							count: b.lose_answers.count,
+							delayMs: b.lose_answers.delay_ms
+						};
 		return c.json({ success: true, switches: s });
 	});
 	// The same checks and budget as POST /chat/messages, without a credential.

@@ -1,6 +1,7 @@
 // The streamer's chat bot (POST /chat/messages, docs/upstream.md "Chat"): its own budget per
 // streamer, the dashboard's switches a test can flip (bot off, channel gone, not yet connected,
-// gateway down), and a log of what it said, newest first.
+// gateway down), a test's lost answers (the message posted, its answer lost on the way back), and
+// a log of what it said, newest first.
 import { CHAT_BUDGET, CHAT_MESSAGE_MAX } from '../contract/chat.ts';
 import { SimError } from './errors.ts';
 
@@ -24,7 +25,15 @@ export interface ChatSwitches {
 	gatewayDown: boolean;
 	/** The platforms with a connected channel; a send to another is a 409. */
 	channels: ChatPlatform[];
+	/**
+	 * The next `count` messages are posted and then their answer is lost: `504` answers a 504 with
+	 * no body (a proxy in front of the chat that gave up), `late` answers after `delayMs`.
+	 */
+	lose: { mode: '504' | 'late'; count: number; delayMs: number } | null;
 }
+
+/** How a posted message's answer is lost (SimChat.takeLoss). */
+export type AnswerLoss = { mode: '504' } | { mode: 'late'; delayMs: number };
 
 const LOG_MAX = 200;
 
@@ -32,7 +41,8 @@ const defaults = (): ChatSwitches => ({
 	disabled: false,
 	unavailable: false,
 	gatewayDown: false,
-	channels: ['twitch', 'kick']
+	channels: ['twitch', 'kick'],
+	lose: null
 });
 
 /**
@@ -82,6 +92,15 @@ export class SimChat {
 		this.times.push(now);
 		this.sent.unshift({ at: new Date(now).toISOString(), text: message, platform, actor });
 		this.sent.length = Math.min(this.sent.length, LOG_MAX);
+	}
+
+	/** A message just posted: whether its answer is lost, and how (counts down `lose`). */
+	takeLoss(): AnswerLoss | null {
+		const lose = this.switches.lose;
+		if (!lose || lose.count <= 0) return null;
+		lose.count -= 1;
+		if (lose.count === 0) this.switches.lose = null;
+		return lose.mode === '504' ? { mode: '504' } : { mode: 'late', delayMs: lose.delayMs };
 	}
 
 	/** What the bot said, newest first. */

@@ -1,7 +1,9 @@
 // Thanks in chat and Send to chat in real Chromium engines (current, OBS 30's 103, OBS 31/32's 127)
 // against the simulator: thanks turned on in the dock, a tip read to its end by the TTS widget an
-// OBS source runs is thanked in chat once and listed in the dock; the dock's own message reaches
-// chat and the preview's Chat panel. Pressed and typed into through evaluate (Chromium 103).
+// OBS source runs is thanked in chat once and listed in the dock; a thanks whose answer is lost is
+// listed as may not have gone (at every dock size) until Send again posts it once more; the dock's
+// own message reaches chat and the preview's Chat panel. Pressed and typed into through evaluate
+// (Chromium 103).
 import type { Page } from '@playwright/test';
 import {
 	atEverySize,
@@ -92,6 +94,44 @@ test('a tip read by the TTS widget is thanked in chat once, and the dock lists i
 		.toContain('Thank you Ada for the $5.00 tip!');
 	await page.waitForTimeout(2000);
 	expect(stack.sim.control.chat().log()).toHaveLength(1);
+});
+
+test('a thanks whose answer was lost may not have gone, until Send again posts it once more', async ({
+	page,
+	stack
+}) => {
+	const widget = await page.context().newPage();
+	await watchPlayback(widget);
+	await widget.goto(stack.url('/widget/tts', fast));
+	await ttsReady(widget);
+	await openDock(page, stack);
+	await set(page, '[data-field=thanks-enabled]', true);
+	await press(page, 'button[data-action=save-thanks]');
+	await expect
+		.poll(() => attrOf(page, '[data-testid=thanks-status]', 'data-kind'), { timeout: 15_000 })
+		.toBe('done');
+	// The chat posts the thanks, and a proxy in front of it answers 504 without a body.
+	stack.sim.control.chat().switches.lose = { mode: '504', count: 1, delayMs: 0 };
+	stack.sim.control.createTip({ name: 'Ashby', amount: 4, message: 'hi', paid: true });
+	const said = () =>
+		stack.sim.control
+			.chat()
+			.log()
+			.map((m) => m.text);
+	const thanks = 'Thank you Ashby for the $4.00 tip!';
+	await expect
+		.poll(() => textOf(page, '[data-testid=chat-unsure]'), { timeout: 30_000 })
+		.toContain(thanks);
+	expect(await textOf(page, '[data-testid=chat-unsure]')).toContain('Ashby');
+	expect(said()).toEqual([thanks]);
+	expect(await atEverySize(page, 'dock with a thanks that may not have gone')).toEqual([]);
+
+	await press(page, 'button[data-action=resend-chat]');
+	await expect.poll(said, { timeout: 10_000 }).toEqual([thanks, thanks]);
+	await expect
+		.poll(() => page.evaluate(() => !!document.querySelector('[data-testid=chat-unsure]')))
+		.toBe(false);
+	await expect.poll(() => textOf(page, '[data-testid=chat-recent]')).toContain('may not have gone');
 });
 
 test("the dock's Send to chat reaches the chat, and a command is refused before sending", async ({

@@ -1,7 +1,9 @@
 // Thanks in chat on hosted instances on one PostgreSQL: whichever instance a tip's start and
 // finish go through, and however many pages finish it at once, it is thanked once; the thanks
 // settings saved through one instance's dock are what the other sends with; a thanks owed by an
-// instance killed (SIGKILL) before it could send goes out from the one still running.
+// instance killed (SIGKILL) before it could send goes out from the one still running; a thanks
+// whose answer was lost is listed as may not have gone on every instance's dock, and Send again
+// pressed on both posts it once more, once.
 import { describe, expect, it } from 'vitest';
 import { runChild } from '../fixtures/child.ts';
 import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';
@@ -57,6 +59,35 @@ describe.skipIf(missing)('thanks in chat on several hosted instances', { timeout
 		const status = await (await call(b, 'GET', '/control/chat', dock)).json();
 		expect(status.waiting).toBe(0);
 		expect(status.recent).toHaveLength(3);
+	});
+
+	it('a thanks whose answer was lost waits for Send again on every instance, and goes once', async () => {
+		const { sim, apps } = await deployment(2);
+		const [a, b] = apps;
+		const cookie = await signIn(sim, a, b);
+		const page = await dashboard(a, cookie);
+		const overlay = { 'x-overlay-key': keyIn(page)! };
+		const dock = { 'x-control-key': dockKeyIn(page)! };
+		const thanks = { enabled: true, template: 'Thank you {name}!', burst: 'Thanks {name}!' };
+		expect((await call(a, 'PUT', '/control/chat/thanks', dock, thanks)).status).toBe(200);
+		sim.control.chat().switches.lose = { mode: '504', count: 1, delayMs: 0 };
+		const id: string = (await readyTip(sim, { name: 'Lost', amount: 2 })).order_id;
+		expect((await call(a, 'POST', `/api/tts/${id}/start`, overlay)).status).toBe(200);
+		expect((await call(a, 'POST', `/api/tts/${id}/finish`, overlay)).status).toBe(200);
+		// The other instance's dock lists it once the post's answer is lost.
+		let unsure: { id: string; text: string }[] = [];
+		for (const end = Date.now() + 15_000; unsure.length === 0 && Date.now() < end;) {
+			await new Promise((r) => setTimeout(r, 50));
+			unsure = (await (await call(b, 'GET', '/control/chat', dock)).json()).unsure;
+		}
+		expect(unsure).toEqual([expect.objectContaining({ text: 'Thank you Lost!' })]);
+		expect(said(sim)).toEqual(['Thank you Lost!']);
+		const again = await Promise.all(
+			[a, b].map((on) => call(on, 'POST', '/control/chat/resend', dock, { id: unsure[0].id }))
+		);
+		expect(again.map((r) => r.status).sort()).toEqual([200, 404]);
+		expect(said(sim)).toEqual(['Thank you Lost!', 'Thank you Lost!']);
+		expect((await (await call(a, 'GET', '/control/chat', dock)).json()).unsure).toEqual([]);
 	});
 
 	it('a thanks owed by an instance killed before sending it goes out once, from the other', async () => {

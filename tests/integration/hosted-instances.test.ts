@@ -62,7 +62,8 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 			'004-moderation',
 			'005-settings',
 			'006-upstream-calls',
-			'007-chat'
+			'007-chat',
+			'008-chat-entries'
 		]);
 		for (const a of apps) {
 			const health = await fetch(`${a.origin}/healthz`);

@@ -2,9 +2,10 @@
 // the clock is moved by hand. Tips read faster than the chat's budget allows are thanked in fewer
 // messages, never more than 15 in any 30 s, each tip named once; a 429 or a bot switched off is
 // tried again and shown; a 200 is a message posted, whatever its body; a thanks too late for the
-// stream is given up.
+// stream is given up; a post whose answer is lost is unsure, never posted again but by Send again.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FileChatStore } from '../../src/server/chat/store.ts';
+import { statusOf } from '../../src/server/chat/ledger.ts';
+import { FileChatStore } from '../../src/server/chat/file-store.ts';
 import { Thanker } from '../../src/server/chat/thanker.ts';
 import { FileModerationStore } from '../../src/server/moderation/file-store.ts';
 import type { UpstreamClient } from '../../src/server/upstream.ts';
@@ -17,16 +18,19 @@ interface Sent {
 /** The upstream: /me (USD), and the chat answering `answer()` (200 by default). */
 function upstream(answer: () => Response = () => Response.json({ success: true })) {
 	const sent: Sent[] = [];
+	/** Every post, whatever its answer (a lost answer's message went out too). */
+	const posted: string[] = [];
 	const client = {
 		call: async (_method: string, path: string, body?: string) => {
 			if (path === '/me')
 				return Response.json({ tenant: { currency: 'USD', currency_symbol: '$' } });
+			posted.push(JSON.parse(body!).message);
 			const res = answer();
 			if (res.ok) sent.push({ at: Date.now(), text: JSON.parse(body!).message });
 			return res;
 		}
 	} as unknown as UpstreamClient;
-	return { client, sent };
+	return { client, sent, posted };
 }
 
 async function rig(answer?: () => Response) {
@@ -64,7 +68,13 @@ async function rig(answer?: () => Response) {
 		});
 		return name;
 	};
-	return { thanker, read, sent: up.sent, status: async () => await thanker.store.read('s') };
+	return {
+		thanker,
+		read,
+		up,
+		sent: up.sent,
+		status: async () => await thanker.store.read('s')
+	};
 }
 
 beforeEach(() => vi.useFakeTimers({ now: new Date('2026-11-28T20:00:00Z') }));
@@ -129,7 +139,7 @@ describe('the thanks sender', () => {
 		);
 		await r.read('Late');
 		await vi.advanceTimersByTimeAsync(11 * 60_000);
-		const s = await r.status();
+		const s = await r.thanker.store.read('s', ['tip_0_x']);
 		expect(Object.values(s.entries).map((e) => e.state)).toEqual(['done']);
 		expect(s.recent[0]).toMatchObject({ text: 'Late', outcome: 'failed', code: 'too_late' });
 		expect(r.sent).toEqual([]);
@@ -147,5 +157,64 @@ describe('the thanks sender', () => {
 		await vi.advanceTimersByTimeAsync(5000);
 		expect(r.sent).toEqual([]);
 		r.thanker.close();
+	});
+
+	it('lists a thanks whose answer was lost as unsure, and posts it again only on Send again', async () => {
+		let lose = true;
+		const r = await rig(() =>
+			lose ? new Response(null, { status: 504 }) : Response.json({ success: true })
+		);
+		await r.read('Ada');
+		await vi.advanceTimersByTimeAsync(2000);
+		expect(r.up.posted).toEqual(['Thanks Ada!']);
+		await vi.advanceTimersByTimeAsync(11 * 60_000);
+		expect(r.up.posted).toEqual(['Thanks Ada!']);
+		const status = statusOf(await r.status());
+		expect(status.waiting).toBe(0);
+		expect(status.unsure).toEqual([
+			expect.objectContaining({ text: 'Thanks Ada!', tips: [{ name: 'Ada', amount: 1 }] })
+		]);
+		expect(status.recent[0]).toMatchObject({ outcome: 'unsure', tips: 1 });
+		lose = false;
+		const id = status.unsure[0].id;
+		expect(await r.thanker.resend('s', r.up.client, id)).toEqual({ ok: true });
+		// A second press (another dock) finds nothing left to send.
+		expect(await r.thanker.resend('s', r.up.client, id)).toBeNull();
+		expect(r.up.posted).toEqual(['Thanks Ada!', 'Thanks Ada!']);
+		expect(statusOf(await r.status()).unsure).toEqual([]);
+		r.thanker.close();
+	});
+
+	it('lists a thanks a stopped sender left mid-post as unsure, and never posts it by itself', async () => {
+		const store = new FileChatStore(null);
+		const at = Date.now() - 1000;
+		await store.update('s', (s) => {
+			s.thanks = { enabled: true, template: 'Thanks {name}!', burst: 'Thanks {name}!' };
+			s.entries.tip_a = { state: 'sending', at, readAt: at, name: 'Ann', amount: 2, msg: 'm1' };
+			s.entries.tip_b = { state: 'sending', at, readAt: at, name: 'Ben', amount: 3, msg: 'm1' };
+		});
+		const up = upstream();
+		const thanker = new Thanker({
+			store,
+			moderation: new FileModerationStore(null),
+			upstreamOf: () => up.client,
+			soleWriter: true
+		});
+		thanker.start();
+		await vi.advanceTimersByTimeAsync(5 * 60_000);
+		const status = statusOf(await store.read('s'));
+		expect(status.unsure).toEqual([
+			expect.objectContaining({
+				id: 'm1',
+				text: 'Thanks Ann and Ben!',
+				tips: [
+					{ name: 'Ann', amount: 2 },
+					{ name: 'Ben', amount: 3 }
+				]
+			})
+		]);
+		expect(status.recent[0]).toMatchObject({ outcome: 'unsure', code: 'interrupted', tips: 2 });
+		expect(up.posted).toEqual([]);
+		thanker.close();
 	});
 });

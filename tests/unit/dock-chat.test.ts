@@ -1,7 +1,8 @@
 // The dock's Chat section (widgets/dock/chat-form.ts, chat.svelte.ts) with a fake control client:
 // the thanks preview and its checks as the streamer types, a `bad_template` refusal on its field,
-// unsaved edits kept from a save made elsewhere, the Send to chat box's checks and outcomes, and
-// which push channel messages read the chat again.
+// unsaved edits kept from a save made elsewhere, the Send to chat box's checks and outcomes (a lost
+// answer says may not have gone), Send again of a thanks that may not have gone, and which push
+// channel messages read the chat again.
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_THANKS, type ChatStatus, type ThanksSettings } from '../../src/contract/chat.ts';
 import type { SendResult } from '../../widgets/dock/actions.ts';
@@ -12,7 +13,8 @@ import {
 	problemFix,
 	refusedField,
 	sentLine,
-	thanksPreview
+	thanksPreview,
+	unsureLine
 } from '../../widgets/dock/chat-form.ts';
 import type { ChatResult, ControlClient } from '../../widgets/dock/control-client.ts';
 import { liveReads, readsChat } from '../../widgets/dock/dock-live.ts';
@@ -21,7 +23,8 @@ const status = (thanks: ThanksSettings = DEFAULT_THANKS): ChatStatus => ({
 	thanks,
 	waiting: 0,
 	problem: null,
-	recent: []
+	recent: [],
+	unsure: []
 });
 
 /** An HTTP refusal as the control client answers it. */
@@ -37,6 +40,11 @@ function fake() {
 			status: status(t)
 		})),
 		sendChat: vi.fn(async (): Promise<SendResult> => ({
+			ok: true,
+			status: 200,
+			body: { outcome: 'done', message: 'sent to chat' }
+		})),
+		resendChat: vi.fn(async (): Promise<SendResult> => ({
 			ok: true,
 			status: 200,
 			body: { outcome: 'done', message: 'sent to chat' }
@@ -102,6 +110,43 @@ describe('Send to chat', () => {
 		await t.chat.send();
 		expect(t.chat.sendState?.text).toBe('chat budget used up: can send again in 13 s');
 		expect(t.chat.message).toBe('hello');
+	});
+});
+
+describe('an answer that never came', () => {
+	const lost = refusal(504, 'outcome_unknown', 'the tip service answered 504: it may have gone');
+
+	it('says the message may not have gone, not that it failed, and empties the box', async () => {
+		const t = fake();
+		t.client.sendChat.mockResolvedValueOnce(lost);
+		t.chat.message = 'BRB';
+		await t.chat.send();
+		expect(t.chat.sendState).toEqual({
+			kind: 'unsure',
+			text: 'may not have gone: look in your chat before sending it again'
+		});
+		expect(t.chat.message).toBe('');
+	});
+
+	it("Send again says how each thanks' press went, apart from the others", async () => {
+		const t = fake();
+		t.client.resendChat.mockResolvedValueOnce(lost);
+		await t.chat.resend('m1');
+		await t.chat.resend('m2');
+		expect(t.client.resendChat.mock.calls).toEqual([['m1'], ['m2']]);
+		expect(t.chat.resendState.m1?.kind).toBe('unsure');
+		expect(t.chat.resendState.m2).toEqual({ kind: 'done', text: 'sent to chat' });
+	});
+
+	it('lists a thanks that may not have gone with its tippers', () => {
+		const u = { id: 'm1', at: 'T', text: 'Thanks A and B!', tips: [] as never[] };
+		const tips = [
+			{ name: 'A', amount: 1 },
+			{ name: 'B', amount: null }
+		];
+		expect(unsureLine({ ...u, tips }, () => '20:14')).toBe('20:14 · thanks for 2 tips: A, B');
+		const sent = { at: 'T', text: 'x', kind: 'thanks', tips: 1, outcome: 'unsure' } as const;
+		expect(sentLine(sent, () => '20:14')).toBe('20:14 · thanks · may not have gone');
 	});
 });
 

@@ -7,6 +7,7 @@ import {
 	CHAT_MESSAGE_MAX,
 	type ChatProblem,
 	type ChatSent,
+	type ChatUnsure,
 	type ThanksSettings
 } from '../../src/contract/chat.ts';
 import { renderThanks, startsAsCommand, templateProblem } from '../../src/core/thanks.ts';
@@ -77,6 +78,8 @@ export function problemFix(p: ChatProblem): string | null {
 		case 'gateway_unavailable':
 		case 'unreachable':
 			return 'It retries shortly by itself.';
+		case 'outcome_unknown':
+			return 'Look in your chat: if the thanks is not there, press Send again.';
 		case 'rate_limited':
 		case 'chat_budget':
 			return `Chat takes ${CHAT_BUDGET.messages} messages per ${CHAT_BUDGET.perMs / 1000} s: the rest go out when it allows.`;
@@ -91,6 +94,17 @@ export function sentLine(s: ChatSent, time: (iso: string) => string): string {
 		s.kind === 'dock'
 			? 'from the dock'
 			: `thanks${s.tips && s.tips > 1 ? ` for ${s.tips} tips` : ''}`;
-	const how = s.outcome === 'sent' ? 'sent' : `failed${s.code ? ` (${s.code})` : ''}`;
+	const how =
+		s.outcome === 'sent'
+			? 'sent'
+			: s.outcome === 'unsure'
+				? `may not have gone${s.code === 'interrupted' ? ' (interrupted)' : ''}`
+				: `failed${s.code ? ` (${s.code})` : ''}`;
 	return `${time(s.at)} · ${what} · ${how}`;
+}
+
+/** A thanks that may not have gone, in a line under its text: when, and its tippers. */
+export function unsureLine(u: ChatUnsure, time: (iso: string) => string): string {
+	const names = u.tips.map((t) => t.name).join(', ');
+	return `${time(u.at)} · ${u.tips.length === 1 ? 'thanks for' : `thanks for ${u.tips.length} tips:`} ${names}`;
 }

@@ -1,14 +1,14 @@
 // The dock's Chat section (docs/dock.md, "Thanks in chat"): the chat's status as GET /control/chat
 // says it (read on open, on the push channel's `chat` message and on hello/resync; never polled),
 // the thanks form's draft kept apart from what another dock saves meanwhile (form-draft.svelte.ts,
-// as the Rules form's is), and the Send to chat box.
+// as the Rules form's is), the Send to chat box, and Send again of a thanks that may not have gone.
 import { DEFAULT_THANKS, type ChatStatus, type ThanksSettings } from '../../src/contract/chat.ts';
 import { actionOutcome, type Outcome } from './actions.ts';
 import { messageProblem, refusedField, sameThanks, type ThanksField } from './chat-form.ts';
 import type { ControlClient } from './control-client.ts';
 import { FormDraft } from './form-draft.svelte.ts';
 
-type State = { kind: Outcome['kind'] | 'saving' | 'sending'; text: string } | null;
+type State = { kind: Outcome['kind'] | 'saving' | 'sending' | 'unsure'; text: string } | null;
 
 export class DockChat extends FormDraft<ThanksSettings, ThanksSettings> {
 	/** The chat's status as last read or saved; null until read. */
@@ -22,6 +22,8 @@ export class DockChat extends FormDraft<ThanksSettings, ThanksSettings> {
 	/** The Send to chat box and its last outcome. */
 	message = $state('');
 	sendState = $state<State>(null);
+	/** Send again, by the id of the thanks it was pressed for: sending, or how it went. */
+	resendState = $state<Record<string, State>>({});
 
 	readonly #client: ControlClient;
 	#reads = 0;
@@ -94,14 +96,39 @@ export class DockChat extends FormDraft<ThanksSettings, ThanksSettings> {
 		this.sendState = { kind: 'sending', text: 'sending…' };
 		const res = await this.#client.sendChat(message);
 		const o = actionOutcome(res);
-		if (o.kind === 'done' && this.message.trim() === message) this.message = '';
-		this.sendState = { kind: o.kind, text: sendText(o, res) };
+		// An unknown outcome may have gone: the box empties as for one sent, not to be sent twice.
+		if ((o.kind === 'done' || unsure(res)) && this.message.trim() === message) this.message = '';
+		this.sendState = sendState(o, res);
+	}
+
+	/**
+	 * Send again of a thanks that may not have gone (its `id`): pressed once per id at a time; the
+	 * status (re-read on the push channel's `chat`) then lists it no more, or again.
+	 */
+	async resend(id: string): Promise<void> {
+		if (this.resendState[id]?.kind === 'sending') return;
+		this.resendState = { ...this.resendState, [id]: { kind: 'sending', text: 'sending…' } };
+		const res = await this.#client.resendChat(id);
+		this.resendState = { ...this.resendState, [id]: sendState(actionOutcome(res), res) };
 	}
 }
 
-/** Our own budget's 429 says when it can send again; other outcomes as the dock says them. */
-function sendText(o: Outcome, res: Awaited<ReturnType<ControlClient['sendChat']>>): string {
-	if (res.ok || res.kind !== 'http' || res.code !== 'chat_budget') return o.text;
+type Answer = Awaited<ReturnType<ControlClient['sendChat']>>;
+
+/** 504 `outcome_unknown`: the message was posted and no answer said whether chat took it. */
+const unsure = (res: Answer) => !res.ok && res.kind === 'http' && res.code === 'outcome_unknown';
+
+/**
+ * Our own budget's 429 says when it can send again; an unknown outcome that the message may not
+ * have gone (not that it failed); other outcomes as the dock says them.
+ */
+function sendState(o: Outcome, res: Answer): NonNullable<State> {
+	if (unsure(res))
+		return { kind: 'unsure', text: 'may not have gone: look in your chat before sending it again' };
+	if (res.ok || res.kind !== 'http' || res.code !== 'chat_budget')
+		return { kind: o.kind, text: o.text };
 	const s = Math.ceil((res.retryAfterMs ?? 0) / 1000);
-	return s > 0 ? `chat budget used up: can send again in ${s} s` : 'chat budget used up: try again';
+	const text =
+		s > 0 ? `chat budget used up: can send again in ${s} s` : 'chat budget used up: try again';
+	return { kind: o.kind, text };
 }

@@ -171,6 +171,11 @@ export class ControlClient {
 		return this.#control.send(control.sendChat, { body: { message } });
 	}
 
+	/** POST /control/chat/resend: Send again of a thanks that may not have gone (its id). */
+	resendChat(id: string): Promise<SendResult> {
+		return this.#control.send(control.resendChat, { body: { id } });
+	}
+
 	/** POST /control/new-key (single mode): the new key; the old one has stopped. */
 	async newKey(): Promise<{ ok: true; key: string } | { ok: false; error: string }> {
 		const res = await this.#control.call(control.newKey);

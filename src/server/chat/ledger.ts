@@ -1,8 +1,9 @@
 // A streamer's chat as the token endpoint keeps it (docs/dock.md, "Thanks in chat"): the thanks
 // settings, one entry per tip to thank (so a tip is thanked once, whoever finishes it and however
 // often), the times of the messages sent (the chat budget), the problem that stops chat now and
-// the last messages. Pure: the stores (store.ts) keep it whole, a file in single mode and a row in
-// PostgreSQL in hosted mode, and apply these changes one at a time per streamer.
+// the last messages. Pure: the stores (store.ts) keep the small part (ChatMeta) whole and each
+// entry apart (a journal in single mode, rows in PostgreSQL in hosted mode); a change sees the
+// entries not done and those it names, never the day's, and is applied one at a time per streamer.
 import { z } from 'zod/mini';
 import {
 	CHAT_BUDGET,
@@ -10,7 +11,8 @@ import {
 	ChatSent,
 	DEFAULT_THANKS,
 	ThanksSettings,
-	type ChatStatus
+	type ChatStatus,
+	type ChatUnsure
 } from '../../contract/chat.ts';
 
 /**
@@ -18,12 +20,14 @@ import {
  * - `finishing`: its finish is on its way upstream (written before, so a crash in between is
  *   settled from the played history, thanker.ts);
  * - `owed`: read on stream, the thanks is due at `due`;
- * - `sending`: taken by a sender at `at`; a sender that dies then leaves it, and it is given up
- *   rather than maybe said twice;
+ * - `sending`: taken by a sender at `at`, as the message `msg`; a sender that dies then leaves it,
+ *   and it becomes `unsure`;
+ * - `unsure`: its message (`text`) was posted and no answer said whether chat took it; never posted
+ *   again but by the streamer's Send again (the dock lists it);
  * - `done`: thanked, given up, or not to be thanked; kept for a day so a late repeat is known.
  */
 export const Entry = z.object({
-	state: z.enum(['finishing', 'owed', 'sending', 'done']),
+	state: z.enum(['finishing', 'owed', 'sending', 'unsure', 'done']),
 	/** When it entered its state (ms since 1970). */
 	at: z.number(),
 	/** When the tip was read (its finish answered): a thanks later than THANKS_GIVE_UP_MS is not sent. */
@@ -31,19 +35,29 @@ export const Entry = z.object({
 	due: z.optional(z.number()),
 	name: z.optional(z.string()),
 	amount: z.optional(z.nullable(z.number())),
-	tries: z.optional(z.int())
+	tries: z.optional(z.int()),
+	/** `sending` and `unsure`: the message it went in (the entries thanked together share it). */
+	msg: z.optional(z.string()),
+	/** `unsure`: the message as posted, for Send again. */
+	text: z.optional(z.string())
 });
 export type Entry = z.infer<typeof Entry>;
 
-export const ChatState = z.object({
+/** The streamer's chat but its entries: stored whole (small, bounded). */
+export const ChatMeta = z.object({
 	thanks: ThanksSettings,
-	entries: z.record(z.string(), Entry),
 	/** When each message counted against the budget went out (ms), the last window's only. */
 	sends: z.array(z.number()),
 	problem: z.nullable(ChatProblem),
 	recent: z.array(ChatSent)
 });
-export type ChatState = z.infer<typeof ChatState>;
+export type ChatMeta = z.infer<typeof ChatMeta>;
+
+/**
+ * The state a change sees: the meta, and the entries loaded for it (every one not `done`, and those
+ * the change names by order id); a done entry not named is not there but still stored.
+ */
+export type ChatState = ChatMeta & { entries: Record<string, Entry> };
 
 /** The thanks' share of the chat budget: the rest stays for the dock's Send and other tools. */
 export const THANKS_PER_WINDOW = 15;
@@ -58,30 +72,48 @@ export const MAX_GATHER_MS = 20_000;
 export const THANKS_GIVE_UP_MS = 10 * 60_000;
 /** A `finishing` or `sending` entry older than this was left by a sender that stopped. */
 export const STALE_MS = 60_000;
-const KEEP_DONE_MS = 24 * 3600_000;
+/** Done and unsure entries are kept this long (a late repeat of a tip is known), then dropped. */
+export const KEEP_DONE_MS = 24 * 3600_000;
 const RECENT_MAX = 20;
 
-export const emptyChat = (): ChatState => ({
+export const emptyMeta = (): ChatMeta => ({
 	thanks: { ...DEFAULT_THANKS },
-	entries: {},
 	sends: [],
 	problem: null,
 	recent: []
 });
 
-/** A stored state read back; what cannot be read is started afresh (and the caller logs it). */
-export function readChat(stored: unknown): ChatState | null {
-	const parsed = ChatState.safeParse(stored);
-	return parsed.success ? parsed.data : null;
-}
+/** The meta of a state (what is stored whole). */
+export const metaOf = ({ thanks, sends, problem, recent }: ChatMeta): ChatMeta => ({
+	thanks,
+	sends,
+	problem,
+	recent
+});
 
 /** The dock's view of the state. */
 export function statusOf(s: ChatState): ChatStatus {
 	let waiting = 0;
-	for (const e of Object.values(s.entries))
+	const unsure = new Map<string, ChatUnsure>();
+	for (const e of Object.values(s.entries)) {
 		if (e.state === 'owed' || e.state === 'sending') waiting++;
-	return { thanks: s.thanks, waiting, problem: s.problem, recent: s.recent };
+		if (e.state !== 'unsure') continue;
+		const id = messageOf(e);
+		const one = unsure.get(id);
+		const tip = { name: e.name ?? 'someone', amount: e.amount ?? null };
+		if (one) one.tips.push(tip);
+		else unsure.set(id, { id, at: new Date(e.at).toISOString(), text: e.text ?? '', tips: [tip] });
+	}
+	const listed = [...unsure.values()].sort((a, b) => a.at.localeCompare(b.at));
+	return { thanks: s.thanks, waiting, problem: s.problem, recent: s.recent, unsure: listed };
 }
+
+/** The message an entry went in (one left by an older version has no id: its time says). */
+export const messageOf = (e: Entry): string => e.msg ?? `m${e.at}`;
+
+/** The entries of the message `id` in the state `state`. */
+export const entriesOf = (s: ChatState, id: string, state: Entry['state']): [string, Entry][] =>
+	Object.entries(s.entries).filter(([, e]) => e.state === state && messageOf(e) === id);
 
 /** The sends still inside the budget's window at `now`. */
 export function sendsInWindow(s: ChatState, now: number): number[] {
@@ -124,17 +156,19 @@ export function dueEntries(s: ChatState, now: number): [string, Entry][] {
 export function nextWake(s: ChatState): number | null {
 	let next: number | null = null;
 	for (const e of Object.values(s.entries)) {
-		const at = e.state === 'owed' ? (e.due ?? e.at) : e.state === 'done' ? null : e.at + STALE_MS;
+		const at =
+			e.state === 'owed'
+				? (e.due ?? e.at)
+				: e.state === 'done' || e.state === 'unsure'
+					? null
+					: e.at + STALE_MS;
 		if (at !== null && (next === null || at < next)) next = at;
 	}
 	return next;
 }
 
-/** Whether anything is left to do for the streamer (the hosted store's `busy` flag). */
-export const isBusy = (s: ChatState) => Object.values(s.entries).some((e) => e.state !== 'done');
+/** An entry the sender still has something to do with (its streamer is resumed at start). */
+export const isBusy = (e: Entry) => e.state !== 'done' && e.state !== 'unsure';
 
-/** Done entries past keeping are dropped. */
-export function prune(s: ChatState, now: number): void {
-	for (const [id, e] of Object.entries(s.entries))
-		if (e.state === 'done' && e.at < now - KEEP_DONE_MS) delete s.entries[id];
-}
+/** A done or unsure entry past keeping, which the stores drop. */
+export const isPast = (e: Entry, now: number) => !isBusy(e) && e.at < now - KEEP_DONE_MS;

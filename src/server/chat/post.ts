@@ -1,13 +1,20 @@
 // One message through the upstream's POST /chat/messages (docs/upstream.md, chat), and what its
-// answer means for the sender: sent, try again later (how much later), or never. The upstream's
-// own code is kept, so the dock says what is wrong in the streamer's terms.
+// answer means for the sender: sent, not sent (try again later, how much later, or never), or
+// unknown. The upstream takes no idempotency key, so only an answer that proves the message was not
+// posted is tried again: a 429 (the upstream's, or our budget's before sending), 409
+// `bot_unavailable`, 502 `gateway_unavailable`, a refusal of the credential or the channel, or a
+// connection never made. A timeout, a connection cut after sending, or a 5xx without the documented
+// code leaves it unknown: the message may have gone, and the kit never posts it again by itself.
+// The upstream's own code is kept, so the dock says what is wrong in the streamer's terms.
 import { ApiErrorBody, MissingScopeBody, ROUTES } from '../../contract/index.ts';
 import { backoffDelay, retryAfterMs } from '../../core/backoff.ts';
 import { answerOf } from '../control-actions.ts';
-import type { UpstreamClient } from '../upstream.ts';
+import { UpstreamUnavailable, type UpstreamClient } from '../upstream.ts';
 
 export type ChatOutcome =
 	| { ok: true }
+	/** No answer that says: the message may have gone out. Never posted again by the kit. */
+	| { ok: false; retry: 'unknown'; problem: { code: 'outcome_unknown'; error: string } }
 	| {
 			ok: false;
 			/** `soon`: it clears by itself; `streamer`: the streamer must act; `never`: this message. */
@@ -34,6 +41,16 @@ const SENTENCES: Record<string, string> = {
 	unreachable: 'the tip service cannot be reached'
 };
 
+/** The sentence of an unknown outcome: what happened, and that it may have gone. */
+const unknown = (what: string): ChatOutcome => ({
+	ok: false,
+	retry: 'unknown',
+	problem: {
+		code: 'outcome_unknown',
+		error: `${what}: the message may have gone to chat (look in the chat before sending it again)`
+	}
+});
+
 export async function postChat(
 	up: UpstreamClient,
 	message: string,
@@ -47,26 +64,37 @@ export async function postChat(
 		problem: { code, error: error ?? SENTENCES[code] ?? SENTENCES.unreachable }
 	});
 	let res: Response;
-	let data: unknown;
 	try {
 		res = await up.call(ROUTES.chatSend.method, ROUTES.chatSend.path, JSON.stringify({ message }));
-		// A 200 is a message posted, whatever its body: never sent again.
-		if (res.ok) {
-			await res.body?.cancel().catch(() => {});
-			return { ok: true };
-		}
-		data = await answerOf(res);
-	} catch {
-		return soon('unreachable');
+	} catch (err) {
+		if (err instanceof UpstreamUnavailable && err.notSent) return soon('unreachable');
+		return unknown('the chat did not answer in time, or the connection was cut');
 	}
+	// A 200 is a message posted, whatever its body: never sent again.
+	if (res.ok) {
+		await res.body?.cancel().catch(() => {});
+		return { ok: true };
+	}
+	// The status alone decides below when the body cannot be read.
+	const data = await answerOf(res).catch(() => null);
 	const body = ApiErrorBody.safeParse(data);
 	const code = body.success ? body.data.code : undefined;
 	const said = body.success ? body.data.error : `the tip service answered ${res.status}`;
-	if (res.status === 429) return soon('rate_limited', retryAfterMs(res.headers, attempt, random));
+	// The chat budget's 429 says its wait in Retry-After; the RateLimit-* headers beside it are the
+	// key's budget (docs/upstream.md): Retry-After first.
+	if (res.status === 429) {
+		const headers = res.headers;
+		const wait = (name: string) =>
+			name === 'RateLimit-Reset' && headers.has('Retry-After') ? null : headers.get(name);
+		return soon('rate_limited', retryAfterMs(wait, attempt, random));
+	}
 	// A 409 bot_unavailable may also be a platform with no connected channel (docs/upstream.md,
 	// chat): tried again either way, with the upstream's own sentence, which tells them apart.
-	if (code === 'bot_unavailable') return soon(code, undefined, body.success ? said : undefined);
-	if (res.status >= 500) return soon(code ?? 'gateway_unavailable');
+	if (res.status === 409 && code === 'bot_unavailable')
+		return soon(code, undefined, body.success ? said : undefined);
+	if (res.status === 502 && code === 'gateway_unavailable') return soon(code);
+	// Any other 5xx (a proxy's bodiless 504, a crash of the upstream's) may come after the post.
+	if (res.status >= 500) return unknown(`the tip service answered ${res.status}`);
 	const needs = (c: string, error = SENTENCES[c] ?? said, extra = {}): ChatOutcome => ({
 		ok: false,
 		retry: 'streamer',

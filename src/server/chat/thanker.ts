@@ -3,19 +3,29 @@
 // before the finish goes upstream and made `owed` by its 200 when moderation decided the tip `read`
 // (a removed, voiceless or held tip is never thanked, an approved one when it is read). A sender
 // then takes the owed entries under the chat budget and posts them as one message (a burst).
+// A message whose outcome no answer told (chat/post.ts) is never posted again by itself: its tips
+// are listed `unsure` in the dock, whose Send again (resend) posts it once more.
 // Everything lives in the store (store.ts), so copies, instances and restarts share it; the timers
 // here only say when to look again, and there are none while nothing is owed.
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod/mini';
 import { ROUTES, type HistoryTip } from '../../contract/index.ts';
 import { CHAT_BUDGET, type ThanksSettings } from '../../contract/chat.ts';
-import { formatAmount } from '../../core/money.ts';
 import { coalesced } from '../../core/coalesce.ts';
-import { renderThanks } from '../../core/thanks.ts';
 import type { ModerationStore } from '../moderation/store.ts';
 import type { UpstreamClient } from '../upstream.ts';
 import { ask } from '../control-actions.ts';
-import { givenUp, recordSent, takeDue } from './changes.ts';
 import {
+	BUDGET_SPENT,
+	leftUnsure,
+	recordSent,
+	settlePost,
+	takeDue,
+	thanksText
+} from './changes.ts';
+import {
+	entriesOf,
+	messageOf,
 	gather,
 	GATHER_MS,
 	nextWake,
@@ -107,12 +117,16 @@ export class Thanker {
 		const now = this.#now();
 		try {
 			// A read first: with thanks off (the default) a finish costs no write nor lock.
-			const was = await this.store.read(streamer);
+			const was = await this.store.read(streamer, [orderId]);
 			if (!was.thanks.enabled || was.entries[orderId]) return;
-			await this.store.update(streamer, (s) => {
-				if (s.thanks.enabled && !s.entries[orderId])
-					s.entries[orderId] = { state: 'finishing', at: now };
-			});
+			await this.store.update(
+				streamer,
+				(s) => {
+					if (s.thanks.enabled && !s.entries[orderId])
+						s.entries[orderId] = { state: 'finishing', at: now };
+				},
+				[orderId]
+			);
 		} catch (err) {
 			logged(err);
 		}
@@ -160,18 +174,37 @@ export class Thanker {
 			spend(s, now);
 			return true;
 		});
-		if (!room)
-			return {
-				ok: false,
-				retry: 'soon',
-				problem: {
-					code: 'chat_budget',
-					error: `the chat budget (${CHAT_BUDGET.messages} messages per ${CHAT_BUDGET.perMs / 1000} seconds) is spent: try again shortly`
-				}
-			};
+		if (!room) return BUDGET_SPENT;
 		const outcome = await postChat(up, message, 0);
 		await this.store.update(streamer, (s, tell) => {
 			recordSent(s, { text: message, kind: 'dock' }, outcome, this.#now());
+			tell();
+		});
+		return outcome;
+	}
+
+	/**
+	 * The dock's Send again of a thanks that may not have gone (its message `id`): taken from
+	 * `unsure` (so two docks pressing at once post it once), counted in the budget, posted as it
+	 * was; its outcome settles as any thanks', but a refusal leaves it unsure for the streamer.
+	 * Null: nothing unsure has that id (sent again already, or gone).
+	 */
+	async resend(streamer: string, up: UpstreamClient, id: string): Promise<ChatOutcome | null> {
+		const now = this.#now();
+		const taken = await this.store.update(streamer, (s, tell) => {
+			const entries = entriesOf(s, id, 'unsure');
+			if (entries.length === 0) return null;
+			if (roomAt(s, now, CHAT_BUDGET.messages) > now) return 'budget';
+			spend(s, now);
+			for (const [key, e] of entries) s.entries[key] = { ...e, state: 'sending', at: now, msg: id };
+			tell();
+			return entries[0][1].text ?? '';
+		});
+		if (taken === null) return null;
+		if (taken === 'budget') return BUDGET_SPENT;
+		const outcome = await postChat(up, taken, 0);
+		await this.store.update(streamer, (s, tell) => {
+			settlePost(s, id, taken, outcome, this.#now(), true);
 			tell();
 		});
 		return outcome;
@@ -236,7 +269,9 @@ export class Thanker {
 		const now = this.#now();
 		const state = await this.store.read(streamer);
 		await this.#settleStale(streamer, state, now);
-		const taken = await this.store.update(streamer, (s, tell) => takeDue(s, now, tell));
+		const taken = await this.store.update(streamer, (s, tell) =>
+			takeDue(s, now, tell, randomUUID())
+		);
 		if (Array.isArray(taken) && taken.length > 0) await this.#thank(streamer, taken);
 		const after = await this.store.read(streamer);
 		const wake = Math.max(nextWake(after) ?? Infinity, typeof taken === 'number' ? taken : 0);
@@ -244,9 +279,8 @@ export class Thanker {
 	}
 
 	async #thank(streamer: string, taken: [string, Entry][]): Promise<void> {
-		const names = taken.map(([, e]) => e.name ?? 'someone');
-		const total = taken.reduce((sum, [, e]) => sum + (e.amount ?? 0), 0);
 		const tries = Math.max(...taken.map(([, e]) => e.tries ?? 0));
+		const msg = taken[0][1].msg ?? '';
 		const currency = await this.#tenant.currency(streamer, this.#o.upstreamOf(streamer));
 		// The amount without its currency only when the tenant's stays out of reach (GET /me refused
 		// twice, as under a spent rate limit): the thanks is tried again shortly first.
@@ -263,35 +297,18 @@ export class Thanker {
 			return;
 		}
 		const state = await this.store.read(streamer);
-		const text = renderThanks(state.thanks, names, formatAmount(total, currency));
+		const text = thanksText(state.thanks, taken, currency);
 		const outcome = await postChat(this.#o.upstreamOf(streamer), text, tries);
-		const now = this.#now();
 		await this.store.update(streamer, (s, tell) => {
-			const retry = !outcome.ok && outcome.retry !== 'never';
-			for (const [id] of taken) {
-				const e = s.entries[id];
-				if (e?.state !== 'sending') continue;
-				s.entries[id] = retry
-					? {
-							...e,
-							state: 'owed',
-							at: now,
-							tries: (e.tries ?? 0) + 1,
-							due: now + (outcome.ok ? 0 : (outcome.waitMs ?? STREAMER_RETRY_MS))
-						}
-					: { ...e, state: 'done', at: now };
-			}
-			// A message that will be tried again is not listed yet: only its problem shows.
-			if (!retry) recordSent(s, { text, kind: 'thanks', tips: taken.length }, outcome, now);
-			else if (!outcome.ok) s.problem = { ...outcome.problem, at: new Date(now).toISOString() };
+			settlePost(s, msg, text, outcome, this.#now());
 			tell();
 		});
 	}
 
 	/**
 	 * Entries left by a sender that stopped: a finish whose answer never came is settled from the
-	 * played history (thanked if the tip is there), a message whose post never answered is given up
-	 * (it may have gone out: a tip is never thanked twice).
+	 * played history (thanked if the tip is there), a message whose post never answered is unsure
+	 * (it may have gone out: the kit never posts it twice, the streamer decides in the dock).
 	 */
 	async #settleStale(streamer: string, s: ChatState, now: number): Promise<void> {
 		// Single mode: what was under way when this process started was left by one that stopped.
@@ -301,15 +318,23 @@ export class Thanker {
 				.filter(([, e]) => e.state === state && e.at < cut)
 				.map(([id]) => id);
 		const sending = stale('sending');
-		if (sending.length > 0)
+		if (sending.length > 0) {
+			const currency = await this.#tenant.currency(streamer, this.#o.upstreamOf(streamer));
 			await this.store.update(streamer, (st, tell) => {
 				const left = sending
 					.filter((id) => st.entries[id]?.state === 'sending' && st.entries[id].at < cut)
 					.map((id): [string, Entry] => [id, st.entries[id]]);
-				for (const [id, e] of left) st.entries[id] = { ...e, state: 'done', at: now };
-				if (left.length > 0) givenUp(st, left, 'interrupted', now);
-				tell();
+				// By message: the entries thanked together are one unsure message.
+				const messages = new Map<string, [string, Entry][]>();
+				for (const [id, e] of left)
+					messages.set(messageOf(e), [...(messages.get(messageOf(e)) ?? []), [id, e]]);
+				for (const [msg, entries] of messages) {
+					const named = entries.map(([id, e]): [string, Entry] => [id, { ...e, msg }]);
+					leftUnsure(st, named, thanksText(st.thanks, named, currency), now);
+				}
+				if (left.length > 0) tell();
 			});
+		}
 		const finishing = stale('finishing');
 		if (finishing.length === 0) return;
 		const history = await ask(this.#o.upstreamOf(streamer), ROUTES.ttsHistory, {

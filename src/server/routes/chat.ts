@@ -1,9 +1,11 @@
 // The dock's chat (docs/dock.md, "Thanks in chat"): GET /control/chat (the thanks settings and how
-// the chat is doing), PUT /control/chat/thanks (save the settings) and POST /control/chat/send (the
-// dock's own message, within the chat budget). The sending is the thanker's (chat/thanker.ts).
-import type { Hono } from 'hono';
+// the chat is doing), PUT /control/chat/thanks (save the settings), POST /control/chat/send (the
+// dock's own message, within the chat budget) and POST /control/chat/resend (Send again of a
+// thanks that may not have gone). The sending is the thanker's (chat/thanker.ts).
+import type { Context, Hono } from 'hono';
 import { CONTROL_BODIES } from '../../contract/control-bodies.ts';
 import { startsAsCommand, templateProblem } from '../../core/thanks.ts';
+import type { ChatOutcome } from '../chat/post.ts';
 import type { Thanker } from '../chat/thanker.ts';
 import { chatStatus } from '../chat/store.ts';
 import { HttpError, upstreamUnavailable } from '../http-error.ts';
@@ -57,16 +59,34 @@ export function chatRoutes(control: Hono<ControlEnv>, thanker: Thanker) {
 					'a message cannot start with / or ! (the chat takes it for a command)'
 				);
 			const { streamer, upstream } = c.var.caller;
-			const outcome = await thanker.send(streamer, upstream, message);
-			if (outcome.ok) return c.json({ outcome: 'done', message: 'sent to chat' }, 200, NO_STORE);
-			const { code, error, required_scope } = outcome.problem;
-			if (code === 'chat_budget' || code === 'rate_limited')
-				throw new HttpError(429, 'chat_budget', error, { 'Retry-After': '5' });
-			if (code === 'missing_scope')
-				throw new HttpError(403, code, error, undefined, { required_scope: required_scope ?? '' });
-			if (code === 'unreachable') throw upstreamUnavailable();
-			if (outcome.retry === 'soon') throw new HttpError(503, code, error, { 'Retry-After': '5' });
-			throw new HttpError(outcome.retry === 'never' ? 400 : 409, code, error);
+			return answered(c, await thanker.send(streamer, upstream, message));
 		}
 	);
+
+	control.post(
+		'/chat/resend',
+		limitOf(B.resendChat),
+		jsonInput({ schema: B.resendChat.body, refuse: bad(B.resendChat.badBody) }),
+		async (c) => {
+			const { streamer, upstream } = c.var.caller;
+			const outcome = await thanker.resend(streamer, upstream, c.req.valid('json').id);
+			if (outcome !== null) return answered(c, outcome);
+			throw new HttpError(404, 'not_unsure', 'no such thanks to send again (sent again, or gone)');
+		}
+	);
+}
+
+/** A message's outcome as the dock's answer: sent, or why not (or that no answer said). */
+function answered(c: Context, outcome: ChatOutcome): Response {
+	if (outcome.ok) return c.json({ outcome: 'done', message: 'sent to chat' }, 200, NO_STORE);
+	if (outcome.retry === 'unknown')
+		throw new HttpError(504, outcome.problem.code, outcome.problem.error);
+	const { code, error, required_scope } = outcome.problem;
+	if (code === 'chat_budget' || code === 'rate_limited')
+		throw new HttpError(429, 'chat_budget', error, { 'Retry-After': '5' });
+	if (code === 'missing_scope')
+		throw new HttpError(403, code, error, undefined, { required_scope: required_scope ?? '' });
+	if (code === 'unreachable') throw upstreamUnavailable();
+	if (outcome.retry === 'soon') throw new HttpError(503, code, error, { 'Retry-After': '5' });
+	throw new HttpError(outcome.retry === 'never' ? 400 : 409, code, error);
 }
