@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { statusOf } from '../../src/server/chat/ledger.ts';
 import { FileChatStore } from '../../src/server/chat/file-store.ts';
 import { Thanker } from '../../src/server/chat/thanker.ts';
+import type { ChatStore } from '../../src/server/chat/store.ts';
 import { FileModerationStore } from '../../src/server/moderation/file-store.ts';
 import type { UpstreamClient } from '../../src/server/upstream.ts';
 
@@ -215,6 +216,57 @@ describe('the thanks sender', () => {
 		]);
 		expect(status.recent[0]).toMatchObject({ outcome: 'unsure', code: 'interrupted', tips: 2 });
 		expect(up.posted).toEqual([]);
+		thanker.close();
+	});
+
+	it('thanks a tip once whose note and settling the store did not take while it was away', async () => {
+		const inner = new FileChatStore(null);
+		let away = false;
+		const refuse = () => Promise.reject(new Error('timeout exceeded when trying to connect'));
+		const store: ChatStore = {
+			push: inner.push,
+			read: (streamer, ids) => (away ? refuse() : inner.read(streamer, ids)),
+			update: (streamer, change, ids) => (away ? refuse() : inner.update(streamer, change, ids)),
+			busy: () => (away ? refuse() : inner.busy())
+		};
+		const up = upstream();
+		const moderation = new FileModerationStore(null);
+		const thanker = new Thanker({
+			store,
+			moderation,
+			upstreamOf: () => up.client,
+			soleWriter: true
+		});
+		await thanker.saveSettings('s', {
+			enabled: true,
+			template: 'Thanks {name}!',
+			burst: 'Thanks {name}!'
+		});
+		await moderation.decide('s', [
+			{
+				orderId: 'tip_z',
+				outcome: 'read',
+				rule: null,
+				spans: [],
+				by: 'rules',
+				decidedAt: new Date().toISOString()
+			}
+		]);
+		const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+		away = true;
+		await thanker.beforeFinish('s', 'tip_z');
+		const answer = { success: true, tip: { order_id: 'tip_z', name: 'Zoe', amount: 5 } };
+		await thanker.afterFinish('s', 'tip_z', answer);
+		await vi.advanceTimersByTimeAsync(20_000);
+		expect(up.posted).toEqual([]);
+		away = false;
+		await vi.advanceTimersByTimeAsync(60_000);
+		expect(up.sent.map((m) => m.text)).toEqual(['Thanks Zoe!']);
+		// A second finish answer for the same tip (another copy's) thanks nobody again.
+		await thanker.afterFinish('s', 'tip_z', answer);
+		await vi.advanceTimersByTimeAsync(60_000);
+		expect(up.posted).toEqual(['Thanks Zoe!']);
+		errors.mockRestore();
 		thanker.close();
 	});
 });

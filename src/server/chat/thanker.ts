@@ -10,33 +10,25 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod/mini';
 import { ROUTES, type HistoryTip } from '../../contract/index.ts';
-import { CHAT_BUDGET, type ThanksSettings } from '../../contract/chat.ts';
+import type { ThanksSettings } from '../../contract/chat.ts';
 import { coalesced } from '../../core/coalesce.ts';
 import type { ModerationStore } from '../moderation/store.ts';
 import type { UpstreamClient } from '../upstream.ts';
 import { ask } from '../control-actions.ts';
+import { leftUnsure, settlePost, takeDue, thanksText } from './changes.ts';
 import {
-	BUDGET_SPENT,
-	leftUnsure,
-	recordSent,
-	settlePost,
-	takeDue,
-	thanksText
-} from './changes.ts';
-import {
-	entriesOf,
 	messageOf,
 	gather,
 	GATHER_MS,
 	nextWake,
-	roomAt,
-	spend,
 	STALE_MS,
 	type ChatState,
 	type Entry
 } from './ledger.ts';
 import { postChat, STREAMER_RETRY_MS, type ChatOutcome } from './post.ts';
 import type { ChatStore } from './store.ts';
+import { SettleLater } from './settle-later.ts';
+import { sendAgain, sendFromDock } from './dock-sends.ts';
 import { TenantInfo } from './tenant.ts';
 
 export interface ThankerOptions {
@@ -80,6 +72,7 @@ export class Thanker {
 	/** Per streamer: its run, one at a time (core/coalesce.ts). */
 	readonly #runs = new Map<string, () => Promise<void>>();
 	readonly #tenant: TenantInfo;
+	readonly #settleLater: SettleLater;
 	#closed = false;
 	readonly #startedAt: number;
 	#sweep: ReturnType<typeof setInterval> | null = null;
@@ -90,6 +83,7 @@ export class Thanker {
 		this.#now = o.now ?? Date.now;
 		this.#startedAt = this.#now();
 		this.#tenant = new TenantInfo(this.#now);
+		this.#settleLater = new SettleLater(this.#now);
 	}
 
 	/**
@@ -135,19 +129,35 @@ export class Thanker {
 	/**
 	 * A finish's 200: the entry is owed when the tip may be thanked, else done. A finish that failed
 	 * leaves its entry: another copy's finish of the tip may have gone through (its 200 settles it),
-	 * and what no answer settled is looked up in the played history once STALE_MS old. Never throws.
+	 * and what no answer settled is looked up in the played history once STALE_MS old. A finish whose
+	 * note the store did not take (beforeFinish) is settled all the same, and what the store does not
+	 * take now is tried again (settle-later.ts). Never throws.
 	 */
-	async afterFinish(streamer: string, orderId: string, answer: unknown): Promise<void> {
+	afterFinish(streamer: string, orderId: string, answer: unknown): Promise<void> {
+		return this.#afterFinish(streamer, orderId, answer, 0, this.#now());
+	}
+
+	async #afterFinish(
+		streamer: string,
+		orderId: string,
+		answer: unknown,
+		attempt: number,
+		since: number
+	): Promise<void> {
+		const read = FinishAnswer.safeParse(answer);
+		if (!read.success) return;
 		try {
-			const entry = (await this.store.read(streamer)).entries[orderId];
-			if (entry?.state !== 'finishing') return;
-			const read = FinishAnswer.safeParse(answer);
-			if (!read.success) return;
+			const state = await this.store.read(streamer, [orderId]);
+			const entry = state.entries[orderId];
+			if (entry ? entry.state !== 'finishing' : !state.thanks.enabled) return;
 			const tip = read.data.tip;
 			const thank = await this.#isRead(streamer, orderId, tip);
 			await this.#settleFinishing(streamer, orderId, thank ? tip : null);
 		} catch (err) {
 			logged(err);
+			const again = (n: number) => void this.#afterFinish(streamer, orderId, answer, n, since);
+			if (!this.#settleLater.again(since, attempt, again))
+				console.error('[chat] a thanks was given up: the chat store did not take it in time');
 		}
 	}
 
@@ -166,48 +176,14 @@ export class Thanker {
 		}
 	}
 
-	/** The dock's Send to chat: counted in the same budget, posted as written. */
-	async send(streamer: string, up: UpstreamClient, message: string): Promise<ChatOutcome> {
-		const now = this.#now();
-		const room = await this.store.update(streamer, (s) => {
-			if (roomAt(s, now, CHAT_BUDGET.messages) > now) return false;
-			spend(s, now);
-			return true;
-		});
-		if (!room) return BUDGET_SPENT;
-		const outcome = await postChat(up, message, 0);
-		await this.store.update(streamer, (s, tell) => {
-			recordSent(s, { text: message, kind: 'dock' }, outcome, this.#now());
-			tell();
-		});
-		return outcome;
+	/** The dock's Send to chat: counted in the same budget, posted as written (dock-sends.ts). */
+	send(streamer: string, up: UpstreamClient, message: string): Promise<ChatOutcome> {
+		return sendFromDock(this.store, streamer, up, message, this.#now);
 	}
 
-	/**
-	 * The dock's Send again of a thanks that may not have gone (its message `id`): taken from
-	 * `unsure` (so two docks pressing at once post it once), counted in the budget, posted as it
-	 * was; its outcome settles as any thanks', but a refusal leaves it unsure for the streamer.
-	 * Null: nothing unsure has that id (sent again already, or gone).
-	 */
-	async resend(streamer: string, up: UpstreamClient, id: string): Promise<ChatOutcome | null> {
-		const now = this.#now();
-		const taken = await this.store.update(streamer, (s, tell) => {
-			const entries = entriesOf(s, id, 'unsure');
-			if (entries.length === 0) return null;
-			if (roomAt(s, now, CHAT_BUDGET.messages) > now) return 'budget';
-			spend(s, now);
-			for (const [key, e] of entries) s.entries[key] = { ...e, state: 'sending', at: now, msg: id };
-			tell();
-			return entries[0][1].text ?? '';
-		});
-		if (taken === null) return null;
-		if (taken === 'budget') return BUDGET_SPENT;
-		const outcome = await postChat(up, taken, 0);
-		await this.store.update(streamer, (s, tell) => {
-			settlePost(s, id, taken, outcome, this.#now(), true);
-			tell();
-		});
-		return outcome;
+	/** The dock's Send again of a thanks that may not have gone (dock-sends.ts). */
+	resend(streamer: string, up: UpstreamClient, id: string): Promise<ChatOutcome | null> {
+		return sendAgain(this.store, streamer, up, id, this.#now);
 	}
 
 	/**
@@ -248,6 +224,7 @@ export class Thanker {
 
 	close(): void {
 		this.#closed = true;
+		this.#settleLater.close();
 		if (this.#sweep) clearInterval(this.#sweep);
 		for (const { timer } of this.#timers.values()) clearTimeout(timer);
 		this.#timers.clear();
@@ -349,24 +326,29 @@ export class Thanker {
 
 	async #settleFinishing(streamer: string, orderId: string, tip: ReadTip | null): Promise<void> {
 		const now = this.#now();
-		await this.store.update(streamer, (s, tell) => {
-			const e = s.entries[orderId];
-			if (e?.state !== 'finishing') return;
-			if (!tip) {
-				s.entries[orderId] = { state: 'done', at: now };
-				return;
-			}
-			s.entries[orderId] = {
-				state: 'owed',
-				at: now,
-				readAt: now,
-				name: tip.name,
-				amount: tip.amount
-			};
-			// The thanks owed before it go with its own.
-			gather(s, now + GATHER_MS);
-			tell();
-		});
+		await this.store.update(
+			streamer,
+			(s, tell) => {
+				const e = s.entries[orderId];
+				// No entry: its note was not stored before the finish (the store was away).
+				if (e ? e.state !== 'finishing' : !s.thanks.enabled) return;
+				if (!tip) {
+					s.entries[orderId] = { state: 'done', at: now };
+					return;
+				}
+				s.entries[orderId] = {
+					state: 'owed',
+					at: now,
+					readAt: now,
+					name: tip.name,
+					amount: tip.amount
+				};
+				// The thanks owed before it go with its own.
+				gather(s, now + GATHER_MS);
+				tell();
+			},
+			[orderId]
+		);
 		if (tip) this.wake(streamer);
 	}
 
