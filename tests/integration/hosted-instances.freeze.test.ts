@@ -3,7 +3,8 @@
 // consumer on each of two instances. Every tip no rule holds starts within 1 s of its creation
 // and plays once (keys from memory, decisions from the rules in memory, stored after the thaw);
 // a tip a rule holds waits for its stored decision; /healthz answers 503 within a second; after
-// the thaw a settings save reaches a page on the other instance within 2 s.
+// the thaw a settings save reaches a page on the other instance within 2 s, and every tip read is
+// thanked in chat once.
 import { describe, expect, it } from 'vitest';
 import type { HostedApp } from '../../src/hosted/serve.ts';
 import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';
@@ -75,6 +76,9 @@ describe.skipIf(missing)('hosted instances with the database frozen', { timeout:
 			fromAmount: { amount: 100, outcome: 'hold' }
 		});
 		expect(rules.status).toBe(200);
+		// Thanks in chat on: a finish's note and its thanks are bookkeeping that settles after.
+		const thanks = { enabled: true, template: 'Thanks {name}!', burst: 'Thanks {name}!' };
+		expect((await call(a, 'PUT', '/control/chat/thanks', dock, thanks)).status).toBe(200);
 
 		const consumers = apps.map((on) => startTtsConsumer(on.origin, { overlayKey: key }));
 		const live = await openLiveAt(b.origin, key);
@@ -142,6 +146,16 @@ describe.skipIf(missing)('hosted instances with the database frozen', { timeout:
 			expect(outcomes).toEqual(
 				Object.fromEntries([...tips.map((t) => [t.id, 'read']), [held!.id, 'hold']])
 			);
+			// Every tip read is thanked once in chat after the thaw, the held one never.
+			const named = (i: number) =>
+				sim.control
+					.chat()
+					.log()
+					.filter((m) => new RegExp(`Viewer ${i}(?!\\d)`).test(m.text)).length;
+			const all = [0, 1, 2, 3, 4, 5, 6];
+			await until(() => all.every((i) => named(i) >= 1), 60_000);
+			expect(all.map(named)).toEqual(all.map(() => 1));
+			expect(named(100)).toBe(0);
 			// Healthy again once the database answers.
 			while (!(await Promise.all(apps.map(health))).every((h) => h.status === 200)) await pause(50);
 			const delays = tips.map((t) => startOf(consumers, t.id) - t.at);
