@@ -114,12 +114,12 @@ test('Create and Set are off for a value that is not a whole number, the reason 
 	await type(page, '[data-testid=counter-new-value]', 'abc');
 	await expect
 		.poll(() => problem('[data-testid=counter-new]'))
-		.toBe('Start at: a whole number from -1000000000 to 1000000000');
+		.toBe('Start at: a whole number from −1,000,000,000 to 1,000,000,000');
 	expect(await disabled('counter-create')).toBe(true);
 	await type(page, `${counterRow('deaths')} [data-testid=counter-input]`, '2.5');
 	await expect
 		.poll(() => problem(counterRow('deaths')))
-		.toBe('Value: a whole number from -1000000000 to 1000000000');
+		.toBe('Value: a whole number from −1,000,000,000 to 1,000,000,000');
 	expect(await disabled('counter-set')).toBe(true);
 	// Enter in the box sends nothing either: the reason stays, nothing reached the upstream.
 	await page.evaluate(() =>

@@ -7,7 +7,7 @@ import { CounterSetBody } from '../../src/contract/control-bodies.ts';
 /** A whole number as typed: an optional minus and digits, nothing else (no 1e3, no 2.0). */
 const WHOLE = /^[-−]?\d+$/;
 
-export const VALUE_PROBLEM = 'a whole number from -1000000000 to 1000000000';
+export const VALUE_PROBLEM = 'a whole number from −1,000,000,000 to 1,000,000,000';
 export const NAME_PROBLEM = 'use 1 to 64 of a-z, 0-9, _ and - (lowercase, no spaces)';
 
 /**
