@@ -57,13 +57,18 @@ export const ChatSent = z.looseObject({
 	tips: z.optional(z.int()),
 	/** `unsure`: no answer said whether it went (a timeout, a 5xx without the chat's code). */
 	outcome: z.enum(['sent', 'failed', 'unsure']),
+	/**
+	 * `failed`: the upstream's code, or `too_late`; `unsure`: `interrupted` (the sender stopped);
+	 * `sent`: `seen` when the streamer saw it in chat (the dock's It went), not chat's answer.
+	 */
 	code: z.optional(z.string())
 });
 export type ChatSent = z.infer<typeof ChatSent>;
 
 /**
  * A thanks that may not have gone: posted, and no answer said whether chat took it. The token
- * endpoint never posts it again by itself; the dock's Send again does (POST /control/chat/resend).
+ * endpoint never posts it again by itself; the dock's Send again does (POST /control/chat/resend),
+ * and its It went (POST /control/chat/dismiss) takes it off the list as sent, unposted.
  */
 export const ChatUnsure = z.looseObject({
 	/** What Send again names. */
@@ -100,7 +105,10 @@ export const ChatSendBody = z.object({
 });
 export type ChatSendBody = z.infer<typeof ChatSendBody>;
 
-/** POST /control/chat/resend: Send again of a thanks that may not have gone (ChatUnsure's id). */
+/**
+ * POST /control/chat/resend (Send again) and /control/chat/dismiss (It went) of a thanks that may
+ * not have gone: ChatUnsure's id.
+ */
 export const ChatResendBody = z.object({
 	id: /*@__PURE__*/ z.string().check(z.minLength(1), z.maxLength(100))
 });

@@ -133,5 +133,9 @@ export const CONTROL_BODIES = {
 		body: ChatResendBody,
 		badBody: 'expected a JSON body { "id": "<the id of a thanks that may not have gone>" }'
 	},
+	dismissChat: {
+		body: ChatResendBody,
+		badBody: 'expected a JSON body { "id": "<the id of a thanks that may not have gone>" }'
+	},
 	newKey: {}
 } as const satisfies Record<string, RouteBody>;

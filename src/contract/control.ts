@@ -4,14 +4,19 @@
 // control-bodies.ts, by the same names. One source for the server's routes and the browser's client (src/client/control.ts). Ours, not the upstream's: /api
 // forwards the upstream's routes (routes.ts), /control is the token endpoint's own.
 import { z } from 'zod/mini';
-import { ChatStatus } from './chat.ts';
+import { chat, dismissChat, resendChat, saveThanks, sendChat } from './control-chat.ts';
+import { ActionAnswer, route } from './control-route.ts';
 import { KEY_FORMAT } from './keys.ts';
 import { StoredRules, TipModeration } from './moderation.ts';
 import { Counter, TipGoal } from './resources.ts';
 import { ControlSettings, SavedSettings } from './settings.ts';
 
 // `/*@__PURE__*/` before each `.check(...)` (common.ts says why): the dock and the editor keep
-// what they use, the other pages nothing.
+// what they use, the other pages nothing. Each route a const of its own (control-route.ts says why);
+// the chat's are in control-chat.ts.
+
+export { chat, dismissChat, resendChat, saveThanks, sendChat };
+export { ActionAnswer, type ControlRoute } from './control-route.ts';
 
 /** The dock's actions; `true`: the action names one order (`{ order_id }`), else no body (or `{}`). */
 export const ACTION_ORDER = {
@@ -39,12 +44,6 @@ export function isActionName(name: string): name is ActionName {
 /** The control key's format (docs/dock.md: like the overlay key). */
 export const CONTROL_KEY = KEY_FORMAT;
 
-/** An action's answer: `done` (the press changed something) or `already` (it was so before). */
-export const ActionAnswer = /*@__PURE__*/ z.looseObject({
-	outcome: z.enum(['done', 'already']),
-	message: z.string()
-});
-export type ActionAnswer = z.infer<typeof ActionAnswer>;
 /** Approve or Reject: done, or already settled (by another dock), and the decision now. */
 export const SettleAnswer = /*@__PURE__*/ z.looseObject({
 	outcome: z.enum(['done', 'already']),
@@ -86,27 +85,6 @@ export const UPSTREAM_ERRORS = [
 	'rate_limited',
 	'not_found'
 ] as const;
-
-export interface ControlRoute {
-	/** The route's name (the client's logs name the call by it). */
-	name: string;
-	method: 'GET' | 'POST' | 'PUT';
-	/** Under /control; `:target` and `:action` are the path's parameters. */
-	path: string;
-	/** Behind the control credential: every CREDENTIAL_ERRORS code may answer it too. */
-	credential: boolean;
-	/** Calls the upstream: every UPSTREAM_ERRORS code may answer it too. */
-	upstream?: boolean;
-	answer: z.ZodMiniType;
-}
-
-// Each route a const of its own, with literal arguments only, so that a page keeps the routes it
-// calls and nothing of the others (the `/*@__PURE__*/` call goes, with arguments free of effects).
-
-/* @__NO_SIDE_EFFECTS__ */
-function route<const R extends ControlRoute>(r: R): R {
-	return r;
-}
 
 /** Hosted: the signed-in dashboard's CSRF token (no credential needed; 404 in single mode). */
 export const session = /*@__PURE__*/ route({
@@ -270,44 +248,6 @@ export const celebrate = /*@__PURE__*/ route({
 	answer: ActionAnswer
 });
 
-/** Thanks in chat: its settings, the tips waiting, the current problem and the last messages. */
-export const chat = /*@__PURE__*/ route({
-	name: 'chat',
-	method: 'GET',
-	path: '/chat',
-	credential: true,
-	answer: ChatStatus
-});
-/** Save the thanks settings (contract/chat.ts, ThanksSettings); answers the chat's status. */
-export const saveThanks = /*@__PURE__*/ route({
-	name: 'saveThanks',
-	method: 'PUT',
-	path: '/chat/thanks',
-	credential: true,
-	answer: ChatStatus
-});
-/** The dock's Send to chat: one message, posted as written, within the chat budget. */
-export const sendChat = /*@__PURE__*/ route({
-	name: 'sendChat',
-	method: 'POST',
-	path: '/chat/send',
-	credential: true,
-	upstream: true,
-	answer: ActionAnswer
-});
-/**
- * Send again: a thanks that may not have gone (ChatStatus's `unsure`) posted once more, within the
- * chat budget, when the streamer decides so. 504 `outcome_unknown`: again no answer said whether.
- */
-export const resendChat = /*@__PURE__*/ route({
-	name: 'resendChat',
-	method: 'POST',
-	path: '/chat/resend',
-	credential: true,
-	upstream: true,
-	answer: ActionAnswer
-});
-
 /** Every /control route by name (the server, and the tests that walk them). */
 export const CONTROL = {
 	session,
@@ -332,6 +272,7 @@ export const CONTROL = {
 	saveThanks,
 	sendChat,
 	resendChat,
+	dismissChat,
 	newKey
 } as const;
 
@@ -396,5 +337,6 @@ export const CONTROL_ERRORS: Record<keyof typeof CONTROL, readonly string[]> = {
 		'chat_budget',
 		'outcome_unknown'
 	],
+	dismissChat: ['bad_request', 'too_large', 'not_unsure'],
 	newKey: ['unexpected_body', 'not_found']
 };

@@ -1,7 +1,7 @@
 // Thanks in chat when the chat's answer is lost or refused (docs/dock.md, "Thanks in chat"),
 // against the real simulator over loopback: a thanks posted whose answer is lost (a bodiless 504,
 // an answer after the token endpoint's timeout) names the tipper once and is listed in the dock as
-// may not have gone, until Send again posts it once more; a thanks the chat refuses (429, 409
+// may not have gone, until Send again posts it once more or It went takes it off; a thanks the chat refuses (429, 409
 // bot_unavailable, 502 gateway_unavailable) or that cannot connect goes out once the refusal ends.
 import { describe, expect, it } from 'vitest';
 import { readyTip, until } from '../fixtures/sim.ts';
@@ -110,6 +110,46 @@ describe('a thanks whose answer is lost', () => {
 			'Cheers Bree for $3.00 tonight',
 			'Cheers Bree for $3.00 tonight'
 		]);
+	});
+
+	it('It went, pressed by two docks at once, takes it off the list as sent once, posting nothing', async () => {
+		const r = await rig();
+		expect((await r.dock('PUT', '/control/chat/thanks', { body: THANKS })).status).toBe(200);
+		await switches(r, { lose_answers: { mode: '504', count: 1 } });
+		await readOnStream(r, 'Dara', 6);
+		const { id } = (await chatWhen(r, (c) => c.unsure.length > 0)).unsure[0];
+		expect(said(r)).toEqual(['Cheers Dara for $6.00 tonight']);
+
+		// The streamer saw it in chat: two docks say so at once, and Send again from a third.
+		const pressed = await Promise.all([
+			r.dock('POST', '/control/chat/dismiss', { body: { id } }),
+			r.dock('POST', '/control/chat/dismiss', { body: { id } }),
+			r.dock('POST', '/control/chat/resend', { body: { id } })
+		]);
+		expect(pressed.map((p) => p.status).filter((s) => s === 200)).toHaveLength(1);
+		for (const p of pressed.filter((p) => p.status !== 200))
+			expect(p).toMatchObject({ status: 404, body: { code: 'not_unsure' } });
+		const first = pressed.findIndex((p) => p.status === 200);
+		const after = (await r.dock('GET', '/control/chat')).body;
+		expect(after.unsure).toEqual([]);
+		expect(after.waiting).toBe(0);
+		if (first === 2) {
+			// Send again came first: posted once more, and It went found nothing to take off.
+			expect(said(r)).toHaveLength(2);
+			return;
+		}
+		expect(pressed[first].body).toMatchObject({ outcome: 'done' });
+		expect(after.recent[0]).toMatchObject({
+			text: 'Cheers Dara for $6.00 tonight',
+			kind: 'thanks',
+			tips: 1,
+			outcome: 'sent',
+			code: 'seen'
+		});
+		// Nothing was posted, and a later Send again of it has nothing to send.
+		const later = await r.dock('POST', '/control/chat/resend', { body: { id } });
+		expect(later).toMatchObject({ status: 404, body: { code: 'not_unsure' } });
+		expect(said(r)).toEqual(['Cheers Dara for $6.00 tonight']);
 	});
 });
 

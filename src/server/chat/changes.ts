@@ -1,12 +1,13 @@
 // The sender's changes of a streamer's chat state (ledger.ts), pure: taking the thanks due under
 // the budget's share, settling a message by its outcome (sent, tried again, failed, or unsure),
-// and thanks given up. thanker.ts runs them through the store (store.ts), one at a time per
+// thanks given up, and the streamer's word that an unsure one went. thanker.ts runs them through the store (store.ts), one at a time per
 // streamer.
 import { CHAT_BUDGET, type ChatSent, type ThanksSettings } from '../../contract/chat.ts';
 import { formatAmount } from '../../core/money.ts';
 import { chatName, joinNames, renderThanks } from '../../core/thanks.ts';
 import {
 	dueEntries,
+	entriesOf,
 	remember,
 	roomAt,
 	spend,
@@ -130,6 +131,26 @@ export function leftUnsure(s: ChatState, left: [string, Entry][], text: string, 
 		outcome: 'unsure',
 		code: 'interrupted'
 	});
+}
+
+/**
+ * The streamer's It went on a thanks that may not have gone (its message `id`): the streamer saw it
+ * in chat, so its entries are done, never posted again, and it is listed as sent, seen. False when
+ * nothing is unsure under that id (sent again, taken already, or gone): nothing changes.
+ */
+export function seenInChat(s: ChatState, id: string, now: number): boolean {
+	const entries = entriesOf(s, id, 'unsure');
+	if (entries.length === 0) return false;
+	for (const [key, e] of entries) s.entries[key] = { ...e, state: 'done', at: now };
+	remember(s, {
+		at: new Date(now).toISOString(),
+		text: entries[0][1].text ?? '',
+		kind: 'thanks',
+		tips: entries.length,
+		outcome: 'sent',
+		code: 'seen'
+	});
+	return true;
 }
 
 /** The dock's message (Send to chat, Send again) refused by the budget, before any post. */

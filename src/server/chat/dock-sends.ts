@@ -1,9 +1,10 @@
 // The dock's own messages in chat (docs/dock.md, "Thanks in chat"): Send to chat, posted as
 // written, and Send again of a thanks that may not have gone. Both count in the chat budget the
-// thanks share, through the streamer's chat store (store.ts).
+// thanks share, through the streamer's chat store (store.ts). And It went, the streamer's word that
+// such a thanks is in chat: nothing posted.
 import { CHAT_BUDGET } from '../../contract/chat.ts';
 import type { UpstreamClient } from '../upstream.ts';
-import { BUDGET_SPENT, recordSent, settlePost } from './changes.ts';
+import { BUDGET_SPENT, recordSent, seenInChat, settlePost } from './changes.ts';
 import { entriesOf, roomAt, spend } from './ledger.ts';
 import { postChat, type ChatOutcome } from './post.ts';
 import type { ChatStore } from './store.ts';
@@ -62,4 +63,22 @@ export async function sendAgain(
 		tell();
 	});
 	return outcome;
+}
+
+/**
+ * The dock's It went of a thanks that may not have gone (its message `id`): taken from `unsure` in
+ * one change, so of two docks pressing at once (or one pressing Send again) only the first acts.
+ * False: nothing unsure has that id (sent again, taken already, or gone).
+ */
+export function seenByStreamer(
+	store: ChatStore,
+	streamer: string,
+	id: string,
+	clock: () => number
+): Promise<boolean> {
+	return store.update(streamer, (s, tell) => {
+		const seen = seenInChat(s, id, clock());
+		if (seen) tell();
+		return seen;
+	});
 }

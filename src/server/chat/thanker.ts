@@ -28,7 +28,7 @@ import {
 import { postChat, STREAMER_RETRY_MS, type ChatOutcome } from './post.ts';
 import type { ChatStore } from './store.ts';
 import { SettleLater } from './settle-later.ts';
-import { sendAgain, sendFromDock } from './dock-sends.ts';
+import { seenByStreamer, sendAgain, sendFromDock } from './dock-sends.ts';
 import { TenantInfo } from './tenant.ts';
 
 export interface ThankerOptions {
@@ -184,6 +184,11 @@ export class Thanker {
 	/** The dock's Send again of a thanks that may not have gone (dock-sends.ts). */
 	resend(streamer: string, up: UpstreamClient, id: string): Promise<ChatOutcome | null> {
 		return sendAgain(this.store, streamer, up, id, this.#now);
+	}
+
+	/** The dock's It went: a thanks that may not have gone, seen in chat (dock-sends.ts). */
+	seen(streamer: string, id: string): Promise<boolean> {
+		return seenByStreamer(this.store, streamer, id, this.#now);
 	}
 
 	/**

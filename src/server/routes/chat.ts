@@ -1,7 +1,8 @@
 // The dock's chat (docs/dock.md, "Thanks in chat"): GET /control/chat (the thanks settings and how
 // the chat is doing), PUT /control/chat/thanks (save the settings), POST /control/chat/send (the
-// dock's own message, within the chat budget) and POST /control/chat/resend (Send again of a
-// thanks that may not have gone). The sending is the thanker's (chat/thanker.ts).
+// dock's own message, within the chat budget), POST /control/chat/resend (Send again of a thanks
+// that may not have gone) and POST /control/chat/dismiss (It went: the streamer saw that thanks in
+// chat). The sending is the thanker's (chat/thanker.ts).
 import type { Context, Hono } from 'hono';
 import { CONTROL_BODIES } from '../../contract/control-bodies.ts';
 import { startsAsCommand, templateProblem } from '../../core/thanks.ts';
@@ -63,6 +64,11 @@ export function chatRoutes(control: Hono<ControlEnv>, thanker: Thanker) {
 		}
 	);
 
+	unsureRoutes(control, thanker);
+}
+
+/** Send again and It went of a thanks that may not have gone (ChatStatus's `unsure`). */
+function unsureRoutes(control: Hono<ControlEnv>, thanker: Thanker) {
 	control.post(
 		'/chat/resend',
 		limitOf(B.resendChat),
@@ -72,6 +78,21 @@ export function chatRoutes(control: Hono<ControlEnv>, thanker: Thanker) {
 			const outcome = await thanker.resend(streamer, upstream, c.req.valid('json').id);
 			if (outcome !== null) return answered(c, outcome);
 			throw new HttpError(404, 'not_unsure', 'no such thanks to send again (sent again, or gone)');
+		}
+	);
+
+	control.post(
+		'/chat/dismiss',
+		limitOf(B.dismissChat),
+		jsonInput({ schema: B.dismissChat.body, refuse: bad(B.dismissChat.badBody) }),
+		async (c) => {
+			if (await thanker.seen(c.var.caller.streamer, c.req.valid('json').id))
+				return c.json({ outcome: 'done', message: 'taken off the list as sent' }, 200, NO_STORE);
+			throw new HttpError(
+				404,
+				'not_unsure',
+				'no such thanks to take off the list (sent again, taken off already, or gone)'
+			);
 		}
 	);
 }
