@@ -1,9 +1,9 @@
 // Thanks in chat and Send to chat in real Chromium engines (current, OBS 30's 103, OBS 31/32's 127)
 // against the simulator: thanks turned on in the dock, a tip read to its end by the TTS widget an
 // OBS source runs is thanked in chat once and listed in the dock; a thanks whose answer is lost is
-// listed as may not have gone (at every dock size) until Send again posts it once more; the dock's
-// own message reaches chat and the preview's Chat panel. Pressed and typed into through evaluate
-// (Chromium 103).
+// listed as may not have gone (at every dock size) until Send again posts it once more or It went
+// takes it off the list, posting nothing; the dock's own message reaches chat and the preview's
+// Chat panel. Pressed and typed into through evaluate (Chromium 103).
 import type { Page } from '@playwright/test';
 import {
 	atEverySize,
@@ -96,10 +96,10 @@ test('a tip read by the TTS widget is thanked in chat once, and the dock lists i
 	expect(stack.sim.control.chat().log()).toHaveLength(1);
 });
 
-test('a thanks whose answer was lost may not have gone, until Send again posts it once more', async ({
+test('a thanks whose answer was lost may not have gone, until Send again posts it once more or It went takes it off', async ({
 	page,
 	stack
-}) => {
+}, info) => {
 	const widget = await page.context().newPage();
 	await watchPlayback(widget);
 	await widget.goto(stack.url('/widget/tts', fast));
@@ -113,25 +113,50 @@ test('a thanks whose answer was lost may not have gone, until Send again posts i
 	// The chat posts the thanks, and a proxy in front of it answers 504 without a body.
 	stack.sim.control.chat().switches.lose = { mode: '504', count: 1, delayMs: 0 };
 	stack.sim.control.createTip({ name: 'Ashby', amount: 4, message: 'hi', paid: true });
+	/** What the bot said, oldest first. */
 	const said = () =>
 		stack.sim.control
 			.chat()
 			.log()
-			.map((m) => m.text);
+			.map((m) => m.text)
+			.reverse();
 	const thanks = 'Thank you Ashby for the $4.00 tip!';
+	const listed = () => page.evaluate(() => !!document.querySelector('[data-testid=chat-unsure]'));
 	await expect
 		.poll(() => textOf(page, '[data-testid=chat-unsure]'), { timeout: 30_000 })
 		.toContain(thanks);
 	expect(await textOf(page, '[data-testid=chat-unsure]')).toContain('Ashby');
 	expect(said()).toEqual([thanks]);
 	expect(await atEverySize(page, 'dock with a thanks that may not have gone')).toEqual([]);
+	if (info.project.name === 'chromium') {
+		await page.setViewportSize({ width: 300, height: 900 });
+		await settled(page);
+		await page.evaluate(() =>
+			document.querySelector('[data-testid=chat-unsure]')!.scrollIntoView()
+		);
+		const name = 'dock-chat-unsure-300x900.png';
+		await page.screenshot({ path: info.outputPath(name), animations: 'disabled' });
+		await info.attach(name, { path: info.outputPath(name), contentType: 'image/png' });
+	}
 
 	await press(page, 'button[data-action=resend-chat]');
 	await expect.poll(said, { timeout: 10_000 }).toEqual([thanks, thanks]);
-	await expect
-		.poll(() => page.evaluate(() => !!document.querySelector('[data-testid=chat-unsure]')))
-		.toBe(false);
+	await expect.poll(listed).toBe(false);
 	await expect.poll(() => textOf(page, '[data-testid=chat-recent]')).toContain('may not have gone');
+
+	// Lost again: the streamer sees it in chat and presses It went; nothing more is posted.
+	stack.sim.control.chat().switches.lose = { mode: '504', count: 1, delayMs: 0 };
+	stack.sim.control.createTip({ name: 'Bree', amount: 3, message: 'yo', paid: true });
+	const second = 'Thank you Bree for the $3.00 tip!';
+	await expect
+		.poll(() => textOf(page, '[data-testid=chat-unsure]'), { timeout: 30_000 })
+		.toContain(second);
+	await press(page, 'button[data-action=seen-chat]');
+	await expect.poll(listed).toBe(false);
+	await expect
+		.poll(() => textOf(page, '[data-testid=chat-recent] li:first-child'))
+		.toContain('sent (seen in chat)');
+	expect(said()).toEqual([thanks, thanks, second]);
 });
 
 test("the dock's Send to chat reaches the chat, and a command is refused before sending", async ({

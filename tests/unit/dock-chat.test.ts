@@ -1,7 +1,7 @@
 // The dock's Chat section (widgets/dock/chat-form.ts, chat.svelte.ts) with a fake control client:
 // the thanks preview and its checks as the streamer types, a `bad_template` refusal on its field,
 // unsaved edits kept from a save made elsewhere, the Send to chat box's checks and outcomes (a lost
-// answer says may not have gone), Send again of a thanks that may not have gone, and which push
+// answer says may not have gone), Send again and It went of a thanks that may not have gone, and which push
 // channel messages read the chat again.
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_THANKS, type ChatStatus, type ThanksSettings } from '../../src/contract/chat.ts';
@@ -48,6 +48,11 @@ function fake() {
 			ok: true,
 			status: 200,
 			body: { outcome: 'done', message: 'sent to chat' }
+		})),
+		dismissChat: vi.fn(async (): Promise<SendResult> => ({
+			ok: true,
+			status: 200,
+			body: { outcome: 'done', message: 'taken off the list as sent' }
 		}))
 	};
 	return { server, client, chat: new DockChat(client as unknown as ControlClient) };
@@ -134,8 +139,41 @@ describe('an answer that never came', () => {
 		await t.chat.resend('m1');
 		await t.chat.resend('m2');
 		expect(t.client.resendChat.mock.calls).toEqual([['m1'], ['m2']]);
-		expect(t.chat.resendState.m1?.kind).toBe('unsure');
-		expect(t.chat.resendState.m2).toEqual({ kind: 'done', text: 'sent to chat' });
+		expect(t.chat.unsureState.m1?.kind).toBe('unsure');
+		expect(t.chat.unsureState.m2).toEqual({ kind: 'done', text: 'sent to chat' });
+	});
+
+	it('It went says it was taken off, or that another dock did first, one press at a time', async () => {
+		const t = fake();
+		let answer!: (r: SendResult) => void;
+		t.client.dismissChat.mockReturnValueOnce(new Promise((res) => (answer = res)));
+		const first = t.chat.seen('m1');
+		expect(t.chat.unsureState.m1?.kind).toBe('marking');
+		// Neither button presses again while the first press is on its way.
+		await t.chat.seen('m1');
+		await t.chat.resend('m1');
+		expect(t.client.dismissChat.mock.calls).toEqual([['m1']]);
+		expect(t.client.resendChat).not.toHaveBeenCalled();
+		answer({
+			ok: true,
+			status: 200,
+			body: { outcome: 'done', message: 'taken off the list as sent' }
+		});
+		await first;
+		expect(t.chat.unsureState.m1).toEqual({ kind: 'done', text: 'taken off the list as sent' });
+
+		t.client.dismissChat.mockResolvedValueOnce(
+			refusal(
+				404,
+				'not_unsure',
+				'no such thanks to take off the list (sent again, taken off already, or gone)'
+			)
+		);
+		await t.chat.seen('m2');
+		expect(t.chat.unsureState.m2).toEqual({
+			kind: 'refused',
+			text: 'no such thanks to take off the list (sent again, taken off already, or gone)'
+		});
 	});
 
 	it('lists a thanks that may not have gone with its tippers', () => {
@@ -147,6 +185,8 @@ describe('an answer that never came', () => {
 		expect(unsureLine({ ...u, tips }, () => '20:14')).toBe('20:14 · thanks for 2 tips: A, B');
 		const sent = { at: 'T', text: 'x', kind: 'thanks', tips: 1, outcome: 'unsure' } as const;
 		expect(sentLine(sent, () => '20:14')).toBe('20:14 · thanks · may not have gone');
+		const seen = { ...sent, outcome: 'sent', code: 'seen' } as const;
+		expect(sentLine(seen, () => '20:14')).toBe('20:14 · thanks · sent (seen in chat)');
 	});
 });
 

@@ -96,7 +96,9 @@ export function sentLine(s: ChatSent, time: (iso: string) => string): string {
 			: `thanks${s.tips && s.tips > 1 ? ` for ${s.tips} tips` : ''}`;
 	const how =
 		s.outcome === 'sent'
-			? 'sent'
+			? s.code === 'seen'
+				? 'sent (seen in chat)'
+				: 'sent'
 			: s.outcome === 'unsure'
 				? `may not have gone${s.code === 'interrupted' ? ' (interrupted)' : ''}`
 				: `failed${s.code ? ` (${s.code})` : ''}`;

@@ -1,14 +1,18 @@
 // The dock's Chat section (docs/dock.md, "Thanks in chat"): the chat's status as GET /control/chat
 // says it (read on open, on the push channel's `chat` message and on hello/resync; never polled),
 // the thanks form's draft kept apart from what another dock saves meanwhile (form-draft.svelte.ts,
-// as the Rules form's is), the Send to chat box, and Send again of a thanks that may not have gone.
+// as the Rules form's is), the Send to chat box, and Send again or It went of a thanks that may not
+// have gone.
 import { DEFAULT_THANKS, type ChatStatus, type ThanksSettings } from '../../src/contract/chat.ts';
 import { actionOutcome, type Outcome } from './actions.ts';
 import { messageProblem, refusedField, sameThanks, type ThanksField } from './chat-form.ts';
 import type { ControlClient } from './control-client.ts';
 import { FormDraft } from './form-draft.svelte.ts';
 
-type State = { kind: Outcome['kind'] | 'saving' | 'sending' | 'unsure'; text: string } | null;
+type State = {
+	kind: Outcome['kind'] | 'saving' | 'sending' | 'marking' | 'unsure';
+	text: string;
+} | null;
 
 export class DockChat extends FormDraft<ThanksSettings, ThanksSettings> {
 	/** The chat's status as last read or saved; null until read. */
@@ -22,8 +26,11 @@ export class DockChat extends FormDraft<ThanksSettings, ThanksSettings> {
 	/** The Send to chat box and its last outcome. */
 	message = $state('');
 	sendState = $state<State>(null);
-	/** Send again, by the id of the thanks it was pressed for: sending, or how it went. */
-	resendState = $state<Record<string, State>>({});
+	/**
+	 * Send again or It went, by the id of the thanks it was pressed for: sending, marking, or how
+	 * the press went (one press per thanks at a time).
+	 */
+	unsureState = $state<Record<string, State>>({});
 
 	readonly #client: ControlClient;
 	#reads = 0;
@@ -106,10 +113,28 @@ export class DockChat extends FormDraft<ThanksSettings, ThanksSettings> {
 	 * status (re-read on the push channel's `chat`) then lists it no more, or again.
 	 */
 	async resend(id: string): Promise<void> {
-		if (this.resendState[id]?.kind === 'sending') return;
-		this.resendState = { ...this.resendState, [id]: { kind: 'sending', text: 'sending…' } };
+		if (this.#pressing(id)) return;
+		this.unsureState = { ...this.unsureState, [id]: { kind: 'sending', text: 'sending…' } };
 		const res = await this.#client.resendChat(id);
-		this.resendState = { ...this.resendState, [id]: sendState(actionOutcome(res), res) };
+		this.unsureState = { ...this.unsureState, [id]: sendState(actionOutcome(res), res) };
+	}
+
+	/**
+	 * It went: the streamer saw that thanks (its `id`) in chat; the server takes it off the list as
+	 * sent, posting nothing. A 404 says it was not listed any more (sent again or taken off
+	 * elsewhere).
+	 */
+	async seen(id: string): Promise<void> {
+		if (this.#pressing(id)) return;
+		this.unsureState = { ...this.unsureState, [id]: { kind: 'marking', text: 'taking it off…' } };
+		const o = actionOutcome(await this.#client.dismissChat(id));
+		this.unsureState = { ...this.unsureState, [id]: { kind: o.kind, text: o.text } };
+	}
+
+	/** Whether Send again or It went of that thanks is on its way. */
+	#pressing(id: string): boolean {
+		const kind = this.unsureState[id]?.kind;
+		return kind === 'sending' || kind === 'marking';
 	}
 }
 

@@ -176,6 +176,11 @@ export class ControlClient {
 		return this.#control.send(control.resendChat, { body: { id } });
 	}
 
+	/** POST /control/chat/dismiss: It went, a thanks that may not have gone seen in chat (its id). */
+	dismissChat(id: string): Promise<SendResult> {
+		return this.#control.send(control.dismissChat, { body: { id } });
+	}
+
 	/** POST /control/new-key (single mode): the new key; the old one has stopped. */
 	async newKey(): Promise<{ ok: true; key: string } | { ok: false; error: string }> {
 		const res = await this.#control.call(control.newKey);
