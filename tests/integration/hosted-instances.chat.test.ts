@@ -3,7 +3,7 @@
 // settings saved through one instance's dock are what the other sends with; a thanks owed by an
 // instance killed (SIGKILL) before it could send goes out from the one still running; a thanks
 // whose answer was lost is listed as may not have gone on every instance's dock, and Send again
-// pressed on both posts it once more, once.
+// pressed on both posts it once more, once; It went pressed on both takes it off once.
 import { describe, expect, it } from 'vitest';
 import { runChild } from '../fixtures/child.ts';
 import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';
@@ -61,7 +61,7 @@ describe.skipIf(missing)('thanks in chat on several hosted instances', { timeout
 		expect(status.recent).toHaveLength(3);
 	});
 
-	it('a thanks whose answer was lost waits for Send again on every instance, and goes once', async () => {
+	it('a thanks whose answer was lost waits for Send again or It went on every instance, and goes once', async () => {
 		const { sim, apps } = await deployment(2);
 		const [a, b] = apps;
 		const cookie = await signIn(sim, a, b);
@@ -88,6 +88,32 @@ describe.skipIf(missing)('thanks in chat on several hosted instances', { timeout
 		expect(again.map((r) => r.status).sort()).toEqual([200, 404]);
 		expect(said(sim)).toEqual(['Thank you Lost!', 'Thank you Lost!']);
 		expect((await (await call(a, 'GET', '/control/chat', dock)).json()).unsure).toEqual([]);
+
+		// Lost again, and seen in chat: It went on both instances at once takes it off once.
+		sim.control.chat().switches.lose = { mode: '504', count: 1, delayMs: 0 };
+		const next: string = (await readyTip(sim, { name: 'Seen', amount: 3 })).order_id;
+		expect((await call(b, 'POST', `/api/tts/${next}/start`, overlay)).status).toBe(200);
+		expect((await call(b, 'POST', `/api/tts/${next}/finish`, overlay)).status).toBe(200);
+		unsure = [];
+		for (const end = Date.now() + 15_000; unsure.length === 0 && Date.now() < end;) {
+			await new Promise((r) => setTimeout(r, 50));
+			unsure = (await (await call(a, 'GET', '/control/chat', dock)).json()).unsure;
+		}
+		expect(unsure).toEqual([expect.objectContaining({ text: 'Thank you Seen!' })]);
+		const went = await Promise.all(
+			[a, b].map((on) => call(on, 'POST', '/control/chat/dismiss', dock, { id: unsure[0].id }))
+		);
+		expect(went.map((r) => r.status).sort()).toEqual([200, 404]);
+		const resent = await call(b, 'POST', '/control/chat/resend', dock, { id: unsure[0].id });
+		expect(resent.status).toBe(404);
+		const after = await (await call(b, 'GET', '/control/chat', dock)).json();
+		expect(after.unsure).toEqual([]);
+		expect(after.recent[0]).toMatchObject({
+			text: 'Thank you Seen!',
+			outcome: 'sent',
+			code: 'seen'
+		});
+		expect(said(sim)).toEqual(['Thank you Lost!', 'Thank you Lost!', 'Thank you Seen!']);
 	});
 
 	it('a thanks owed by an instance killed before sending it goes out once, from the other', async () => {
