@@ -276,6 +276,19 @@ export const CONTROL = {
 	newKey
 } as const;
 
+/** What posting a message to chat may answer: the chat's refusals, the budget, an unknown outcome. */
+const CHAT_POST_ERRORS = [
+	'message_too_long',
+	'message_disallowed',
+	'bot_disabled',
+	'bot_unavailable',
+	'gateway_unavailable',
+	'no_channel',
+	'unauthorized',
+	'chat_budget',
+	'outcome_unknown'
+] as const;
+
 /**
  * The codes of each route's own error answers (`{ error, code }`), besides CREDENTIAL_ERRORS
  * (`credential`) and UPSTREAM_ERRORS (`upstream`). Apart from the routes, so that no page carries
@@ -310,33 +323,8 @@ export const CONTROL_ERRORS: Record<keyof typeof CONTROL, readonly string[]> = {
 	celebrate: ['bad_request', 'too_large', 'invalid'],
 	chat: [],
 	saveThanks: ['bad_request', 'bad_template', 'too_large'],
-	sendChat: [
-		'bad_request',
-		'too_large',
-		'message_too_long',
-		'message_disallowed',
-		'bot_disabled',
-		'bot_unavailable',
-		'gateway_unavailable',
-		'no_channel',
-		'unauthorized',
-		'chat_budget',
-		'outcome_unknown'
-	],
-	resendChat: [
-		'bad_request',
-		'too_large',
-		'not_unsure',
-		'message_too_long',
-		'message_disallowed',
-		'bot_disabled',
-		'bot_unavailable',
-		'gateway_unavailable',
-		'no_channel',
-		'unauthorized',
-		'chat_budget',
-		'outcome_unknown'
-	],
+	sendChat: ['bad_request', 'too_large', ...CHAT_POST_ERRORS],
+	resendChat: ['bad_request', 'too_large', 'not_unsure', ...CHAT_POST_ERRORS],
 	dismissChat: ['bad_request', 'too_large', 'not_unsure'],
 	newKey: ['unexpected_body', 'not_found']
 };

@@ -4,7 +4,7 @@
 // may not have gone, until Send again posts it once more or It went takes it off; a thanks the chat refuses (429, 409
 // bot_unavailable, 502 gateway_unavailable) or that cannot connect goes out once the refusal ends.
 import { describe, expect, it } from 'vitest';
-import { readyTip, until } from '../fixtures/sim.ts';
+import { chatSaid, readyTip, until } from '../fixtures/sim.ts';
 import { send } from '../fixtures/token-endpoint.ts';
 import { postChat } from '../../src/server/chat/post.ts';
 import { keepAliveFetch, UpstreamClient } from '../../src/server/upstream.ts';
@@ -15,14 +15,6 @@ const THANKS = {
 	template: 'Cheers {name} for {amount} tonight',
 	burst: 'Cheers {name}'
 };
-
-/** What the simulator's bot said, oldest first. */
-const said = (r: Rig) =>
-	r.sim.control
-		.chat()
-		.log()
-		.map((m) => m.text)
-		.reverse();
 
 async function readOnStream(r: Rig, name: string, amount = 4) {
 	const tip = await readyTip(r.sim, { name, amount });
@@ -70,14 +62,17 @@ describe('a thanks whose answer is lost', () => {
 			})
 		]);
 		expect(chat.recent[0]).toMatchObject({ outcome: 'unsure', kind: 'thanks', tips: 1 });
-		expect(said(r)).toEqual(['Cheers Ashby for $4.00 tonight']);
+		expect(chatSaid(r.sim)).toEqual(['Cheers Ashby for $4.00 tonight']);
 
 		// The streamer looked in the chat and decides to send it again: posted once more, once.
 		const again = await Promise.all(
 			[1, 2].map(() => r.dock('POST', '/control/chat/resend', { body: { id: chat.unsure[0].id } }))
 		);
 		expect(again.map((a) => a.status).sort()).toEqual([200, 404]);
-		expect(said(r)).toEqual(['Cheers Ashby for $4.00 tonight', 'Cheers Ashby for $4.00 tonight']);
+		expect(chatSaid(r.sim)).toEqual([
+			'Cheers Ashby for $4.00 tonight',
+			'Cheers Ashby for $4.00 tonight'
+		]);
 		const after = (await r.dock('GET', '/control/chat')).body;
 		expect(after.unsure).toEqual([]);
 		expect(after.recent[0]).toMatchObject({ outcome: 'sent', kind: 'thanks' });
@@ -105,7 +100,7 @@ describe('a thanks whose answer is lost', () => {
 		expect(again).toMatchObject({ status: 504, body: { code: 'outcome_unknown' } });
 		// Still listed for the streamer to decide, and posted exactly as often as asked.
 		expect((await r.dock('GET', '/control/chat')).body.unsure).toHaveLength(1);
-		expect(said(r)).toEqual([
+		expect(chatSaid(r.sim)).toEqual([
 			'BRB',
 			'Cheers Bree for $3.00 tonight',
 			'Cheers Bree for $3.00 tonight'
@@ -118,7 +113,7 @@ describe('a thanks whose answer is lost', () => {
 		await switches(r, { lose_answers: { mode: '504', count: 1 } });
 		await readOnStream(r, 'Dara', 6);
 		const { id } = (await chatWhen(r, (c) => c.unsure.length > 0)).unsure[0];
-		expect(said(r)).toEqual(['Cheers Dara for $6.00 tonight']);
+		expect(chatSaid(r.sim)).toEqual(['Cheers Dara for $6.00 tonight']);
 
 		// The streamer saw it in chat: two docks say so at once, and Send again from a third.
 		const pressed = await Promise.all([
@@ -135,7 +130,7 @@ describe('a thanks whose answer is lost', () => {
 		expect(after.waiting).toBe(0);
 		if (first === 2) {
 			// Send again came first: posted once more, and It went found nothing to take off.
-			expect(said(r)).toHaveLength(2);
+			expect(chatSaid(r.sim)).toHaveLength(2);
 			return;
 		}
 		expect(pressed[first].body).toMatchObject({ outcome: 'done' });
@@ -149,7 +144,7 @@ describe('a thanks whose answer is lost', () => {
 		// Nothing was posted, and a later Send again of it has nothing to send.
 		const later = await r.dock('POST', '/control/chat/resend', { body: { id } });
 		expect(later).toMatchObject({ status: 404, body: { code: 'not_unsure' } });
-		expect(said(r)).toEqual(['Cheers Dara for $6.00 tonight']);
+		expect(chatSaid(r.sim)).toEqual(['Cheers Dara for $6.00 tonight']);
 	});
 });
 
@@ -167,13 +162,13 @@ describe('a thanks the chat refuses', () => {
 		if (code === 'gateway_unavailable') chat.switches.gatewayDown = true;
 		await readOnStream(r, 'Cato');
 		await chatWhen(r, (c) => c.problem?.code === code);
-		expect(said(r)).toEqual([]);
+		expect(chatSaid(r.sim)).toEqual([]);
 		chat.clearSwitches();
-		await until(() => said(r).length > 0, 15_000);
+		await until(() => chatSaid(r.sim).length > 0, 15_000);
 		const status = await chatWhen(r, (c) => c.waiting === 0);
 		expect(status.problem).toBeNull();
 		expect(status.unsure).toEqual([]);
-		expect(said(r)).toEqual(['Cheers Cato for $4.00 tonight']);
+		expect(chatSaid(r.sim)).toEqual(['Cheers Cato for $4.00 tonight']);
 	});
 
 	it('a connection refused is a call never sent; a timeout is not', async () => {

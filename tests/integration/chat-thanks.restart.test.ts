@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { runChild, type Child } from '../fixtures/child.ts';
-import { readyTip, simsPerTest, until, type Sim } from '../fixtures/sim.ts';
+import { type Sim, chatSaid, readyTip, simsPerTest, until } from '../fixtures/sim.ts';
 import { OVERLAY_KEY } from '../fixtures/token-endpoint.ts';
 
 const newSim = simsPerTest();
@@ -40,12 +40,6 @@ async function endpoint(sim: Sim, dir: string) {
 	return { call, killed: child.killed };
 }
 
-const said = (sim: Sim) =>
-	sim.control
-		.chat()
-		.log()
-		.map((m) => m.text);
-
 it('a thanks owed when the endpoint is killed goes out once after the restart', async () => {
 	const sim = await newSim();
 	const dir = mkdtempSync(join(tmpdir(), 'thanks-restart-'));
@@ -58,7 +52,7 @@ it('a thanks owed when the endpoint is killed goes out once after the restart', 
 	// Killed at once: the thanks waits a moment for another alert, so it has not gone out. The tip
 	// was noted before its finish went upstream (then owed, unless the kill came first).
 	expect(await first.killed()).toBe('SIGKILL');
-	expect(said(sim)).toEqual([]);
+	expect(chatSaid(sim)).toEqual([]);
 	// The chat file is a journal, a JSON line per change: the tip's entry as the last one left it.
 	const lines = readFileSync(join(dir, 'chat.json'), 'utf8').trim().split('\n');
 	const entry = lines
@@ -68,14 +62,14 @@ it('a thanks owed when the endpoint is killed goes out once after the restart', 
 	expect(['finishing', 'owed']).toContain(entry.state);
 
 	const second = await endpoint(sim, dir);
-	await until(() => said(sim).length > 0, 10_000);
-	expect(said(sim)).toEqual(['Thank you Crash!']);
+	await until(() => chatSaid(sim).length > 0, 10_000);
+	expect(chatSaid(sim)).toEqual(['Thank you Crash!']);
 	const chat = await (await second.call('GET', '/control/chat', undefined, true)).json();
 	expect(chat.waiting).toBe(0);
 	await second.killed();
 
 	const third = await endpoint(sim, dir);
 	await new Promise((r) => setTimeout(r, 2500));
-	expect(said(sim)).toEqual(['Thank you Crash!']);
+	expect(chatSaid(sim)).toEqual(['Thank you Crash!']);
 	await third.killed();
 });

@@ -3,7 +3,7 @@
 // streamer's words; nothing else is (thanks off, a skip, a moderated tip); a burst is one message;
 // a bot switched off is shown in the dock and holds no alert; the dock's Send to chat.
 import { describe, expect, it } from 'vitest';
-import { readyTip, until } from '../fixtures/sim.ts';
+import { chatSaid, readyTip, until } from '../fixtures/sim.ts';
 import { SCOPES } from '../../src/contract/common.ts';
 import { send, simUpstream } from '../fixtures/token-endpoint.ts';
 import { rig, withRules, type Rig } from './control.setup.ts';
@@ -13,14 +13,6 @@ const THANKS = {
 	template: 'Thank you {name} for the {amount} tip!',
 	burst: 'Thanks {name}!'
 };
-
-/** What the simulator's bot said, oldest first. */
-const said = (r: Rig) =>
-	r.sim.control
-		.chat()
-		.log()
-		.map((m) => m.text)
-		.reverse();
 
 /** A tip claimed and finished through /api, as the TTS widget does; the finish's status. */
 async function readOnStream(r: Rig, input: Parameters<typeof readyTip>[1] = {}) {
@@ -60,7 +52,7 @@ describe('thanks in chat', () => {
 		expect(status.body).toMatchObject({ thanks: { enabled: false }, waiting: 0, problem: null });
 		await readOnStream(r, { name: 'Quiet' });
 		await settle();
-		expect(said(r)).toEqual([]);
+		expect(chatSaid(r.sim)).toEqual([]);
 	});
 
 	it('thank a tip read on stream once, after its finish, with its name and amount', async () => {
@@ -68,12 +60,12 @@ describe('thanks in chat', () => {
 		await thanksOn(r);
 		const { orderId, status } = await readOnStream(r, { name: 'Ada', amount: 5 });
 		expect(status).toBe(200);
-		await until(() => said(r).length > 0, 5000);
-		expect(said(r)).toEqual(['Thank you Ada for the $5.00 tip!']);
+		await until(() => chatSaid(r.sim).length > 0, 5000);
+		expect(chatSaid(r.sim)).toEqual(['Thank you Ada for the $5.00 tip!']);
 		// A second finish of the same tip (a page that did not hear the first answer) thanks nobody.
 		expect((await send(r.app, 'POST', `/api/tts/${orderId}/finish`)).status).toBe(409);
 		await settle();
-		expect(said(r)).toHaveLength(1);
+		expect(chatSaid(r.sim)).toHaveLength(1);
 		const chat = await r.dock('GET', '/control/chat');
 		expect(chat.body.recent[0]).toMatchObject({
 			text: 'Thank you Ada for the $5.00 tip!',
@@ -88,8 +80,8 @@ describe('thanks in chat', () => {
 		const r = await rig();
 		await thanksOn(r, { ...THANKS, template: 'Thanks {name}!' });
 		await readOnStream(r, { name: 'Bo', message: 'secret words here' });
-		await until(() => said(r).length > 0, 5000);
-		expect(said(r)[0]).not.toContain('secret');
+		await until(() => chatSaid(r.sim).length > 0, 5000);
+		expect(chatSaid(r.sim)[0]).not.toContain('secret');
 	});
 
 	it('thank alerts played back to back (a burst) in one message, when the last is read', async () => {
@@ -102,9 +94,9 @@ describe('thanks in chat', () => {
 			// Each alert takes its time: longer than a thanks waits for the next one to start.
 			await new Promise((res) => setTimeout(res, 600));
 		}
-		await until(() => said(r).length > 0, 5000);
+		await until(() => chatSaid(r.sim).length > 0, 5000);
 		await settle();
-		expect(said(r)).toEqual(['Thanks Ann, Ben and Cy!']);
+		expect(chatSaid(r.sim)).toEqual(['Thanks Ann, Ben and Cy!']);
 	});
 
 	it('thank no skipped tip, and no tip moderation removed, voiced nothing of or holds', async () => {
@@ -128,7 +120,7 @@ describe('thanks in chat', () => {
 			expect((await send(r.app, 'POST', `/api/tts/${tip.order_id}/start`)).status).toBe(409);
 		}
 		await settle();
-		expect(said(r)).toEqual([]);
+		expect(chatSaid(r.sim)).toEqual([]);
 	});
 
 	it('thank a held tip once a person approved it and it was read', async () => {
@@ -143,8 +135,8 @@ describe('thanks in chat', () => {
 		expect(approved.status).toBe(200);
 		await send(r.app, 'POST', `/api/tts/${tip.order_id}/start`);
 		expect((await send(r.app, 'POST', `/api/tts/${tip.order_id}/finish`)).status).toBe(200);
-		await until(() => said(r).length > 0, 5000);
-		expect(said(r)).toEqual(['Thank you Held for the $5.00 tip!']);
+		await until(() => chatSaid(r.sim).length > 0, 5000);
+		expect(chatSaid(r.sim)).toEqual(['Thank you Held for the $5.00 tip!']);
 	});
 
 	it('show a bot switched off in the dock, and never hold the alert', async () => {
@@ -157,7 +149,7 @@ describe('thanks in chat', () => {
 		expect(chat.problem).toMatchObject({ code: 'bot_disabled' });
 		expect(chat.problem.error).toMatch(/switched off/);
 		expect(chat.waiting).toBe(1);
-		expect(said(r)).toEqual([]);
+		expect(chatSaid(r.sim)).toEqual([]);
 	});
 
 	it('say at once, when switched on, that the connection lacks chat:write', async () => {
@@ -193,7 +185,7 @@ describe("the dock's Send to chat", () => {
 		const r = await rig();
 		const sent = await r.dock('POST', '/control/chat/send', { body: { message: 'BRB 5 min' } });
 		expect(sent.status).toBe(200);
-		expect(said(r)).toEqual(['BRB 5 min']);
+		expect(chatSaid(r.sim)).toEqual(['BRB 5 min']);
 		expect((await r.dock('GET', '/control/chat')).body.recent[0]).toMatchObject({
 			text: 'BRB 5 min',
 			kind: 'dock',
@@ -208,7 +200,7 @@ describe("the dock's Send to chat", () => {
 		r.sim.control.chat().switches.disabled = true;
 		const off = await r.dock('POST', '/control/chat/send', { body: { message: 'hello' } });
 		expect(off).toMatchObject({ status: 409, body: { code: 'bot_disabled' } });
-		expect(said(r)).toEqual([]);
+		expect(chatSaid(r.sim)).toEqual([]);
 	});
 
 	it('keeps to the chat budget: 20 messages per 30 s, then a 429 without calling upstream', async () => {

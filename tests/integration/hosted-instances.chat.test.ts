@@ -18,16 +18,9 @@ import {
 	signIn,
 	useDeployments
 } from '../fixtures/hosted-instances.ts';
-import { readyTip, until, type Sim } from '../fixtures/sim.ts';
+import { chatSaid, readyTip, until } from '../fixtures/sim.ts';
 
 useDeployments();
-
-const said = (sim: Sim) =>
-	sim.control
-		.chat()
-		.log()
-		.map((m) => m.text)
-		.reverse();
 
 describe.skipIf(missing)('thanks in chat on several hosted instances', { timeout: 150_000 }, () => {
 	it('thanks each tip once, whichever instances and pages finish it', async () => {
@@ -52,10 +45,10 @@ describe.skipIf(missing)('thanks in chat on several hosted instances', { timeout
 				[a, b].map((on) => call(on, 'POST', `/api/tts/${id}/finish`, overlay))
 			);
 			expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
-			await until(() => said(sim).length === i + 1, 10_000);
+			await until(() => chatSaid(sim).length === i + 1, 10_000);
 		}
 		await new Promise((r) => setTimeout(r, 2500));
-		expect(said(sim)).toEqual(['Thank you One!', 'Thank you Two!', 'Thank you Three!']);
+		expect(chatSaid(sim)).toEqual(['Thank you One!', 'Thank you Two!', 'Thank you Three!']);
 		const status = await (await call(b, 'GET', '/control/chat', dock)).json();
 		expect(status.waiting).toBe(0);
 		expect(status.recent).toHaveLength(3);
@@ -81,12 +74,12 @@ describe.skipIf(missing)('thanks in chat on several hosted instances', { timeout
 			unsure = (await (await call(b, 'GET', '/control/chat', dock)).json()).unsure;
 		}
 		expect(unsure).toEqual([expect.objectContaining({ text: 'Thank you Lost!' })]);
-		expect(said(sim)).toEqual(['Thank you Lost!']);
+		expect(chatSaid(sim)).toEqual(['Thank you Lost!']);
 		const again = await Promise.all(
 			[a, b].map((on) => call(on, 'POST', '/control/chat/resend', dock, { id: unsure[0].id }))
 		);
 		expect(again.map((r) => r.status).sort()).toEqual([200, 404]);
-		expect(said(sim)).toEqual(['Thank you Lost!', 'Thank you Lost!']);
+		expect(chatSaid(sim)).toEqual(['Thank you Lost!', 'Thank you Lost!']);
 		expect((await (await call(a, 'GET', '/control/chat', dock)).json()).unsure).toEqual([]);
 
 		// Lost again, and seen in chat: It went on both instances at once takes it off once.
@@ -113,7 +106,7 @@ describe.skipIf(missing)('thanks in chat on several hosted instances', { timeout
 			outcome: 'sent',
 			code: 'seen'
 		});
-		expect(said(sim)).toEqual(['Thank you Lost!', 'Thank you Lost!', 'Thank you Seen!']);
+		expect(chatSaid(sim)).toEqual(['Thank you Lost!', 'Thank you Lost!', 'Thank you Seen!']);
 	});
 
 	it('a thanks owed by an instance killed before sending it goes out once, from the other', async () => {
@@ -142,11 +135,11 @@ describe.skipIf(missing)('thanks in chat on several hosted instances', { timeout
 		});
 		await child.heard((line) => line === 'owed');
 		expect(await child.killed()).toBe('SIGKILL');
-		expect(said(sim)).toEqual([]);
+		expect(chatSaid(sim)).toEqual([]);
 
 		// The instance still running finds it in its next look (every 30 s) and sends it, once.
-		await until(() => said(sim).length > 0, 45_000);
+		await until(() => chatSaid(sim).length > 0, 45_000);
 		await new Promise((r) => setTimeout(r, 3000));
-		expect(said(sim)).toEqual(['Thank you Crash!']);
+		expect(chatSaid(sim)).toEqual(['Thank you Crash!']);
 	});
 });

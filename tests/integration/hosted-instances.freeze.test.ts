@@ -19,9 +19,10 @@ import {
 	signIn,
 	useDeployments
 } from '../fixtures/hosted-instances.ts';
-import { until, type Sim } from '../fixtures/sim.ts';
+import { until } from '../fixtures/sim.ts';
 import { openLiveAt } from '../fixtures/token-endpoint.ts';
-import { startTtsConsumer, type TtsConsumer } from '../fixtures/tts-consumer.ts';
+import { startTtsConsumer } from '../fixtures/tts-consumer.ts';
+import { firstStart, okCalls, paidTip } from '../fixtures/alert-path.ts';
 
 useDeployments();
 
@@ -31,21 +32,6 @@ const APART_MS = 1_500;
 /** The bound the alert's path promises (docs/reliability.md). */
 const STARTS_WITHIN_MS = 1_000;
 
-/** A tip made now upstream; when. */
-function tip(sim: Sim, i: number, amount = 5) {
-	const created = sim.control.createTip({
-		name: `Viewer ${i}`,
-		amount,
-		message: `tip ${i}`,
-		paid: true
-	});
-	return { id: created.order_id, at: Date.now() };
-}
-
-/** The first start of `id` by any consumer (ms since the epoch), or null. */
-const startOf = (consumers: TtsConsumer[], id: string) =>
-	Math.min(...consumers.flatMap((c) => c.playsOf(id).map((p) => p.startedAt)), Infinity);
-
 /** How long /healthz of `on` took to answer, and its status. */
 async function health(on: HostedApp) {
 	const t0 = Date.now();
@@ -53,12 +39,6 @@ async function health(on: HostedApp) {
 	await res.body?.cancel();
 	return { status: res.status, ms: Date.now() - t0 };
 }
-
-/** Successful upstream calls `op` (start, finish) of `id`. */
-const okCalls = (sim: Sim, op: string, id: string) =>
-	sim.control.log
-		.requests({ method: 'POST', path: `/tts/${id}/${op}` })
-		.filter((e) => e.status === 200).length;
 
 describe.skipIf(missing)('hosted instances with the database frozen', { timeout: 120_000 }, () => {
 	it('tips start within 1 s and play once; /healthz says 503 at once; LISTEN comes back', async () => {
@@ -86,7 +66,7 @@ describe.skipIf(missing)('hosted instances with the database frozen', { timeout:
 		try {
 			await until(() => consumers.every((c) => c.runner.snapshot.synced), 15_000);
 			// One tip before: both instances have served the key and hold the rules.
-			const first = tip(sim, 0);
+			const first = paidTip(sim, 0);
 			await until(() => okCalls(sim, 'finish', first.id) === 1, 15_000);
 
 			const frozenFrames = live.frames.length;
@@ -97,15 +77,15 @@ describe.skipIf(missing)('hosted instances with the database frozen', { timeout:
 			const tips: { id: string; at: number }[] = [];
 			let held = null;
 			for (let i = 1; i <= TIPS; i++) {
-				tips.push(tip(sim, i));
-				if (i === 3) held = tip(sim, 100, 500);
+				tips.push(paidTip(sim, i));
+				if (i === 3) held = paidTip(sim, 100, 500);
 				// The pace of the tips' arrival, not a wait for a result.
 				await pause(APART_MS);
 			}
-			await until(() => tips.every((t) => startOf(consumers, t.id) < Infinity), 5_000);
+			await until(() => tips.every((t) => firstStart(consumers, t.id) < Infinity), 5_000);
 			// Frozen all along: the last start came before the thaw.
 			expect(Date.now() - frozenAt).toBeLessThan(FREEZE_MS);
-			const heldStartedFrozen = startOf(consumers, held!.id) < Infinity;
+			const heldStartedFrozen = firstStart(consumers, held!.id) < Infinity;
 			await pause(frozenAt + FREEZE_MS - Date.now());
 			thaw();
 			const thawedAt = Date.now();
@@ -158,7 +138,7 @@ describe.skipIf(missing)('hosted instances with the database frozen', { timeout:
 			expect(named(100)).toBe(0);
 			// Healthy again once the database answers.
 			while (!(await Promise.all(apps.map(health))).every((h) => h.status === 200)) await pause(50);
-			const delays = tips.map((t) => startOf(consumers, t.id) - t.at);
+			const delays = tips.map((t) => firstStart(consumers, t.id) - t.at);
 			console.info(
 				`[freeze] tip start delays (ms): ${delays.join(', ')}; /healthz: ${healths
 					.map((h) => `${h.status} in ${h.ms} ms`)

@@ -12,9 +12,10 @@ import { disk } from '../../src/server/durable-file.ts';
 import { FileModerationStore } from '../../src/server/moderation/file-store.ts';
 import { SINGLE_STREAMER } from '../../src/server/routes/control-key.ts';
 import { serveTokenEndpoint } from '../fixtures/served-endpoint.ts';
-import { until, withSim, type Sim } from '../fixtures/sim.ts';
+import { until, withSim } from '../fixtures/sim.ts';
 import { simUpstream } from '../fixtures/token-endpoint.ts';
-import { startTtsConsumer, type TtsConsumer } from '../fixtures/tts-consumer.ts';
+import { startTtsConsumer } from '../fixtures/tts-consumer.ts';
+import { firstStart, okCalls, paidTip } from '../fixtures/alert-path.ts';
 
 const STALL_MS = 10_000;
 const TIPS = 6;
@@ -28,24 +29,6 @@ afterEach(async () => {
 });
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-
-function tip(sim: Sim, i: number, amount = 5) {
-	const created = sim.control.createTip({
-		name: `Viewer ${i}`,
-		amount,
-		message: `tip ${i}`,
-		paid: true
-	});
-	return { id: created.order_id, at: Date.now() };
-}
-
-const startOf = (consumers: TtsConsumer[], id: string) =>
-	Math.min(...consumers.flatMap((c) => c.playsOf(id).map((p) => p.startedAt)), Infinity);
-
-const okCalls = (sim: Sim, op: string, id: string) =>
-	sim.control.log
-		.requests({ method: 'POST', path: `/tts/${id}/${op}` })
-		.filter((e) => e.status === 200).length;
 
 /** Stalls every durable write's flush until the returned function is called. */
 function stallDisk(): () => void {
@@ -84,7 +67,7 @@ describe('single mode with a stalled disk', { timeout: 60_000 }, () => {
 		const consumers = [0, 1].map(() => startTtsConsumer(endpoint.origin));
 		cleanups.push(() => consumers.forEach((c) => c.close()));
 		await until(() => consumers.every((c) => c.runner.snapshot.synced), 15_000);
-		const first = tip(sim, 0);
+		const first = paidTip(sim, 0);
 		await until(() => okCalls(sim, 'finish', first.id) === 1, 15_000);
 
 		const answer = stallDisk();
@@ -93,12 +76,12 @@ describe('single mode with a stalled disk', { timeout: 60_000 }, () => {
 		const tips: { id: string; at: number }[] = [];
 		let held = null;
 		for (let i = 1; i <= TIPS; i++) {
-			tips.push(tip(sim, i));
-			if (i === 3) held = tip(sim, 100, 500);
+			tips.push(paidTip(sim, i));
+			if (i === 3) held = paidTip(sim, 100, 500);
 			// The pace of the tips' arrival, not a wait for a result.
 			await pause(APART_MS);
 		}
-		await until(() => tips.every((t) => startOf(consumers, t.id) < Infinity), 5_000);
+		await until(() => tips.every((t) => firstStart(consumers, t.id) < Infinity), 5_000);
 		expect(Date.now() - stalledAt).toBeLessThan(STALL_MS);
 		// Nothing of them reached the file yet: the disk was stalled all along.
 		const during = readFileSync(file, 'utf8');
@@ -106,7 +89,7 @@ describe('single mode with a stalled disk', { timeout: 60_000 }, () => {
 		answer();
 
 		await until(() => tips.every((t) => okCalls(sim, 'finish', t.id) === 1), 15_000);
-		const delays = tips.map((t) => startOf(consumers, t.id) - t.at);
+		const delays = tips.map((t) => firstStart(consumers, t.id) - t.at);
 		console.info(`[stalled disk] tip start delays (ms): ${delays.join(', ')}`);
 		for (const d of delays) expect(d).toBeLessThan(STARTS_WITHIN_MS);
 		for (const t of [first, ...tips]) {
