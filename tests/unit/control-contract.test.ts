@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import {
 	ACTION_ORDER,
 	CONTROL,
-	CONTROL_ERRORS,
 	CREDENTIAL_ERRORS,
 	UPSTREAM_ERRORS,
 	type ActionName
 } from '../../src/contract/control.ts';
+import { CONTROL_ERRORS } from '../../src/contract/control-errors.ts';
 import { actionBody, CONTROL_BODIES } from '../../src/contract/control-bodies.ts';
 import { CONTROL_ACTIONS } from '../../src/server/control-actions.ts';
 
