@@ -4,7 +4,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { describeIssues } from '../contract/index.ts';
-import type { SimControl } from './control.ts';
+import type { SimChat } from './chat.ts';
 import { SimError } from './errors.ts';
 
 const Tenant = z.string().min(1).max(100).optional();
@@ -41,7 +41,12 @@ async function body<S extends z.ZodType>(schema: S, req: Request): Promise<z.inf
 	return r.data;
 }
 
-export function chatRoutes(app: Hono, control: SimControl): void {
+/** What these routes need of the control API (control.ts): a tenant's chat. */
+interface ChatsOf {
+	chat(tenantId?: string): SimChat;
+}
+
+export function chatRoutes(app: Hono, control: ChatsOf): void {
 	app.get('/chat', (c) => {
 		const limit = Math.min(200, Math.max(1, Number(c.req.query('limit') ?? 50) || 50));
 		const chat = control.chat(c.req.query('tenant'));

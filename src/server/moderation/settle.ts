@@ -7,17 +7,29 @@ import { present, settled, type Decision } from '../../core/moderation/decision.
 import { settledVideo, videoKey } from '../../core/moderation/video.ts';
 import { HttpError } from '../http-error.ts';
 import type { UpstreamClient } from '../upstream.ts';
-import type { Moderator } from './moderator.ts';
+import type { ModerationStore } from './store.ts';
 import { readItems, TIPS } from './upstream-items.ts';
 
 export type Verdict = 'approve' | 'reject';
 type Queue = 'tts' | 'media';
 
+/** What a settling needs of the Moderator (moderator.ts), which hands itself in. */
+interface Settler {
+	readonly store: ModerationStore;
+	decisionOf(
+		streamer: string,
+		upstream: UpstreamClient,
+		queue: Queue,
+		orderId: string
+	): Promise<Decision | undefined>;
+	removeLater(upstream: UpstreamClient, streamer: string, orderId: string, queue: Queue): void;
+}
+
 const NOUN = { tts: 'tip', media: 'video' } as const;
 
 /** A held tip's (`tts`) or video's (`media`) decision settled: `done`, or `already` settled. */
 export async function settle(
-	moderator: Moderator,
+	moderator: Settler,
 	streamer: string,
 	upstream: UpstreamClient,
 	o: { how: Verdict; queue: Queue; orderId: string }
@@ -38,7 +50,7 @@ export async function settle(
 
 /** The tip's video, held only because the tip was, follows the tip's Approve or Reject. */
 async function settleItsVideo(
-	moderator: Moderator,
+	moderator: Settler,
 	streamer: string,
 	upstream: UpstreamClient,
 	orderId: string,
