@@ -1,6 +1,7 @@
 // What a thanks needs to know of the streamer's account (GET /me): the currency its amounts are
 // written in, kept a while per streamer, and the credential's scopes (does it have chat:write).
 // A read that fails answers null (or the currency kept before): the caller decides what then.
+import { LRUCache } from 'lru-cache';
 import { ROUTES } from '../../contract/index.ts';
 import { meCurrency } from '../../contract/routes.ts';
 import type { CurrencyInfo } from '../../core/money.ts';
@@ -8,22 +9,33 @@ import { ask } from '../control-actions.ts';
 import type { UpstreamClient } from '../upstream.ts';
 
 const CURRENCY_KEEP_MS = 10 * 60_000;
+/** Streamers whose currency is kept at most; past it the least recently used go first. */
+const STREAMERS_KEPT = 10_000;
 
 export class TenantInfo {
-	readonly #currency = new Map<string, { info: CurrencyInfo; at: number }>();
+	/** Per streamer, fresh for CURRENCY_KEEP_MS; a stale one answers while /me fails. */
+	readonly #currency: LRUCache<string, CurrencyInfo>;
 
-	constructor(private readonly now: () => number) {}
+	constructor(now: () => number) {
+		this.#currency = new LRUCache({
+			max: STREAMERS_KEPT,
+			ttl: CURRENCY_KEEP_MS,
+			ttlResolution: 0,
+			noDeleteOnStaleGet: true,
+			perf: { now }
+		});
+	}
 
 	async currency(streamer: string, up: UpstreamClient): Promise<CurrencyInfo | null> {
-		const had = this.#currency.get(streamer);
-		if (had && this.now() - had.at < CURRENCY_KEEP_MS) return had.info;
+		const kept = this.#currency.get(streamer);
+		if (kept) return kept;
 		try {
 			const me = await ask(up, meCurrency);
 			const info = { code: me.tenant.currency, symbol: me.tenant.currency_symbol };
-			this.#currency.set(streamer, { info, at: this.now() });
+			this.#currency.set(streamer, info);
 			return info;
 		} catch {
-			return had?.info ?? null;
+			return this.#currency.peek(streamer, { allowStale: true }) ?? null;
 		}
 	}
 

@@ -8,6 +8,7 @@
 // A page's call waits on the store STORE_DEADLINE_MS at most (src/server/deadline.ts): past it a
 // tip is decided from the decisions this process knows (known.ts) and the rules it holds compiled
 // (compiled-rules.ts), and its decision is stored afterwards; one those rules hold waits for it.
+import { LRUCache } from 'lru-cache';
 import type { ModerationRules, QueueMediaItem, QueueTip } from '../../contract/index.ts';
 import { present, type Decision } from '../../core/moderation/decision.ts';
 import { videoKey } from '../../core/moderation/video.ts';
@@ -46,6 +47,8 @@ const PATH = { tts: 'tts', media: 'media' } as const;
 
 /** A removal asked of the upstream is not asked again this soon (every page reads the queue). */
 const REMOVE_AGAIN_MS = 10_000;
+/** Removals remembered at most; past it the oldest may be asked again sooner. */
+const REMOVING_KEPT = 10_000;
 /**
  * A claim given back after a start of a tip that may not be played is asked again after these
  * waits when the upstream refused it (a 429, a 5xx): kept, it would hold the queue's one claim until
@@ -65,7 +68,12 @@ export class Moderator {
 	readonly #rules: CompiledRules;
 	/** How long a page's call waits on the store (src/server/deadline.ts). */
 	readonly deadline = new StoreDeadline();
-	readonly #removing = new Map<string, number>();
+	/** What was asked to be deleted lately (not asked again before REMOVE_AGAIN_MS). */
+	readonly #removing = new LRUCache<string, true>({
+		max: REMOVING_KEPT,
+		ttl: REMOVE_AGAIN_MS,
+		ttlResolution: 0
+	});
 	readonly videos: Videos;
 
 	constructor(store: ModerationStore, log: (message: string) => void = console.warn) {
@@ -377,10 +385,8 @@ export class Moderator {
 	 */
 	removeLater(upstream: UpstreamClient, streamer: string, orderId: string, queue: Queue): void {
 		const key = `${streamer}\n${queue}\n${orderId}`;
-		const now = Date.now();
-		if ((this.#removing.get(key) ?? 0) > now) return;
-		this.#removing.set(key, now + REMOVE_AGAIN_MS);
-		for (const [k, until] of this.#removing) if (until <= now) this.#removing.delete(k);
+		if (this.#removing.has(key)) return;
+		this.#removing.set(key, true);
 		upstream.call('DELETE', `/${PATH[queue]}/${encodeURIComponent(orderId)}`).then(
 			(res) => {
 				if (!res.ok && res.status !== 404)
