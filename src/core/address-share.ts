@@ -5,9 +5,10 @@
 // (src/server/upstream-budget.ts) holds the reads this says must wait.
 //
 // What is counted: every call sent, by second, by streamer, claim or read. The window slides
-// (src/core/window-limit.ts: a second counts while its start is within the window): the calls of
-// any window's length (a minute) never pass the limit, whichever way the upstream cuts its windows. Claims are never held here. Reads of every streamer together may spend what is left once
-// the claims' share is kept: the limit, less a reserve (a tenth), less the larger of half the limit
+// (src/core/window-limit.ts: a second counts while its start is in the window): the calls of any
+// window's length (a minute) never pass the limit, whichever way the upstream cuts its windows.
+// Claims are never held here. Reads of every streamer together may spend what is left once the
+// claims' share is kept: the limit, less a reserve (a tenth), less the larger of half the limit
 // and the claims actually sent in the window. Past half of that ceiling, a streamer who has read more
 // than an even share (the ceiling over the streamers reading) waits, so one streamer's readers never
 // spend what the others need.
@@ -75,7 +76,7 @@ export class AddressShare {
 	constructor(readonly policy: AddressPolicy) {}
 
 	/** A call is being sent. */
-	spend(streamer: string, priority: CallPriority, now: number): void {
+	spent(streamer: string, priority: CallPriority, now: number): void {
 		const s = this.second(now);
 		if (priority === 'claim') {
 			s.claims += 1;
@@ -87,7 +88,14 @@ export class AddressShare {
 		this.untilSync -= 1;
 	}
 
-	/** Whether a read of `streamer` may be sent now (and counted by `spend`). */
+	/** When a read may be sent (single mode's AddressBudget): now, or in a second, to ask again. */
+	readAt(streamer: string, now: number): number {
+		return this.mayRead(streamer, now) ? now : now + 1000;
+	}
+
+	onChange(): void {}
+
+	/** Whether a read of `streamer` may be sent now (and counted by `spent`). */
 	mayRead(streamer: string, now: number): boolean {
 		if (this.untilSync < 1) return false;
 		this.prune(now);

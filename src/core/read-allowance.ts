@@ -73,10 +73,7 @@ function refuse(by: 'key' | 'address', b: Bucket, a: Allowance): ReadVerdict {
 	return { ok: false, by, retryAfterS: retryAfterS(b.at + ((1 - b.tokens) / a.perS) * 1000, b.at) };
 }
 
-/**
- * The bucket refilled to `now`; a reader not seen before (or forgotten: its bucket would be full
- * by now, or it read least recently of very many) gets a full one.
- */
+/** The bucket refilled to `now`; full for a reader not seen (or forgotten) before. */
 function bucket(buckets: LRUCache<string, Bucket>, id: string, a: Allowance, now: number): Bucket {
 	let b = buckets.get(id);
 	if (!b) buckets.set(id, (b = { tokens: a.burst, at: now }));

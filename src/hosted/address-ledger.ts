@@ -104,7 +104,7 @@ export class AddressLedger implements AddressBudget {
 	}
 
 	spent(streamer: string, priority: CallPriority, now: number): void {
-		this.share.spend(streamer, priority, this.dbTime(now));
+		this.share.spent(streamer, priority, this.dbTime(now));
 		this.soon();
 	}
 

@@ -26,10 +26,10 @@ export class FailureLimiter {
 	private readonly window: WindowLimit;
 
 	constructor(
-		readonly maxFailures = 10,
+		maxFailures = 10,
 		windowMs = 60_000,
 		private readonly now: () => number = Date.now,
-		readonly maxClients = 10_000
+		maxClients = 10_000
 	) {
 		this.window = { limit: maxFailures, windowMs };
 		this.failures = new LRUCache({ max: maxClients });
@@ -37,17 +37,15 @@ export class FailureLimiter {
 
 	/**
 	 * Counts one wrong key from `client`. Null while it has failed at most maxFailures times in the
-	 * window (answer 401); past that, the seconds until one of them leaves it (answer 429 with
-	 * Retry-After).
+	 * window (answer 401); past that, the seconds until the oldest leaves it (429 with Retry-After).
 	 */
 	fail(client: string): number | null {
 		const now = this.now();
 		const times = recent(this.window, this.failures.get(client) ?? [], now);
 		this.failures.set(client, times);
 		const v = decide(this.window, times, now);
-		if (!v.ok) return v.retryAfterS;
-		times.push(now);
-		return null;
+		if (v.ok) times.push(now);
+		return v.ok ? null : v.retryAfterS;
 	}
 
 	/** How many client addresses it remembers (at most maxClients). */

@@ -9,33 +9,23 @@ import { ask } from '../control-actions.ts';
 import type { UpstreamClient } from '../upstream.ts';
 
 const CURRENCY_KEEP_MS = 10 * 60_000;
-/** Streamers whose currency is kept at most; past it the least recently used go first. */
-const STREAMERS_KEPT = 10_000;
 
 export class TenantInfo {
-	/** Per streamer, fresh for CURRENCY_KEEP_MS; a stale one answers while /me fails. */
-	readonly #currency: LRUCache<string, CurrencyInfo>;
+	/** Per streamer (the most recently asked of); a stale one answers while /me fails. */
+	readonly #currency = new LRUCache<string, { info: CurrencyInfo; at: number }>({ max: 10_000 });
 
-	constructor(now: () => number) {
-		this.#currency = new LRUCache({
-			max: STREAMERS_KEPT,
-			ttl: CURRENCY_KEEP_MS,
-			ttlResolution: 0,
-			noDeleteOnStaleGet: true,
-			perf: { now }
-		});
-	}
+	constructor(private readonly now: () => number) {}
 
 	async currency(streamer: string, up: UpstreamClient): Promise<CurrencyInfo | null> {
-		const kept = this.#currency.get(streamer);
-		if (kept) return kept;
+		const had = this.#currency.get(streamer);
+		if (had && this.now() - had.at < CURRENCY_KEEP_MS) return had.info;
 		try {
 			const me = await ask(up, meCurrency);
 			const info = { code: me.tenant.currency, symbol: me.tenant.currency_symbol };
-			this.#currency.set(streamer, info);
+			this.#currency.set(streamer, { info, at: this.now() });
 			return info;
 		} catch {
-			return this.#currency.peek(streamer, { allowStale: true }) ?? null;
+			return had?.info ?? null;
 		}
 	}
 

@@ -47,8 +47,6 @@ const PATH = { tts: 'tts', media: 'media' } as const;
 
 /** A removal asked of the upstream is not asked again this soon (every page reads the queue). */
 const REMOVE_AGAIN_MS = 10_000;
-/** Removals remembered at most; past it the oldest may be asked again sooner. */
-const REMOVING_KEPT = 10_000;
 /**
  * A claim given back after a start of a tip that may not be played is asked again after these
  * waits when the upstream refused it (a 429, a 5xx): kept, it would hold the queue's one claim until
@@ -68,12 +66,8 @@ export class Moderator {
 	readonly #rules: CompiledRules;
 	/** How long a page's call waits on the store (src/server/deadline.ts). */
 	readonly deadline = new StoreDeadline();
-	/** What was asked to be deleted lately (not asked again before REMOVE_AGAIN_MS). */
-	readonly #removing = new LRUCache<string, true>({
-		max: REMOVING_KEPT,
-		ttl: REMOVE_AGAIN_MS,
-		ttlResolution: 0
-	});
+	/** What was asked to be deleted lately: not asked again before REMOVE_AGAIN_MS. */
+	readonly #removing = new LRUCache<string, true>({ max: 10_000, ttl: REMOVE_AGAIN_MS });
 	readonly videos: Videos;
 
 	constructor(store: ModerationStore, log: (message: string) => void = console.warn) {
