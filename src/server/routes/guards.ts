@@ -1,6 +1,8 @@
 // Checks every request passes before a route sees it: the Host header and the raw path (security.ts
 // says why), and the size of a body sent to /token or /api (each /control route limits its own
-// with limitBody); and no cache keeps the answers that carry a token or a streamer's state. Also how a route tells whether a request carries a body without making the Node adapter build a whole Request for it.
+// with limitBody); and no cache keeps the answers that carry a token or a streamer's state. Also
+// how a route tells whether a request carries a body without making the Node adapter build a whole
+// Request for it.
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_BODY } from '../../contract/control-bodies.ts';
