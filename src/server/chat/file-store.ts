@@ -10,7 +10,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { z } from 'zod/mini';
 import { readStored, writeDurably } from '../durable-file.ts';
 import { MemoryPushChannel } from '../live/push-channel.ts';
-import { SINGLE_STREAMER } from '../routes/control-key.ts';
+import { SINGLE_STREAMER } from '../caller.ts';
 import { ChatMeta, emptyMeta, Entry, isBusy, isPast, type ChatState } from './ledger.ts';
 import { applyChange, changed, type Applied, type ChatChange, type ChatStore } from './store.ts';
 
