@@ -1,0 +1,91 @@
+// The live view's answers to what it cannot apply for sure: which parts it asks to read again for a
+// malformed event, an unknown one, an order id it never saw, a full leaderboard, and a tip that
+// comes right after a total's read.
+import { describe, expect, it } from 'vitest';
+import { LiveView } from '../../src/core/view/live-view.ts';
+import { queueTip, T0 } from './contract-examples.ts';
+
+const NOW = Date.parse(T0) + 60_000;
+let n = 0;
+const envelope = (type: string, data: unknown) => ({
+	id: `evt_view${++n}`,
+	type,
+	created_at: T0,
+	data
+});
+const emptyQueue = {
+	is_paused: false,
+	currently_playing: false,
+	current_order_id: null,
+	items: []
+};
+
+describe('the live view', () => {
+	it('drops a tip.created whose payload fails its schema and asks to read what a tip keeps', () => {
+		const view = new LiveView();
+		const out = view.apply(envelope('tip.created', { tip: { order_id: 3 } }), NOW);
+		expect(out.outcome).toBe('malformed');
+		expect(out.error).toMatch(/tip/);
+		expect(out.reread.sort()).toEqual(['goals', 'leaderboard', 'tts']);
+	});
+
+	it('reads a queue again for an unknown event of its family, and ignores other families', () => {
+		const view = new LiveView();
+		expect(view.apply(envelope('queue.tts.shuffled', {}), NOW)).toEqual({
+			outcome: 'ignored',
+			reread: ['tts', 'ttsHistory']
+		});
+		expect(
+			view.apply(envelope('overlay.celebration', { overlay_id: null, widget_id: null }), NOW)
+		).toEqual({ outcome: 'ignored', reread: [] });
+		expect(view.apply(envelope('stream.raided', {}), NOW)).toEqual({
+			outcome: 'ignored',
+			reread: []
+		});
+	});
+
+	it('reads the TTS queue again when audio is ready for a tip it never saw', () => {
+		const view = new LiveView();
+		view.applySnapshot('tts', emptyQueue, NOW);
+		const out = view.apply(
+			envelope('tip.tts_ready', { order_id: 'tip_9_x', tts_url: 'https://cdn.example.com/a.mp3' }),
+			NOW
+		);
+		expect(out).toEqual({ outcome: 'applied', reread: ['tts'] });
+	});
+
+	it('adds a new supporter to a board shorter than its limit, and reads a full one again', () => {
+		const view = new LiveView({ leaderboardLimit: 1 });
+		view.applySnapshot('leaderboard', { supporters: [] }, NOW - 10_000);
+		const first = { ...queueTip(), queued_at: new Date(NOW).toISOString() };
+		expect(view.apply(envelope('tip.created', { tip: first }), NOW).reread).toEqual([]);
+		expect(view.supporters()).toEqual([
+			{ name: 'Ada', platform: 'twitch', platform_user_id: '123456', total: 5, tips: 1 }
+		]);
+		const other = { ...first, order_id: 'tip_2_b', platform_user_id: '99', name: 'Bea' };
+		expect(view.apply(envelope('tip.created', { tip: other }), NOW).reread).toEqual([
+			'leaderboard'
+		]);
+		expect(view.supporters()).toHaveLength(1);
+	});
+
+	it('does not add a tip that came right after a goal read landed: it reads again', () => {
+		const view = new LiveView();
+		const goal = {
+			enabled: true,
+			title: 'Mic',
+			amount: 100,
+			starts_at: null,
+			ends_at: null,
+			current: 5
+		};
+		view.beginRead('goals', NOW - 500);
+		view.applySnapshot('goals', { o_1a2b3c4d: goal }, NOW - 200);
+		const tip = { ...queueTip(), queued_at: new Date(NOW).toISOString() };
+		expect(view.apply(envelope('tip.created', { tip }), NOW).reread).toEqual(['goals']);
+		expect(view.goals.get('o_1a2b3c4d')?.current).toBe(5);
+		const later = { ...tip, order_id: 'tip_3_c' };
+		expect(view.apply(envelope('tip.created', { tip: later }), NOW + 5000).reread).toEqual([]);
+		expect(view.goals.get('o_1a2b3c4d')?.current).toBe(10);
+	});
+});
