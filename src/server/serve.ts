@@ -17,6 +17,7 @@ import type { ReadLimits } from '../core/read-allowance.ts';
 import type { BudgetPolicy } from '../core/rate-budget.ts';
 import { BudgetedUpstreamClient, UpstreamBudget } from './upstream-budget.ts';
 import { keepAliveFetch, type UpstreamClient } from './upstream.ts';
+import { StreamIntake } from './intake/intake.ts';
 import type { ModerationStore } from './moderation/store.ts';
 import type { ChatStore } from './chat/store.ts';
 import type { AppOptions } from './app-options.ts';
@@ -54,6 +55,11 @@ export interface ServeOptions {
 	settings?: SettingsStore;
 	/** Checks a save of stored settings (widgets/settings/schemas.ts); absent: saves answer 503. */
 	checkSettings?: AppOptions['checkSettings'];
+	/**
+	 * Keep the streamer's live view with an intake of the server's own (intake/intake.ts): one more
+	 * realtime connection and its reads. Off by default: no page reads the view yet.
+	 */
+	intake?: boolean;
 }
 
 export interface ServedApp {
@@ -61,6 +67,8 @@ export interface ServedApp {
 	/** `http://host:port`, as a browser reaches it. */
 	origin: string;
 	upstream: UpstreamClient;
+	/** The streamer's intake, when `intake` was asked for. */
+	intake: StreamIntake | null;
 	close(): Promise<void>;
 }
 
@@ -160,11 +168,15 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		...nodeAppOptions(opts.dist)
 	});
 	const { server, origin, close } = await listen(app.fetch, host, opts.port ?? 0);
+	const intake = opts.intake ? new StreamIntake(upstream) : null;
+	intake?.start();
 	return {
 		server,
 		origin,
 		upstream,
+		intake,
 		close: async () => {
+			intake?.stop();
 			await close();
 			transport.close();
 		}

@@ -81,6 +81,20 @@ export class UpstreamClient {
 	}
 
 	/**
+	 * What a realtime connection of the server's own authenticates with (`data.apiKey`,
+	 * docs/upstream.md): the OAuth access token while connected, else the API key; null: neither.
+	 * `rejected`: the socket refused this one (close 4401), so a fresh one (one refresh, shared).
+	 */
+	async realtimeCredential(rejected?: string): Promise<string | null> {
+		const { apiKey } = this.upstream();
+		if (this.oauth) {
+			const c = rejected ? await this.oauth.rejected(rejected) : await this.oauth.credential();
+			if ('token' in c) return c.token;
+		}
+		return apiKey || null;
+	}
+
+	/**
 	 * `path` is relative to {base_url} and already validated against the allowlist. A GET shares
 	 * the call of an identical one not sent yet, or the next one after the call in flight (of
 	 * its own priority: a read sent as a claim never waits behind one held as a read).

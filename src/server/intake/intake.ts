@@ -1,0 +1,217 @@
+// One streamer's intake (docs/architecture.md, the intake and the view): the token endpoint's own
+// realtime connection to the upstream with the credential it holds (`data.apiKey`: the API key or
+// the OAuth access token; docs/upstream.md, realtime authentication), which keeps the streamer's
+// live view (src/core/view/live-view.ts). It reconnects with backoff (src/core/backoff.ts) and, since
+// nothing is replayed after a reconnect, reads every part of the view again after each `ready`;
+// between, it reads again only the parts the view asks for. A malformed frame is dropped and logged.
+import WebSocket from 'ws';
+import { CLOSE_UNAUTHORIZED, parseServerFrame } from '../../contract/index.ts';
+import { backoffDelay, type BackoffOptions } from '../../core/backoff.ts';
+import { LiveView, VIEW_DEFAULTS, type LiveViewOptions } from '../../core/view/live-view.ts';
+import { VIEW_PARTS, type ViewPart } from '../../core/view/parts.ts';
+import type { UpstreamClient } from '../upstream.ts';
+import { readPart } from './reads.ts';
+
+/** What the intake needs of the streamer's upstream client. */
+export type IntakeUpstream = Pick<UpstreamClient, 'call' | 'wsUrl' | 'realtimeCredential'>;
+
+export interface IntakeOptions {
+	view?: LiveViewOptions;
+	/** Between connection attempts that did not reach `ready`; and between failed reads of a part. */
+	backoff?: BackoffOptions;
+	/** Where problems are told (never a credential; a frame's error names fields, not contents). */
+	log?: (line: string) => void;
+	now?: () => number;
+}
+
+const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 30_000 };
+/** docs/upstream.md: a client that hears nothing for 2 x heartbeat_s treats the socket as dead. */
+const WATCHDOG_FACTOR = 2000;
+
+export class StreamIntake {
+	readonly view: LiveView;
+	/** Sockets that reached `ready`: 1 + the reconnects. */
+	connects = 0;
+	/** Upstream reads of each part made so far. */
+	readonly reads = new Map<ViewPart, number>();
+	/** Parts the credential may not read (403, 404): left out until the next connect. */
+	readonly lacking = new Set<ViewPart>();
+	#socket: WebSocket | null = null;
+	#stopped = true;
+	#failures = 0;
+	#retry: NodeJS.Timeout | null = null;
+	#watchdog: NodeJS.Timeout | null = null;
+	/** From the last `ready`: the upstream's heartbeat period (s). */
+	#heartbeat: number | null = null;
+	/** Parts being read, parts to read again after, and failed reads waiting for their retry. */
+	readonly #reading = new Set<ViewPart>();
+	readonly #again = new Set<ViewPart>();
+	readonly #readFailures = new Map<ViewPart, number>();
+	readonly #readRetries = new Map<ViewPart, NodeJS.Timeout>();
+	readonly #limits: { historyDepth: number; leaderboardLimit: number };
+	readonly #backoff: BackoffOptions;
+	readonly #log: (line: string) => void;
+	readonly #now: () => number;
+
+	constructor(
+		private readonly upstream: IntakeUpstream,
+		o: IntakeOptions = {}
+	) {
+		this.view = new LiveView(o.view);
+		this.#limits = { ...VIEW_DEFAULTS, ...o.view };
+		this.#backoff = o.backoff ?? DEFAULT_BACKOFF;
+		this.#log = o.log ?? ((line) => console.warn(line));
+		this.#now = o.now ?? Date.now;
+	}
+
+	start(): void {
+		if (!this.#stopped) return;
+		this.#stopped = false;
+		void this.#connect();
+	}
+
+	/** Closes the socket and cancels every timer; reads under way land in the view, nothing more. */
+	stop(): void {
+		this.#stopped = true;
+		for (const t of [this.#retry, this.#watchdog, ...this.#readRetries.values()])
+			if (t) clearTimeout(t);
+		this.#readRetries.clear();
+		this.#socket?.terminate();
+		this.#socket = null;
+	}
+
+	get connected(): boolean {
+		return this.#socket?.readyState === WebSocket.OPEN && this.connects > 0;
+	}
+
+	async #connect(rejected?: string): Promise<void> {
+		if (this.#stopped) return;
+		let credential: string | null;
+		try {
+			credential = await this.upstream.realtimeCredential(rejected);
+		} catch {
+			credential = null;
+		}
+		if (this.#stopped) return;
+		if (!credential) return this.#reconnectLater('no upstream credential');
+		const socket = new WebSocket(this.upstream.wsUrl);
+		this.#socket = socket;
+		socket.on('open', () =>
+			socket.send(JSON.stringify({ type: 'auth', data: { apiKey: credential } }))
+		);
+		socket.on('message', (data) => {
+			if (socket === this.#socket) this.#frame(socket, String(data));
+		});
+		socket.on('error', () => {}); // The close that follows reconnects.
+		socket.on('close', (code) => {
+			if (socket !== this.#socket) return;
+			this.#socket = null;
+			this.#disarm();
+			// A refused credential may be an expired OAuth access token: the next one is fresh.
+			const rejected = code === CLOSE_UNAUTHORIZED ? credential : undefined;
+			this.#reconnectLater(`socket closed (${code})`, rejected);
+		});
+	}
+
+	#reconnectLater(why: string, rejected?: string): void {
+		if (this.#stopped) return;
+		const delay = backoffDelay(this.#failures++, this.#backoff);
+		this.#log(`[intake] ${why}; reconnecting in ${Math.round(delay)} ms`);
+		this.#retry = setTimeout(() => void this.#connect(rejected), delay);
+		this.#retry.unref();
+	}
+
+	#frame(socket: WebSocket, text: string): void {
+		const frame = parseServerFrame(text);
+		if (!frame.ok) return this.#log(`[intake] malformed frame dropped: ${frame.error}`);
+		const m = frame.value;
+		if (m.kind === 'ready') {
+			this.#failures = 0;
+			this.connects += 1;
+			this.lacking.clear();
+			this.#heartbeat = m.message.data.heartbeat_s;
+			// Nothing is replayed after a reconnect (docs/upstream.md): every part is read again.
+			for (const part of VIEW_PARTS) this.#read(part);
+		} else if (m.kind === 'error')
+			this.#log(`[intake] upstream refused the socket: ${m.message.data.code}`);
+		else if (m.kind === 'event') {
+			const applied = this.view.apply(m.message, this.#now());
+			if (applied.outcome === 'malformed')
+				this.#log(`[intake] event ${m.message.type} dropped: ${applied.error}`);
+			for (const part of applied.reread) this.#read(part);
+		}
+		this.#arm(socket);
+	}
+
+	#arm(socket: WebSocket): void {
+		this.#disarm();
+		if (this.#heartbeat === null) return;
+		const ms = Math.min(this.#heartbeat * WATCHDOG_FACTOR, 2 ** 31 - 1);
+		this.#watchdog = setTimeout(() => {
+			this.#log(`[intake] no message for ${ms / 1000} s; reconnecting`);
+			socket.terminate();
+		}, ms);
+		this.#watchdog.unref();
+	}
+
+	#disarm(): void {
+		if (this.#watchdog) clearTimeout(this.#watchdog);
+		this.#watchdog = null;
+	}
+
+	/** Reads `part` (one read of a part at a time; asked again meanwhile, once more after it). */
+	#read(part: ViewPart): void {
+		if (this.#stopped || this.lacking.has(part)) return;
+		if (this.#reading.has(part)) {
+			this.#again.add(part);
+			return;
+		}
+		const waiting = this.#readRetries.get(part);
+		if (waiting) clearTimeout(waiting);
+		this.#readRetries.delete(part);
+		this.#reading.add(part);
+		this.reads.set(part, (this.reads.get(part) ?? 0) + 1);
+		this.view.beginRead(part, this.#now());
+		void this.#land(part);
+	}
+
+	async #land(part: ViewPart): Promise<void> {
+		let again: ViewPart[] = [];
+		try {
+			const read = await readPart(this.upstream, part, this.#limits).catch((err: unknown) => ({
+				ok: false as const,
+				lacking: false,
+				error: err instanceof Error ? err.message : String(err)
+			}));
+			if (read.ok) {
+				this.#readFailures.delete(part);
+				again = this.view.applySnapshot(part, read.body as never, this.#now());
+			} else {
+				this.view.abortRead(part);
+				this.#failed(part, read.lacking, read.error);
+			}
+		} finally {
+			this.#reading.delete(part);
+		}
+		if (this.#again.delete(part)) again.push(part);
+		for (const p of new Set(again)) this.#read(p);
+	}
+
+	#failed(part: ViewPart, lacking: boolean, error: string): void {
+		if (lacking) {
+			this.lacking.add(part);
+			this.#log(`[intake] the credential cannot read ${part} (${error}); left out`);
+			return;
+		}
+		const n = this.#readFailures.get(part) ?? 0;
+		this.#readFailures.set(part, n + 1);
+		const delay = backoffDelay(n, this.#backoff);
+		this.#log(`[intake] reading ${part} failed (${error}); again in ${Math.round(delay)} ms`);
+		const timer = setTimeout(() => {
+			this.#readRetries.delete(part);
+			this.#read(part);
+		}, delay);
+		timer.unref();
+		this.#readRetries.set(part, timer);
+	}
+}

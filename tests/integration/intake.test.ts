@@ -1,0 +1,133 @@
+// The single-mode intake against the embedded simulator over real HTTP and WebSocket: the token
+// endpoint's own realtime connection keeps the streamer's live view, reconnects after a dropped
+// socket and reads the view's parts again (an event sent while it was away is not replayed), and
+// drops a malformed frame with a log line.
+import { afterEach, describe, expect, it } from 'vitest';
+import { VIEW_PARTS } from '../../src/core/view/parts.ts';
+import { StreamIntake } from '../../src/server/intake/intake.ts';
+import { serveApp } from '../../src/server/serve.ts';
+import { UpstreamClient } from '../../src/server/upstream.ts';
+import { checkSettings } from '../fixtures/settings.ts';
+import { api, simsPerTest, until, type Sim } from '../fixtures/sim.ts';
+import { simUpstream } from '../fixtures/token-endpoint.ts';
+
+const newSim = simsPerTest();
+const running: StreamIntake[] = [];
+afterEach(() => running.splice(0).forEach((i) => i.stop()));
+
+function intakeOn(sim: Sim, log: string[] = []): StreamIntake {
+	const upstream = new UpstreamClient(() => simUpstream(sim));
+	const intake = new StreamIntake(upstream, {
+		backoff: { baseMs: 50, maxMs: 200 },
+		log: (line) => log.push(line)
+	});
+	running.push(intake);
+	intake.start();
+	return intake;
+}
+
+const allRead = (intake: StreamIntake) => VIEW_PARTS.every((p) => intake.view.known.has(p));
+const ids = (items: { order_id: string }[]) => items.map((i) => i.order_id);
+
+async function tip(sim: Sim, name: string, amount = 5): Promise<string> {
+	const res = await api(sim, 'POST', '/tips', { body: { name, amount, paid: true } });
+	expect(res.status).toBe(201);
+	return res.body.tip.order_id as string;
+}
+
+describe('the intake', () => {
+	it('keeps the view from the events: tips and videos added, played and skipped', async () => {
+		const sim = await newSim();
+		const intake = intakeOn(sim);
+		await until(() => allRead(intake));
+		const view = intake.view;
+		const before = view.goals.get('o_1a2b3c4d')!.current;
+
+		const first = await tip(sim, 'Ada', 7);
+		const second = await tip(sim, 'Bea', 3);
+		const video = (
+			await api(sim, 'POST', '/media/queue', { body: { url: 'https://youtu.be/abc' } })
+		).body.media.order_id as string;
+		await until(() => view.tts.items.length === 2 && view.media.items.length === 1);
+		expect(ids(view.tts.items)).toEqual([first, second]);
+		expect(ids(view.media.items)).toEqual([video]);
+		// Tips this soon after the totals were read may be in them: those are read again instead.
+		await until(() => view.goals.get('o_1a2b3c4d')!.current === before + 10);
+		await until(() => view.supporters().some((s) => s.name === 'Ada' && s.total === 7));
+
+		expect((await api(sim, 'POST', `/tts/${first}/start`)).status).toBe(200);
+		await until(() => view.tts.current === first);
+		expect((await api(sim, 'POST', `/tts/${first}/finish`)).status).toBe(200);
+		expect((await api(sim, 'POST', `/media/${video}/start`)).status).toBe(200);
+		expect((await api(sim, 'POST', `/media/${video}/finish`)).status).toBe(200);
+		expect((await api(sim, 'POST', '/tts/skip')).body.order_id).toBe(second);
+		await until(() => view.tts.items.length === 0 && view.media.items.length === 0);
+		expect(view.tts.current).toBeNull();
+		expect(ids(view.ttsHistoryPage().rows)).toEqual([first]);
+		expect(ids(view.mediaHistoryPage().rows)).toEqual([video]);
+		// The queues and lists were read once, at the connect: the events kept them since.
+		for (const part of ['tts', 'media', 'ttsHistory', 'mediaHistory', 'counters'] as const)
+			expect(intake.reads.get(part), part).toBe(1);
+	});
+
+	it('reconnects after a dropped socket and reads the view again, finding what it missed', async () => {
+		const sim = await newSim();
+		const intake = intakeOn(sim);
+		await until(() => allRead(intake) && intake.connects === 1);
+		// The socket dies and reconnects are refused for a while: this tip's event reaches no one.
+		expect(sim.control.dropSockets(400)).toBe(1);
+		const missed = await tip(sim, 'Cy');
+		await until(() => intake.connects === 2, 5000);
+		await until(() => ids(intake.view.tts.items).includes(missed));
+		for (const part of VIEW_PARTS) expect(intake.reads.get(part), part).toBe(2);
+		// And the new socket carries events again.
+		const next = await tip(sim, 'Dee');
+		await until(() => ids(intake.view.tts.items).includes(next));
+	});
+
+	it('drops a malformed frame with a log line and keeps the connection', async () => {
+		const sim = await newSim();
+		const log: string[] = [];
+		const intake = intakeOn(sim, log);
+		await until(() => allRead(intake));
+		sim.control.sendRaw('{"id":"evt_broken1","type":"tip.created","created_at":"x","data":{}}');
+		sim.control.sendRaw('not json');
+		await until(() => log.length >= 2);
+		expect(log.join('\n')).toMatch(/malformed frame dropped: .*created_at/);
+		expect(log.join('\n')).toMatch(/malformed frame dropped: frame is not JSON/);
+		expect(log.join('\n')).not.toContain(sim.apiKey);
+		const after = await tip(sim, 'Eve');
+		await until(() => ids(intake.view.tts.items).includes(after));
+		expect(intake.connects).toBe(1);
+	});
+
+	it('runs in the served token endpoint when asked for, through its budgeted client, until it closes', async () => {
+		const sim = await newSim();
+		const served = await serveApp({
+			mode: 'demo',
+			upstream: simUpstream(sim),
+			overlayKey: 'intake-overlay-key-0123456789abcdef',
+			dist: '/nonexistent',
+			checkSettings,
+			intake: true
+		});
+		try {
+			const intake = served.intake!;
+			await until(() => allRead(intake));
+			const id = await tip(sim, 'Fay');
+			await until(() => ids(intake.view.tts.items).includes(id));
+		} finally {
+			await served.close();
+		}
+		expect(served.intake!.connected).toBe(false);
+		const off = await serveApp({
+			mode: 'demo',
+			upstream: simUpstream(sim),
+			overlayKey: 'intake-overlay-key-0123456789abcdef',
+			dist: '/nonexistent',
+			checkSettings
+		});
+		expect(off.intake).toBeNull();
+		await off.close();
+	});
+});
