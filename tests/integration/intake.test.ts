@@ -85,6 +85,18 @@ describe('the intake', () => {
 		await until(() => ids(intake.view.tts.items).includes(next));
 	});
 
+	it('takes a socket that falls silent for dead after twice the heartbeat and reconnects', async () => {
+		const sim = await newSim({ heartbeatS: 0.2 });
+		const log: string[] = [];
+		const intake = intakeOn(sim, log);
+		await until(() => allRead(intake) && intake.connects === 1);
+		// Open but silent, like a half-open TCP connection: only the watchdog can tell.
+		expect(sim.control.silenceSockets(10_000)).toBe(1);
+		await until(() => intake.connects === 2);
+		expect(log.join('\n')).toMatch(/no message for 0.4 s; reconnecting/);
+		await until(() => VIEW_PARTS.every((p) => intake.reads.get(p) === 2));
+	});
+
 	it('drops a malformed frame with a log line and keeps the connection', async () => {
 		const sim = await newSim();
 		const log: string[] = [];
