@@ -3,6 +3,7 @@
 // socket and reads the view's parts again (an event sent while it was away is not replayed), and
 // drops a malformed frame with a log line.
 import { afterEach, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/contract/index.ts';
 import { VIEW_PARTS } from '../../src/core/view/parts.ts';
 import { StreamIntake } from '../../src/server/intake/intake.ts';
 import { serveApp } from '../../src/server/serve.ts';
@@ -15,8 +16,8 @@ const newSim = simsPerTest();
 const running: StreamIntake[] = [];
 afterEach(() => running.splice(0).forEach((i) => i.stop()));
 
-function intakeOn(sim: Sim, log: string[] = []): StreamIntake {
-	const upstream = new UpstreamClient(() => simUpstream(sim));
+function intakeOn(sim: Sim, log: string[] = [], apiKey = sim.apiKey): StreamIntake {
+	const upstream = new UpstreamClient(() => simUpstream(sim, apiKey));
 	const intake = new StreamIntake(upstream, {
 		backoff: { baseMs: 50, maxMs: 200 },
 		log: (line) => log.push(line)
@@ -27,6 +28,8 @@ function intakeOn(sim: Sim, log: string[] = []): StreamIntake {
 }
 
 const allRead = (intake: StreamIntake) => VIEW_PARTS.every((p) => intake.view.known.has(p));
+const allReadBut = (intake: StreamIntake, but: readonly string[]) =>
+	VIEW_PARTS.every((p) => but.includes(p) || intake.view.known.has(p));
 const ids = (items: { order_id: string }[]) => items.map((i) => i.order_id);
 
 async function tip(sim: Sim, name: string, amount = 5): Promise<string> {
@@ -95,6 +98,45 @@ describe('the intake', () => {
 		await until(() => intake.connects === 2);
 		expect(log.join('\n')).toMatch(/no message for 0.4 s; reconnecting/);
 		await until(() => VIEW_PARTS.every((p) => intake.reads.get(p) === 2));
+	});
+
+	it('reads a part again with backoff after the upstream failed to answer it', async () => {
+		const sim = await newSim();
+		sim.control.failHttp({ status: 502, count: 2, match: '/counters' });
+		const log: string[] = [];
+		const intake = intakeOn(sim, log);
+		await until(() => allRead(intake));
+		expect(intake.reads.get('counters')).toBe(3);
+		expect(
+			log.filter((l) => l.includes('reading counters failed (GET /counters: 502)'))
+		).toHaveLength(2);
+		expect(intake.view.counters.get('deaths')?.value).toBe(3);
+	});
+
+	it('goes without the parts its credential may not read, and reads them no more', async () => {
+		const sim = await newSim();
+		const key = sim.control.addKey({ scopes: SCOPES.filter((s) => s !== 'media:read') });
+		const log: string[] = [];
+		const intake = intakeOn(sim, log, key.value);
+		await until(() => intake.lacking.size === 2 && allReadBut(intake, ['media', 'mediaHistory']));
+		expect([...intake.lacking].sort()).toEqual(['media', 'mediaHistory']);
+		expect(log.join('\n')).toMatch(/cannot read media \(GET \/media\/queue: 403\); left out/);
+		const id = await tip(sim, 'Gus');
+		await until(() => ids(intake.view.tts.items).includes(id));
+		expect(intake.reads.get('media')).toBe(1);
+	});
+
+	it('keeps trying with backoff once its key is revoked, and never logs the key', async () => {
+		const sim = await newSim();
+		const key = sim.control.addKey();
+		const log: string[] = [];
+		const intake = intakeOn(sim, log, key.value);
+		await until(() => allRead(intake));
+		sim.control.revokeKey(key.value);
+		await until(() => log.filter((l) => l.includes('socket closed (4401)')).length >= 2);
+		expect(log.join('\n')).toMatch(/upstream refused the socket: invalid_api_key/);
+		expect(log.join('\n')).not.toContain(key.value);
+		expect(intake.connected).toBe(false);
 	});
 
 	it('drops a malformed frame with a log line and keeps the connection', async () => {
