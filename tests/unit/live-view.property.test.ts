@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../src/contract/index.ts';
-import { LiveView, type Snapshots } from '../../src/core/view/live-view.ts';
-import { VIEW_PARTS, type ViewPart } from '../../src/core/view/parts.ts';
+import { LiveView } from '../../src/core/view/live-view.ts';
+import { VIEW_PARTS, type Snapshots, type ViewPart } from '../../src/core/view/parts.ts';
 import { SimModel } from '../../src/sim/model/model.ts';
 
 const NAMES = ['Ann', 'Bo', 'Cy'];

@@ -24,29 +24,11 @@ import {
 	type TipGoal
 } from '../../contract/index.ts';
 import { EventDeduper } from '../dedupe.ts';
-import { applyTip, countsToward, instant } from '../goal.ts';
-import {
-	countsForSupporters,
-	HistoryView,
-	LeaderboardView,
-	type HistoryPage,
-	type Supporter
-} from './lists.ts';
-import { partsInDoubt, partsKept, type ViewPart } from './parts.ts';
-import { QueueView, type Certainty, type QueueBody } from './queue.ts';
-
-/** What each part's read answers, as the caller hands it in (the upstream's bodies). */
-export interface Snapshots {
-	tts: QueueBody<QueueTip>;
-	media: QueueBody<QueueMediaItem> & { visible: boolean };
-	ttsHistory: { tips: HistoryTip[]; has_more: boolean };
-	mediaHistory: { media: HistoryMediaItem[]; has_more: boolean };
-	counters: { counters: Counter[] };
-	/** Every overlay's tip goal by overlay id (GET /overlays, then each one's tip goal). */
-	goals: Record<string, TipGoal>;
-	tipping: { accepting: boolean };
-	leaderboard: { supporters: Supporter[] };
-}
+import { instant } from '../goal.ts';
+import { keepPart, setPart, type ViewState } from './keep.ts';
+import { HistoryView, LeaderboardView, type HistoryPage, type Supporter } from './lists.ts';
+import { partsInDoubt, partsKept, type Snapshots, type ViewPart } from './parts.ts';
+import { QueueView, type QueueBody } from './queue.ts';
 
 /** What an event did: the parts to read again (none when it applied for sure). */
 export interface Applied {
@@ -80,7 +62,7 @@ export const VIEW_DEFAULTS = {
 	doubtMs: 1000
 };
 
-export class LiveView {
+export class LiveView implements ViewState {
 	readonly tts = new QueueView<QueueTip>();
 	readonly media = new QueueView<QueueMediaItem>();
 	mediaVisible = true;
@@ -196,159 +178,4 @@ export class LiveView {
 	supporters(limit?: number): Supporter[] {
 		return this.leaderboard.page(limit);
 	}
-}
-
-/** A part set to its read's answer. */
-function setPart<P extends ViewPart>(view: LiveView, part: P, body: Snapshots[P]): void {
-	const b = body as Snapshots[ViewPart];
-	switch (part) {
-		case 'tts':
-			return view.tts.snapshot(b as Snapshots['tts']);
-		case 'media':
-			view.media.snapshot(b as Snapshots['media']);
-			view.mediaVisible = (b as Snapshots['media']).visible;
-			return;
-		case 'ttsHistory': {
-			const h = b as Snapshots['ttsHistory'];
-			return view.ttsHistory.snapshot(h.tips, h.has_more);
-		}
-		case 'mediaHistory': {
-			const h = b as Snapshots['mediaHistory'];
-			return view.mediaHistory.snapshot(h.media, h.has_more);
-		}
-		case 'counters':
-			view.counters.clear();
-			for (const c of (b as Snapshots['counters']).counters) view.counters.set(c.name, c);
-			return;
-		case 'goals':
-			view.goals.clear();
-			for (const [id, goal] of Object.entries(b as Snapshots['goals'])) view.goals.set(id, goal);
-			return;
-		case 'tipping':
-			view.accepting = (b as Snapshots['tipping']).accepting;
-			return;
-		case 'leaderboard':
-			return view.leaderboard.snapshot((b as Snapshots['leaderboard']).supporters);
-	}
-}
-
-/** One event applied to one part it keeps (see parts.ts). */
-function keepPart(
-	view: LiveView,
-	part: ViewPart,
-	event: KnownEvent,
-	o: { replay: boolean; now: number }
-): Certainty {
-	switch (part) {
-		// Replayed on an answer, a queue's events come in order after what it holds: a claim or an
-		// item the answer lacks is one that a later event in line settles, never a gap.
-		case 'tts': {
-			const kept = keepTts(view.tts, event);
-			return o.replay ? 'ok' : kept;
-		}
-		case 'media': {
-			const kept = keepMedia(view, event);
-			return o.replay ? 'ok' : kept;
-		}
-		case 'ttsHistory':
-			return event.type === 'queue.tts.finished' ? view.ttsHistory.add(event.data.tip) : 'ok';
-		case 'mediaHistory':
-			return event.type === 'queue.media.finished' ? view.mediaHistory.add(event.data.media) : 'ok';
-		case 'counters':
-			return keepCounters(view.counters, event);
-		case 'goals':
-			return keepGoals(view, event, o);
-		case 'tipping':
-			if (event.type === 'tipping.opened' || event.type === 'tipping.closed')
-				view.accepting = event.type === 'tipping.opened';
-			return 'ok';
-		case 'leaderboard':
-			if (event.type !== 'tip.created' || !view.known.has('leaderboard')) return 'ok';
-			// Replayed on an answer that may already count it: read again rather than count it twice.
-			if (!countsForSupporters(event.data.tip)) return 'ok';
-			if (o.replay || view.tipInDoubt(part, event.data.tip, o.now)) return 'reread';
-			return view.leaderboard.tip(event.data.tip);
-	}
-}
-
-function keepTts(q: QueueView<QueueTip>, event: KnownEvent): Certainty {
-	switch (event.type) {
-		case 'tip.created':
-		case 'queue.tts.replayed':
-			return q.add(event.data.tip);
-		case 'tip.tts_ready': {
-			const url = event.data.tts_url;
-			return q.update(event.data.order_id, (tip) => ({ ...tip, tts_url: url }));
-		}
-		case 'queue.tts.started':
-			return q.start(event.data.tip);
-		case 'queue.tts.released':
-			return q.release(event.data.order_id);
-		case 'queue.tts.finished':
-		case 'queue.tts.skipped':
-		case 'queue.tts.removed':
-			return q.drop(event.data.order_id);
-		case 'queue.tts.paused':
-		case 'queue.tts.resumed':
-			return q.setPaused(event.data.is_paused);
-		case 'queue.tts.cleared':
-			return q.clear();
-		default:
-			return 'ok';
-	}
-}
-
-function keepMedia(view: LiveView, event: KnownEvent): Certainty {
-	const q = view.media;
-	switch (event.type) {
-		case 'queue.media.added':
-			return q.add(event.data.media);
-		case 'queue.media.started':
-			return q.start(event.data.media);
-		case 'queue.media.released':
-			return q.release(event.data.order_id);
-		case 'queue.media.finished':
-		case 'queue.media.skipped':
-		case 'queue.media.removed':
-			return q.drop(event.data.order_id);
-		case 'queue.media.paused':
-		case 'queue.media.resumed':
-			return q.setPaused(event.data.is_paused);
-		case 'queue.media.visibility':
-			view.mediaVisible = event.data.visible;
-			return 'ok';
-		case 'queue.tts.cleared':
-			return q.resetClaim();
-		default:
-			return 'ok';
-	}
-}
-
-function keepCounters(counters: Map<string, Counter>, event: KnownEvent): Certainty {
-	if (event.type === 'counter.deleted') counters.delete(event.data.name);
-	if (event.type === 'counter.updated') {
-		const next = event.data.counter;
-		const kept = counters.get(next.name);
-		// Events come in any order: an older change than the one kept is not applied.
-		if (!kept || Date.parse(next.updated_at) >= Date.parse(kept.updated_at))
-			counters.set(next.name, next);
-	}
-	return 'ok';
-}
-
-function keepGoals(
-	view: LiveView,
-	event: KnownEvent,
-	o: { replay: boolean; now: number }
-): Certainty {
-	if (event.type === 'overlay.tip_goal.updated') {
-		view.goals.set(event.data.overlay_id, event.data.tip_goal);
-		return 'ok';
-	}
-	if (event.type !== 'tip.created' || !view.known.has('goals')) return 'ok';
-	const tip = event.data.tip;
-	if (![...view.goals.values()].some((g) => countsToward(g, tip))) return 'ok';
-	if (o.replay || view.tipInDoubt('goals', tip, o.now)) return 'reread';
-	for (const [id, goal] of view.goals) view.goals.set(id, applyTip(goal, tip));
-	return 'ok';
 }

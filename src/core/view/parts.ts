@@ -1,7 +1,17 @@
 // Which part of the live view each upstream event keeps (docs/upstream.md, which event keeps which
 // part of the view). A part is what one upstream read answers: when an event of it cannot be
 // applied with certainty, that read is made again, and only that one.
-import type { KnownEvent } from '../../contract/index.ts';
+import type {
+	Counter,
+	HistoryMediaItem,
+	HistoryTip,
+	KnownEvent,
+	QueueMediaItem,
+	QueueTip,
+	TipGoal
+} from '../../contract/index.ts';
+import type { Supporter } from './lists.ts';
+import type { QueueBody } from './queue.ts';
 
 /**
  * `tts` GET /tts/queue; `media` GET /media/queue; `ttsHistory` and `mediaHistory` the first page of
@@ -74,4 +84,17 @@ export function partsInDoubt(type: string): readonly ViewPart[] {
 	const kept = partsKept(type);
 	if (kept.length) return kept;
 	return FAMILIES.find(([prefix]) => type.startsWith(prefix))?.[1] ?? [];
+}
+
+/** What each part's read answers, as the caller hands it in (the upstream's bodies). */
+export interface Snapshots {
+	tts: QueueBody<QueueTip>;
+	media: QueueBody<QueueMediaItem> & { visible: boolean };
+	ttsHistory: { tips: HistoryTip[]; has_more: boolean };
+	mediaHistory: { media: HistoryMediaItem[]; has_more: boolean };
+	counters: { counters: Counter[] };
+	/** Every overlay's tip goal by overlay id (GET /overlays, then each one's tip goal). */
+	goals: Record<string, TipGoal>;
+	tipping: { accepting: boolean };
+	leaderboard: { supporters: Supporter[] };
 }

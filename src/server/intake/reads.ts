@@ -13,7 +13,7 @@ import {
 	TtsHistoryBody,
 	TtsQueueBody
 } from '../../contract/index.ts';
-import type { Snapshots } from '../../core/view/live-view.ts';
+import type { Snapshots } from '../../core/view/parts.ts';
 import type { ViewPart } from '../../core/view/parts.ts';
 import type { UpstreamClient } from '../upstream.ts';
 
