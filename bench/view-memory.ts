@@ -71,6 +71,6 @@ const after = process.memoryUsage().heapUsed;
 const v = views[0];
 console.log(
 	`parts ${VIEW_PARTS.length}; one view: ${v.tts.items.length} tips and ${v.media.items.length} videos queued, ` +
-		`${v.ttsHistory.rows.length} + ${v.mediaHistory.rows.length} played, ${v.supporters().length} supporters`
+		`${v.ttsHistory.rows.length} + ${v.mediaHistory.rows.length} played, ${v.leaderboard.rows.length} supporters`
 );
 console.log(`heap per view: ${((after - before) / VIEWS / 1024).toFixed(1)} KB (${VIEWS} views)`);

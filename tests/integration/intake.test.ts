@@ -56,7 +56,7 @@ describe('the intake', () => {
 		expect(ids(view.media.items)).toEqual([video]);
 		// Tips this soon after the totals were read may be in them: those are read again instead.
 		await until(() => view.goals.get('o_1a2b3c4d')!.current === before + 10);
-		await until(() => view.supporters().some((s) => s.name === 'Ada' && s.total === 7));
+		await until(() => !!view.supporters()?.some((s) => s.name === 'Ada' && s.total === 7));
 
 		expect((await api(sim, 'POST', `/tts/${first}/start`)).status).toBe(200);
 		await until(() => view.tts.current === first);

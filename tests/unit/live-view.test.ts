@@ -54,8 +54,8 @@ describe('the live view', () => {
 		expect(out).toEqual({ outcome: 'applied', reread: ['tts'] });
 	});
 
-	it('adds a new supporter to a board shorter than its limit, and reads a full one again', () => {
-		const view = new LiveView({ leaderboardLimit: 1 });
+	it('adds a new supporter to a board shorter than its depth, and reads a full one again', () => {
+		const view = new LiveView({ leaderboardLimit: 1, leaderboardDepth: 1 });
 		view.applySnapshot('leaderboard', { supporters: [] }, NOW - 10_000);
 		const first = { ...queueTip(), queued_at: new Date(NOW).toISOString() };
 		expect(view.apply(envelope('tip.created', { tip: first }), NOW).reread).toEqual([]);
@@ -66,7 +66,61 @@ describe('the live view', () => {
 		expect(view.apply(envelope('tip.created', { tip: other }), NOW).reread).toEqual([
 			'leaderboard'
 		]);
-		expect(view.supporters()).toHaveLength(1);
+		expect(view.supporters()).toBeNull();
+	});
+
+	it('answers the served rows while supporters outside the kept ones cannot have reached them', () => {
+		const view = new LiveView({ leaderboardLimit: 1, leaderboardDepth: 2 });
+		const row = (name: string, total: number) => ({
+			name,
+			platform: null,
+			platform_user_id: null,
+			total,
+			tips: 1
+		});
+		view.applySnapshot('leaderboard', { supporters: [row('Ann', 10), row('Bo', 5)] }, NOW - 10_000);
+		const outsider = (order: string, amount: number) => ({
+			...queueTip(),
+			order_id: order,
+			name: 'Zed',
+			platform: null,
+			platform_user_id: null,
+			amount,
+			queued_at: new Date(NOW).toISOString()
+		});
+		// Zed had at most 5 (Bo's total, or Bo would not be above): 5 + 4 stays below Ann's 10.
+		expect(
+			view.apply(envelope('tip.created', { tip: outsider('tip_5_z', 4) }), NOW).reread
+		).toEqual([]);
+		expect(view.supporters()).toEqual([row('Ann', 10)]);
+		// 9 + 2 may pass Ann: only a read can tell.
+		expect(
+			view.apply(envelope('tip.created', { tip: outsider('tip_6_z', 2) }), NOW).reread
+		).toEqual(['leaderboard']);
+		expect(view.supporters()).toBeNull();
+	});
+
+	it('does not say who leads once a tip ties two supporters at the last served row', () => {
+		const view = new LiveView({ leaderboardLimit: 1, leaderboardDepth: 2 });
+		const row = (name: string, total: number) => ({
+			name,
+			platform: null,
+			platform_user_id: null,
+			total,
+			tips: 1
+		});
+		view.applySnapshot('leaderboard', { supporters: [row('Ann', 5), row('Bo', 3)] }, NOW - 10_000);
+		const tip = {
+			...queueTip(),
+			name: 'Bo',
+			platform: null,
+			platform_user_id: null,
+			amount: 2,
+			queued_at: new Date(NOW).toISOString()
+		};
+		// The upstream orders equal totals its own way (docs/upstream.md does not say how).
+		expect(view.apply(envelope('tip.created', { tip }), NOW).reread).toEqual(['leaderboard']);
+		expect(view.supporters()).toBeNull();
 	});
 
 	it('does not add a tip that came right after a goal read landed: it reads again', () => {

@@ -65,49 +65,92 @@ function sameSupporter(row: Supporter, tip: QueueTip): boolean {
 }
 
 /**
- * The leaderboard as read with `limit`, kept from paid tips. A board shorter than its limit holds
- * every supporter, so a new one is added; on a full board a supporter outside it may climb in
- * from an unknown total, which only a read can tell.
+ * The leaderboard kept from paid tips. It is read `depth` rows deep and answers up to `served` rows:
+ * the rows below the served ones are a margin, so that a supporter outside the held rows, whose
+ * total is unknown (at most `outsideMax`), seldom has it read again. A board shorter than `depth`
+ * holds every supporter, so a new one is added. `page` answers only what it knows for sure.
  */
 export class LeaderboardView {
 	rows: Supporter[] = [];
+	/** The rows hold every supporter. */
+	complete = true;
+	/** The most a supporter outside the rows may have. */
+	outsideMax = 0;
+	/** Outsiders with `outsideMax` rank below the rows (as read: no outsider has tipped since). */
+	outsideBelow = true;
+	/** A tip made two rows equal: their order is the upstream's to say (first tip first, say). */
+	newTies = false;
 
-	constructor(readonly limit: number) {}
+	constructor(
+		readonly served: number,
+		readonly depth: number
+	) {}
 
 	snapshot(rows: readonly Supporter[]): void {
-		this.rows = rows.slice(0, this.limit);
+		this.rows = rows.slice(0, this.depth);
+		this.complete = rows.length < this.depth;
+		this.outsideMax = this.complete ? 0 : this.rows[this.rows.length - 1].total;
+		this.outsideBelow = true;
+		this.newTies = false;
 	}
 
-	/** tip.created: a paid tip with an amount adds to its supporter's total (rows by total, stable). */
+	/** tip.created: a paid tip adds to its supporter's total; 'reread' once the served rows are unsure. */
 	tip(tip: QueueTip): Certainty {
 		if (!countsForSupporters(tip) || tip.amount === null) return 'ok';
 		const at = this.rows.findIndex((r) => sameSupporter(r, tip));
-		if (at < 0 && this.rows.length >= this.limit) return 'reread';
-		const row: Supporter =
-			at < 0
-				? {
-						name: tip.name,
-						platform: tip.platform,
-						platform_user_id: tip.platform_user_id,
-						total: 0,
-						tips: 0
-					}
-				: this.rows[at];
+		if (at < 0 && !this.complete) {
+			this.outsideMax = roundCents(this.outsideMax + tip.amount);
+			this.outsideBelow = false;
+		} else this.#add(at, tip, tip.amount);
+		return this.exact(this.served) ? 'ok' : 'reread';
+	}
+
+	#add(at: number, tip: QueueTip, amount: number): void {
+		const row = at < 0 ? newSupporter(tip) : this.rows[at];
 		const updated = {
 			...row,
 			name: tip.name,
-			total: roundCents(row.total + tip.amount),
+			total: roundCents(row.total + amount),
 			tips: row.tips + 1
 		};
 		if (at < 0) this.rows.push(updated);
 		else this.rows[at] = updated;
+		if (this.rows.some((r) => r !== updated && r.total === updated.total)) this.newTies = true;
 		// Array.prototype.sort is stable: supporters of equal totals keep their order.
 		this.rows.sort((a, b) => b.total - a.total);
-		return 'ok';
+		if (this.rows.length > this.depth) {
+			const out = this.rows.pop()!;
+			this.complete = false;
+			this.outsideMax = out.total;
+			this.outsideBelow = this.rows[this.rows.length - 1].total > out.total;
+		}
 	}
 
-	/** The first `limit` rows (at most the kept limit). */
-	page(limit = this.limit): Supporter[] {
-		return this.rows.slice(0, limit);
+	/** Whether the first `limit` rows are the upstream's, in its order up to equal totals. */
+	exact(limit: number): boolean {
+		if (limit > this.rows.length) return this.complete;
+		const cutoff = this.rows[limit - 1].total;
+		if (
+			!this.complete &&
+			(cutoff < this.outsideMax || (cutoff === this.outsideMax && !this.outsideBelow))
+		)
+			return false;
+		return !(this.newTies && this.rows[limit]?.total === cutoff);
 	}
+
+	/** The first `limit` rows (at most `served`); null when they are not known for sure. */
+	page(limit = this.served): Supporter[] | null {
+		const n = Math.min(limit, this.served);
+		return this.exact(n) ? this.rows.slice(0, n) : null;
+	}
+}
+
+function newSupporter(tip: QueueTip): Supporter {
+	return {
+		name: tip.name,
+		platform: tip.platform,
+		platform_user_id: tip.platform_user_id,
+		total: 0,
+		tips: 0
+	};
 }

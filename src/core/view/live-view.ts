@@ -41,8 +41,10 @@ export interface Applied {
 export interface LiveViewOptions {
 	/** How many played rows each recent list keeps (the reads ask for as many). */
 	historyDepth?: number;
-	/** How many supporters the leaderboard keeps (its read asks for as many). */
+	/** How many supporters the leaderboard answers at most. */
 	leaderboardLimit?: number;
+	/** How many it reads and keeps: the rows below leaderboardLimit are a margin (lists.ts). */
+	leaderboardDepth?: number;
 	/** How many event ids are remembered for the dedupe (delivery is at-least-once). */
 	dedupeCapacity?: number;
 	/** A tip this soon after a total's read landed may be in it: read again instead of adding. */
@@ -53,14 +55,22 @@ export interface LiveViewOptions {
  * historyDepth: the upstream's default page (docs/upstream.md, page size); the recent widget may
  * ask for up to 50 rows (widgets/recent/params.ts), but 50 of each would double what the played
  * rows cost (bench/view-memory.ts). leaderboardLimit: the leaderboard widget's largest limit
- * (widgets/leaderboard/params.ts). dedupeCapacity: redeliveries come within seconds.
+ * (widgets/leaderboard/params.ts); leaderboardDepth: 15 rows of margin below it. dedupeCapacity:
+ * redeliveries come within seconds.
  */
 export const VIEW_DEFAULTS = {
 	historyDepth: 25,
 	leaderboardLimit: 25,
+	leaderboardDepth: 40,
 	dedupeCapacity: 64,
 	doubtMs: 1000
 };
+
+/** The options with their defaults; the leaderboard read at least as deep as it answers. */
+export function viewLimits(options: LiveViewOptions = {}): typeof VIEW_DEFAULTS {
+	const o = { ...VIEW_DEFAULTS, ...options };
+	return { ...o, leaderboardDepth: Math.max(o.leaderboardLimit, o.leaderboardDepth) };
+}
 
 export class LiveView implements ViewState {
 	readonly tts = new QueueView<QueueTip>();
@@ -83,10 +93,10 @@ export class LiveView implements ViewState {
 	readonly #doubtMs: number;
 
 	constructor(options: LiveViewOptions = {}) {
-		const o = { ...VIEW_DEFAULTS, ...options };
+		const o = viewLimits(options);
 		this.ttsHistory = new HistoryView(o.historyDepth);
 		this.mediaHistory = new HistoryView(o.historyDepth);
-		this.leaderboard = new LeaderboardView(o.leaderboardLimit);
+		this.leaderboard = new LeaderboardView(o.leaderboardLimit, o.leaderboardDepth);
 		this.#seen = new EventDeduper(o.dedupeCapacity);
 		this.#doubtMs = o.doubtMs;
 	}
@@ -175,7 +185,8 @@ export class LiveView implements ViewState {
 		return [...this.counters.values()];
 	}
 
-	supporters(limit?: number): Supporter[] {
+	/** The first `limit` supporters; null when the view does not know them for sure (read them). */
+	supporters(limit?: number): Supporter[] | null {
 		return this.leaderboard.page(limit);
 	}
 }

@@ -7,7 +7,7 @@
 import WebSocket from 'ws';
 import { CLOSE_UNAUTHORIZED, parseServerFrame } from '../../contract/index.ts';
 import { backoffDelay, type BackoffOptions } from '../../core/backoff.ts';
-import { LiveView, VIEW_DEFAULTS, type LiveViewOptions } from '../../core/view/live-view.ts';
+import { LiveView, viewLimits, type LiveViewOptions } from '../../core/view/live-view.ts';
 import { VIEW_PARTS, type ViewPart } from '../../core/view/parts.ts';
 import type { UpstreamClient } from '../upstream.ts';
 import { readPart } from './reads.ts';
@@ -48,7 +48,7 @@ export class StreamIntake {
 	readonly #again = new Set<ViewPart>();
 	readonly #readFailures = new Map<ViewPart, number>();
 	readonly #readRetries = new Map<ViewPart, NodeJS.Timeout>();
-	readonly #limits: { historyDepth: number; leaderboardLimit: number };
+	readonly #limits: { historyDepth: number; leaderboardDepth: number };
 	readonly #backoff: BackoffOptions;
 	readonly #log: (line: string) => void;
 	readonly #now: () => number;
@@ -58,7 +58,7 @@ export class StreamIntake {
 		o: IntakeOptions = {}
 	) {
 		this.view = new LiveView(o.view);
-		this.#limits = { ...VIEW_DEFAULTS, ...o.view };
+		this.#limits = viewLimits(o.view);
 		this.#backoff = o.backoff ?? DEFAULT_BACKOFF;
 		this.#log = o.log ?? ((line) => console.warn(line));
 		this.#now = o.now ?? Date.now;

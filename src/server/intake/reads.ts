@@ -41,11 +41,11 @@ async function get<S extends z.ZodMiniType>(
 	return parsed.ok ? parsed : { ok: false, lacking: false, error: `GET ${path}: ${parsed.error}` };
 }
 
-/** Reads `part` from the upstream (the limits: the view's history depth and leaderboard size). */
+/** Reads `part` from the upstream (the limits: how deep the view keeps its lists). */
 export async function readPart<P extends ViewPart>(
 	upstream: Reader,
 	part: P,
-	limits: { historyDepth: number; leaderboardLimit: number }
+	limits: { historyDepth: number; leaderboardDepth: number }
 ): Promise<PartRead<P>> {
 	const depth = `?limit=${limits.historyDepth}`;
 	const read = async (): Promise<PartRead<ViewPart>> => {
@@ -65,7 +65,7 @@ export async function readPart<P extends ViewPart>(
 			case 'tipping':
 				return body(await get(upstream, '/tipping', TippingBody));
 			default: {
-				const path = `/leaderboard?limit=${limits.leaderboardLimit}`;
+				const path = `/leaderboard?limit=${limits.leaderboardDepth}`;
 				return body(await get(upstream, path, LeaderboardBody));
 			}
 		}
