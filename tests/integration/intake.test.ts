@@ -80,9 +80,12 @@ describe('the intake', () => {
 		// The socket dies and reconnects are refused for a while: this tip's event reaches no one.
 		expect(sim.control.dropSockets(400)).toBe(1);
 		const missed = await tip(sim, 'Cy');
+		// Until its parts are read again the view answers nothing for sure.
+		await until(() => VIEW_PARTS.every((p) => !intake.view.sure(p)));
 		await until(() => intake.connects === 2, 5000);
 		await until(() => ids(intake.view.tts.items).includes(missed));
 		for (const part of VIEW_PARTS) expect(intake.reads.get(part), part).toBe(2);
+		await until(() => VIEW_PARTS.every((p) => intake.view.sure(p)));
 		// And the new socket carries events again.
 		const next = await tip(sim, 'Dee');
 		await until(() => ids(intake.view.tts.items).includes(next));

@@ -6,7 +6,8 @@
 // (docs/upstream.md), so no view can follow one without a read.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { EventEnvelope } from '../../src/contract/index.ts';
+import type { EventEnvelope, RouteName } from '../../src/contract/index.ts';
+import { answerFromView } from '../../src/core/view/answers.ts';
 import { LiveView } from '../../src/core/view/live-view.ts';
 import { VIEW_PARTS, type Snapshots, type ViewPart } from '../../src/core/view/parts.ts';
 import { SimModel } from '../../src/sim/model/model.ts';
@@ -39,11 +40,11 @@ function read(model: SimModel, part: ViewPart, o: { depth: number; board: number
 		}),
 		ttsHistory: () => {
 			const page = model.tts.page(o.depth);
-			return { tips: page.rows, has_more: page.has_more };
+			return { tips: page.rows, has_more: page.has_more, next_cursor: page.next_cursor };
 		},
 		mediaHistory: () => {
 			const page = model.media.page(o.depth);
-			return { media: page.rows, has_more: page.has_more };
+			return { media: page.rows, has_more: page.has_more, next_cursor: page.next_cursor };
 		},
 		counters: () => ({ counters: [...model.counters.values()] }),
 		goals: () => Object.fromEntries(model.overlayList().map((ov) => [ov.id, model.tipGoal(ov.id)])),
@@ -61,30 +62,32 @@ function byTotal<T extends { total: number; name: string; platform_user_id: stri
 	return [...rows].sort((a, b) => b.total - a.total || (key(a) < key(b) ? -1 : 1));
 }
 
-/** What the view answers for each part, shaped as the read. */
-function answer(view: LiveView, part: ViewPart): unknown {
+/** What the view answers to the page read of each part (answers.ts), as the upstream would. */
+function answer(view: LiveView, part: ViewPart, o: { depth: number; board: number }): unknown {
+	const read = (name: RouteName, params = {}, limit?: number) =>
+		answerFromView(view, name, params, { limit });
 	switch (part) {
 		case 'tts':
-			return view.ttsQueue();
+			return read('ttsQueue');
 		case 'media':
-			return view.mediaQueue();
-		case 'ttsHistory': {
-			const { rows, has_more } = view.ttsHistoryPage();
-			return { tips: rows, has_more };
-		}
-		case 'mediaHistory': {
-			const { rows, has_more } = view.mediaHistoryPage();
-			return { media: rows, has_more };
-		}
+			return read('mediaQueue');
+		case 'ttsHistory':
+		case 'mediaHistory':
+			return read(part, {}, o.depth);
 		case 'counters':
-			return { counters: view.counterList() };
+			return read('countersList');
 		case 'goals':
-			return Object.fromEntries(view.goals);
+			return Object.fromEntries(
+				[...view.goals.keys()].map((overlayId) => [
+					overlayId,
+					(read('tipGoalRead', { overlayId }) as { tip_goal: unknown } | null)?.tip_goal
+				])
+			);
 		case 'tipping':
-			return { accepting: view.accepting };
+			return read('tipping');
 		case 'leaderboard': {
-			const rows = view.supporters();
-			return { supporters: rows && byTotal(rows) };
+			const board = read('leaderboard', {}, o.board) as Snapshots['leaderboard'] | null;
+			return board && { supporters: byTotal(board.supporters) };
 		}
 	}
 }
@@ -196,7 +199,7 @@ describe('the live view against the upstream', () => {
 				fc.constantFrom(2, 50),
 				fc.constantFrom(1, 2, 25),
 				fc.constantFrom(0, 2),
-				(steps, depth, served, margin) => {
+				(steps, depth, servedRows, margin) => {
 					let clock = Date.parse('2026-11-29T12:00:00Z');
 					const wire: { at: number; event: EventEnvelope }[] = [];
 					const model = new SimModel({
@@ -205,11 +208,11 @@ describe('the live view against the upstream', () => {
 							wire.push({ at: clock, event: JSON.parse(JSON.stringify(e)) as EventEnvelope }),
 						audioUrl: (id) => `http://sim.test/audio/${id}.mp3`
 					});
-					const o = { depth, board: served + margin };
+					const o = { depth, board: servedRows + margin };
 					const view = new LiveView({
 						historyDepth: depth,
-						leaderboardLimit: served,
-						leaderboardDepth: served + margin
+						leaderboardLimit: servedRows,
+						leaderboardDepth: servedRows + margin
 					});
 					/** Reads sent: the part, and its answer once the upstream gave it (not yet landed). */
 					const reads: { part: ViewPart; body: unknown; sentAt: number }[] = [];
@@ -257,11 +260,13 @@ describe('the live view against the upstream', () => {
 						settle();
 					}
 					for (const part of VIEW_PARTS) {
-						const fresh = read(model, part, part === 'leaderboard' ? { ...o, board: served } : o);
+						expect(view.sure(part), part).toBe(true);
+						const served = part === 'leaderboard' ? { ...o, board: servedRows } : o;
+						const fresh = read(model, part, served);
 						if (part === 'leaderboard') {
 							const board = fresh as Snapshots['leaderboard'];
-							expect(answer(view, part)).toEqual({ supporters: byTotal(board.supporters) });
-						} else expect(answer(view, part), part).toEqual(fresh);
+							expect(answer(view, part, served)).toEqual({ supporters: byTotal(board.supporters) });
+						} else expect(answer(view, part, served), part).toEqual(fresh);
 					}
 				}
 			),

@@ -2,7 +2,9 @@
 // malformed event, an unknown one, an order id it never saw, a full leaderboard, and a tip that
 // comes right after a total's read.
 import { describe, expect, it } from 'vitest';
+import { answerFromView } from '../../src/core/view/answers.ts';
 import { LiveView } from '../../src/core/view/live-view.ts';
+import { VIEW_PARTS } from '../../src/core/view/parts.ts';
 import { queueTip, T0 } from './contract-examples.ts';
 
 const NOW = Date.parse(T0) + 60_000;
@@ -141,5 +143,48 @@ describe('the live view', () => {
 		const later = { ...tip, order_id: 'tip_3_c' };
 		expect(view.apply(envelope('tip.created', { tip: later }), NOW + 5000).reread).toEqual([]);
 		expect(view.goals.get('o_1a2b3c4d')?.current).toBe(10);
+	});
+
+	it('answers a part only while sure of it: not after an event it could not apply, nor a gap', () => {
+		const view = new LiveView();
+		view.applySnapshot('tts', emptyQueue, NOW);
+		expect(answerFromView(view, 'ttsQueue', {}, {})).toEqual(emptyQueue);
+		view.apply(
+			envelope('tip.tts_ready', { order_id: 'tip_9_x', tts_url: 'https://cdn.example.com/a.mp3' }),
+			NOW
+		);
+		expect(view.sure('tts')).toBe(false);
+		expect(answerFromView(view, 'ttsQueue', {}, {})).toBeNull();
+		view.beginRead('tts', NOW);
+		view.applySnapshot('tts', emptyQueue, NOW);
+		expect(view.sure('tts')).toBe(true);
+		view.gap();
+		expect(VIEW_PARTS.filter((p) => view.sure(p))).toEqual([]);
+	});
+
+	it('leaves to the upstream what the view does not keep: older pages, deeper ones, unknown names', () => {
+		const view = new LiveView({ historyDepth: 2, leaderboardLimit: 3 });
+		view.applySnapshot('ttsHistory', { tips: [], has_more: false }, NOW);
+		view.applySnapshot('counters', { counters: [] }, NOW);
+		view.applySnapshot('leaderboard', { supporters: [] }, NOW);
+		view.applySnapshot('media', { ...emptyQueue, visible: false }, NOW);
+		expect(answerFromView(view, 'ttsHistory', {}, { limit: 2 })).toEqual({
+			tips: [],
+			has_more: false,
+			next_cursor: null
+		});
+		expect(answerFromView(view, 'ttsHistory', {}, { limit: 3 })).toBeNull();
+		expect(answerFromView(view, 'ttsHistory', {}, { limit: 2, before: 'tip_1_a' })).toBeNull();
+		expect(answerFromView(view, 'mediaHistory', {}, { limit: 2 })).toBeNull();
+		expect(answerFromView(view, 'counterRead', { name: 'deaths' }, {})).toBeNull();
+		expect(answerFromView(view, 'leaderboard', {}, { limit: 3 })).toEqual({ supporters: [] });
+		expect(answerFromView(view, 'leaderboard', {}, { limit: 4 })).toBeNull();
+		expect(answerFromView(view, 'mediaStatus', {}, {})).toEqual({
+			is_paused: false,
+			currently_playing: false,
+			current_order_id: null,
+			visible: false
+		});
+		expect(answerFromView(view, 'me', {}, {})).toBeNull();
 	});
 });

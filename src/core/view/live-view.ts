@@ -27,7 +27,7 @@ import { EventDeduper } from '../dedupe.ts';
 import { instant } from '../goal.ts';
 import { keepPart, setPart, type ViewState } from './keep.ts';
 import { HistoryView, LeaderboardView, type HistoryPage, type Supporter } from './lists.ts';
-import { partsInDoubt, partsKept, type Snapshots, type ViewPart } from './parts.ts';
+import { partsInDoubt, partsKept, VIEW_PARTS, type Snapshots, type ViewPart } from './parts.ts';
 import { QueueView, type QueueBody } from './queue.ts';
 
 /** What an event did: the parts to read again (none when it applied for sure). */
@@ -84,6 +84,8 @@ export class LiveView implements ViewState {
 	readonly leaderboard: LeaderboardView;
 	/** The parts a snapshot has landed for: a page read of another cannot be answered yet. */
 	readonly known = new Set<ViewPart>();
+	/** Parts to be read again (an event not applied for sure, a gap): their answers may be stale. */
+	readonly #unsure = new Set<ViewPart>();
 	readonly #seen: EventDeduper;
 	/** The events of each part whose read is in flight, to replay on its answer. */
 	readonly #held = new Map<ViewPart, KnownEvent[]>();
@@ -112,6 +114,16 @@ export class LiveView implements ViewState {
 		this.#held.delete(part);
 	}
 
+	/** Events may have been missed (the socket dropped): every part is unsure until read again. */
+	gap(): void {
+		for (const part of VIEW_PARTS) this.#unsure.add(part);
+	}
+
+	/** Whether `part` answers as the upstream would: read, and no read of it owed since. */
+	sure(part: ViewPart): boolean {
+		return this.known.has(part) && !this.#unsure.has(part);
+	}
+
 	/**
 	 * The answer of `part`'s read: the part becomes it, then the events held since beginRead are
 	 * replayed on it. Returns the parts to read again (this one, when a held tip may be in it).
@@ -125,6 +137,8 @@ export class LiveView implements ViewState {
 		let again = false;
 		for (const event of held)
 			if (keepPart(this, part, event, { replay: true, now }) === 'reread') again = true;
+		if (again) this.#unsure.add(part);
+		else this.#unsure.delete(part);
 		return again ? [part] : [];
 	}
 
@@ -145,13 +159,9 @@ export class LiveView implements ViewState {
 	apply(envelope: { id: string; type: string }, now: number): Applied {
 		if (this.#seen.seen(envelope.id)) return { outcome: 'duplicate', reread: [] };
 		const parsed = parseEventWith(EVENT_CATALOG, envelope);
-		if (!parsed.ok)
-			return {
-				outcome: 'malformed',
-				reread: [...partsInDoubt(envelope.type)],
-				error: parsed.error
-			};
-		if (!parsed.known) return { outcome: 'ignored', reread: [...partsInDoubt(envelope.type)] };
+		const doubt = [...partsInDoubt(envelope.type)];
+		if (!parsed.ok) return this.#owed({ outcome: 'malformed', reread: doubt, error: parsed.error });
+		if (!parsed.known) return this.#owed({ outcome: 'ignored', reread: doubt });
 		const event = parsed.event;
 		const parts = partsKept(event.type);
 		const reread: ViewPart[] = [];
@@ -159,7 +169,13 @@ export class LiveView implements ViewState {
 			this.#held.get(part)?.push(event);
 			if (keepPart(this, part, event, { replay: false, now }) === 'reread') reread.push(part);
 		}
-		return { outcome: parts.length ? 'applied' : 'ignored', reread };
+		return this.#owed({ outcome: parts.length ? 'applied' : 'ignored', reread });
+	}
+
+	/** The parts an event has read again are unsure until their answers land. */
+	#owed(applied: Applied): Applied {
+		for (const part of applied.reread) this.#unsure.add(part);
+		return applied;
 	}
 
 	// --- the bodies the upstream's reads answer, from the view ---

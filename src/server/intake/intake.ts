@@ -107,6 +107,8 @@ export class StreamIntake {
 			if (socket !== this.#socket) return;
 			this.#socket = null;
 			this.#disarm();
+			// Events sent until the next socket's reads land are lost: no part answers for sure.
+			this.view.gap();
 			// A refused credential may be an expired OAuth access token: the next one is fresh.
 			const rejected = code === CLOSE_UNAUTHORIZED ? credential : undefined;
 			this.#reconnectLater(`socket closed (${code})`, rejected);
