@@ -217,6 +217,41 @@ const MIGRATIONS: Record<string, Migration> = {
 			`.execute(db);
 			await dropTables(db, ['chat_entries']);
 		}
+	},
+	// Every kind of a streamer's kept state (kept-store.ts): its meta in a row per streamer and
+	// kind, its entries in a row each (the open ones read with every read, those past drop_at
+	// deleted).
+	'009-kept': {
+		async up(db: Kysely<unknown>) {
+			await streamerTable(db, 'kept_meta', 'many')
+				.addColumn('kind', 'text', (c) => c.notNull())
+				.addColumn('value', 'jsonb', (c) => c.notNull())
+				.addPrimaryKeyConstraint('kept_meta_pkey', ['streamer_id', 'kind'])
+				.execute();
+			await streamerTable(db, 'kept_entries', 'many')
+				.addColumn('kind', 'text', (c) => c.notNull())
+				.addColumn('key', 'text', (c) => c.notNull())
+				.addColumn('value', 'jsonb', (c) => c.notNull())
+				.addColumn('open', 'boolean', (c) => c.notNull())
+				.addColumn('drop_at', 'bigint')
+				.addPrimaryKeyConstraint('kept_entries_pkey', ['streamer_id', 'kind', 'key'])
+				.execute();
+			await db.schema
+				.createIndex('kept_entries_open')
+				.on('kept_entries')
+				.columns(['streamer_id', 'kind'])
+				.where(sql.ref('open'), '=', true)
+				.execute();
+			await db.schema
+				.createIndex('kept_entries_drop_at')
+				.on('kept_entries')
+				.columns(['kind', 'drop_at'])
+				.where(sql.ref('drop_at'), 'is not', null)
+				.execute();
+		},
+		async down(db: Kysely<unknown>) {
+			await dropTables(db, ['kept_entries', 'kept_meta']);
+		}
 	}
 };
 

@@ -63,7 +63,8 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 			'005-settings',
 			'006-upstream-calls',
 			'007-chat',
-			'008-chat-entries'
+			'008-chat-entries',
+			'009-kept'
 		]);
 		for (const a of apps) {
 			const health = await fetch(`${a.origin}/healthz`);
