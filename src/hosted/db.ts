@@ -86,25 +86,6 @@ export interface ModerationDecisionsTable {
 	decided_at: Timestamp;
 }
 
-/** A streamer's settings revision (settings-store.ts): one row, once they saved any. */
-export interface SettingsRevisionsTable {
-	streamer_id: string;
-	/** One more at every save or undo of any of their targets. */
-	revision: number;
-}
-
-/** One target's stored settings of a streamer (settings-store.ts). */
-export interface WidgetSettingsTable {
-	streamer_id: string;
-	/** A widget page (`tts`) or an overlay id (`o_1a2b3c4d`). */
-	target: string;
-	/** The contract's SettingsValues: name -> the value as the URL writes it. */
-	values: ColumnType<unknown, string, string>;
-	/** The sets it replaced, the last one Undo's (at most MAX_UNDO). */
-	history: ColumnType<unknown, string, string>;
-	updated_at: Timestamp;
-}
-
 /**
  * Upstream calls by calling address, second, instance and streamer (address-ledger.ts): each
  * instance writes its own rows, and reads the others' to keep the address's budget together.
@@ -141,8 +122,6 @@ export interface Database {
 	sign_in_attempts: SignInAttemptsTable;
 	moderation_rules: ModerationRulesTable;
 	moderation_decisions: ModerationDecisionsTable;
-	settings_revisions: SettingsRevisionsTable;
-	widget_settings: WidgetSettingsTable;
 	upstream_calls: UpstreamCallsTable;
 	chat_state: ChatStateTable;
 }

@@ -99,17 +99,19 @@ export class HostedKeptStore<M extends object, E> implements KeptStore<M, E> {
 				values (${streamer}, ${kind}, ${JSON.stringify(this.kind.empty())}::jsonb)
 				on conflict (streamer_id, kind) do update set kind = excluded.kind
 				returning value`.execute(tx);
+			// Every entry read, an unreadable one too: a change that writes it replaces it.
+			const stored = new Set<string>();
 			const was = {
 				...this.#meta(streamer, rows[0].value),
-				entries: await this.#entries(tx, streamer, keys)
+				entries: await this.#entries(tx, streamer, keys, stored)
 			};
 			const applied = applyChange(was, change);
 			if (!changed(applied)) return applied.value;
 			if (applied.meta)
 				await sql`update kept_meta set value = ${JSON.stringify(applied.meta)}::jsonb
 					where streamer_id = ${streamer} and kind = ${kind}`.execute(tx);
-			const added = applied.entries.filter(([key]) => !was.entries[key]);
-			const replaced = applied.entries.filter(([key]) => was.entries[key]);
+			const added = applied.entries.filter(([key]) => !stored.has(key));
+			const replaced = applied.entries.filter(([key]) => stored.has(key));
 			if (added.length > 0) await this.#write(tx, streamer, added, sql`on conflict do nothing`);
 			if (replaced.length > 0)
 				await this.#write(
@@ -158,16 +160,22 @@ export class HostedKeptStore<M extends object, E> implements KeptStore<M, E> {
 			and key = any(${[...keys]}::text[])`;
 	}
 
-	async #entries(db: Kysely<Database>, streamer: string, keys: readonly string[]) {
+	async #entries(
+		db: Kysely<Database>,
+		streamer: string,
+		keys: readonly string[],
+		stored?: Set<string>
+	) {
 		const { rows } = await sql<Row>`${this.#entriesSql(streamer, keys)}`.execute(db);
-		return this.#entriesOf(streamer, rows);
+		return this.#entriesOf(streamer, rows, stored);
 	}
 
-	/** Entries read back; one that cannot be read is skipped, and logged. */
-	#entriesOf(streamer: string, rows: Row[]): Record<string, E> {
+	/** Entries read back (their keys added to `stored`); one that cannot be read is skipped, logged. */
+	#entriesOf(streamer: string, rows: Row[], stored?: Set<string>): Record<string, E> {
 		const entries: Record<string, E> = {};
 		for (const r of rows) {
 			if (r.key === null) continue;
+			stored?.add(r.key);
 			const e = this.kind.entry.safeParse(jsonColumn(r.value));
 			if (e.success) entries[r.key] = e.data;
 			else console.error(`[${this.kind.name}] the stored entry ${streamer} ${r.key} is unreadable`);

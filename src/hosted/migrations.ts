@@ -124,7 +124,7 @@ const MIGRATIONS: Record<string, Migration> = {
 			await dropTables(db, ['moderation_decisions', 'moderation_rules']);
 		}
 	},
-	// Stored settings (settings-store.ts): each streamer's revision (one counter for all
+	// Stored settings (moved to kept state by 010): each streamer's revision (one counter for all
 	// their targets), and each target's set with the sets Undo can bring back.
 	'005-settings': {
 		async up(db: Kysely<unknown>) {
@@ -252,16 +252,50 @@ const MIGRATIONS: Record<string, Migration> = {
 		async down(db: Kysely<unknown>) {
 			await dropTables(db, ['kept_entries', 'kept_meta']);
 		}
+	},
+	// Stored settings (src/server/settings/store.ts) are kept state: 005's rows move to 009's tables.
+	'010-kept-settings': {
+		async up(db: Kysely<unknown>) {
+			await sql`
+				insert into kept_meta (streamer_id, kind, value)
+				select streamer_id, 'settings', jsonb_build_object('revision', revision)
+				from settings_revisions
+			`.execute(db);
+			await sql`
+				insert into kept_entries (streamer_id, kind, key, value, open)
+				select streamer_id, 'settings', target,
+					jsonb_build_object('values', "values", 'history', history), true
+				from widget_settings
+			`.execute(db);
+			await dropTables(db, ['widget_settings', 'settings_revisions']);
+		},
+		async down(db: Kysely<unknown>) {
+			await MIGRATIONS['005-settings'].up(db);
+			await sql`
+				insert into settings_revisions (streamer_id, revision)
+				select streamer_id, (value->>'revision')::integer from kept_meta where kind = 'settings'
+			`.execute(db);
+			await sql`
+				insert into widget_settings (streamer_id, target, "values", history)
+				select streamer_id, key, value->'values', value->'history'
+				from kept_entries where kind = 'settings'
+			`.execute(db);
+			await sql`delete from kept_entries where kind = 'settings'`.execute(db);
+			await sql`delete from kept_meta where kind = 'settings'`.execute(db);
+		}
 	}
 };
 
-/** Applies every migration not applied yet; throws with the failing one's name. */
-export async function migrate(db: Kysely<any>): Promise<string[]> {
+/**
+ * Applies every migration not applied yet (up to `to`, tests of a migration); throws with the
+ * failing one's name.
+ */
+export async function migrate(db: Kysely<any>, to?: string): Promise<string[]> {
 	const migrator = new Migrator({
 		db,
 		provider: { getMigrations: async () => MIGRATIONS }
 	});
-	const { error, results } = await migrator.migrateToLatest();
+	const { error, results } = await (to ? migrator.migrateTo(to) : migrator.migrateToLatest());
 	const failed = results?.find((r) => r.status === 'Error');
 	if (error)
 		throw new Error(

@@ -34,10 +34,11 @@ import { OverlayKeyCache } from './key-cache.ts';
 import { HostedModerationStore } from './moderation-store.ts';
 import { HostedChatStore } from './chat-store.ts';
 import { Thanker } from '../server/chat/thanker.ts';
-import { HostedSettingsStore } from './settings-store.ts';
 import { hostedRoutes } from './routes.ts';
 import { HostedSignIn } from './signin.ts';
 import { HostedStore } from './store.ts';
+import { HostedKeptStore } from './kept-store.ts';
+import { SETTINGS, SettingsStore } from '../server/settings/store.ts';
 
 export interface HostedServeOptions {
 	config: HostedConfig;
@@ -135,7 +136,7 @@ interface HostedParts {
 	/** The overlay keys served from memory, told of every key turned off. */
 	keys: OverlayKeyCache;
 	/** The streamers' stored settings. */
-	storedSettings: HostedSettingsStore;
+	storedSettings: SettingsStore;
 	/** Thanks in chat, on the streamers' chat rows (chat-store.ts). */
 	thanker: Thanker;
 	transport: ReturnType<typeof keepAliveFetch>;
@@ -202,7 +203,7 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		thanker,
 		moderation,
 		keys,
-		storedSettings: new HostedSettingsStore(db, { push }),
+		storedSettings: new SettingsStore(new HostedKeptStore(SETTINGS, db, { push })),
 		transport,
 		settings,
 		metrics,

@@ -24,7 +24,7 @@ import { FileModerationStore } from './moderation/file-store.ts';
 import { Moderator } from './moderation/moderator.ts';
 import { SINGLE_STREAMER } from './routes/control-key.ts';
 import { settingsRoute } from './routes/settings.ts';
-import { FileSettingsStore } from './settings/file-store.ts';
+import { settingsFile } from './settings/store.ts';
 
 export type { AppOptions } from './app-options.ts';
 export { WIDGET_PAGES } from './routes/pages.ts';
@@ -37,7 +37,7 @@ export function createApp(opts: AppOptions): Hono {
 	// The push channel (live/): what both stores publish, every page's socket hears.
 	const push = new MemoryPushChannel();
 	const moderator = new Moderator(opts.moderation ?? new FileModerationStore(null, push));
-	const settings = opts.settings ?? new FileSettingsStore(null, undefined, push);
+	const settings = opts.settings ?? settingsFile(null, push);
 	const thanker = opts.thanker ?? singleThanker(opts, moderator, push);
 	const live = new LiveSockets(moderator.store.push, settings.push, thanker.store.push);
 	// Order matters: the guards run first, hosted mode's routes come ahead of the widget routes, and

@@ -11,7 +11,7 @@ import { HttpError } from './http-error.ts';
 import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup.ts';
 import { serveApp } from './serve.ts';
 import { FileModerationStore } from './moderation/file-store.ts';
-import { FileSettingsStore } from './settings/file-store.ts';
+import { settingsFile, type SettingsStore } from './settings/store.ts';
 import { FileChatStore } from './chat/file-store.ts';
 import { MemoryPushChannel } from './live/push-channel.ts';
 import type { AppOptions } from './app-options.ts';
@@ -173,16 +173,17 @@ async function startupText(
 /**
  * The moderation, settings and chat files, publishing on one push channel (live/push-channel.ts).
  * A moderation or chat file that cannot be read stops the server naming MODERATION_FILE or
- * CHAT_FILE; a damaged settings file is reported and its last good copy loaded (file-store.ts):
+ * CHAT_FILE; a damaged settings file is reported, moved aside and what it held before the damage loaded
+ * (settings/store.ts):
  * never a stop.
  */
 function fileStores(config: Config): {
 	moderation: FileModerationStore;
-	settings: FileSettingsStore;
+	settings: SettingsStore;
 	chat: FileChatStore;
 } {
 	const push = new MemoryPushChannel();
-	const settings = new FileSettingsStore(config.settingsFile, undefined, push);
+	const settings = settingsFile(config.settingsFile, push);
 	const open = <T>(name: string, make: () => T): T => {
 		try {
 			return make();

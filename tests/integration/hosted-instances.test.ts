@@ -64,7 +64,8 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 			'006-upstream-calls',
 			'007-chat',
 			'008-chat-entries',
-			'009-kept'
+			'009-kept',
+			'010-kept-settings'
 		]);
 		for (const a of apps) {
 			const health = await fetch(`${a.origin}/healthz`);

@@ -9,6 +9,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { LiveMessage } from '../../src/contract/index.ts';
 import { openDatabase, type Db } from '../../src/hosted/db.ts';
 import { HostedKeptStore } from '../../src/hosted/kept-store.ts';
+import { migrate } from '../../src/hosted/migrations.ts';
+import { SETTINGS, SettingsStore } from '../../src/server/settings/store.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
 import { grant, me, openForSuite, storeEngines } from '../fixtures/hosted-store.ts';
 import { TASKS, TOLD_TASKS } from '../fixtures/kept-kind.ts';
@@ -164,6 +166,33 @@ describe.each(storeEngines())('the kept store on %s', (name, open) => {
 		});
 		await vi.waitFor(async () => expect((await a.read(streamer)).version).toBe(seen + 1));
 		await close();
+	});
+});
+
+describe('the upgrade to kept state (PGlite)', () => {
+	it('moves the rows stored before it, each streamer’s to the same streamer', async () => {
+		const db = await openDatabase({ dataDir: null });
+		await migrate(db, '009-kept');
+		for (const id of ['s1', 's2'])
+			await sql`insert into streamers (id, tenant_id, name, currency)
+				values (${id}, ${`t_${id}`}, ${id}, 'USD')`.execute(db);
+		await sql`insert into settings_revisions (streamer_id, revision) values ('s1', 3), ('s2', 1)`.execute(
+			db
+		);
+		await sql`insert into widget_settings (streamer_id, target, "values", history) values
+			('s1', 'tts', '{"accent": "red"}', '[{}, {"accent": "gold"}]'),
+			('s2', 'media', '{"volume": "0.4"}', '[{}]')`.execute(db);
+		await migrate(db);
+		const settings = new SettingsStore(new HostedKeptStore(SETTINGS, db));
+		expect(await settings.read('s1')).toEqual({
+			revision: 3,
+			targets: { tts: { accent: 'red' } },
+			undo: { tts: 2 }
+		});
+		expect((await settings.undo('s1', 'tts')).values).toEqual({ accent: 'gold' });
+		expect((await settings.read('s2')).targets).toEqual({ media: { volume: '0.4' } });
+		await settings.close();
+		await db.destroy();
 	});
 });
 
