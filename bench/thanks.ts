@@ -9,14 +9,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { HostedChatStore } from '../src/hosted/chat-store.ts';
+import { HostedKeptStore } from '../src/hosted/kept-store.ts';
 import { SecretBox } from '../src/hosted/crypto.ts';
 import { openDatabase } from '../src/hosted/db.ts';
 import { migrate } from '../src/hosted/migrations.ts';
 import { HostedPushChannel } from '../src/hosted/push-channel.ts';
 import { HostedStore } from '../src/hosted/store.ts';
-import { FileChatStore } from '../src/server/chat/file-store.ts';
-import type { ChatStore } from '../src/server/chat/store.ts';
+import { CHAT, chatFile, chatStore, type ChatStore } from '../src/server/chat/store.ts';
 import { Thanker } from '../src/server/chat/thanker.ts';
 import { FileModerationStore } from '../src/server/moderation/file-store.ts';
 import type { UpstreamClient } from '../src/server/upstream.ts';
@@ -119,7 +118,7 @@ export async function thanksRun(o: { tips: number; warmup: number; thanked: numb
 	const file = await compare(
 		'file',
 		async () => {
-			const store = new FileChatStore(join(dir, `chat-${++files}.json`));
+			const store = chatFile(join(dir, `chat-${++files}.json`));
 			return { store, streamer: 'single', close: () => store.close() };
 		},
 		o
@@ -142,7 +141,7 @@ export async function thanksRun(o: { tips: number; warmup: number; thanked: numb
 			const hosted = new HostedStore(db, new SecretBox('a-bench-secret-of-at-least-32-characters'));
 			const streamer = (await hosted.signedIn(me, grant)).streamer.id;
 			const push = new HostedPushChannel(db);
-			const store = new HostedChatStore(db, push);
+			const store = chatStore(new HostedKeptStore(CHAT, db, { push }));
 			// A day's rows are written over hours, not in the second before: vacuumed, analyzed and
 			// checkpointed, as a server's background work leaves them, not in the middle of the finishes.
 			const settle = async () => {

@@ -103,16 +103,6 @@ export interface UpstreamCallsTable {
 	reads: number;
 }
 
-/** A streamer's chat (chat-store.ts): one row, once anything of it was stored. */
-export interface ChatStateTable {
-	streamer_id: string;
-	/** The ChatState of src/server/chat/ledger.ts. */
-	state: ColumnType<unknown, string, string>;
-	/** Whether it has entries not done: a sender resumes these streamers. */
-	busy: boolean;
-	updated_at: Timestamp;
-}
-
 export interface Database {
 	streamers: StreamersTable;
 	grants: GrantsTable;
@@ -123,7 +113,6 @@ export interface Database {
 	moderation_rules: ModerationRulesTable;
 	moderation_decisions: ModerationDecisionsTable;
 	upstream_calls: UpstreamCallsTable;
-	chat_state: ChatStateTable;
 }
 
 export type Db = Kysely<Database>;

@@ -166,7 +166,7 @@ const MIGRATIONS: Record<string, Migration> = {
 			await dropTables(db, ['upstream_calls']);
 		}
 	},
-	// Thanks in chat (chat-store.ts): each streamer's chat state in one row, changed under its lock.
+	// Thanks in chat (moved to kept state by 011): each streamer's chat state in one row, changed under its lock.
 	'007-chat': {
 		async up(db: Kysely<unknown>) {
 			await streamerTable(db, 'chat_state', 'one')
@@ -179,7 +179,7 @@ const MIGRATIONS: Record<string, Migration> = {
 			await dropTables(db, ['chat_state']);
 		}
 	},
-	// Thanks in chat, each tip's entry a row (chat-store.ts): a change reads and writes the entries
+	// Thanks in chat, each tip's entry a row (moved to kept state by 011): a change reads and writes the entries
 	// not done and those it names, never the day's. The entries of 007's rows move here.
 	'008-chat-entries': {
 		async up(db: Kysely<unknown>) {
@@ -282,6 +282,39 @@ const MIGRATIONS: Record<string, Migration> = {
 			`.execute(db);
 			await sql`delete from kept_entries where kind = 'settings'`.execute(db);
 			await sql`delete from kept_meta where kind = 'settings'`.execute(db);
+		}
+	},
+	// Thanks in chat (src/server/chat/store.ts) are kept state: 007's and 008's rows move to 009's
+	// tables (an entry open until done; a done or unsure one dropped a day, 86400000 ms, after it
+	// got there: ledger.ts KEEP_DONE_MS).
+	'011-kept-chat': {
+		async up(db: Kysely<unknown>) {
+			await sql`
+				insert into kept_meta (streamer_id, kind, value)
+				select streamer_id, 'chat', state - 'entries' from chat_state
+			`.execute(db);
+			await sql`
+				insert into kept_entries (streamer_id, kind, key, value, open, drop_at)
+				select streamer_id, 'chat', order_id, entry, state <> 'done',
+					case when state in ('done', 'unsure') then at + 86400000 end
+				from chat_entries
+			`.execute(db);
+			await dropTables(db, ['chat_entries', 'chat_state']);
+		},
+		async down(db: Kysely<unknown>) {
+			await MIGRATIONS['007-chat'].up(db);
+			await MIGRATIONS['008-chat-entries'].up(db);
+			await sql`
+				insert into chat_state (streamer_id, state)
+				select streamer_id, value from kept_meta where kind = 'chat'
+			`.execute(db);
+			await sql`
+				insert into chat_entries (streamer_id, order_id, state, at, entry)
+				select streamer_id, key, value->>'state', (value->>'at')::bigint, value
+				from kept_entries where kind = 'chat'
+			`.execute(db);
+			await sql`delete from kept_entries where kind = 'chat'`.execute(db);
+			await sql`delete from kept_meta where kind = 'chat'`.execute(db);
 		}
 	}
 };

@@ -32,7 +32,7 @@ import { migrate } from './migrations.ts';
 import { HostedPushChannel } from './push-channel.ts';
 import { OverlayKeyCache } from './key-cache.ts';
 import { HostedModerationStore } from './moderation-store.ts';
-import { HostedChatStore } from './chat-store.ts';
+import { CHAT, chatStore } from '../server/chat/store.ts';
 import { Thanker } from '../server/chat/thanker.ts';
 import { hostedRoutes } from './routes.ts';
 import { HostedSignIn } from './signin.ts';
@@ -137,7 +137,7 @@ interface HostedParts {
 	keys: OverlayKeyCache;
 	/** The streamers' stored settings. */
 	storedSettings: SettingsStore;
-	/** Thanks in chat, on the streamers' chat rows (chat-store.ts). */
+	/** Thanks in chat, kept state (src/server/chat/store.ts). */
 	thanker: Thanker;
 	transport: ReturnType<typeof keepAliveFetch>;
 	settings: UpstreamSettings;
@@ -190,7 +190,7 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	const keys = new OverlayKeyCache((key) => store.resolveOverlayKey(key), push);
 	const moderation = new HostedModerationStore(db, { push });
 	const thanker = new Thanker({
-		store: new HostedChatStore(db, push),
+		store: chatStore(new HostedKeptStore(CHAT, db, { push })),
 		moderation,
 		upstreamOf: (streamer) => connections.upstream(streamer)
 	});

@@ -18,7 +18,7 @@ import { limitReads } from './routes/read-limit.ts';
 import { tokenRoute } from './routes/token.ts';
 import { MemoryPushChannel } from './live/push-channel.ts';
 import { LiveSockets } from './live/sockets.ts';
-import { FileChatStore } from './chat/file-store.ts';
+import { chatFile } from './chat/store.ts';
 import { Thanker } from './chat/thanker.ts';
 import { FileModerationStore } from './moderation/file-store.ts';
 import { Moderator } from './moderation/moderator.ts';
@@ -71,7 +71,7 @@ export function createApp(opts: AppOptions): Hono {
 /** One streamer's thanks: what the last run left owed (a restart after a finish) goes out now. */
 function singleThanker(opts: AppOptions, moderator: Moderator, push: MemoryPushChannel): Thanker {
 	const thanker = new Thanker({
-		store: opts.chat ?? new FileChatStore(null, push),
+		store: opts.chat ?? chatFile(null, push),
 		moderation: moderator.store,
 		upstreamOf: () => opts.upstream,
 		soleWriter: true

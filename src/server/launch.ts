@@ -12,7 +12,7 @@ import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup
 import { serveApp } from './serve.ts';
 import { FileModerationStore } from './moderation/file-store.ts';
 import { settingsFile, type SettingsStore } from './settings/store.ts';
-import { FileChatStore } from './chat/file-store.ts';
+import { chatFile, type ChatStore } from './chat/store.ts';
 import { MemoryPushChannel } from './live/push-channel.ts';
 import type { AppOptions } from './app-options.ts';
 import type { UpstreamClient } from './upstream.ts';
@@ -180,7 +180,7 @@ async function startupText(
 function fileStores(config: Config): {
 	moderation: FileModerationStore;
 	settings: SettingsStore;
-	chat: FileChatStore;
+	chat: ChatStore;
 } {
 	const push = new MemoryPushChannel();
 	const settings = settingsFile(config.settingsFile, push);
@@ -195,7 +195,7 @@ function fileStores(config: Config): {
 	return {
 		moderation: open('MODERATION_FILE', () => new FileModerationStore(config.moderationFile, push)),
 		settings,
-		chat: open('CHAT_FILE', () => new FileChatStore(config.chatFile, push))
+		chat: open('CHAT_FILE', () => chatFile(config.chatFile, push))
 	};
 }
 

@@ -65,7 +65,8 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 			'007-chat',
 			'008-chat-entries',
 			'009-kept',
-			'010-kept-settings'
+			'010-kept-settings',
+			'011-kept-chat'
 		]);
 		for (const a of apps) {
 			const health = await fetch(`${a.origin}/healthz`);

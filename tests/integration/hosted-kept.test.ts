@@ -10,6 +10,8 @@ import type { LiveMessage } from '../../src/contract/index.ts';
 import { openDatabase, type Db } from '../../src/hosted/db.ts';
 import { HostedKeptStore } from '../../src/hosted/kept-store.ts';
 import { migrate } from '../../src/hosted/migrations.ts';
+import { CHAT, chatStore } from '../../src/server/chat/store.ts';
+import { emptyMeta } from '../../src/server/chat/ledger.ts';
 import { SETTINGS, SettingsStore } from '../../src/server/settings/store.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
 import { grant, me, openForSuite, storeEngines } from '../fixtures/hosted-store.ts';
@@ -182,7 +184,23 @@ describe('the upgrade to kept state (PGlite)', () => {
 		await sql`insert into widget_settings (streamer_id, target, "values", history) values
 			('s1', 'tts', '{"accent": "red"}', '[{}, {"accent": "gold"}]'),
 			('s2', 'media', '{"volume": "0.4"}', '[{}]')`.execute(db);
+		const day = Date.now() - 25 * 3600_000;
+		await sql`insert into chat_state (streamer_id, state) values
+			('s1', ${JSON.stringify({ ...emptyMeta(), sends: [1] })}::jsonb)`.execute(db);
+		await sql`insert into chat_entries (streamer_id, order_id, state, at, entry) values
+			('s1', 'owed', 'owed', 5, '{"state": "owed", "at": 5, "name": "Ada"}'),
+			('s1', 'done', 'done', ${Date.now()}, ${JSON.stringify({ state: 'done', at: Date.now() })}),
+			('s1', 'old', 'done', ${day}, ${JSON.stringify({ state: 'done', at: day })})`.execute(db);
 		await migrate(db);
+		const chat = chatStore(new HostedKeptStore(CHAT, db));
+		expect(await chat.read('s1', ['done', 'old'])).toMatchObject({
+			sends: [1],
+			entries: { owed: { name: 'Ada' }, done: { state: 'done' } }
+		});
+		expect(await chat.busy()).toEqual(['s1']);
+		expect((await chat.read('s1', ['old'])).entries.old).toBeUndefined();
+		expect((await chat.read('s2')).entries).toEqual({});
+		await chat.close();
 		const settings = new SettingsStore(new HostedKeptStore(SETTINGS, db));
 		expect(await settings.read('s1')).toEqual({
 			revision: 3,
