@@ -17,10 +17,10 @@ import { HostedPushChannel } from '../src/hosted/push-channel.ts';
 import { HostedStore } from '../src/hosted/store.ts';
 import { CHAT, chatFile, chatStore, type ChatStore } from '../src/server/chat/store.ts';
 import { Thanker } from '../src/server/chat/thanker.ts';
-import { FileModerationStore } from '../src/server/moderation/file-store.ts';
 import type { UpstreamClient } from '../src/server/upstream.ts';
 import { BUDGETS } from './budgets.ts';
 import { quantile, row, type Row } from './lib.ts';
+import { moderationFile } from '../src/server/moderation/store.ts';
 
 export interface ThanksRun {
 	store: 'file' | 'pglite';
@@ -39,7 +39,7 @@ const NO_UPSTREAM = {} as UpstreamClient;
 
 /** One day's thanker on `store`, with `thanked` tips already thanked (done) today. */
 async function day(store: ChatStore, streamer: string, thanked: number) {
-	const moderation = new FileModerationStore(null);
+	const moderation = moderationFile(null);
 	const thanker = new Thanker({ store, moderation, upstreamOf: () => NO_UPSTREAM });
 	await thanker.saveSettings(streamer, THANKS);
 	// Closed: the thanks owed are not sent (the sender's own cost is not a finish's).

@@ -64,28 +64,6 @@ export interface SignInAttemptsTable {
 	expires_at: Timestamp;
 }
 
-/** A streamer's moderation rules (moderation-store.ts): one row, once they saved any. */
-export interface ModerationRulesTable {
-	streamer_id: string;
-	/** The contract's ModerationRules, as saved. */
-	rules: ColumnType<unknown, string, string>;
-	/** 1 at the first save, one more at each save. */
-	version: number;
-	updated_at: Timestamp;
-}
-
-/** The decision made for one tip of a streamer (moderation-store.ts). */
-export interface ModerationDecisionsTable {
-	streamer_id: string;
-	order_id: string;
-	/** The Decision (src/server/moderation/store.ts). */
-	decision: ColumnType<unknown, string, string>;
-	/** The decision's outcome, apart: a held tip is settled only while it is `hold`. */
-	outcome: string;
-	/** When it was decided (or settled); decisions are pruned by it. */
-	decided_at: Timestamp;
-}
-
 /**
  * Upstream calls by calling address, second, instance and streamer (address-ledger.ts): each
  * instance writes its own rows, and reads the others' to keep the address's budget together.
@@ -110,8 +88,6 @@ export interface Database {
 	control_keys: KeysTable;
 	sessions: SessionsTable;
 	sign_in_attempts: SignInAttemptsTable;
-	moderation_rules: ModerationRulesTable;
-	moderation_decisions: ModerationDecisionsTable;
 	upstream_calls: UpstreamCallsTable;
 }
 

@@ -76,9 +76,10 @@ export class HostedKeptStore<M extends object, E> implements KeptStore<M, E> {
 		}
 		const epoch = this.#epoch;
 		// One statement: the meta and the entries as one snapshot.
+		const entries = this.#entriesSql(streamer, keys);
 		const { rows } = await sql<Row>`
 			select null as key, value from kept_meta where streamer_id = ${streamer} and kind = ${this.kind.name}
-			union all ${this.#entriesSql(streamer, keys)}`.execute(this.db);
+			${entries ? sql`union all ${entries}` : sql``}`.execute(this.db);
 		const metaRow = rows.find((r) => r.key === null);
 		const meta = metaRow ? this.#meta(streamer, metaRow.value) : this.kind.empty();
 		if (this.kind.metaTold && this.#heard && epoch === this.#epoch) {
@@ -90,6 +91,7 @@ export class HostedKeptStore<M extends object, E> implements KeptStore<M, E> {
 
 	async update<T>(streamer: string, change: Change<M, E, T>, keys: readonly string[] = []) {
 		const kind = this.kind.name;
+		let metaChanged = false;
 		const value = await this.db.transaction().execute(async (tx): Promise<T> => {
 			// One statement makes the row if there is none and locks it till the commit (an upsert
 			// that changes nothing still takes the row's lock), handing back the meta: a first change
@@ -107,6 +109,7 @@ export class HostedKeptStore<M extends object, E> implements KeptStore<M, E> {
 			};
 			const applied = applyChange(was, change);
 			if (!changed(applied)) return applied.value;
+			metaChanged = applied.meta !== null;
 			if (applied.meta)
 				await sql`update kept_meta set value = ${JSON.stringify(applied.meta)}::jsonb
 					where streamer_id = ${streamer} and kind = ${kind}`.execute(tx);
@@ -124,7 +127,7 @@ export class HostedKeptStore<M extends object, E> implements KeptStore<M, E> {
 			for (const m of applied.told) await this.push.publish(streamer, m, tx);
 			return applied.value;
 		});
-		this.#drop(streamer);
+		if (metaChanged) this.#drop(streamer);
 		this.#pruneNowAndThen();
 		return value;
 	}
@@ -149,15 +152,17 @@ export class HostedKeptStore<M extends object, E> implements KeptStore<M, E> {
 		})());
 	}
 
-	/** The open entries and those of `keys`: two selects, each on its index. */
-	#entriesSql(streamer: string, keys: readonly string[]) {
+	/** The open entries and those of `keys` (null: none to read): two selects, each on its index. */
+	#entriesSql(streamer: string, keys: readonly string[]): RawBuilder<Row> | null {
 		const kind = this.kind.name;
-		const open = sql`select key, value from kept_entries
-			where streamer_id = ${streamer} and kind = ${kind} and open`;
+		const open = this.kind.open
+			? sql<Row>`select key, value from kept_entries
+				where streamer_id = ${streamer} and kind = ${kind} and open`
+			: null;
 		if (keys.length === 0) return open;
-		return sql`${open} union all select key, value from kept_entries
-			where streamer_id = ${streamer} and kind = ${kind} and not open
-			and key = any(${[...keys]}::text[])`;
+		const named = sql<Row>`select key, value from kept_entries
+			where streamer_id = ${streamer} and kind = ${kind} and key = any(${[...keys]}::text[])`;
+		return open ? sql<Row>`${open} union all ${named} and not open` : named;
 	}
 
 	async #entries(
@@ -166,7 +171,9 @@ export class HostedKeptStore<M extends object, E> implements KeptStore<M, E> {
 		keys: readonly string[],
 		stored?: Set<string>
 	) {
-		const { rows } = await sql<Row>`${this.#entriesSql(streamer, keys)}`.execute(db);
+		const entries = this.#entriesSql(streamer, keys);
+		if (!entries) return {};
+		const { rows } = await entries.execute(db);
 		return this.#entriesOf(streamer, rows, stored);
 	}
 
@@ -190,7 +197,7 @@ export class HostedKeptStore<M extends object, E> implements KeptStore<M, E> {
 		// The fields only, never the values (a moderation rule's blocked words).
 		const fields = meta.error.issues.map((i) => i.path.join('.') || '(root)').join(', ');
 		console.error(`[${this.kind.name}] the stored state of ${streamer} is unreadable (${fields})`);
-		return this.kind.empty();
+		return this.kind.unreadable?.(jsonColumn(stored)) ?? this.kind.empty();
 	}
 
 	/** Entries as rows: arrays, not a row of parameters each (one statement text for any count). */
@@ -205,7 +212,7 @@ export class HostedKeptStore<M extends object, E> implements KeptStore<M, E> {
 			select ${streamer}, ${this.kind.name}, e.key, e.value::jsonb, e.open, e.drop_at
 			from unnest(
 				${column((k) => k)}::text[], ${column((_, e) => JSON.stringify(e))}::text[],
-				${column((_, e) => this.kind.open(e))}::boolean[],
+				${column((_, e) => this.kind.open?.(e) ?? false)}::boolean[],
 				${column((_, e) => this.kind.dropAt(e))}::bigint[]
 			) as e(key, value, open, drop_at)
 			${onConflict}`.execute(tx);

@@ -98,7 +98,7 @@ const MIGRATIONS: Record<string, Migration> = {
 			await dropTables(db, ['control_keys']);
 		}
 	},
-	// Moderation (moderation-store.ts): each streamer's rules, and the decision made for
+	// Moderation (moved to kept state by 012): each streamer's rules, and the decision made for
 	// each of their tips (kept 30 days, pruned by decided_at).
 	'004-moderation': {
 		async up(db: Kysely<unknown>) {
@@ -315,6 +315,40 @@ const MIGRATIONS: Record<string, Migration> = {
 			`.execute(db);
 			await sql`delete from kept_entries where kind = 'chat'`.execute(db);
 			await sql`delete from kept_meta where kind = 'chat'`.execute(db);
+		}
+	},
+	// Moderation (src/server/moderation/store.ts) is kept state: 004's rows move to 009's tables (a
+	// decision dropped 30 days, 2592000000 ms, after it was made or settled).
+	'012-kept-moderation': {
+		async up(db: Kysely<unknown>) {
+			await sql`
+				insert into kept_meta (streamer_id, kind, value)
+				select streamer_id, 'moderation', jsonb_build_object('rules', rules, 'version', version)
+				from moderation_rules
+			`.execute(db);
+			await sql`
+				insert into kept_entries (streamer_id, kind, key, value, open, drop_at)
+				select streamer_id, 'moderation', order_id,
+					decision || jsonb_build_object('orderId', order_id), false,
+					(extract(epoch from decided_at) * 1000)::bigint + 2592000000
+				from moderation_decisions
+			`.execute(db);
+			await dropTables(db, ['moderation_decisions', 'moderation_rules']);
+		},
+		async down(db: Kysely<unknown>) {
+			await MIGRATIONS['004-moderation'].up(db);
+			await sql`
+				insert into moderation_rules (streamer_id, rules, version)
+				select streamer_id, value->'rules', (value->>'version')::integer
+				from kept_meta where kind = 'moderation'
+			`.execute(db);
+			await sql`
+				insert into moderation_decisions (streamer_id, order_id, decision, outcome, decided_at)
+				select streamer_id, key, value, value->>'outcome', (value->>'decidedAt')::timestamptz
+				from kept_entries where kind = 'moderation'
+			`.execute(db);
+			await sql`delete from kept_entries where kind = 'moderation'`.execute(db);
+			await sql`delete from kept_meta where kind = 'moderation'`.execute(db);
 		}
 	}
 };

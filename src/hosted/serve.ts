@@ -31,7 +31,7 @@ import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
 import { HostedPushChannel } from './push-channel.ts';
 import { OverlayKeyCache } from './key-cache.ts';
-import { HostedModerationStore } from './moderation-store.ts';
+import { MODERATION, moderationStore, type ModerationStore } from '../server/moderation/store.ts';
 import { CHAT, chatStore } from '../server/chat/store.ts';
 import { Thanker } from '../server/chat/thanker.ts';
 import { hostedRoutes } from './routes.ts';
@@ -132,7 +132,7 @@ interface HostedParts {
 	/** The instance's push channel (one LISTEN connection): both stores below publish on it. */
 	push: HostedPushChannel;
 	/** The streamers' moderation rules and decisions. */
-	moderation: HostedModerationStore;
+	moderation: Required<ModerationStore>;
 	/** The overlay keys served from memory, told of every key turned off. */
 	keys: OverlayKeyCache;
 	/** The streamers' stored settings. */
@@ -188,7 +188,7 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	const push = new HostedPushChannel(db);
 	store.announceKeysWith((tx, streamerId) => push.announceKeys(streamerId, tx));
 	const keys = new OverlayKeyCache((key) => store.resolveOverlayKey(key), push);
-	const moderation = new HostedModerationStore(db, { push });
+	const moderation = moderationStore(new HostedKeptStore(MODERATION, db, { push }));
 	const thanker = new Thanker({
 		store: chatStore(new HostedKeptStore(CHAT, db, { push })),
 		moderation,

@@ -20,7 +20,7 @@ import { MemoryPushChannel } from './live/push-channel.ts';
 import { LiveSockets } from './live/sockets.ts';
 import { chatFile } from './chat/store.ts';
 import { Thanker } from './chat/thanker.ts';
-import { FileModerationStore } from './moderation/file-store.ts';
+import { moderationFile } from './moderation/store.ts';
 import { Moderator } from './moderation/moderator.ts';
 import { SINGLE_STREAMER } from './routes/control-key.ts';
 import { settingsRoute } from './routes/settings.ts';
@@ -36,7 +36,7 @@ export function createApp(opts: AppOptions): Hono {
 	const key = limitReads(overlayKeyCheck(opts, guard), opts);
 	// The push channel (live/): what both stores publish, every page's socket hears.
 	const push = new MemoryPushChannel();
-	const moderator = new Moderator(opts.moderation ?? new FileModerationStore(null, push));
+	const moderator = new Moderator(opts.moderation ?? moderationFile(null, push));
 	const settings = opts.settings ?? settingsFile(null, push);
 	const thanker = opts.thanker ?? singleThanker(opts, moderator, push);
 	const live = new LiveSockets(moderator.store.push, settings.push, thanker.store.push);

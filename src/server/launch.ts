@@ -10,7 +10,7 @@ import { ConfigError, storeNewKey, type Config, type Upstream } from './config.t
 import { HttpError } from './http-error.ts';
 import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup.ts';
 import { serveApp } from './serve.ts';
-import { FileModerationStore } from './moderation/file-store.ts';
+import { moderationFile, type ModerationStore } from './moderation/store.ts';
 import { settingsFile, type SettingsStore } from './settings/store.ts';
 import { chatFile, type ChatStore } from './chat/store.ts';
 import { MemoryPushChannel } from './live/push-channel.ts';
@@ -178,7 +178,7 @@ async function startupText(
  * never a stop.
  */
 function fileStores(config: Config): {
-	moderation: FileModerationStore;
+	moderation: ModerationStore;
 	settings: SettingsStore;
 	chat: ChatStore;
 } {
@@ -193,7 +193,7 @@ function fileStores(config: Config): {
 		}
 	};
 	return {
-		moderation: open('MODERATION_FILE', () => new FileModerationStore(config.moderationFile, push)),
+		moderation: open('MODERATION_FILE', () => moderationFile(config.moderationFile, push)),
 		settings,
 		chat: open('CHAT_FILE', () => chatFile(config.chatFile, push))
 	};

@@ -13,6 +13,9 @@ import { migrate } from '../../src/hosted/migrations.ts';
 import { CHAT, chatStore } from '../../src/server/chat/store.ts';
 import { emptyMeta } from '../../src/server/chat/ledger.ts';
 import { SETTINGS, SettingsStore } from '../../src/server/settings/store.ts';
+import { MODERATION, moderationStore } from '../../src/server/moderation/store.ts';
+import { ModerationRules } from '../../src/contract/index.ts';
+import { decision } from '../fixtures/hosted-moderation.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
 import { grant, me, openForSuite, storeEngines } from '../fixtures/hosted-store.ts';
 import { TASKS, TOLD_TASKS } from '../fixtures/kept-kind.ts';
@@ -191,7 +194,25 @@ describe('the upgrade to kept state (PGlite)', () => {
 			('s1', 'owed', 'owed', 5, '{"state": "owed", "at": 5, "name": "Ada"}'),
 			('s1', 'done', 'done', ${Date.now()}, ${JSON.stringify({ state: 'done', at: Date.now() })}),
 			('s1', 'old', 'done', ${day}, ${JSON.stringify({ state: 'done', at: day })})`.execute(db);
+		await sql`insert into moderation_rules (streamer_id, rules, version) values
+			('s1', ${JSON.stringify(ModerationRules.parse({ links: 'remove' }))}::jsonb, 4)`.execute(db);
+		const held = decision('tip_1', 'hold');
+		const old = decision('tip_old', 'read', {
+			decidedAt: new Date(Date.now() - 31 * 24 * 3600_000).toISOString()
+		});
+		for (const d of [held, old])
+			await sql`insert into moderation_decisions (streamer_id, order_id, decision, outcome, decided_at)
+				values ('s1', ${d.orderId}, ${JSON.stringify(d)}::jsonb, ${d.outcome}, ${d.decidedAt})`.execute(db);
 		await migrate(db);
+		const moderation = moderationStore(new HostedKeptStore(MODERATION, db));
+		expect(await moderation.rules('s1')).toMatchObject({ version: 4, rules: { links: 'remove' } });
+		expect((await moderation.get('s1', ['tip_1'])).get('tip_1')).toEqual(held);
+		expect((await moderation.get('s2', ['tip_1'])).size).toBe(0);
+		const approved = { ...held, outcome: 'read' as const, by: 'approved' as const };
+		expect(await moderation.settle('s1', 'tip_1', approved)).toEqual(approved);
+		// The first change prunes what is past keeping.
+		await vi.waitFor(async () => expect((await moderation.get('s1', ['tip_old'])).size).toBe(0));
+		await moderation.close();
 		const chat = chatStore(new HostedKeptStore(CHAT, db));
 		expect(await chat.read('s1', ['done', 'old'])).toMatchObject({
 			sends: [1],

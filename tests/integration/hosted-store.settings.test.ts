@@ -8,7 +8,6 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LiveMessage } from '../../src/contract/index.ts';
 import type { Db } from '../../src/hosted/db.ts';
-import { HostedModerationStore } from '../../src/hosted/moderation-store.ts';
 import { HostedPushChannel } from '../../src/hosted/push-channel.ts';
 import { HostedKeptStore } from '../../src/hosted/kept-store.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
@@ -20,6 +19,7 @@ import {
 	SettingsStore
 } from '../../src/server/settings/store.ts';
 import { grant, me, storeEngines, type OpenedStore } from '../fixtures/hosted-store.ts';
+import { hostedModeration } from '../fixtures/hosted-moderation.ts';
 
 const soon = { timeout: 5000, interval: 10 };
 
@@ -204,7 +204,7 @@ describe.each(storeEngines())('settings store on %s', (_name, open) => {
 	it('one push channel shared by the moderation and settings stores: a page hears both, one resync', async () => {
 		const s = await streamer();
 		const push = new HostedPushChannel(db);
-		const moderation = new HostedModerationStore(db, { push });
+		const moderation = hostedModeration(db, { push });
 		const shared = hostedSettings(db, { push });
 		try {
 			expect(moderation.push).toBe(shared.push);

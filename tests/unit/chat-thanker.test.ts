@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { statusOf } from '../../src/server/chat/ledger.ts';
 import { Thanker } from '../../src/server/chat/thanker.ts';
 import { chatFile, type ChatStore } from '../../src/server/chat/store.ts';
-import { FileModerationStore } from '../../src/server/moderation/file-store.ts';
 import type { UpstreamClient } from '../../src/server/upstream.ts';
+import { moderationFile } from '../../src/server/moderation/store.ts';
 
 interface Sent {
 	at: number;
@@ -35,7 +35,7 @@ function upstream(answer: () => Response = () => Response.json({ success: true }
 
 async function rig(answer?: () => Response) {
 	const up = upstream(answer);
-	const moderation = new FileModerationStore(null);
+	const moderation = moderationFile(null);
 	const thanker = new Thanker({
 		store: chatFile(null),
 		moderation,
@@ -196,7 +196,7 @@ describe('the thanks sender', () => {
 		const up = upstream();
 		const thanker = new Thanker({
 			store,
-			moderation: new FileModerationStore(null),
+			moderation: moderationFile(null),
 			upstreamOf: () => up.client,
 			soleWriter: true
 		});
@@ -229,7 +229,7 @@ describe('the thanks sender', () => {
 			busy: () => (away ? refuse() : inner.busy())
 		};
 		const up = upstream();
-		const moderation = new FileModerationStore(null);
+		const moderation = moderationFile(null);
 		const thanker = new Thanker({
 			store,
 			moderation,

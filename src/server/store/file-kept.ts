@@ -121,7 +121,7 @@ export class FileKeptStore<M extends object, E> implements KeptStore<M, E> {
 		if (a.meta) this.#meta = a.meta;
 		for (const [key, e] of a.entries) {
 			this.#entries.set(key, e);
-			if (this.kind.open(e)) this.#open.add(key);
+			if (this.kind.open?.(e)) this.#open.add(key);
 			else this.#open.delete(key);
 		}
 	}
@@ -138,8 +138,9 @@ export class FileKeptStore<M extends object, E> implements KeptStore<M, E> {
 		}
 		if (text === null) return;
 		const lines = text.split('\n');
-		// After the last newline: '' in a whole journal, else a line a crash cut off.
-		if (lines.pop())
+		// After the last newline: '' in a whole journal, else a change a crash cut off, never
+		// answered; but the first line is always written whole, so one cut short there is damage.
+		if (lines.length > 1 && lines.pop())
 			console.error(
 				`${variable}: ${where}: a last change cut off by a stop was never answered: dropped`
 			);

@@ -19,8 +19,10 @@ export interface Kind<M extends object, E> {
 	entry: z.ZodMiniType<E>;
 	/** The meta of a streamer with nothing stored. */
 	empty(): M;
-	/** Whether an entry is open: read with every read (a closed one only when named). */
-	open(e: E): boolean;
+	/** Hosted: the meta in place of a stored one that cannot be read (absent: the empty one). */
+	unreadable?(stored: unknown): M;
+	/** Whether an entry is open: read with every read (a closed one only when named); absent: none. */
+	open?(e: E): boolean;
 	/** When an entry may be dropped (ms since 1970); null: kept. */
 	dropAt(e: E): number | null;
 	/**
