@@ -75,8 +75,8 @@ export class FileKeptStore<M extends object, E> implements KeptStore<M, E> {
 			);
 	}
 
+	/** What the changes stored so far left: never waits for one under way (its disk's sync). */
 	async read(_streamer: string, keys: readonly string[] = []): Promise<Kept<M, E>> {
-		await this.#queue.catch(() => {});
 		return structuredClone(this.#view(keys));
 	}
 
@@ -96,7 +96,6 @@ export class FileKeptStore<M extends object, E> implements KeptStore<M, E> {
 	}
 
 	async streamers(): Promise<string[]> {
-		await this.#queue.catch(() => {});
 		return this.#open.size > 0 ? [SINGLE_STREAMER] : [];
 	}
 
