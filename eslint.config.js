@@ -21,6 +21,7 @@
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import boundaries from 'eslint-plugin-boundaries';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import ts from 'typescript-eslint';
@@ -101,6 +102,25 @@ const layerRule = {
 	}
 };
 
+// No import circles, within a layer too (the layer rule above sees only imports across layers):
+// two modules that need one name take it from a leaf module both import. An import of types only
+// is left out, as it is gone once built.
+const cycleRule = {
+	files: ['src/**/*.{ts,js,svelte}', 'widgets/**/*.{ts,js,svelte}', 'tests/**/*.ts'],
+	plugins: { 'import-x': importX },
+	// A .svelte file that a .ts file imports is read with the options the .svelte files get below.
+	languageOptions: { parserOptions: { parser: ts.parser, extraFileExtensions: ['.svelte'] } },
+	settings: {
+		'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.svelte'] })],
+		'import-x/extensions': ['.ts', '.js', '.svelte'],
+		'import-x/parsers': {
+			'@typescript-eslint/parser': ['.ts', '.js'],
+			'svelte-eslint-parser': ['.svelte']
+		}
+	},
+	rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] }
+};
+
 export default defineConfig(
 	{ ignores: ['dist/', 'dist-server/', 'test-results/', 'playwright-report/', 'bench/results/'] },
 	js.configs.recommended,
@@ -161,5 +181,6 @@ export default defineConfig(
 		files: ['tests/e2e/**'],
 		rules: { 'no-empty-pattern': 'off' }
 	},
-	layerRule
+	layerRule,
+	cycleRule
 );

@@ -1,13 +1,20 @@
 // What the server checks of a /control route's request (src/contract/control.ts names the routes):
-// its JSON body's schema, the 400's sentence for one that does not match, and its largest size.
+// its path's parameters, its JSON body's schema, the 400's sentence for one that does not match,
+// and its largest size.
 // Apart from the routes, so that the dock's and the editor's pages carry none of it.
 import { z } from 'zod/mini';
 import { ChatResendBody, ChatSendBody, ThanksSettings } from './chat.ts';
 import { CounterName, OrderId, OverlayId } from './common.ts';
-import { ACTION_ORDER, type ActionName } from './control.ts';
+import { ACTION_ORDER, isActionName, type ActionName } from './control.ts';
 import { ModerationRules } from './moderation.ts';
 import { tipGoalFieldsShape } from './resources.ts';
-import { MAX_SETTING_LENGTH, MAX_SETTINGS_PER_TARGET, SaveSettings } from './settings.ts';
+import {
+	isSettingsTarget,
+	MAX_SETTING_LENGTH,
+	MAX_SETTINGS_PER_TARGET,
+	SaveSettings,
+	type SettingsTarget
+} from './settings.ts';
 
 /** The largest request body of a /control route without a `maxBody` of its own. */
 export const MAX_BODY = 16 * 1024;
@@ -69,8 +76,12 @@ export function actionBody(name: ActionName): { body: z.ZodMiniType; message: st
 }
 
 export interface RouteBody {
+	/** The path's parameters (`:name` of the route's path), each checked by its schema. */
+	params?: Record<string, z.ZodMiniType<string>>;
 	/** The JSON body (a 400 when it does not match); absent: the route takes no body. */
 	body?: z.ZodMiniType;
+	/** No body at all reads as `{}`. */
+	optional?: boolean;
 	/** The 400's sentence for a body that does not match (the field it names). */
 	badBody?: string;
 	/** The largest body, in bytes (MAX_BODY when absent). */
@@ -78,6 +89,10 @@ export interface RouteBody {
 }
 
 const SETTLE = { body: SettleBody, badBody: `expected ${ORDER}` } as const;
+const TARGET = {
+	target: z.custom<SettingsTarget>((s) => typeof s === 'string' && isSettingsTarget(s))
+};
+const COUNTER = { name: CounterName };
 
 /** Each /control route's body, by the route's name (CONTROL in control.ts). */
 export const CONTROL_BODIES = {
@@ -85,7 +100,10 @@ export const CONTROL_BODIES = {
 	token: {},
 	read: {},
 	// Each action's body and sentence are the action's own (actionBody).
-	action: {},
+	action: {
+		params: { action: z.custom<ActionName>((s) => typeof s === 'string' && isActionName(s)) },
+		optional: true
+	},
 	rules: {},
 	saveRules: { body: ModerationRules, maxBody: RULES_MAX_BODY },
 	approve: SETTLE,
@@ -93,29 +111,42 @@ export const CONTROL_BODIES = {
 	message: {},
 	settings: {},
 	saveSettings: {
+		params: TARGET,
 		body: SaveSettings,
 		badBody:
 			'expected a JSON body { "values": { "<parameter>": "<value>" }, "base_revision": <revision> }',
 		maxBody: SETTINGS_MAX_BODY
 	},
 	undoSettings: {
+		params: TARGET,
 		body: UndoBody,
+		optional: true,
 		badBody: 'expected no body, or { "base_revision": <revision> }'
 	},
 	counterNew: {
 		body: CounterNewBody,
 		badBody: 'expected a JSON body { "name": "<a-z 0-9 _ -, 1 to 64>", "value": <integer> }'
 	},
-	counterAdd: { body: CounterAddBody, badBody: 'expected a JSON body { "by": <integer> }' },
-	counterSet: { body: CounterSetBody, badBody: 'expected a JSON body { "value": <integer> }' },
-	counterDelete: {},
+	counterAdd: {
+		params: COUNTER,
+		body: CounterAddBody,
+		badBody: 'expected a JSON body { "by": <integer> }'
+	},
+	counterSet: {
+		params: COUNTER,
+		body: CounterSetBody,
+		badBody: 'expected a JSON body { "value": <integer> }'
+	},
+	counterDelete: { params: COUNTER },
 	tipGoal: {
+		params: { overlayId: OverlayId },
 		body: TipGoalEdit,
 		badBody:
 			'expected a JSON body with any of "enabled", "title" (up to 80 characters), "amount" (0 to 1000000), "starts_at" and "ends_at" (a date-time, or null)'
 	},
 	celebrate: {
 		body: CelebrateBody,
+		optional: true,
 		badBody:
 			'expected a JSON body {}, { "overlay_id": "o_…" } or { "overlay_id": "o_…", "widget_id": "w_…" }'
 	},
@@ -137,5 +168,6 @@ export const CONTROL_BODIES = {
 		body: ChatResendBody,
 		badBody: 'expected a JSON body { "id": "<the id of a thanks that may not have gone>" }'
 	},
-	newKey: {}
+	newKey: {},
+	live: {}
 } as const satisfies Record<string, RouteBody>;

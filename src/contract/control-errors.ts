@@ -51,5 +51,7 @@ export const CONTROL_ERRORS: Record<keyof typeof CONTROL, readonly string[]> = {
 	sendChat: ['bad_request', 'too_large', ...CHAT_POST_ERRORS],
 	resendChat: ['bad_request', 'too_large', 'not_unsure', ...CHAT_POST_ERRORS],
 	dismissChat: ['bad_request', 'too_large', 'not_unsure'],
-	newKey: ['unexpected_body', 'not_found']
+	newKey: ['unexpected_body', 'not_found'],
+	// Its credential's refusals (CREDENTIAL_ERRORS) come in the socket's first frame's answer.
+	live: ['upgrade_required']
 };

@@ -7,7 +7,7 @@ export interface ControlRoute {
 	/** The route's name (the client's logs name the call by it). */
 	name: string;
 	method: 'GET' | 'POST' | 'PUT';
-	/** Under /control; `:target` and `:action` are the path's parameters. */
+	/** Under /control; each `:name` segment is a parameter (control-bodies.ts has its schema). */
 	path: string;
 	/** Behind the control credential: every CREDENTIAL_ERRORS code may answer it too. */
 	credential: boolean;

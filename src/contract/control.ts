@@ -181,6 +181,17 @@ export const undoSettings = /*@__PURE__*/ route({
 	credential: true,
 	answer: SavedSettings
 });
+/**
+ * The push channel (contract/live.ts): a WebSocket whose first frame carries the credential, so the
+ * request itself needs none.
+ */
+export const live = /*@__PURE__*/ route({
+	name: 'live',
+	method: 'GET',
+	path: '/live',
+	credential: false,
+	answer: z.unknown()
+});
 /** Single mode: a new control key (the old one stops at once); hosted: 404, the dashboard makes it. */
 export const newKey = /*@__PURE__*/ route({
 	name: 'newKey',
@@ -273,5 +284,6 @@ export const CONTROL = {
 	sendChat,
 	resendChat,
 	dismissChat,
-	newKey
+	newKey,
+	live
 } as const;

@@ -4,10 +4,11 @@
 // instances spent (src/hosted/address-ledger.ts reads it from PostgreSQL); the shell
 // (src/server/upstream-budget.ts) holds the reads this says must wait.
 //
-// What is counted: every call sent, by second, by streamer, claim or read. The window slides: the
-// calls of any window's length (a minute) never pass the limit, whichever way the upstream cuts its
-// windows. Claims are never held here. Reads of every streamer together may spend what is left once
-// the claims' share is kept: the limit, less a reserve (a tenth), less the larger of half the limit
+// What is counted: every call sent, by second, by streamer, claim or read. The window slides
+// (src/core/window-limit.ts: a second counts while its start is in the window): the calls of any
+// window's length (a minute) never pass the limit, whichever way the upstream cuts its windows.
+// Claims are never held here. Reads of every streamer together may spend what is left once the
+// claims' share is kept: the limit, less a reserve (a tenth), less the larger of half the limit
 // and the claims actually sent in the window. Past half of that ceiling, a streamer who has read more
 // than an even share (the ceiling over the streamers reading) waits, so one streamer's readers never
 // spend what the others need.
@@ -16,15 +17,14 @@
 // sync. Between two syncs the others may spend too, so an instance may spend only its part of what
 // was left at the sync (what was left, over the instances that called in the window).
 import type { CallPriority } from './rate-budget.ts';
+import { inWindow, type WindowLimit } from './window-limit.ts';
 
-export interface AddressPolicy {
-	/** Calls a window per calling address (240 a minute). */
-	limit: number;
+/** `limit`: calls a window per calling address (240 a minute). */
+export interface AddressPolicy extends WindowLimit {
 	/** Share of the limit no read spends (a tenth). */
 	reserve: number;
 	/** Share of the limit kept for claims whatever they spent (a half). */
 	claimShare: number;
-	windowMs: number;
 }
 
 /** What the other instances sent in the window, as the last sync read it. */
@@ -76,7 +76,7 @@ export class AddressShare {
 	constructor(readonly policy: AddressPolicy) {}
 
 	/** A call is being sent. */
-	spend(streamer: string, priority: CallPriority, now: number): void {
+	spent(streamer: string, priority: CallPriority, now: number): void {
 		const s = this.second(now);
 		if (priority === 'claim') {
 			s.claims += 1;
@@ -88,7 +88,14 @@ export class AddressShare {
 		this.untilSync -= 1;
 	}
 
-	/** Whether a read of `streamer` may be sent now (and counted by `spend`). */
+	/** When a read may be sent (single mode's AddressBudget): now, or in a second, to ask again. */
+	readAt(streamer: string, now: number): number {
+		return this.mayRead(streamer, now) ? now : now + 1000;
+	}
+
+	onChange(): void {}
+
+	/** Whether a read of `streamer` may be sent now (and counted by `spent`). */
 	mayRead(streamer: string, now: number): boolean {
 		if (this.untilSync < 1) return false;
 		this.prune(now);
@@ -176,8 +183,7 @@ export class AddressShare {
 
 	/** Forgets the seconds that left the window. */
 	private prune(now: number): void {
-		const from = Math.floor((now - this.policy.windowMs) / 1000);
-		while (this.seconds.length && this.seconds[0].at <= from) {
+		while (this.seconds.length && !inWindow(this.policy, this.seconds[0].at * 1000, now)) {
 			const gone = this.seconds.shift()!;
 			this.ownClaims -= gone.claims;
 			for (const [streamer, n] of gone.reads) this.count(streamer, -n);

@@ -1,7 +1,13 @@
-// How many reads a reader may make through the token endpoint: token buckets, one per
-// overlay key (in hosted mode, per streamer) and one per client address of a key. Pure: the caller
-// passes the time. A read refused by either bucket costs neither: a flood from one address spends
-// only its address's allowance, and the key's other readers (the OBS sources) keep theirs.
+// How many reads a reader may make through the token endpoint: token buckets, one per overlay key
+// (in hosted mode, per streamer) and one per client address of a key. Pure: the caller passes the
+// time. A read refused by either bucket costs neither: a flood from one address spends only its
+// address's allowance, and the key's other readers (the OBS sources) keep theirs.
+//
+// A bucket, not a window (src/core/window-limit.ts): a page that connects spends a burst and then
+// reads steadily at once; under a window of the same burst it would be refused until the burst's
+// reads left the window (two minutes for an address).
+import { LRUCache } from 'lru-cache';
+import { retryAfterS } from './window-limit.ts';
 
 export interface Allowance {
 	/** Reads at once, as a page's connect or a scene of several sources reloading asks for. */
@@ -41,58 +47,37 @@ interface Bucket {
 
 export type ReadVerdict = { ok: true } | { ok: false; by: 'key' | 'address'; retryAfterS: number };
 
-/** Buckets idle long enough to be full again are forgotten once there are this many. */
-const SWEEP_AT = 10_000;
-
-/** Buckets by reader, and the count at which the full ones are next forgotten. */
-interface Buckets {
-	map: Map<string, Bucket>;
-	sweepAt: number;
-}
+/** Readers remembered at most, per kind; past it the one seen least recently is forgotten. */
+const READERS_KEPT = 100_000;
 
 export class ReadAllowance {
-	private readonly keys: Buckets = { map: new Map(), sweepAt: SWEEP_AT };
-	private readonly addresses: Buckets = { map: new Map(), sweepAt: SWEEP_AT };
+	private readonly keys = new LRUCache<string, Bucket>({ max: READERS_KEPT });
+	private readonly addresses = new LRUCache<string, Bucket>({ max: READERS_KEPT });
 
 	constructor(readonly limits: ReadLimits = DEFAULT_READ_LIMITS) {}
 
 	/** One read of `key` from `address` at `now` (ms): allowed (and counted), or refused. */
 	take(key: string, address: string, now: number): ReadVerdict {
-		const byKey = this.bucket(this.keys, key, this.limits.key, now);
-		const byAddress = this.bucket(this.addresses, `${key}\n${address}`, this.limits.address, now);
-		if (byAddress.tokens < 1) return this.refuse('address', byAddress, this.limits.address);
-		if (byKey.tokens < 1) return this.refuse('key', byKey, this.limits.key);
+		const byKey = bucket(this.keys, key, this.limits.key, now);
+		const byAddress = bucket(this.addresses, `${key}\n${address}`, this.limits.address, now);
+		if (byAddress.tokens < 1) return refuse('address', byAddress, this.limits.address);
+		if (byKey.tokens < 1) return refuse('key', byKey, this.limits.key);
 		byKey.tokens -= 1;
 		byAddress.tokens -= 1;
 		return { ok: true };
 	}
-
-	private refuse(by: 'key' | 'address', b: Bucket, a: Allowance): ReadVerdict {
-		// Whole seconds until a read is allowed again (Retry-After has no fractions).
-		return { ok: false, by, retryAfterS: Math.max(1, Math.ceil((1 - b.tokens) / a.perS)) };
-	}
-
-	/** The bucket refilled to `now`; made full for a reader not seen before. */
-	private bucket(buckets: Buckets, id: string, a: Allowance, now: number): Bucket {
-		const { map } = buckets;
-		let b = map.get(id);
-		if (!b) {
-			if (map.size >= buckets.sweepAt) {
-				sweep(map, a, now);
-				// Many readers busy at once: the next sweep waits until there are twice as many.
-				buckets.sweepAt = Math.max(SWEEP_AT, map.size * 2);
-			}
-			b = { tokens: a.burst, at: now };
-			map.set(id, b);
-		}
-		b.tokens = Math.min(a.burst, b.tokens + (Math.max(0, now - b.at) / 1000) * a.perS);
-		b.at = now;
-		return b;
-	}
 }
 
-/** Forgets the buckets that would be full by now: a reader coming back finds a full one anyway. */
-function sweep(map: Map<string, Bucket>, a: Allowance, now: number): void {
-	for (const [id, b] of map)
-		if (b.tokens + ((now - b.at) / 1000) * a.perS >= a.burst) map.delete(id);
+/** Refused until the bucket holds a whole read again. */
+function refuse(by: 'key' | 'address', b: Bucket, a: Allowance): ReadVerdict {
+	return { ok: false, by, retryAfterS: retryAfterS(b.at + ((1 - b.tokens) / a.perS) * 1000, b.at) };
+}
+
+/** The bucket refilled to `now`; full for a reader not seen (or forgotten) before. */
+function bucket(buckets: LRUCache<string, Bucket>, id: string, a: Allowance, now: number): Bucket {
+	let b = buckets.get(id);
+	if (!b) buckets.set(id, (b = { tokens: a.burst, at: now }));
+	b.tokens = Math.min(a.burst, b.tokens + (Math.max(0, now - b.at) / 1000) * a.perS);
+	b.at = now;
+	return b;
 }

@@ -104,7 +104,7 @@ export class AddressLedger implements AddressBudget {
 	}
 
 	spent(streamer: string, priority: CallPriority, now: number): void {
-		this.share.spend(streamer, priority, this.dbTime(now));
+		this.share.spent(streamer, priority, this.dbTime(now));
 		this.soon();
 	}
 
@@ -199,7 +199,8 @@ export class AddressLedger implements AddressBudget {
 	private async read(): Promise<void> {
 		const windowSeconds = this.share.policy.windowMs / 1000;
 		const sent = this.now();
-		// One row at least (the database's time), with the sums of the window it cuts, if any.
+		// One row at least (the database's time), with the sums of the window it cuts, if any: a second
+		// counts while its start is in the window (inWindow of src/core/window-limit.ts).
 		const { rows } = await sql<SyncRow>`
 			select (extract(epoch from t.now) * 1000)::text as db_now, c.streamer_id, c.instance,
 				sum(c.claims)::text as claims, sum(c.reads)::text as reads

@@ -8,7 +8,8 @@
 // Each resolves to one streamer only, whose own upstream client serves the request: nothing in a
 // request can name another streamer.
 import type { Context } from 'hono';
-import type { AppOptions, ControlAccess } from '../server/app-options.ts';
+import type { AppOptions } from '../server/app-options.ts';
+import type { ControlAccess } from '../server/caller.ts';
 import type { HostedConnections } from './connections.ts';
 import { sessionCookie } from './session-cookie.ts';
 import type { HostedStore } from './store.ts';

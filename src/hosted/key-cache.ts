@@ -11,6 +11,7 @@
 // - a key never seen needs the database: one that does not answer within KEY_LOOKUP_MS is a 503.
 // A key maps to the one streamer the database named for it: no streamer reaches another's data.
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { HttpError } from '../server/http-error.ts';
 import { StoreDeadline, withinDeadline } from '../server/deadline.ts';
 import type { HostedPushChannel } from './push-channel.ts';
@@ -23,7 +24,7 @@ const KEYS_KEPT = 20_000;
 
 export class OverlayKeyCache {
 	/** Key digest -> streamer id. */
-	readonly #kept = new Map<string, string>();
+	readonly #kept = new LRUCache<string, string>({ max: KEYS_KEPT });
 	/** True while LISTEN is in place: only then is a kept key served without asking. */
 	#listening = false;
 	/** Bumped whenever what is kept may be stale: a lookup begun before is not kept. */
@@ -53,8 +54,6 @@ export class OverlayKeyCache {
 		const digest = createHash('sha256').update(key).digest('base64url');
 		const streamerId = this.#kept.get(digest);
 		if (streamerId !== undefined) {
-			this.#kept.delete(digest);
-			this.#kept.set(digest, streamerId);
 			if (this.#listening) return { streamerId };
 			const asked = await this.#deadline.wait(this.#ask(key, digest)).catch(() => null);
 			return asked?.done ? asked.value : { streamerId };
@@ -76,14 +75,14 @@ export class OverlayKeyCache {
 		if (!found || !('streamerId' in found)) this.#kept.delete(digest);
 		else if (this.#listening && epoch === this.#epoch) {
 			this.#kept.set(digest, found.streamerId);
-			if (this.#kept.size > KEYS_KEPT) this.#kept.delete(this.#kept.keys().next().value!);
 		}
 		return found;
 	}
 
 	#drop(streamer: string): void {
 		this.#epoch++;
-		for (const [digest, id] of this.#kept) if (id === streamer) this.#kept.delete(digest);
+		for (const [digest, id] of [...this.#kept.entries()])
+			if (id === streamer) this.#kept.delete(digest);
 	}
 
 	#forget(): void {

@@ -4,7 +4,7 @@
 // the reads it refused (429) per streamer. Counts since the instance started; only the refused
 // reads name a streamer, by its id (never a key or a name).
 import { readRateLimitHeaders } from '../core/rate-budget.ts';
-import type { KeyRefusal } from '../server/app-options.ts';
+import type { KeyRefusal } from '../server/caller.ts';
 import type { Fetch } from '../server/upstream.ts';
 import type { UpstreamBudgetSnapshot } from '../server/upstream-budget.ts';
 import type { PoolStats } from './db.ts';

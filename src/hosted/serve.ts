@@ -277,7 +277,7 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		thanker: p.thanker,
 		settings: storedSettings,
 		// Counted per streamer for /metrics: whose readers are over their share.
-		readRefused: (streamer, by) => p.metrics.readRefused(streamer ?? 'none', by),
+		readRefused: (streamer, by) => p.metrics.readRefused(streamer, by),
 		keyRefused: (answer) => p.metrics.keyRefused(answer),
 		routes: ownRoutes(config, p),
 		// Not ok (503) while draining or without the database: a load balancer sends no one here.

@@ -14,6 +14,7 @@
 // memory by key-cache.ts, until a key of its streamer is turned off (`turnOff` announces it to
 // every instance, in its transaction).
 import { CompiledQuery } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { KEY_FORMAT } from '../contract/keys.ts';
 import { randomToken, sameSecret, type SecretBox } from './crypto.ts';
 import type { Db } from './db.ts';
@@ -30,6 +31,9 @@ const TABLE = { overlay: 'overlay_keys', control: 'control_keys' } as const;
 /** The secret box's context for a streamer's sealed key: it opens only on their row and kind. */
 const sealedAs = (kind: KeyKind, streamerId: string) => `${kind}_key:${streamerId}`;
 
+/** Enough for every live key of a large deployment; past it the least recently used go first. */
+const VERIFIED_MAX = 100_000;
+
 /**
  * Key rows whose sealed key this process opened and found equal to a key presented with their
  * lookup hash, per kind: hash -> streamer id. A row's hash and sealed key never change (only its
@@ -37,9 +41,10 @@ const sealedAs = (kind: KeyKind, streamerId: string) => `${kind}_key:${streamerI
  * a 256-bit random key, so a later key with the same hash is the same key: opening and comparing
  * it again (AES-GCM, a constant-time compare) would only repeat the answer. Holds no secret.
  */
-const verified: Record<KeyKind, Map<string, string>> = { overlay: new Map(), control: new Map() };
-/** Enough for every live key of a large deployment; past it the map starts over. */
-const VERIFIED_MAX = 100_000;
+const verified: Record<KeyKind, LRUCache<string, string>> = {
+	overlay: new LRUCache({ max: VERIFIED_MAX }),
+	control: new LRUCache({ max: VERIFIED_MAX })
+};
 
 /** The lookup's SQL by kind and number of hashes (one per secret), built by kysely once. */
 const lookupSql = new Map<string, string>();
@@ -73,7 +78,6 @@ export async function resolveKey(
 				continue;
 			}
 			if (!sameSecret(plain, key)) continue;
-			if (seen.size >= VERIFIED_MAX) seen.clear();
 			seen.set(row.hash, row.streamer_id);
 		}
 		return row.replaced_at ? { replaced: true } : { streamerId: row.streamer_id };

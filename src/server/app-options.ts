@@ -10,9 +10,7 @@ import type { SettingsStore } from './settings/store.ts';
 import type { OAuthConnection } from './oauth-client.ts';
 import type { FailureLimiter } from './security.ts';
 import type { UpstreamClient } from './upstream.ts';
-
-/** Why a key check refused a request: a wrong key (401), one of too many (429), another site's. */
-export type KeyRefusal = 'wrong_key' | 'too_many_attempts' | 'cross_site';
+import type { ControlAccess, KeyRefusal } from './caller.ts';
 
 export interface AppOptions {
 	mode: 'live' | 'demo';
@@ -55,7 +53,7 @@ export interface AppOptions {
 	/** What a reader may read through /api before it is answered 429 (read-allowance.ts). */
 	readLimits?: ReadLimits;
 	/** A read was refused 429 for its key's (hosted: streamer's) or its address's allowance. */
-	readRefused?: (streamer: string | null, by: 'key' | 'address') => void;
+	readRefused?: (streamer: string, by: 'key' | 'address') => void;
 	/**
 	 * The key read tickets are made and checked with (read-tickets.ts). Hosted mode: derived from
 	 * SECRET_KEY, so every instance accepts the others' tickets. Absent: a random one per process.
@@ -110,10 +108,4 @@ export interface AppOptions {
 	 * does not import widgets). Absent: a save answers 503 no_schemas.
 	 */
 	checkSettings?: (target: string, values: SettingsValues) => string[];
-}
-
-/** The streamer a /control request acts for, and their upstream client. */
-export interface ControlAccess {
-	streamer: string;
-	upstream: UpstreamClient;
 }

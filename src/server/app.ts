@@ -22,7 +22,6 @@ import { chatFile } from './chat/store.ts';
 import { Thanker } from './chat/thanker.ts';
 import { moderationFile } from './moderation/store.ts';
 import { Moderator } from './moderation/moderator.ts';
-import { SINGLE_STREAMER } from './routes/control-key.ts';
 import { settingsRoute } from './routes/settings.ts';
 import { settingsFile } from './settings/store.ts';
 
@@ -46,20 +45,17 @@ export function createApp(opts: AppOptions): Hono {
 	if (opts.routes) app.route('/', opts.routes);
 	healthRoute(app, opts);
 	tokenRoute(app, key);
-	app.get(
-		'/live',
-		live.route(key.requireKey, (c) => ({ streamer: key.streamerOf(c) ?? SINGLE_STREAMER }))
-	);
+	app.get('/live', live.route(key));
 	settingsRoute(app, key, settings);
 	proxyRoutes(app, key, moderator, thanker);
 	demoActionRoutes(app, opts, key);
 	// The dock's routes exist only where a control credential does (a control key, or hosted mode).
 	if (opts.controlKey !== undefined || opts.resolveControl)
-		controlRoutes(app, opts, guard, { moderator, live, settings, thanker });
+		app.route('/control', controlRoutes(opts, guard, { moderator, live, settings, thanker }));
 	if (opts.oauth)
 		app.route(
 			'/oauth',
-			oauthRoutes({ ...opts.oauth, overlayKey: opts.overlayKey, requireKey: key.requireKey })
+			oauthRoutes({ ...opts.oauth, overlayKey: opts.overlayKey, requireKey: key })
 		);
 	pageRoutes(app, opts);
 

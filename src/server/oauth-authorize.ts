@@ -2,6 +2,7 @@
 // fresh state, a check that the upstream accepts the client id and redirect URI before the streamer
 // is sent there, and, back at the callback, the state check and the code exchange. What to do with
 // the tokens (store first, then use) is oauth-tokens.ts's business.
+import { LRUCache } from 'lru-cache';
 import * as oauth from 'oauth4webapi';
 import { OAuthProblem } from './oauth-errors.ts';
 import { describe, httpOptions, REQUEST_TIMEOUT_MS } from './oauth-http.ts';
@@ -20,18 +21,17 @@ export interface PendingSignIns {
 
 /** The single-streamer server's: in memory, the newest MAX_PENDING. */
 export class MemoryPendingSignIns implements PendingSignIns {
-	private readonly pending = new Map<string, { verifier: string; until: number }>();
+	private readonly pending = new LRUCache<string, { verifier: string; until: number }>({
+		max: MAX_PENDING
+	});
 	constructor(private readonly now: () => number = Date.now) {}
 
 	async put(state: string, verifier: string, ttlMs: number): Promise<void> {
-		const now = this.now();
-		for (const [k, v] of this.pending) if (now > v.until) this.pending.delete(k);
-		while (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
-		this.pending.set(state, { verifier, until: now + ttlMs });
+		this.pending.set(state, { verifier, until: this.now() + ttlMs });
 	}
 
 	async take(state: string): Promise<string | null> {
-		const p = this.pending.get(state);
+		const p = this.pending.peek(state);
 		this.pending.delete(state);
 		return p && this.now() <= p.until ? p.verifier : null;
 	}

@@ -15,22 +15,16 @@ export interface OAuthRouteOptions {
 	hasApiKey: boolean;
 }
 
-const NO_STORE = { 'Cache-Control': 'no-store' };
-
 export function oauthRoutes(o: OAuthRouteOptions): Hono {
 	const app = new Hono();
 	const { connection } = o;
 
 	app.get('/status', o.requireKey, async (c) => {
 		const status = await connection.status();
-		return c.json(
-			{
-				...status,
-				using: status.state === 'connected' ? 'oauth' : o.hasApiKey ? 'api_key' : 'none'
-			},
-			200,
-			NO_STORE
-		);
+		return c.json({
+			...status,
+			using: status.state === 'connected' ? 'oauth' : o.hasApiKey ? 'api_key' : 'none'
+		});
 	});
 
 	app.post('/connect', o.requireKey, async (c) => {
@@ -45,7 +39,7 @@ export function oauthRoutes(o: OAuthRouteOptions): Hono {
 		// what to fix, than as raw JSON on the upstream's page.
 		const refused = await connection.preflight(url);
 		if (refused) throw refusal(refused);
-		return c.json({ authorize_url: url }, 200, NO_STORE);
+		return c.json({ authorize_url: url });
 	});
 
 	app.get('/callback', async (c) => {
@@ -56,8 +50,7 @@ export function oauthRoutes(o: OAuthRouteOptions): Hono {
 				// Not started here: no way back to the preview (its URL carries the overlay key).
 				return c.html(
 					`<!doctype html><meta charset="utf-8"><title>Not connected</title><p>${err.message.replace(/[<>&]/g, '')}</p>`,
-					400,
-					NO_STORE
+					400
 				);
 			// Denied, refused or failed: the preview shows why (GET /oauth/status, last_error).
 		}
@@ -67,7 +60,7 @@ export function oauthRoutes(o: OAuthRouteOptions): Hono {
 
 	app.post('/disconnect', o.requireKey, async (c) => {
 		const result = await connection.disconnect();
-		return c.json({ success: true, ...result }, 200, NO_STORE);
+		return c.json({ success: true, ...result });
 	});
 
 	return app;
@@ -75,5 +68,5 @@ export function oauthRoutes(o: OAuthRouteOptions): Hono {
 
 /** An OAuth problem is the streamer's to fix (a 400 saying what); anything else is unexpected. */
 function refusal(err: unknown): unknown {
-	return err instanceof OAuthProblem ? new HttpError(400, err.code, err.message, NO_STORE) : err;
+	return err instanceof OAuthProblem ? new HttpError(400, err.code, err.message) : err;
 }

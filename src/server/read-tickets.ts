@@ -8,11 +8,12 @@
 //
 // A ticket is `<expiry, unix seconds, base36>.<16 random bytes>.<MAC>` (base64url), the MAC an
 // HMAC-SHA256 over the streamer it was issued for, the expiry and the random part, truncated to
-// 16 bytes. It is used once per process: a used one is remembered until it expires (at most
-// MAX_USED of them, the oldest forgotten first). Hosted instances share the key (derived from
+// 16 bytes. It is used once per process: a used one is remembered (the last MAX_USED used; an
+// older one has expired by then, and is refused for that). Hosted instances share the key (derived from
 // SECRET_KEY, src/hosted/crypto.ts) but not what was used, so a replayed ticket is honoured at most
 // once by each instance; the per-streamer bucket of ticketed reads (PRIORITY_READS) bounds that too.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { ReadAllowance, type Allowance } from '../core/read-allowance.ts';
 
 /**
@@ -40,9 +41,8 @@ export interface ReadTicketsOptions {
 
 export class ReadTickets {
 	private readonly now: () => number;
-	private readonly maxUsed: number;
-	/** Used tickets (their random part) and when they expire (unix seconds), oldest use first. */
-	private readonly used = new Map<string, number>();
+	/** Used tickets: their random part. */
+	private readonly used: LRUCache<string, true>;
 	private readonly priority: ReadAllowance;
 	private readonly priorityLimits: Allowance;
 
@@ -52,7 +52,7 @@ export class ReadTickets {
 		o: ReadTicketsOptions = {}
 	) {
 		this.now = o.now ?? Date.now;
-		this.maxUsed = o.maxUsed ?? MAX_USED;
+		this.used = new LRUCache({ max: o.maxUsed ?? MAX_USED });
 		this.priorityLimits = o.priorityReads ?? PRIORITY_READS;
 		this.priority = new ReadAllowance({ key: this.priorityLimits, address: this.priorityLimits });
 	}
@@ -78,24 +78,14 @@ export class ReadTickets {
 		const expected = Buffer.from(this.mac(scope, expiry, random), 'base64url');
 		const given = Buffer.from(mac, 'base64url');
 		if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
-		this.sweep(nowS);
 		if (this.used.has(random)) return false;
-		if (this.used.size >= this.maxUsed) this.used.delete(this.used.keys().next().value!);
-		this.used.set(random, expiresS);
+		this.used.set(random, true);
 		return true;
 	}
 
 	/** One read at priority for `scope`, if its bucket has one left (counted); else false. */
 	takePriority(scope: string): boolean {
 		return this.priority.take(scope, '', this.now()).ok;
-	}
-
-	/** Forgets the used tickets at the front that have expired (they would be refused anyway). */
-	private sweep(nowS: number): void {
-		for (const [random, expiresS] of this.used) {
-			if (expiresS > nowS) return;
-			this.used.delete(random);
-		}
 	}
 
 	private mac(scope: string, expiry: string, random: string): string {

@@ -2,6 +2,8 @@
 // requests other sites' pages send, the Host header (DNS rebinding), and raw-path tricks that URL
 // parsing would silently normalise.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { decide, recent, type WindowLimit } from '../core/window-limit.ts';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -12,44 +14,43 @@ export function keyMatches(given: string | undefined, expected: string): boolean
 }
 
 /**
- * Counts wrong keys per client address in fixed windows, to slow down whoever keeps sending them.
- * It is only ever asked about a request whose key was already found wrong: a right key is served
- * whatever this holds, so no failure, from any address, can refuse it. Its memory is bounded: past
- * `maxClients` addresses the one that failed least recently is forgotten, one at a time.
+ * Counts wrong keys per client address in a window (src/core/window-limit.ts), to slow down whoever
+ * keeps sending them. It is only ever asked about a request whose key was already found wrong: a
+ * right key is served whatever this holds, so no failure, from any address, can refuse it. Its
+ * memory is bounded: past `maxClients` addresses the one that failed least recently is forgotten,
+ * one at a time.
  */
 export class FailureLimiter {
-	/** Oldest failure first: Map keeps insertion order, and each failure moves its client last. */
-	private readonly windows = new Map<string, { start: number; count: number }>();
+	/** Per client, the times of its failures that count (at most maxFailures). */
+	private readonly failures: LRUCache<string, number[]>;
+	private readonly window: WindowLimit;
 
 	constructor(
-		readonly maxFailures = 10,
-		private readonly windowMs = 60_000,
+		maxFailures = 10,
+		windowMs = 60_000,
 		private readonly now: () => number = Date.now,
-		readonly maxClients = 10_000
-	) {}
+		maxClients = 10_000
+	) {
+		this.window = { limit: maxFailures, windowMs };
+		this.failures = new LRUCache({ max: maxClients });
+	}
 
 	/**
-	 * Counts one wrong key from `client`. Null while it has failed at most maxFailures times in its
-	 * window (answer 401); past that, the seconds until its window ends (answer 429 with Retry-After).
+	 * Counts one wrong key from `client`. Null while it has failed at most maxFailures times in the
+	 * window (answer 401); past that, the seconds until the oldest leaves it (429 with Retry-After).
 	 */
 	fail(client: string): number | null {
 		const now = this.now();
-		let w = this.windows.get(client);
-		this.windows.delete(client);
-		if (!w || now - w.start >= this.windowMs) w = { start: now, count: 0 };
-		this.windows.set(client, w);
-		for (const oldest of this.windows.keys()) {
-			if (this.windows.size <= this.maxClients) break;
-			this.windows.delete(oldest);
-		}
-		w.count += 1;
-		if (w.count <= this.maxFailures) return null;
-		return Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
+		const times = recent(this.window, this.failures.get(client) ?? [], now);
+		this.failures.set(client, times);
+		const v = decide(this.window, times, now);
+		if (v.ok) times.push(now);
+		return v.ok ? null : v.retryAfterS;
 	}
 
 	/** How many client addresses it remembers (at most maxClients). */
 	get clients(): number {
-		return this.windows.size;
+		return this.failures.size;
 	}
 }
 

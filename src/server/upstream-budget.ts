@@ -5,7 +5,7 @@
 // (RateLimit-* headers, `error` only), so the page waits out the reset (docs/upstream.md) and nothing
 // is sent that the upstream would refuse. Reads also wait for the calling address's budget, shared by
 // every streamer (and in hosted mode every instance) that calls from it (address-budget.ts).
-import type { AddressSnapshot } from '../core/address-share.ts';
+import { AddressShare, type AddressSnapshot } from '../core/address-share.ts';
 import { ROUTES } from '../contract/index.ts';
 import {
 	BudgetBook,
@@ -16,7 +16,7 @@ import {
 	type CallPriority
 } from '../core/rate-budget.ts';
 import { UpstreamClient } from './upstream.ts';
-import { addressPolicy, LocalAddressBudget, type AddressBudget } from './address-budget.ts';
+import { addressPolicy, type AddressBudget } from './address-budget.ts';
 
 /**
  * What the streamer's alerts and actions wait on goes first: every write (start, finish, release,
@@ -38,7 +38,7 @@ export interface UpstreamBudgetOptions {
 	now?: () => number;
 	/**
 	 * The calling address's budget, shared by every streamer: hosted mode's is kept across
-	 * instances; by default this process's own count (LocalAddressBudget).
+	 * instances; by default this process's own count (AddressShare).
 	 */
 	address?: AddressBudget;
 }
@@ -89,7 +89,7 @@ export class UpstreamBudget {
 		this.book = new BudgetBook(policy);
 		this.maxWaitMs = o.maxWaitMs ?? 5_000;
 		this.now = o.now ?? Date.now;
-		this.address = o.address ?? new LocalAddressBudget(addressPolicy(policy));
+		this.address = o.address ?? new AddressShare(addressPolicy(policy));
 		this.address.onChange(() => {
 			if (this.waiting.length) this.wake(this.now());
 		});

@@ -1,23 +1,26 @@
 // Rendered TTS audio by order id. Rendering is real (espeak-ng or a tone) and takes real time, which
 // is why `tts_url` starts null. A small LRU keeps memory flat over long demo runs; an evicted tip is
 // rendered again on request.
+import { LRUCache } from 'lru-cache';
 import { renderClip, renderSpeech } from './audio.ts';
 
 export class AudioStore {
-	private readonly cache = new Map<string, Uint8Array>();
+	private readonly cache: LRUCache<string, Uint8Array>;
 	/** What each known tip says, so an evicted entry can be rendered again. */
 	private readonly texts = new Map<string, string>();
 
 	constructor(
-		private readonly capacity = 64,
+		capacity = 64,
 		/** Set: every tip is a tone of this many ms instead of its message (SimOptions.audioClipMs). */
 		private readonly clipMs?: number
-	) {}
+	) {
+		this.cache = new LRUCache({ max: capacity });
+	}
 
 	async render(orderId: string, text: string): Promise<Uint8Array> {
 		this.texts.set(orderId, text);
 		const bytes = this.clipMs === undefined ? await renderSpeech(text) : renderClip(this.clipMs);
-		this.put(orderId, bytes);
+		this.cache.set(orderId, bytes);
 		return bytes;
 	}
 
@@ -28,20 +31,8 @@ export class AudioStore {
 
 	async get(orderId: string): Promise<Uint8Array | null> {
 		const hit = this.cache.get(orderId);
-		if (hit) {
-			this.cache.delete(orderId);
-			this.cache.set(orderId, hit);
-			return hit;
-		}
+		if (hit) return hit;
 		const text = this.texts.get(orderId);
 		return text === undefined ? null : this.render(orderId, text);
-	}
-
-	private put(orderId: string, bytes: Uint8Array): void {
-		this.cache.set(orderId, bytes);
-		while (this.cache.size > this.capacity) {
-			const oldest = this.cache.keys().next().value as string;
-			this.cache.delete(oldest);
-		}
 	}
 }

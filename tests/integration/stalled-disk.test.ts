@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ModerationRules } from '../../src/contract/index.ts';
 import { disk } from '../../src/server/durable-file.ts';
 import { moderationFile } from '../../src/server/moderation/store.ts';
-import { SINGLE_STREAMER } from '../../src/server/routes/control-key.ts';
+import { SINGLE_STREAMER } from '../../src/server/caller.ts';
 import { serveTokenEndpoint } from '../fixtures/served-endpoint.ts';
 import { until, withSim } from '../fixtures/sim.ts';
 import { simUpstream } from '../fixtures/token-endpoint.ts';

@@ -10,7 +10,7 @@ const POLICY = { limit: 240, reserve: 0.1, claimShare: 0.5, windowMs: 60_000 };
 function readAll(share: AddressShare, streamer: string, n: number, now: number): number {
 	let sent = 0;
 	while (sent < n && share.mayRead(streamer, now)) {
-		share.spend(streamer, 'read', now);
+		share.spent(streamer, 'read', now);
 		sent += 1;
 	}
 	return sent;
@@ -29,7 +29,7 @@ describe('the address budget', () => {
 		const share = new AddressShare(POLICY);
 		// 240 a minute: 24 kept, 120 for claims, 96 for the reads of everyone.
 		expect(readAll(share, 's_a', 500, 0)).toBe(96);
-		for (let i = 0; i < 120; i++) share.spend('s_a', 'claim', 1000);
+		for (let i = 0; i < 120; i++) share.spent('s_a', 'claim', 1000);
 		expect(share.snapshot(1000)).toMatchObject({ claims: 120, reads: 96, readCeiling: 96 });
 		// The window slides: a minute after the reads, they may go again.
 		expect(share.mayRead('s_a', 59_999)).toBe(false);
@@ -38,7 +38,7 @@ describe('the address budget', () => {
 
 	it('claims past their half leave the reads less', () => {
 		const share = new AddressShare(POLICY);
-		for (let i = 0; i < 150; i++) share.spend('s_a', 'claim', 0);
+		for (let i = 0; i < 150; i++) share.spent('s_a', 'claim', 0);
 		// 240 - 24 - 150.
 		expect(readAll(share, 's_b', 500, 0)).toBe(66);
 	});
@@ -70,15 +70,15 @@ describe('the address budget', () => {
 		share.synced(others({ reads: 60, claims: 10, readsBy: new Map([['s_b', 60]]) }), 1000);
 		expect(readAll(share, 's_a', 500, 1000)).toBe(9);
 		// Claims never wait for a sync.
-		share.spend('s_a', 'claim', 1000);
+		share.spent('s_a', 'claim', 1000);
 		expect(share.snapshot(1000)).toMatchObject({ claims: 11, reads: 87, instances: 2 });
 	});
 
 	it('tells a sync the seconds that changed since the last one', () => {
 		const share = new AddressShare(POLICY);
-		share.spend('s_a', 'claim', 1_000);
-		share.spend('s_a', 'read', 1_500);
-		share.spend('s_b', 'read', 2_100);
+		share.spent('s_a', 'claim', 1_000);
+		share.spent('s_a', 'read', 1_500);
+		share.spent('s_b', 'read', 2_100);
 		expect(share.ownSince(0)).toEqual([
 			{ second: 1, streamer: '', claims: 1, reads: 0 },
 			{ second: 1, streamer: 's_a', claims: 0, reads: 1 },

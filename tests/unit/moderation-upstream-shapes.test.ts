@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { errorResponse } from '../../src/server/http-error.ts';
 import { Moderator } from '../../src/server/moderation/moderator.ts';
-import type { ControlEnv } from '../../src/server/routes/control-key.ts';
+import type { CallerEnv } from '../../src/server/caller.ts';
 import { moderationRoutes } from '../../src/server/routes/moderation.ts';
 import { passThrough } from '../../src/server/routes/proxy.ts';
 import type { UpstreamClient } from '../../src/server/upstream.ts';
@@ -34,13 +34,13 @@ describe('upstream answers moderation cannot read', () => {
 
 	it('Reveal answers 404 when the upstream answers with something that is not JSON', async () => {
 		const moderator = new Moderator(moderationFile(null), () => {});
-		const app = new Hono<ControlEnv>();
+		const app = new Hono<CallerEnv>();
 		app.onError((err, c) => errorResponse(c, err));
 		app.use('*', (c, next) => {
 			c.set('caller', { streamer: 's', upstream: upstreamAnswering('<html>bad gateway</html>') });
 			return next();
 		});
-		moderationRoutes(app, moderator);
+		app.route('/', moderationRoutes(moderator));
 		const res = await app.request(`/moderation/message?order_id=${ORDER}`);
 		expect(res.status).toBe(404);
 	});

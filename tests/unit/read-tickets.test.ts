@@ -83,7 +83,7 @@ describe('read tickets', () => {
 		const [a, b] = [tickets.issue('s_1'), tickets.issue('s_1')];
 		expect(tickets.redeem('s_1', a)).toBe(true);
 		expect(tickets.redeem('s_1', b)).toBe(true);
-		// The expired one made room (swept), so `a` is still remembered.
+		// The expired one, used first, made room, so `a` is still remembered.
 		expect(tickets.redeem('s_1', a)).toBe(false);
 		expect(tickets.redeem('s_1', old)).toBe(false);
 	});

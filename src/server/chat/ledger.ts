@@ -14,6 +14,7 @@ import {
 	type ChatStatus,
 	type ChatUnsure
 } from '../../contract/chat.ts';
+import { decide, recent, type WindowLimit } from '../../core/window-limit.ts';
 
 /**
  * Where a tip's thanks is:
@@ -107,21 +108,16 @@ export const messageOf = (e: Entry): string => e.msg ?? `m${e.at}`;
 export const entriesOf = (s: ChatState, id: string, state: Entry['state']): [string, Entry][] =>
 	Object.entries(s.entries).filter(([, e]) => e.state === state && messageOf(e) === id);
 
-/** The sends still inside the budget's window at `now`. */
-export function sendsInWindow(s: ChatState, now: number): number[] {
-	return s.sends.filter((t) => t > now - CHAT_BUDGET.perMs);
-}
+/** The chat budget under `limit` messages: the thanks' share, or the whole for the dock. */
+const budget = (limit: number): WindowLimit => ({ limit, windowMs: CHAT_BUDGET.perMs });
 
 /** When the budget has room for one more message under `limit`: now, or when the oldest leaves. */
-export function roomAt(s: ChatState, now: number, limit: number): number {
-	const inWindow = sendsInWindow(s, now).sort((a, b) => a - b);
-	if (inWindow.length < limit) return now;
-	return inWindow[inWindow.length - limit] + CHAT_BUDGET.perMs;
-}
+export const roomAt = (s: ChatState, now: number, limit: number): number =>
+	decide(budget(limit), s.sends, now).nextAt;
 
 /** Counts a message against the budget and drops the times past the window. */
 export function spend(s: ChatState, now: number): void {
-	s.sends = [...sendsInWindow(s, now), now];
+	s.sends = [...recent(budget(CHAT_BUDGET.messages), s.sends, now), now];
 }
 
 export function remember(s: ChatState, sent: ChatSent): void {

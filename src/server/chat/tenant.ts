@@ -1,6 +1,7 @@
 // What a thanks needs to know of the streamer's account (GET /me): the currency its amounts are
 // written in, kept a while per streamer, and the credential's scopes (does it have chat:write).
 // A read that fails answers null (or the currency kept before): the caller decides what then.
+import { LRUCache } from 'lru-cache';
 import { ROUTES } from '../../contract/index.ts';
 import { meCurrency } from '../../contract/routes.ts';
 import type { CurrencyInfo } from '../../core/money.ts';
@@ -10,7 +11,8 @@ import type { UpstreamClient } from '../upstream.ts';
 const CURRENCY_KEEP_MS = 10 * 60_000;
 
 export class TenantInfo {
-	readonly #currency = new Map<string, { info: CurrencyInfo; at: number }>();
+	/** Per streamer (the most recently asked of); a stale one answers while /me fails. */
+	readonly #currency = new LRUCache<string, { info: CurrencyInfo; at: number }>({ max: 10_000 });
 
 	constructor(private readonly now: () => number) {}
 

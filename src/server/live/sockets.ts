@@ -12,6 +12,7 @@
 import { upgradeWebSocket, type WebSocketLike } from '@hono/node-server';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { LIVE_PING_MS, LiveAuth, type LiveFrame, type LiveMessage } from '../../contract/index.ts';
+import type { CallerEnv } from '../caller.ts';
 import { errorResponse, HttpError } from '../http-error.ts';
 import type { PushSubscriptions } from './push-channel.ts';
 
@@ -21,9 +22,6 @@ const MAX_SOCKETS = 64;
 const AUTH_TIMEOUT_MS = 10_000;
 /** The credential headers a page may send in its first frame; nothing else is taken from it. */
 const CREDENTIALS = ['x-overlay-key', 'x-control-key', 'x-csrf-token'];
-
-/** Whom a checked request is for (its route's key check knows): the streamer. */
-type AccessOf = (c: Context) => { streamer: string };
 
 export class LiveSockets {
 	readonly #open = new Map<string, number>();
@@ -36,13 +34,13 @@ export class LiveSockets {
 
 	/**
 	 * The route of a socket whose first frame `guard` (a key check's middleware) accepts, for the
-	 * streamer `accessOf` then names. A request that is not an upgrade is answered 426.
+	 * streamer it names (`c.var.caller`). A request that is not an upgrade is answered 426.
 	 */
-	route(guard: MiddlewareHandler, accessOf: AccessOf): MiddlewareHandler {
+	route(guard: MiddlewareHandler<CallerEnv>): MiddlewareHandler {
 		// The first frame's request runs through the guard alone, its refusals answered as the
 		// app answers them (http-error.ts).
 		const gate = new Hono();
-		gate.all('*', guard, (c) => c.json({ streamer: accessOf(c).streamer }));
+		gate.all('*', guard, (c) => c.json({ streamer: c.var.caller.streamer }));
 		gate.onError((err, c) => errorResponse(c, err));
 		const upgrade = upgradeWebSocket((c) => {
 			const socket = new Socket(this, c, gate);

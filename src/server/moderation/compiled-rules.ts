@@ -3,6 +3,7 @@
 // not answer in time. They follow the saved rules: compiled again as soon as rules are saved (on
 // any instance, heard on the push channel) or the push channel is back (a save may have been
 // missed), not at the next tip, which may come while the store does not answer.
+import { LRUCache } from 'lru-cache';
 import { judge, type Judge } from '../../core/moderation/decision.ts';
 import { judgeVideos, type VideoJudge } from '../../core/moderation/video.ts';
 import type { ModerationStore } from './store.ts';
@@ -19,8 +20,15 @@ export interface Compiled {
 }
 
 export class CompiledRules {
-	/** Per streamer: the rules compiled for the version last read. */
-	readonly #judges = new Map<string, Compiled>();
+	/** Per streamer: the rules compiled for the version last read; the least recently used go. */
+	readonly #judges = new LRUCache<string, Compiled>({
+		max: JUDGES_KEPT,
+		dispose: (_, streamer, reason) => {
+			if (reason !== 'evict') return;
+			this.#watching.get(streamer)?.();
+			this.#watching.delete(streamer);
+		}
+	});
 	/** Per streamer whose rules are kept: the leave of their push messages (rules, resync). */
 	readonly #watching = new Map<string, () => void>();
 
@@ -31,19 +39,14 @@ export class CompiledRules {
 
 	/** The streamer's rules as compiled last, without the store; undefined: none in memory. */
 	inMemory(streamer: string): Compiled | undefined {
-		return this.#judges.get(streamer);
+		return this.#judges.peek(streamer);
 	}
 
 	/** The streamer's rules compiled, for the version stored now. */
 	async compiled(streamer: string): Promise<Compiled> {
 		const { rules, version } = await this.store.rules(streamer);
 		const cached = this.#judges.get(streamer);
-		// Least recently used last: in hosted mode the first is the one to drop.
-		this.#judges.delete(streamer);
-		if (cached?.version === version) {
-			this.#judges.set(streamer, cached);
-			return cached;
-		}
+		if (cached?.version === version) return cached;
 		const compiled: Compiled = {
 			version,
 			judge: judge(rules),
@@ -52,12 +55,6 @@ export class CompiledRules {
 		};
 		this.#judges.set(streamer, compiled);
 		if (!this.#watching.has(streamer)) this.#watch(streamer);
-		if (this.#judges.size > JUDGES_KEPT) {
-			const first = this.#judges.keys().next().value!;
-			this.#judges.delete(first);
-			this.#watching.get(first)?.();
-			this.#watching.delete(first);
-		}
 		return compiled;
 	}
 

@@ -4,6 +4,7 @@
 // than being decided again (moderator.ts). A decision changes only from `hold` to a person's
 // outcome, so what is kept is at worst a `hold` settled on another instance: held a while longer,
 // never played on a guess. Everything else passes through to the store.
+import { LRUCache } from 'lru-cache';
 import type { ModerationRules, StoredRules } from '../../contract/index.ts';
 import type { Decision, ModerationStore } from './store.ts';
 
@@ -12,7 +13,7 @@ const KNOWN_MAX = 20_000;
 
 export class KnownDecisions implements ModerationStore {
 	readonly #store: ModerationStore;
-	readonly #known = new Map<string, Decision>();
+	readonly #known = new LRUCache<string, Decision>({ max: KNOWN_MAX });
 	readonly push: ModerationStore['push'];
 
 	constructor(store: ModerationStore) {
@@ -22,7 +23,7 @@ export class KnownDecisions implements ModerationStore {
 
 	/** The decision of `key` (an order id, or a video's key) this process last knew of. */
 	known(streamer: string, key: string): Decision | undefined {
-		return this.#known.get(`${streamer}\n${key}`);
+		return this.#known.peek(`${streamer}\n${key}`);
 	}
 
 	rules(streamer: string): Promise<StoredRules> {
@@ -52,12 +53,7 @@ export class KnownDecisions implements ModerationStore {
 	}
 
 	#remember(streamer: string, decisions: Map<string, Decision>): Map<string, Decision> {
-		for (const [key, d] of decisions) {
-			const at = `${streamer}\n${key}`;
-			this.#known.delete(at);
-			this.#known.set(at, d);
-		}
-		while (this.#known.size > KNOWN_MAX) this.#known.delete(this.#known.keys().next().value!);
+		for (const [key, d] of decisions) this.#known.set(`${streamer}\n${key}`, d);
 		return decisions;
 	}
 }

@@ -8,6 +8,7 @@
 // A page's call waits on the store STORE_DEADLINE_MS at most (src/server/deadline.ts): past it a
 // tip is decided from the decisions this process knows (known.ts) and the rules it holds compiled
 // (compiled-rules.ts), and its decision is stored afterwards; one those rules hold waits for it.
+import { LRUCache } from 'lru-cache';
 import type { ModerationRules, QueueMediaItem, QueueTip } from '../../contract/index.ts';
 import { present, type Decision } from '../../core/moderation/decision.ts';
 import { videoKey } from '../../core/moderation/video.ts';
@@ -65,7 +66,8 @@ export class Moderator {
 	readonly #rules: CompiledRules;
 	/** How long a page's call waits on the store (src/server/deadline.ts). */
 	readonly deadline = new StoreDeadline();
-	readonly #removing = new Map<string, number>();
+	/** What was asked to be deleted lately: not asked again before REMOVE_AGAIN_MS. */
+	readonly #removing = new LRUCache<string, true>({ max: 10_000, ttl: REMOVE_AGAIN_MS });
 	readonly videos: Videos;
 
 	constructor(store: ModerationStore, log: (message: string) => void = console.warn) {
@@ -377,10 +379,8 @@ export class Moderator {
 	 */
 	removeLater(upstream: UpstreamClient, streamer: string, orderId: string, queue: Queue): void {
 		const key = `${streamer}\n${queue}\n${orderId}`;
-		const now = Date.now();
-		if ((this.#removing.get(key) ?? 0) > now) return;
-		this.#removing.set(key, now + REMOVE_AGAIN_MS);
-		for (const [k, until] of this.#removing) if (until <= now) this.#removing.delete(k);
+		if (this.#removing.has(key)) return;
+		this.#removing.set(key, true);
 		upstream.call('DELETE', `/${PATH[queue]}/${encodeURIComponent(orderId)}`).then(
 			(res) => {
 				if (!res.ok && res.status !== 404)

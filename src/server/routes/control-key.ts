@@ -5,7 +5,8 @@
 // resolveControl decides (a streamer's control key, or the signed-in session's cookie with its CSRF
 // token).
 import type { MiddlewareHandler } from 'hono';
-import type { AppOptions, ControlAccess } from '../app-options.ts';
+import type { AppOptions } from '../app-options.ts';
+import { SINGLE_STREAMER, type CallerEnv } from '../caller.ts';
 import { HttpError } from '../http-error.ts';
 import { keyMatches } from '../security.ts';
 import type { KeyGuard } from './key-guard.ts';
@@ -15,24 +16,18 @@ type KeyOptions = Pick<
 	'upstream' | 'controlKey' | 'newControlKey' | 'clientAddress' | 'resolveControl' | 'publicOrigin'
 >;
 
-/** The /control routes' context: `c.var.caller` is who a request that passed requireControl acts for. */
-export type ControlEnv = { Variables: { caller: ControlAccess } };
-
 export interface ControlKeyCheck {
 	/** Middleware: refuses the request unless it carries the control credential; sets `caller`. */
-	requireControl: MiddlewareHandler<ControlEnv>;
+	requireControl: MiddlewareHandler<CallerEnv>;
 	/** Single mode: makes a new control key (newControlKey); the old one is refused from now on. */
 	replaceKey(): Promise<string>;
 }
-
-/** The streamer of single mode, for the control lock and the moderation store. */
-export const SINGLE_STREAMER = 'single';
 
 export function controlKeyCheck(opts: KeyOptions, guard: KeyGuard): ControlKeyCheck {
 	// The key in force: read on every request, so a new key takes over (and the old one stops) at once.
 	let current = opts.controlKey;
 
-	const requireControl: MiddlewareHandler<ControlEnv> = async (c, next) => {
+	const requireControl: MiddlewareHandler<CallerEnv> = async (c, next) => {
 		guard.refuseCrossSite(c);
 		if (opts.resolveControl) {
 			const found = await opts.resolveControl(c);

@@ -3,18 +3,18 @@
 // token, and GET /control/live, the push channel, whose credential comes in its socket's first
 // frame (live/sockets.ts). The dock's token, its reads (an allowlist of its own: /api stays the
 // widgets'), its actions (control-actions.ts, one at a time per streamer) and a new control key.
-import { Hono, type Context } from 'hono';
-import { isActionName, type ActionName } from '../../contract/control.ts';
-import { actionBody, CONTROL_BODIES } from '../../contract/control-bodies.ts';
+import { Hono } from 'hono';
+import { CONTROL, type ActionName } from '../../contract/control.ts';
+import { actionBody } from '../../contract/control-bodies.ts';
 import { matchRoute, type RouteName } from '../../contract/index.ts';
 import type { AppOptions } from '../app-options.ts';
+import type { CallerEnv } from '../caller.ts';
 import { CONTROL_ACTIONS } from '../control-actions.ts';
 import { localControlLock, type ControlLock } from '../control-lock.ts';
 import { HttpError } from '../http-error.ts';
 import type { KeyGuard } from './key-guard.ts';
-import { controlKeyCheck, type ControlEnv } from './control-key.ts';
-import { jsonInput, limitOf } from './control-input.ts';
-import { refuseBody } from './guards.ts';
+import { controlKeyCheck } from './control-key.ts';
+import { serve } from './control-input.ts';
 import { forwardedQuery, passThrough } from './proxy.ts';
 import type { LiveSockets } from '../live/sockets.ts';
 import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
@@ -53,8 +53,6 @@ const DOCK_READS: ReadonlySet<RouteName> = new Set([
 	'tipGoalRead'
 ]);
 
-const NO_STORE = { 'Cache-Control': 'no-store' };
-
 /** What the dock's routes share with the widgets' (app.ts): one store of each, one push channel. */
 interface ControlParts {
 	moderator: Moderator;
@@ -63,40 +61,33 @@ interface ControlParts {
 	thanker: Thanker;
 }
 
+/** The /control app, every route of CONTROL (src/contract/control.ts), for app.ts to mount. */
 export function controlRoutes(
-	app: Hono,
 	opts: ControlOptions,
 	guard: KeyGuard,
 	parts: ControlParts
-) {
+): Hono<CallerEnv> {
 	const { moderator, live, settings, thanker } = parts;
 	const { requireControl, replaceKey } = controlKeyCheck(opts, guard);
 	const lock = opts.controlLock ?? localControlLock();
-	const control = new Hono<ControlEnv>();
+	const control = new Hono<CallerEnv>();
 
-	control.get('/session', async (c) => {
+	serve(control, 'session', async (c) => {
 		if (!opts.sessionCsrf) throw new HttpError(404, 'not_found', 'not found');
 		const csrf = await opts.sessionCsrf(c);
 		if (csrf === null) throw new HttpError(401, 'not_signed_in', 'sign in on the dashboard first');
-		return c.json({ csrf }, 200, NO_STORE);
+		return c.json({ csrf });
 	});
-	control.get(
-		'/live',
-		live.route(requireControl, (c: Context<ControlEnv>) => c.var.caller)
-	);
+	control.on(CONTROL.live.method, CONTROL.live.path, live.route(requireControl));
 	control.use('*', requireControl);
 
-	control.post('/token', limitOf(CONTROL_BODIES.token), async (c) => {
-		await refuseBody(c);
-		return mintToken(c, c.var.caller.upstream);
-	});
-
-	control.all('/api/*', async (c) => {
+	serve(control, 'token', (c) => mintToken(c, c.var.caller.upstream));
+	serve(control, 'read', async (c) => {
 		const url = new URL(c.req.url);
 		const path = url.pathname.slice('/control/api'.length);
-		const match = matchRoute(c.req.method, path);
-		if (c.req.method !== 'GET' || !match || !DOCK_READS.has(match.name))
-			throw new HttpError(404, 'not_forwarded', 'the dock does not read this');
+		const match = matchRoute('GET', path);
+		// HEAD too reaches a GET route.
+		if (c.req.method !== 'GET' || !match || !DOCK_READS.has(match.name)) throw notRead();
 		const query = forwardedQuery(match.route, url);
 		const { streamer, upstream } = c.var.caller;
 		const res = await upstream.call('GET', path + query);
@@ -104,50 +95,50 @@ export function controlRoutes(
 		if (!isModeratedRoute(name)) return passThrough(res);
 		return passThrough(res, (body) => moderator.rewrite(streamer, upstream, name, body, 'dock'));
 	});
-
-	moderationRoutes(control, moderator);
-	controlSettingsRoutes(control, settings, opts.checkSettings);
-
-	actionRoutes(control, lock);
-	showRoutes(control);
-	chatRoutes(control, thanker);
-
-	control.post('/new-key', limitOf(CONTROL_BODIES.newKey), async (c) => {
-		await refuseBody(c);
-		// In the lock: a new key is never made while an action of the old one runs half-way.
-		const key = await lock(c.var.caller.streamer, replaceKey);
-		return c.json({ key }, 200, NO_STORE);
+	// The dock only reads through /control/api.
+	control.all(CONTROL.read.path, () => {
+		throw notRead();
 	});
 
-	app.route('/control', control);
+	control.route('/', moderationRoutes(moderator));
+	control.route('/', controlSettingsRoutes(settings, opts.checkSettings));
+	actionRoute(control, lock);
+	control.route('/', showRoutes());
+	control.route('/', chatRoutes(thanker));
+
+	serve(control, 'newKey', async (c) =>
+		// In the lock: a new key is never made while an action of the old one runs half-way.
+		c.json({ key: await lock(c.var.caller.streamer, replaceKey) })
+	);
+	return control;
 }
 
+const notRead = () => new HttpError(404, 'not_forwarded', 'the dock does not read this');
+
 /** POST /control/actions/:action (control-actions.ts), one at a time per streamer. */
-function actionRoutes(control: Hono<ControlEnv>, lock: ControlLock) {
-	control.post(
-		'/actions/:action',
-		(c, next) => {
-			if (!isActionName(c.req.param('action')))
-				throw new HttpError(404, 'not_found', 'no such dock action');
-			return next();
-		},
-		limitOf(CONTROL_BODIES.action),
-		jsonInput((c) => {
-			const { body, message } = actionBody(c.req.param('action') as ActionName);
-			return {
-				schema: body,
-				optional: true,
-				refuse: () => new HttpError(400, 'bad_request', message)
-			};
-		}),
-		async (c) => {
-			const action = CONTROL_ACTIONS[c.req.param('action') as ActionName];
-			const body = c.req.valid('json') as { order_id?: string };
+function actionRoute(control: Hono<CallerEnv>, lock: ControlLock) {
+	serve(
+		control,
+		'action',
+		async (c, { params, body }) => {
+			const action = CONTROL_ACTIONS[params.action];
+			const { order_id: orderId } = body as { order_id?: string };
 			const { streamer, upstream } = c.var.caller;
-			const outcome = await lock(streamer, () =>
-				action.order ? action.run(upstream, body.order_id!) : action.run(upstream)
+			return c.json(
+				await lock(streamer, () =>
+					action.order ? action.run(upstream, orderId!) : action.run(upstream)
+				)
 			);
-			return c.json(outcome, 200, NO_STORE);
+		},
+		{
+			body: (c) => {
+				const { body, message } = actionBody(c.req.param('action') as ActionName);
+				return {
+					schema: body,
+					optional: true,
+					refuse: () => new HttpError(400, 'bad_request', message)
+				};
+			}
 		}
 	);
 }

@@ -5,12 +5,12 @@ import type { Hono } from 'hono';
 import type { AppOptions } from '../app-options.ts';
 import { DEMO_ACTIONS, runDemoAction, type DemoAction } from '../demo.ts';
 import { HttpError } from '../http-error.ts';
-import type { OverlayKeyCheck } from './overlay-key.ts';
+import type { RequireKey } from './overlay-key.ts';
 
 export function demoActionRoutes(
 	app: Hono,
 	opts: Pick<AppOptions, 'mode' | 'simulatorOrigin' | 'resolveKey'>,
-	{ requireKey, upstreamOf }: OverlayKeyCheck
+	requireKey: RequireKey
 ) {
 	/** Counts the actions run, so repeated presses send different demo tips. */
 	let demoCount = 0;
@@ -21,7 +21,7 @@ export function demoActionRoutes(
 		return runDemoAction(action as DemoAction, {
 			mode: opts.mode,
 			simulatorOrigin: opts.simulatorOrigin,
-			upstream: upstreamOf(c),
+			upstream: c.var.caller.upstream,
 			n: demoCount++,
 			perStreamer: opts.resolveKey !== undefined
 		});

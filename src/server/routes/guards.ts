@@ -1,6 +1,8 @@
 // Checks every request passes before a route sees it: the Host header and the raw path (security.ts
 // says why), and the size of a body sent to /token or /api (each /control route limits its own
-// with limitBody). Also how a route tells whether a request carries a body without making the Node adapter build a whole Request for it.
+// with limitBody); and no cache keeps the answers that carry a token or a streamer's state. Also
+// how a route tells whether a request carries a body without making the Node adapter build a whole
+// Request for it.
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_BODY } from '../../contract/control-bodies.ts';
@@ -9,6 +11,9 @@ import { HttpError } from '../http-error.ts';
 import { hostAllowed, rawPathTricky } from '../security.ts';
 
 export const tooLarge = () => new HttpError(413, 'too_large', 'request body too large');
+
+/** The routes whose answers (refusals too) carry a token, a key or a streamer's state. */
+const NOT_CACHED = ['/token', '/api/*', '/settings', '/control/*', '/oauth/*', '/healthz'];
 
 export function guardRequests(app: Hono, opts: Pick<AppOptions, 'allowedHosts' | 'rawTarget'>) {
 	app.use('*', async (c, next) => {
@@ -20,6 +25,9 @@ export function guardRequests(app: Hono, opts: Pick<AppOptions, 'allowedHosts' |
 		await next();
 	});
 
+	// Set before the route answers, so that the answer Hono builds has it from the start.
+	for (const path of NOT_CACHED)
+		app.use(path, (c, next) => (c.header('Cache-Control', 'no-store'), next()));
 	app.use('/token', limitBody(MAX_BODY));
 	app.use('/api/*', limitBody(MAX_BODY));
 }

@@ -14,7 +14,7 @@ export function healthRoute(
 	app.get('/healthz', async (c) => {
 		if (opts.health) {
 			const body = await opts.health();
-			return c.json(body, body.ok === false ? 503 : 200, { 'Cache-Control': 'no-store' });
+			return c.json(body, body.ok === false ? 503 : 200);
 		}
 		if (!health || Date.now() - health.at > RECHECK_MS) {
 			let reachable = false;

@@ -4,7 +4,8 @@
 // once a key was found wrong, its client is counted and answered 401, or 429 with Retry-After when
 // it keeps failing. A right key never reaches the limiter: no one's failures can refuse it.
 import type { Context } from 'hono';
-import type { AppOptions, KeyRefusal } from '../app-options.ts';
+import type { AppOptions } from '../app-options.ts';
+import type { KeyRefusal } from '../caller.ts';
 import { HttpError } from '../http-error.ts';
 import { crossSite, FailureLimiter } from '../security.ts';
 

@@ -9,8 +9,7 @@ import { HttpError } from '../http-error.ts';
 import { bodyBytes, UpstreamUnavailable } from '../upstream.ts';
 import { checkedBody } from './control-input.ts';
 import { refuseBody, tooLarge } from './guards.ts';
-import type { OverlayKeyCheck } from './overlay-key.ts';
-import { SINGLE_STREAMER } from './control-key.ts';
+import type { RequireKey } from './overlay-key.ts';
 import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
 import type { Thanker } from '../chat/thanker.ts';
 import { StoreDeadline } from '../deadline.ts';
@@ -19,7 +18,7 @@ const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset
 
 export function proxyRoutes(
 	app: Hono,
-	{ requireKey, upstreamOf, streamerOf }: OverlayKeyCheck,
+	requireKey: RequireKey,
 	moderator: Moderator,
 	thanker: Thanker
 ) {
@@ -38,7 +37,7 @@ export function proxyRoutes(
 			const spec = { schema: match.route.request, optional: true, refuse: invalidBody };
 			body = JSON.stringify(checkedBody(spec, text));
 		} else await refuseBody(c);
-		const upstream = upstreamOf(c);
+		const { streamer, upstream } = c.var.caller;
 		// A queue read with a fresh read ticket goes as a claim (read-limit.ts decided it).
 		const priority = { priority: c.var.readPriority };
 		const name = match.name;
@@ -46,7 +45,6 @@ export function proxyRoutes(
 			return passThrough(await upstream.call(match.route.method, path + query, body, priority));
 		// Tips and videos are decided and rewritten before a page sees them (moderation/moderator.ts),
 		// from the rules in memory when the store is slow: no store holds an alert.
-		const streamer = streamerOf(c) ?? SINGLE_STREAMER;
 		const start = name === 'ttsStart' ? 'tts' : name === 'mediaStart' ? 'media' : null;
 		if (start) await moderator.beforeStart(streamer, upstream, start, match.params.orderId);
 		// A tip's finish is its alert read on stream: noted before, so its thanks is owed once

@@ -11,15 +11,14 @@
 // answer to a read that presented a fresh one. A queue read a page's claim runner makes with a
 // fresh ticket of its streamer is not counted in the allowance and is sent upstream as a claim
 // (routes/proxy.ts reads `readPriority`); a ticket that is anything but fresh changes nothing.
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { matchRoute, type RouteName } from '../../contract/index.ts';
 import { ReadAllowance } from '../../core/read-allowance.ts';
 import type { CallPriority } from '../../core/rate-budget.ts';
 import type { AppOptions } from '../app-options.ts';
 import { HttpError } from '../http-error.ts';
 import { ReadTickets } from '../read-tickets.ts';
-import { SINGLE_STREAMER } from './control-key.ts';
-import type { OverlayKeyCheck } from './overlay-key.ts';
+import type { RequireKey } from './overlay-key.ts';
 
 declare module 'hono' {
 	interface ContextVariableMap {
@@ -39,20 +38,19 @@ const TICKET_HEADER = 'X-Read-Ticket';
 const TICKETED: ReadonlySet<RouteName> = new Set<RouteName>(['ttsQueue', 'mediaQueue']);
 
 /**
- * `check` whose requireKey also refuses, once the key is known good, a read over its allowance
- * (unless a ticket lets it go first), and hands out read tickets.
+ * `requireKey` that also refuses, once the key is known good, a read over its allowance (unless a
+ * ticket lets it go first), and hands out read tickets.
  */
 export function limitReads(
-	check: OverlayKeyCheck,
+	requireKey: RequireKey,
 	opts: ReadLimitOptions,
 	now: () => number = Date.now
-): OverlayKeyCheck {
+): RequireKey {
 	const allowance = new ReadAllowance(opts.readLimits);
 	const tickets = new ReadTickets(opts.readTicketKey, { now });
-	const requireKey: MiddlewareHandler = (c, next) =>
-		check.requireKey(c, async () => {
-			const streamer = check.streamerOf(c);
-			const scope = streamer ?? SINGLE_STREAMER;
+	return (c, next) =>
+		requireKey(c, async () => {
+			const scope = c.var.caller.streamer;
 			let issue = issuedFor(c);
 			if (isRead(c)) {
 				// Decided once, here; a ticket that is anything but fresh leaves a plain read.
@@ -62,7 +60,7 @@ export function limitReads(
 				else {
 					const verdict = allowance.take(scope, opts.clientAddress?.(c) ?? 'local', now());
 					if (!verdict.ok) {
-						opts.readRefused?.(streamer, verdict.by);
+						opts.readRefused?.(scope, verdict.by);
 						throw tooManyReads(verdict);
 					}
 				}
@@ -71,7 +69,6 @@ export function limitReads(
 			if (issue && (c.req.method !== 'POST' || c.req.path !== '/token' || c.res.ok))
 				setTicket(c, Array.from({ length: issue }, () => tickets.issue(scope)).join(','));
 		});
-	return { ...check, requireKey };
 }
 
 function tooManyReads(verdict: { by: 'key' | 'address'; retryAfterS: number }): HttpError {
@@ -79,7 +76,7 @@ function tooManyReads(verdict: { by: 'key' | 'address'; retryAfterS: number }): 
 		429,
 		'too_many_reads',
 		`too many reads ${verdict.by === 'key' ? 'with this overlay key' : 'from this address'}; wait ${verdict.retryAfterS} s`,
-		{ 'Retry-After': String(verdict.retryAfterS), 'Cache-Control': 'no-store' }
+		{ 'Retry-After': String(verdict.retryAfterS) }
 	);
 }
 

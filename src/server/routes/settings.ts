@@ -2,95 +2,63 @@
 // /control (the control credential, control.ts) the editor's read, save and undo. The streamer comes
 // from the credential, so one streamer never reads or changes another's. A save is checked with the
 // widgets' own schemas, handed in as AppOptions.checkSettings (this layer does not import widgets).
-import type { Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import type { z } from 'zod/mini';
 import { CONTROL_BODIES } from '../../contract/control-bodies.ts';
-import {
-	isSettingsTarget,
-	MAX_SETTINGS_PER_TARGET,
-	type SettingsValues
-} from '../../contract/index.ts';
+import { MAX_SETTINGS_PER_TARGET, type SettingsValues } from '../../contract/index.ts';
 import type { AppOptions } from '../app-options.ts';
+import type { CallerEnv } from '../caller.ts';
 import { HttpError } from '../http-error.ts';
 import { SettingsRefused, type SettingsStore } from '../settings/store.ts';
-import { SINGLE_STREAMER, type ControlEnv } from './control-key.ts';
-import { jsonInput, limitOf, notJson } from './control-input.ts';
-import type { OverlayKeyCheck } from './overlay-key.ts';
-
-const NO_STORE = { 'Cache-Control': 'no-store' };
+import { notJson, serve } from './control-input.ts';
+import type { RequireKey } from './overlay-key.ts';
 
 /** GET /settings: what the pages merge under their URL parameters. */
-export function settingsRoute(app: Hono, key: OverlayKeyCheck, store: SettingsStore) {
-	app.get('/settings', key.requireKey, async (c) => {
-		const { revision, targets } = await store.read(key.streamerOf(c) ?? SINGLE_STREAMER);
-		return c.json({ revision, targets }, 200, NO_STORE);
+export function settingsRoute(app: Hono, requireKey: RequireKey, store: SettingsStore) {
+	app.get('/settings', requireKey, async (c) => {
+		const { revision, targets } = await store.read(c.var.caller.streamer);
+		return c.json({ revision, targets });
 	});
 }
 
 /** /control/settings: read (with the undo depths), save a target's set, undo its last save. */
 export function controlSettingsRoutes(
-	control: Hono<ControlEnv>,
 	store: SettingsStore,
 	check: AppOptions['checkSettings']
-) {
-	control.get('/settings', async (c) =>
-		c.json(await store.read(c.var.caller.streamer), 200, NO_STORE)
-	);
+): Hono<CallerEnv> {
+	const app = new Hono<CallerEnv>();
+	serve(app, 'settings', async (c) => c.json(await store.read(c.var.caller.streamer)));
 
-	control.put(
-		'/settings/:target',
-		(c, next) => {
-			targetOf(c);
-			if (!check)
-				throw new HttpError(
-					503,
-					'no_schemas',
-					'this server cannot check settings, so it keeps none'
-				);
-			return next();
-		},
-		limitOf(CONTROL_BODIES.saveSettings),
-		jsonInput({ schema: CONTROL_BODIES.saveSettings.body, refuse: refusedSave }),
-		async (c) => {
-			const target = targetOf(c);
-			const body = c.req.valid('json');
+	serve(
+		app,
+		'saveSettings',
+		async (c, { params: { target }, body }) => {
 			const values = normalized(body.values);
 			const errors = [...tooMany(values), ...check!(target, values)];
 			if (errors.length > 0) throw badSettings(errors);
 			const saved = await refusedAs409(() =>
 				store.save(c.var.caller.streamer, target, values, body.base_revision)
 			);
-			return c.json(saved, 200, NO_STORE);
+			return c.json(saved);
+		},
+		{
+			before: () => {
+				if (!check)
+					throw new HttpError(
+						503,
+						'no_schemas',
+						'this server cannot check settings, so it keeps none'
+					);
+			},
+			refuse: refusedSave
 		}
 	);
 
-	control.post(
-		'/settings/:target/undo',
-		(c, next) => (targetOf(c), next()),
-		limitOf(CONTROL_BODIES.undoSettings),
-		jsonInput({
-			schema: CONTROL_BODIES.undoSettings.body,
-			optional: true,
-			refuse: () => new HttpError(400, 'bad_request', CONTROL_BODIES.undoSettings.badBody)
-		}),
-		async (c) => {
-			const body = c.req.valid('json');
-			const base = 'base_revision' in body ? body.base_revision : undefined;
-			const saved = await refusedAs409(() => store.undo(c.var.caller.streamer, targetOf(c), base));
-			return c.json(saved, 200, NO_STORE);
-		}
-	);
-}
-
-function targetOf(c: Context): string {
-	const target = c.req.param('target') ?? '';
-	if (!isSettingsTarget(target))
-		throw new HttpError(
-			400,
-			'bad_target',
-			'expected a widget (tts, media, tip-goal, counters, celebration, recent, leaderboard) or an overlay id (o_ and 8 hex digits)'
-		);
-	return target;
+	serve(app, 'undoSettings', async (c, { params: { target }, body }) => {
+		const base = 'base_revision' in body ? body.base_revision : undefined;
+		return c.json(await refusedAs409(() => store.undo(c.var.caller.streamer, target, base)));
+	});
+	return app;
 }
 
 const badSettings = (errors: readonly string[]) =>

@@ -7,7 +7,7 @@ import { HandoffToken, ROUTES } from '../../contract/index.ts';
 import { HttpError } from '../http-error.ts';
 import { bodyBytes, type UpstreamClient } from '../upstream.ts';
 import { refuseBody } from './guards.ts';
-import type { OverlayKeyCheck } from './overlay-key.ts';
+import type { RequireKey } from './overlay-key.ts';
 import { passThrough } from './proxy.ts';
 
 /** What POST /token answers: a schema with no room for anything else (the key above all). */
@@ -19,10 +19,10 @@ const TokenResponse = z.object({
 
 const utf8 = new TextDecoder();
 
-export function tokenRoute(app: Hono, { requireKey, upstreamOf }: OverlayKeyCheck) {
+export function tokenRoute(app: Hono, requireKey: RequireKey) {
 	app.post('/token', requireKey, async (c) => {
 		await refuseBody(c);
-		return mintToken(c, upstreamOf(c));
+		return mintToken(c, c.var.caller.upstream);
 	});
 }
 
@@ -46,8 +46,6 @@ export async function mintToken(c: Context, upstream: UpstreamClient): Promise<R
 			token: minted.data.token,
 			ws_url: upstream.wsUrl,
 			expires_at: minted.data.expires_at
-		}),
-		200,
-		{ 'Cache-Control': 'no-store' }
+		})
 	);
 }

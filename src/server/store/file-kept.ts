@@ -11,7 +11,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { describeIssues } from '../../contract/index.ts';
 import { disk, readStored, writeDurably } from '../durable-file.ts';
 import { MemoryPushChannel } from '../live/push-channel.ts';
-import { SINGLE_STREAMER } from '../routes/control-key.ts';
+import { SINGLE_STREAMER } from '../caller.ts';
 import {
 	applyChange,
 	changed,
