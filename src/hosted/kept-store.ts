@@ -5,7 +5,8 @@
 // none), so the changes of a streamer's kind run one after the other on every instance; it reads
 // the open entries and those it names, inserts an entry it added only if there is none (an entry is
 // made once), updates those it changed, and publishes what it tells on the push channel
-// (push-channel.ts) in its own transaction: heard only once committed. Entries past keeping are
+// (push-channel.ts) in its own transaction: heard only once committed. An entry only added (add(),
+// moderation's decisions) is one `INSERT ... ON CONFLICT DO NOTHING` and a read back, no lock. Entries past keeping are
 // deleted at most once per PRUNE_EVERY_MS, after a change, and by streamers(). A kind whose meta
 // changes always tell (Kind.metaTold) has its meta kept in memory while, and only while, the
 // instance listens: the message, from whichever instance, drops it.
@@ -132,6 +133,17 @@ export class HostedKeptStore<M extends object, E> implements KeptStore<M, E> {
 		return value;
 	}
 
+	async add(streamer: string, entries: readonly [string, E][]): Promise<Record<string, E>> {
+		if (entries.length === 0) return {};
+		await this.#write(this.db, streamer, entries, sql`on conflict do nothing`);
+		this.#pruneNowAndThen();
+		return this.#entries(
+			this.db,
+			streamer,
+			entries.map(([key]) => key)
+		);
+	}
+
 	/** The streamers with open entries; the entries past keeping go first. */
 	async streamers(): Promise<string[]> {
 		await this.#prune();
@@ -204,7 +216,7 @@ export class HostedKeptStore<M extends object, E> implements KeptStore<M, E> {
 	async #write(
 		tx: Kysely<Database>,
 		streamer: string,
-		entries: [string, E][],
+		entries: readonly [string, E][],
 		onConflict: RawBuilder<unknown>
 	): Promise<void> {
 		const column = <T>(f: (key: string, e: E) => T) => entries.map(([key, e]) => f(key, e));

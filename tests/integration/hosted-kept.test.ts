@@ -67,6 +67,14 @@ describe.each(storeEngines())('the kept store on %s', (name, open) => {
 		const made = await Promise.all([add(a, 'a'), add(b, 'b'), add(a, 'a2')]);
 		expect(made.filter(Boolean)).toHaveLength(1);
 		expect((await b.read(streamer)).entries.t1.by).toBe(['a', 'b', 'a2'][made.indexOf(true)]);
+		// Added without a change: the first writer's entry, whichever instance asks.
+		const added = await Promise.all(
+			[a, b].map((s, i) =>
+				s.add(streamer, [['t2', { state: 'done', at: Date.now() + 9e6, by: `${i}` }]])
+			)
+		);
+		expect(added[0].t2).toEqual(added[1].t2);
+		expect((await a.add(streamer, [['t1', { state: 'done', at: 0 }]])).t1.state).toBe('todo');
 		await close();
 	});
 

@@ -81,6 +81,11 @@ describe('the kept file', () => {
 			)
 		);
 		expect((await store.read('s')).version).toBe(20);
+		// An entry only added is made once: the first one stays.
+		const added = await Promise.all(
+			['a', 'b'].map((by) => store.add('s', [['t', { state: 'done', at: Date.now() + 9e6, by }]]))
+		);
+		expect(added.map((r) => r.t.by)).toEqual(['a', 'a']);
 	});
 
 	it('tells once it is stored, each message once; a change that throws stores and tells nothing', async () => {

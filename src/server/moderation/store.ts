@@ -81,18 +81,12 @@ export const moderationStore = (
 		}),
 	get: async (streamer, orderIds) =>
 		new Map(Object.entries((await kept.read(streamer, orderIds)).entries)),
-	decide: (streamer, proposals) =>
-		proposals.length === 0
-			? Promise.resolve(new Map())
-			: kept.update(
-					streamer,
-					(s) => {
-						const stored = new Map<string, Decision>();
-						for (const p of proposals) stored.set(p.orderId, (s.entries[p.orderId] ??= p));
-						return stored;
-					},
-					proposals.map((p) => p.orderId)
-				),
+	decide: async (streamer, proposals) => {
+		// One proposal per order: the first.
+		const first = new Map<string, Decision>();
+		for (const p of proposals) if (!first.has(p.orderId)) first.set(p.orderId, p);
+		return new Map(Object.entries(await kept.add(streamer, [...first])));
+	},
 	settle: (streamer, orderId, to) =>
 		kept.update(
 			streamer,

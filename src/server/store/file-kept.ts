@@ -95,6 +95,18 @@ export class FileKeptStore<M extends object, E> implements KeptStore<M, E> {
 		return run;
 	}
 
+	add(streamer: string, entries: readonly [string, E][]): Promise<Record<string, E>> {
+		const keys = entries.map(([key]) => key);
+		return this.update(
+			streamer,
+			(s) => {
+				for (const [key, e] of entries) s.entries[key] ??= e;
+				return Object.fromEntries(keys.map((key) => [key, s.entries[key]]));
+			},
+			keys
+		);
+	}
+
 	async streamers(): Promise<string[]> {
 		return this.#open.size > 0 ? [SINGLE_STREAMER] : [];
 	}

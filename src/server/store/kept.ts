@@ -52,6 +52,12 @@ export interface KeptStore<M extends object, E> {
 	read(streamer: string, keys?: readonly string[]): Promise<Kept<M, E>>;
 	/** Runs `change` on what read(streamer, keys) gives, after the streamer's changes before it. */
 	update<T>(streamer: string, change: Change<M, E, T>, keys?: readonly string[]): Promise<T>;
+	/**
+	 * Stores each entry whose key has none, changing nothing else and telling nothing, and answers
+	 * the stored entry of every key: the first writer wins, on every instance. Hosted: one statement,
+	 * outside the streamer's line of changes (an entry made once needs no lock).
+	 */
+	add(streamer: string, entries: readonly [string, E][]): Promise<Record<string, E>>;
 	/** The streamers with open entries (hosted: the entries past keeping are dropped first). */
 	streamers(): Promise<string[]>;
 	/** The push channel it publishes on (src/server/live/push-channel.ts). */
