@@ -17,7 +17,7 @@ import { MODERATION, moderationStore } from '../../src/server/moderation/store.t
 import { ModerationRules } from '../../src/contract/index.ts';
 import { decision } from '../fixtures/hosted-moderation.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
-import { grant, me, openForSuite, storeEngines } from '../fixtures/hosted-store.ts';
+import { grant, me, openForSuite, serverUrl, storeEngines } from '../fixtures/hosted-store.ts';
 import { TASKS, TOLD_TASKS } from '../fixtures/kept-kind.ts';
 
 describe.each(storeEngines())('the kept store on %s', (name, open) => {
@@ -242,12 +242,3 @@ describe('the upgrade to kept state (PGlite)', () => {
 		await db.destroy();
 	});
 });
-
-/** The URL of the server `db` is on (the test's throwaway server, user `app`). */
-async function serverUrl(db: Db): Promise<string> {
-	const { rows } = await sql<{
-		port: string;
-		db: string;
-	}>`select current_setting('port') as port, current_database() as db`.execute(db);
-	return `postgres://app@127.0.0.1:${rows[0].port}/${rows[0].db}`;
-}

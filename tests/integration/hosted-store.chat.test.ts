@@ -9,7 +9,7 @@ import { CHAT, chatStore, type ChatStore } from '../../src/server/chat/store.ts'
 import { openDatabase, type Db } from '../../src/hosted/db.ts';
 import { HostedPushChannel } from '../../src/hosted/push-channel.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
-import { grant, me, openForSuite, storeEngines } from '../fixtures/hosted-store.ts';
+import { grant, me, openForSuite, serverUrl, storeEngines } from '../fixtures/hosted-store.ts';
 
 describe.each(storeEngines())('the chat store on %s', (name, open) => {
 	let db: Db;
@@ -94,12 +94,3 @@ describe.each(storeEngines())('the chat store on %s', (name, open) => {
 		await close();
 	});
 });
-
-/** The URL of the server `db` is on (the test's throwaway server, user `app`). */
-async function serverUrl(db: Db): Promise<string> {
-	const { rows } = await sql<{
-		port: string;
-		db: string;
-	}>`select current_setting('port') as port, current_database() as db`.execute(db);
-	return `postgres://app@127.0.0.1:${rows[0].port}/${rows[0].db}`;
-}
