@@ -9,19 +9,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { HostedChatStore } from '../src/hosted/chat-store.ts';
+import { HostedKeptStore } from '../src/hosted/kept-store.ts';
 import { SecretBox } from '../src/hosted/crypto.ts';
 import { openDatabase } from '../src/hosted/db.ts';
 import { migrate } from '../src/hosted/migrations.ts';
 import { HostedPushChannel } from '../src/hosted/push-channel.ts';
 import { HostedStore } from '../src/hosted/store.ts';
-import { FileChatStore } from '../src/server/chat/file-store.ts';
-import type { ChatStore } from '../src/server/chat/store.ts';
+import { CHAT, chatFile, chatStore, type ChatStore } from '../src/server/chat/store.ts';
 import { Thanker } from '../src/server/chat/thanker.ts';
-import { FileModerationStore } from '../src/server/moderation/file-store.ts';
 import type { UpstreamClient } from '../src/server/upstream.ts';
 import { BUDGETS } from './budgets.ts';
 import { quantile, row, type Row } from './lib.ts';
+import { moderationFile } from '../src/server/moderation/store.ts';
 
 export interface ThanksRun {
 	store: 'file' | 'pglite';
@@ -40,7 +39,7 @@ const NO_UPSTREAM = {} as UpstreamClient;
 
 /** One day's thanker on `store`, with `thanked` tips already thanked (done) today. */
 async function day(store: ChatStore, streamer: string, thanked: number) {
-	const moderation = new FileModerationStore(null);
+	const moderation = moderationFile(null);
 	const thanker = new Thanker({ store, moderation, upstreamOf: () => NO_UPSTREAM });
 	await thanker.saveSettings(streamer, THANKS);
 	// Closed: the thanks owed are not sent (the sender's own cost is not a finish's).
@@ -119,7 +118,7 @@ export async function thanksRun(o: { tips: number; warmup: number; thanked: numb
 	const file = await compare(
 		'file',
 		async () => {
-			const store = new FileChatStore(join(dir, `chat-${++files}.json`));
+			const store = chatFile(join(dir, `chat-${++files}.json`));
 			return { store, streamer: 'single', close: () => store.close() };
 		},
 		o
@@ -142,7 +141,7 @@ export async function thanksRun(o: { tips: number; warmup: number; thanked: numb
 			const hosted = new HostedStore(db, new SecretBox('a-bench-secret-of-at-least-32-characters'));
 			const streamer = (await hosted.signedIn(me, grant)).streamer.id;
 			const push = new HostedPushChannel(db);
-			const store = new HostedChatStore(db, push);
+			const store = chatStore(new HostedKeptStore(CHAT, db, { push }));
 			// A day's rows are written over hours, not in the second before: vacuumed, analyzed and
 			// checkpointed, as a server's background work leaves them, not in the middle of the finishes.
 			const settle = async () => {

@@ -64,47 +64,6 @@ export interface SignInAttemptsTable {
 	expires_at: Timestamp;
 }
 
-/** A streamer's moderation rules (moderation-store.ts): one row, once they saved any. */
-export interface ModerationRulesTable {
-	streamer_id: string;
-	/** The contract's ModerationRules, as saved. */
-	rules: ColumnType<unknown, string, string>;
-	/** 1 at the first save, one more at each save. */
-	version: number;
-	updated_at: Timestamp;
-}
-
-/** The decision made for one tip of a streamer (moderation-store.ts). */
-export interface ModerationDecisionsTable {
-	streamer_id: string;
-	order_id: string;
-	/** The Decision (src/server/moderation/store.ts). */
-	decision: ColumnType<unknown, string, string>;
-	/** The decision's outcome, apart: a held tip is settled only while it is `hold`. */
-	outcome: string;
-	/** When it was decided (or settled); decisions are pruned by it. */
-	decided_at: Timestamp;
-}
-
-/** A streamer's settings revision (settings-store.ts): one row, once they saved any. */
-export interface SettingsRevisionsTable {
-	streamer_id: string;
-	/** One more at every save or undo of any of their targets. */
-	revision: number;
-}
-
-/** One target's stored settings of a streamer (settings-store.ts). */
-export interface WidgetSettingsTable {
-	streamer_id: string;
-	/** A widget page (`tts`) or an overlay id (`o_1a2b3c4d`). */
-	target: string;
-	/** The contract's SettingsValues: name -> the value as the URL writes it. */
-	values: ColumnType<unknown, string, string>;
-	/** The sets it replaced, the last one Undo's (at most MAX_UNDO). */
-	history: ColumnType<unknown, string, string>;
-	updated_at: Timestamp;
-}
-
 /**
  * Upstream calls by calling address, second, instance and streamer (address-ledger.ts): each
  * instance writes its own rows, and reads the others' to keep the address's budget together.
@@ -122,16 +81,6 @@ export interface UpstreamCallsTable {
 	reads: number;
 }
 
-/** A streamer's chat (chat-store.ts): one row, once anything of it was stored. */
-export interface ChatStateTable {
-	streamer_id: string;
-	/** The ChatState of src/server/chat/ledger.ts. */
-	state: ColumnType<unknown, string, string>;
-	/** Whether it has entries not done: a sender resumes these streamers. */
-	busy: boolean;
-	updated_at: Timestamp;
-}
-
 export interface Database {
 	streamers: StreamersTable;
 	grants: GrantsTable;
@@ -139,12 +88,7 @@ export interface Database {
 	control_keys: KeysTable;
 	sessions: SessionsTable;
 	sign_in_attempts: SignInAttemptsTable;
-	moderation_rules: ModerationRulesTable;
-	moderation_decisions: ModerationDecisionsTable;
-	settings_revisions: SettingsRevisionsTable;
-	widget_settings: WidgetSettingsTable;
 	upstream_calls: UpstreamCallsTable;
-	chat_state: ChatStateTable;
 }
 
 export type Db = Kysely<Database>;

@@ -98,7 +98,7 @@ const MIGRATIONS: Record<string, Migration> = {
 			await dropTables(db, ['control_keys']);
 		}
 	},
-	// Moderation (moderation-store.ts): each streamer's rules, and the decision made for
+	// Moderation (moved to kept state by 012): each streamer's rules, and the decision made for
 	// each of their tips (kept 30 days, pruned by decided_at).
 	'004-moderation': {
 		async up(db: Kysely<unknown>) {
@@ -124,7 +124,7 @@ const MIGRATIONS: Record<string, Migration> = {
 			await dropTables(db, ['moderation_decisions', 'moderation_rules']);
 		}
 	},
-	// Stored settings (settings-store.ts): each streamer's revision (one counter for all
+	// Stored settings (moved to kept state by 010): each streamer's revision (one counter for all
 	// their targets), and each target's set with the sets Undo can bring back.
 	'005-settings': {
 		async up(db: Kysely<unknown>) {
@@ -166,7 +166,7 @@ const MIGRATIONS: Record<string, Migration> = {
 			await dropTables(db, ['upstream_calls']);
 		}
 	},
-	// Thanks in chat (chat-store.ts): each streamer's chat state in one row, changed under its lock.
+	// Thanks in chat (moved to kept state by 011): each streamer's chat state in one row, changed under its lock.
 	'007-chat': {
 		async up(db: Kysely<unknown>) {
 			await streamerTable(db, 'chat_state', 'one')
@@ -179,7 +179,7 @@ const MIGRATIONS: Record<string, Migration> = {
 			await dropTables(db, ['chat_state']);
 		}
 	},
-	// Thanks in chat, each tip's entry a row (chat-store.ts): a change reads and writes the entries
+	// Thanks in chat, each tip's entry a row (moved to kept state by 011): a change reads and writes the entries
 	// not done and those it names, never the day's. The entries of 007's rows move here.
 	'008-chat-entries': {
 		async up(db: Kysely<unknown>) {
@@ -217,16 +217,152 @@ const MIGRATIONS: Record<string, Migration> = {
 			`.execute(db);
 			await dropTables(db, ['chat_entries']);
 		}
+	},
+	// Every kind of a streamer's kept state (kept-store.ts): its meta in a row per streamer and
+	// kind, its entries in a row each (the open ones read with every read, those past drop_at
+	// deleted).
+	'009-kept': {
+		async up(db: Kysely<unknown>) {
+			await streamerTable(db, 'kept_meta', 'many')
+				.addColumn('kind', 'text', (c) => c.notNull())
+				.addColumn('value', 'jsonb', (c) => c.notNull())
+				.addPrimaryKeyConstraint('kept_meta_pkey', ['streamer_id', 'kind'])
+				.execute();
+			await streamerTable(db, 'kept_entries', 'many')
+				.addColumn('kind', 'text', (c) => c.notNull())
+				.addColumn('key', 'text', (c) => c.notNull())
+				.addColumn('value', 'jsonb', (c) => c.notNull())
+				.addColumn('open', 'boolean', (c) => c.notNull())
+				.addColumn('drop_at', 'bigint')
+				.addPrimaryKeyConstraint('kept_entries_pkey', ['streamer_id', 'kind', 'key'])
+				.execute();
+			await db.schema
+				.createIndex('kept_entries_open')
+				.on('kept_entries')
+				.columns(['streamer_id', 'kind'])
+				.where(sql.ref('open'), '=', true)
+				.execute();
+			await db.schema
+				.createIndex('kept_entries_drop_at')
+				.on('kept_entries')
+				.columns(['kind', 'drop_at'])
+				.where(sql.ref('drop_at'), 'is not', null)
+				.execute();
+		},
+		async down(db: Kysely<unknown>) {
+			await dropTables(db, ['kept_entries', 'kept_meta']);
+		}
+	},
+	// Stored settings (src/server/settings/store.ts) are kept state: 005's rows move to 009's tables.
+	'010-kept-settings': {
+		async up(db: Kysely<unknown>) {
+			await sql`
+				insert into kept_meta (streamer_id, kind, value)
+				select streamer_id, 'settings', jsonb_build_object('revision', revision)
+				from settings_revisions
+			`.execute(db);
+			await sql`
+				insert into kept_entries (streamer_id, kind, key, value, open)
+				select streamer_id, 'settings', target,
+					jsonb_build_object('values', "values", 'history', history), true
+				from widget_settings
+			`.execute(db);
+			await dropTables(db, ['widget_settings', 'settings_revisions']);
+		},
+		async down(db: Kysely<unknown>) {
+			await MIGRATIONS['005-settings'].up(db);
+			await sql`
+				insert into settings_revisions (streamer_id, revision)
+				select streamer_id, (value->>'revision')::integer from kept_meta where kind = 'settings'
+			`.execute(db);
+			await sql`
+				insert into widget_settings (streamer_id, target, "values", history)
+				select streamer_id, key, value->'values', value->'history'
+				from kept_entries where kind = 'settings'
+			`.execute(db);
+			await sql`delete from kept_entries where kind = 'settings'`.execute(db);
+			await sql`delete from kept_meta where kind = 'settings'`.execute(db);
+		}
+	},
+	// Thanks in chat (src/server/chat/store.ts) are kept state: 007's and 008's rows move to 009's
+	// tables (an entry open until done; a done or unsure one dropped a day, 86400000 ms, after it
+	// got there: ledger.ts KEEP_DONE_MS).
+	'011-kept-chat': {
+		async up(db: Kysely<unknown>) {
+			await sql`
+				insert into kept_meta (streamer_id, kind, value)
+				select streamer_id, 'chat', state - 'entries' from chat_state
+			`.execute(db);
+			await sql`
+				insert into kept_entries (streamer_id, kind, key, value, open, drop_at)
+				select streamer_id, 'chat', order_id, entry, state <> 'done',
+					case when state in ('done', 'unsure') then at + 86400000 end
+				from chat_entries
+			`.execute(db);
+			await dropTables(db, ['chat_entries', 'chat_state']);
+		},
+		async down(db: Kysely<unknown>) {
+			await MIGRATIONS['007-chat'].up(db);
+			await MIGRATIONS['008-chat-entries'].up(db);
+			await sql`
+				insert into chat_state (streamer_id, state)
+				select streamer_id, value from kept_meta where kind = 'chat'
+			`.execute(db);
+			await sql`
+				insert into chat_entries (streamer_id, order_id, state, at, entry)
+				select streamer_id, key, value->>'state', (value->>'at')::bigint, value
+				from kept_entries where kind = 'chat'
+			`.execute(db);
+			await sql`delete from kept_entries where kind = 'chat'`.execute(db);
+			await sql`delete from kept_meta where kind = 'chat'`.execute(db);
+		}
+	},
+	// Moderation (src/server/moderation/store.ts) is kept state: 004's rows move to 009's tables (a
+	// decision dropped 30 days, 2592000000 ms, after it was made or settled).
+	'012-kept-moderation': {
+		async up(db: Kysely<unknown>) {
+			await sql`
+				insert into kept_meta (streamer_id, kind, value)
+				select streamer_id, 'moderation', jsonb_build_object('rules', rules, 'version', version)
+				from moderation_rules
+			`.execute(db);
+			await sql`
+				insert into kept_entries (streamer_id, kind, key, value, open, drop_at)
+				select streamer_id, 'moderation', order_id,
+					decision || jsonb_build_object('orderId', order_id), false,
+					(extract(epoch from decided_at) * 1000)::bigint + 2592000000
+				from moderation_decisions
+			`.execute(db);
+			await dropTables(db, ['moderation_decisions', 'moderation_rules']);
+		},
+		async down(db: Kysely<unknown>) {
+			await MIGRATIONS['004-moderation'].up(db);
+			await sql`
+				insert into moderation_rules (streamer_id, rules, version)
+				select streamer_id, value->'rules', (value->>'version')::integer
+				from kept_meta where kind = 'moderation'
+			`.execute(db);
+			await sql`
+				insert into moderation_decisions (streamer_id, order_id, decision, outcome, decided_at)
+				select streamer_id, key, value, value->>'outcome', (value->>'decidedAt')::timestamptz
+				from kept_entries where kind = 'moderation'
+			`.execute(db);
+			await sql`delete from kept_entries where kind = 'moderation'`.execute(db);
+			await sql`delete from kept_meta where kind = 'moderation'`.execute(db);
+		}
 	}
 };
 
-/** Applies every migration not applied yet; throws with the failing one's name. */
-export async function migrate(db: Kysely<any>): Promise<string[]> {
+/**
+ * Applies every migration not applied yet (up to `to`, tests of a migration); throws with the
+ * failing one's name.
+ */
+export async function migrate(db: Kysely<any>, to?: string): Promise<string[]> {
 	const migrator = new Migrator({
 		db,
 		provider: { getMigrations: async () => MIGRATIONS }
 	});
-	const { error, results } = await migrator.migrateToLatest();
+	const { error, results } = await (to ? migrator.migrateTo(to) : migrator.migrateToLatest());
 	const failed = results?.find((r) => r.status === 'Error');
 	if (error)
 		throw new Error(

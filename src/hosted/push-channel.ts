@@ -48,7 +48,7 @@ const BACKOFF_MAX_MS = 2_000;
 const PING_EVERY_MS = 5_000;
 const PING_TIMEOUT_MS = 3_000;
 
-/** What a store that keeps things in memory (moderation-store.ts: the rules) is told. */
+/** What a store that keeps things in memory (kept-store.ts: the moderation rules) is told. */
 export interface PushWatcher {
 	/** A message published on any instance, before the pages hear it. */
 	heard(streamer: string, message: LiveMessage): void;

@@ -31,13 +31,14 @@ import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
 import { HostedPushChannel } from './push-channel.ts';
 import { OverlayKeyCache } from './key-cache.ts';
-import { HostedModerationStore } from './moderation-store.ts';
-import { HostedChatStore } from './chat-store.ts';
+import { MODERATION, moderationStore, type ModerationStore } from '../server/moderation/store.ts';
+import { CHAT, chatStore } from '../server/chat/store.ts';
 import { Thanker } from '../server/chat/thanker.ts';
-import { HostedSettingsStore } from './settings-store.ts';
 import { hostedRoutes } from './routes.ts';
 import { HostedSignIn } from './signin.ts';
 import { HostedStore } from './store.ts';
+import { HostedKeptStore } from './kept-store.ts';
+import { SETTINGS, SettingsStore } from '../server/settings/store.ts';
 
 export interface HostedServeOptions {
 	config: HostedConfig;
@@ -131,12 +132,12 @@ interface HostedParts {
 	/** The instance's push channel (one LISTEN connection): both stores below publish on it. */
 	push: HostedPushChannel;
 	/** The streamers' moderation rules and decisions. */
-	moderation: HostedModerationStore;
+	moderation: Required<ModerationStore>;
 	/** The overlay keys served from memory, told of every key turned off. */
 	keys: OverlayKeyCache;
 	/** The streamers' stored settings. */
-	storedSettings: HostedSettingsStore;
-	/** Thanks in chat, on the streamers' chat rows (chat-store.ts). */
+	storedSettings: SettingsStore;
+	/** Thanks in chat, kept state (src/server/chat/store.ts). */
 	thanker: Thanker;
 	transport: ReturnType<typeof keepAliveFetch>;
 	settings: UpstreamSettings;
@@ -187,9 +188,9 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	const push = new HostedPushChannel(db);
 	store.announceKeysWith((tx, streamerId) => push.announceKeys(streamerId, tx));
 	const keys = new OverlayKeyCache((key) => store.resolveOverlayKey(key), push);
-	const moderation = new HostedModerationStore(db, { push });
+	const moderation = moderationStore(new HostedKeptStore(MODERATION, db, { push }));
 	const thanker = new Thanker({
-		store: new HostedChatStore(db, push),
+		store: chatStore(new HostedKeptStore(CHAT, db, { push })),
 		moderation,
 		upstreamOf: (streamer) => connections.upstream(streamer)
 	});
@@ -202,7 +203,7 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		thanker,
 		moderation,
 		keys,
-		storedSettings: new HostedSettingsStore(db, { push }),
+		storedSettings: new SettingsStore(new HostedKeptStore(SETTINGS, db, { push })),
 		transport,
 		settings,
 		metrics,

@@ -18,12 +18,12 @@ import { limitReads } from './routes/read-limit.ts';
 import { tokenRoute } from './routes/token.ts';
 import { MemoryPushChannel } from './live/push-channel.ts';
 import { LiveSockets } from './live/sockets.ts';
-import { FileChatStore } from './chat/file-store.ts';
+import { chatFile } from './chat/store.ts';
 import { Thanker } from './chat/thanker.ts';
-import { FileModerationStore } from './moderation/file-store.ts';
+import { moderationFile } from './moderation/store.ts';
 import { Moderator } from './moderation/moderator.ts';
 import { settingsRoute } from './routes/settings.ts';
-import { FileSettingsStore } from './settings/file-store.ts';
+import { settingsFile } from './settings/store.ts';
 
 export type { AppOptions } from './app-options.ts';
 export { WIDGET_PAGES } from './routes/pages.ts';
@@ -35,8 +35,8 @@ export function createApp(opts: AppOptions): Hono {
 	const key = limitReads(overlayKeyCheck(opts, guard), opts);
 	// The push channel (live/): what both stores publish, every page's socket hears.
 	const push = new MemoryPushChannel();
-	const moderator = new Moderator(opts.moderation ?? new FileModerationStore(null, push));
-	const settings = opts.settings ?? new FileSettingsStore(null, undefined, push);
+	const moderator = new Moderator(opts.moderation ?? moderationFile(null, push));
+	const settings = opts.settings ?? settingsFile(null, push);
 	const thanker = opts.thanker ?? singleThanker(opts, moderator, push);
 	const live = new LiveSockets(moderator.store.push, settings.push, thanker.store.push);
 	// Order matters: the guards run first, hosted mode's routes come ahead of the widget routes, and
@@ -67,7 +67,7 @@ export function createApp(opts: AppOptions): Hono {
 /** One streamer's thanks: what the last run left owed (a restart after a finish) goes out now. */
 function singleThanker(opts: AppOptions, moderator: Moderator, push: MemoryPushChannel): Thanker {
 	const thanker = new Thanker({
-		store: opts.chat ?? new FileChatStore(null, push),
+		store: opts.chat ?? chatFile(null, push),
 		moderation: moderator.store,
 		upstreamOf: () => opts.upstream,
 		soleWriter: true

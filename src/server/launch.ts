@@ -10,9 +10,9 @@ import { ConfigError, storeNewKey, type Config, type Upstream } from './config.t
 import { HttpError } from './http-error.ts';
 import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup.ts';
 import { serveApp } from './serve.ts';
-import { FileModerationStore } from './moderation/file-store.ts';
-import { FileSettingsStore } from './settings/file-store.ts';
-import { FileChatStore } from './chat/file-store.ts';
+import { moderationFile, type ModerationStore } from './moderation/store.ts';
+import { settingsFile, type SettingsStore } from './settings/store.ts';
+import { chatFile, type ChatStore } from './chat/store.ts';
 import { MemoryPushChannel } from './live/push-channel.ts';
 import type { AppOptions } from './app-options.ts';
 import type { UpstreamClient } from './upstream.ts';
@@ -173,16 +173,17 @@ async function startupText(
 /**
  * The moderation, settings and chat files, publishing on one push channel (live/push-channel.ts).
  * A moderation or chat file that cannot be read stops the server naming MODERATION_FILE or
- * CHAT_FILE; a damaged settings file is reported and its last good copy loaded (file-store.ts):
+ * CHAT_FILE; a damaged settings file is reported, moved aside and what it held before the damage loaded
+ * (settings/store.ts):
  * never a stop.
  */
 function fileStores(config: Config): {
-	moderation: FileModerationStore;
-	settings: FileSettingsStore;
-	chat: FileChatStore;
+	moderation: ModerationStore;
+	settings: SettingsStore;
+	chat: ChatStore;
 } {
 	const push = new MemoryPushChannel();
-	const settings = new FileSettingsStore(config.settingsFile, undefined, push);
+	const settings = settingsFile(config.settingsFile, push);
 	const open = <T>(name: string, make: () => T): T => {
 		try {
 			return make();
@@ -192,9 +193,9 @@ function fileStores(config: Config): {
 		}
 	};
 	return {
-		moderation: open('MODERATION_FILE', () => new FileModerationStore(config.moderationFile, push)),
+		moderation: open('MODERATION_FILE', () => moderationFile(config.moderationFile, push)),
 		settings,
-		chat: open('CHAT_FILE', () => new FileChatStore(config.chatFile, push))
+		chat: open('CHAT_FILE', () => chatFile(config.chatFile, push))
 	};
 }
 

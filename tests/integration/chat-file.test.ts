@@ -1,4 +1,4 @@
-// Single mode's chat file (src/server/chat/file-store.ts), a journal on disk: a change appends its
+// Single mode's chat file (src/server/chat/store.ts on src/server/store/file-kept.ts), a journal on disk: a change appends its
 // own line (never the day's entries), read back in order at the next start; a last line cut off by
 // a crash is dropped, a line that is not the journal's stops the start with the file's name, the
 // earlier whole-state file is read as it is, and the file is rewritten whole at start and when it
@@ -6,14 +6,15 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { COMPACT_LINES, FileChatStore } from '../../src/server/chat/file-store.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { chatFile, type ChatStore } from '../../src/server/chat/store.ts';
+import { COMPACT_LINES } from '../../src/server/store/file-kept.ts';
 
 const file = () => join(mkdtempSync(join(tmpdir(), 'chat-file-')), 'chat.json');
 const lines = (where: string) => readFileSync(where, 'utf8').trim().split('\n');
 
 /** `n` done entries, written in one change. */
-async function doneDay(store: FileChatStore, n: number) {
+async function doneDay(store: ChatStore, n: number) {
 	await store.update('s', (s) => {
 		for (let i = 0; i < n; i++) s.entries[`done_${i}`] = { state: 'done', at: Date.now() };
 	});
@@ -22,7 +23,7 @@ async function doneDay(store: FileChatStore, n: number) {
 describe('the chat file', () => {
 	it("appends a change's own entries, whatever the day holds, and reads them back", async () => {
 		const where = file();
-		const store = new FileChatStore(where);
+		const store = chatFile(where);
 		await doneDay(store, 2000);
 		const size = statSync(where).size;
 		await store.update('s', (s) => {
@@ -33,31 +34,30 @@ describe('the chat file', () => {
 		expect(lines(where)).toHaveLength(2);
 		await store.close();
 
-		const again = new FileChatStore(where);
+		const again = chatFile(where);
 		expect((await again.read('s', ['done_7'])).entries).toMatchObject({
 			tip_1: { state: 'owed', name: 'Ada' },
 			done_7: { state: 'done' }
 		});
 		// Rewritten whole at start: one line.
-		await again.read('s');
-		expect(lines(where)).toHaveLength(1);
+		await vi.waitFor(() => expect(lines(where)).toHaveLength(1));
 		await again.close();
 	});
 
 	it('drops a last line cut off by a crash, and refuses a line that is not its own', async () => {
 		const where = file();
-		const store = new FileChatStore(where);
+		const store = chatFile(where);
 		await store.update('s', (s) => {
 			s.entries.tip_1 = { state: 'owed', at: Date.now() };
 		});
 		await store.close();
 		appendFileSync(where, '{"entries":{"tip_1":{"state":"sen');
-		const restarted = new FileChatStore(where);
+		const restarted = chatFile(where);
 		expect((await restarted.read('s')).entries.tip_1.state).toBe('owed');
 		await restarted.close();
 
 		writeFileSync(where, '{"thanks":"no"}\n{}\n');
-		expect(() => new FileChatStore(where)).toThrow(/chat\.json line 1 is not a chat journal line/);
+		expect(() => chatFile(where)).toThrow(/chat\.json line 1 is not a chat journal line/);
 	});
 
 	it('reads the earlier whole-state file', async () => {
@@ -70,7 +70,7 @@ describe('the chat file', () => {
 			recent: []
 		};
 		writeFileSync(where, JSON.stringify(whole) + '\n');
-		const store = new FileChatStore(where);
+		const store = chatFile(where);
 		const state = await store.read('s');
 		expect(state.thanks.enabled).toBe(true);
 		expect(state.entries.tip_9).toMatchObject({ name: 'Old' });
@@ -79,14 +79,14 @@ describe('the chat file', () => {
 
 	it('is rewritten whole once the journal has grown', async () => {
 		const where = file();
-		const store = new FileChatStore(where);
+		const store = chatFile(where);
 		for (let i = 0; i <= COMPACT_LINES; i++)
 			await store.update('s', (s) => {
 				s.entries.tip_1 = { state: 'owed', at: i };
 			});
 		expect(lines(where).length).toBeLessThan(COMPACT_LINES);
 		await store.close();
-		const again = new FileChatStore(where);
+		const again = chatFile(where);
 		expect((await again.read('s')).entries.tip_1.at).toBe(COMPACT_LINES);
 		await again.close();
 	});

@@ -5,6 +5,7 @@
 // a tip a rule holds waits for its stored decision; /healthz answers 503 within a second; after
 // the thaw a settings save reaches a page on the other instance within 2 s, and every tip read is
 // thanked in chat once.
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { HostedApp } from '../../src/hosted/serve.ts';
 import { dockKeyIn, keyIn } from '../fixtures/hosted.ts';
@@ -110,15 +111,11 @@ describe.skipIf(missing)('hosted instances with the database frozen', { timeout:
 			await until(() => tips.every((t) => okCalls(sim, 'finish', t.id) === 1), 15_000);
 			// The bookkeeping settled: the decisions made from memory are stored, the held one held.
 			const storedOutcomes = () =>
-				db!
-					.selectFrom('moderation_decisions')
-					.select(['order_id', 'outcome'])
-					.where(
-						'order_id',
-						'in',
-						[...tips, held!].map((t) => t.id)
-					)
-					.execute();
+				sql<{ order_id: string; outcome: string }>`
+					select key as order_id, value->>'outcome' as outcome from kept_entries
+					where kind = 'moderation' and key = any(${[...tips, held!].map((t) => t.id)}::text[])`
+					.execute(db!)
+					.then((r) => r.rows);
 			while ((await storedOutcomes()).length < TIPS + 1) await pause(100);
 			const outcomes = Object.fromEntries(
 				(await storedOutcomes()).map((r) => [r.order_id, r.outcome])

@@ -11,7 +11,6 @@ import { SecretBox } from '../../src/hosted/crypto.ts';
 import { openDatabase, type Db } from '../../src/hosted/db.ts';
 import { migrate } from '../../src/hosted/migrations.ts';
 import { LISTEN_APPLICATION_NAME } from '../../src/hosted/push-channel.ts';
-import { HostedModerationStore } from '../../src/hosted/moderation-store.ts';
 import { HostedStore } from '../../src/hosted/store.ts';
 import {
 	freshDatabase,
@@ -22,13 +21,14 @@ import {
 } from '../fixtures/hosted-instances.ts';
 import { decision, hear } from '../fixtures/hosted-moderation.ts';
 import { grant, me } from '../fixtures/hosted-store.ts';
+import { hostedModeration } from '../fixtures/hosted-moderation.ts';
 
 useDeployments();
 /** A change on one instance is heard on another within this (the issue asks for a second). */
 const arrives = { timeout: 5000, interval: 10 };
 
 /** The test's stores, closed after it (before the fixture lets its database go), and handles. */
-const opened: { moderation: HostedModerationStore; db?: Db }[] = [];
+const opened: { moderation: ReturnType<typeof hostedModeration>; db?: Db }[] = [];
 afterEach(async () => {
 	for (const { db, moderation } of opened.splice(0)) {
 		await moderation.close();
@@ -41,7 +41,7 @@ async function twoInstances() {
 	const first = await freshDatabase();
 	await migrate(first);
 	const second = await openDatabase({ databaseUrl: pg!.url });
-	const instances = [first, second].map((db) => new HostedModerationStore(db));
+	const instances = [first, second].map((db) => hostedModeration(db));
 	// The first database is the fixture's (it lets it go after the test).
 	opened.push({ moderation: instances[0] }, { moderation: instances[1], db: second });
 	const store = new HostedStore(first, new SecretBox(SECRET));

@@ -63,7 +63,11 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 			'005-settings',
 			'006-upstream-calls',
 			'007-chat',
-			'008-chat-entries'
+			'008-chat-entries',
+			'009-kept',
+			'010-kept-settings',
+			'011-kept-chat',
+			'012-kept-moderation'
 		]);
 		for (const a of apps) {
 			const health = await fetch(`${a.origin}/healthz`);

@@ -1,14 +1,15 @@
-// Hosted mode's chat store (src/hosted/chat-store.ts) on both databases hosted mode supports: each
+// Hosted mode's chat store (src/server/chat/store.ts on src/hosted/kept-store.ts) on both databases hosted mode supports: each
 // tip's entry a row, made once whichever handle (instance) writes it first; a sender's claim holds
 // against another's at the same moment; a change sees the entries not done and those it names,
 // never the day's; the streamers with work are found, and entries past a day dropped.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { HostedChatStore } from '../../src/hosted/chat-store.ts';
+import { HostedKeptStore } from '../../src/hosted/kept-store.ts';
+import { CHAT, chatStore, type ChatStore } from '../../src/server/chat/store.ts';
 import { openDatabase, type Db } from '../../src/hosted/db.ts';
 import { HostedPushChannel } from '../../src/hosted/push-channel.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
-import { grant, me, openForSuite, storeEngines } from '../fixtures/hosted-store.ts';
+import { grant, me, openForSuite, serverUrl, storeEngines } from '../fixtures/hosted-store.ts';
 
 describe.each(storeEngines())('the chat store on %s', (name, open) => {
 	let db: Db;
@@ -24,8 +25,8 @@ describe.each(storeEngines())('the chat store on %s', (name, open) => {
 		const otherPush = other === db ? push : new HostedPushChannel(other);
 		return {
 			streamer,
-			a: new HostedChatStore(db, push),
-			b: new HostedChatStore(other, otherPush),
+			a: chatStore(new HostedKeptStore(CHAT, db, { push })),
+			b: chatStore(new HostedKeptStore(CHAT, other, { push: otherPush })),
 			close: async () => {
 				await push.close();
 				if (other !== db) {
@@ -38,7 +39,7 @@ describe.each(storeEngines())('the chat store on %s', (name, open) => {
 
 	it('makes a tip entry once, and a claim holds, whichever instance changes it', async () => {
 		const { streamer, a, b, close } = await two(301);
-		const note = (s: HostedChatStore) =>
+		const note = (s: ChatStore) =>
 			s.update(
 				streamer,
 				(st) => {
@@ -49,7 +50,7 @@ describe.each(storeEngines())('the chat store on %s', (name, open) => {
 				['tip_1']
 			);
 		expect((await Promise.all([note(a), note(b), note(a)])).filter(Boolean)).toHaveLength(1);
-		const claim = (s: HostedChatStore, msg: string) =>
+		const claim = (s: ChatStore, msg: string) =>
 			s.update(streamer, (st) => {
 				const e = st.entries.tip_1;
 				if (e?.state !== 'owed') return null;
@@ -86,17 +87,10 @@ describe.each(storeEngines())('the chat store on %s', (name, open) => {
 		expect(await a.busy()).toContain(streamer);
 		expect((await a.read(streamer, ['old'])).entries.old).toBeUndefined();
 		const rows = await sql<{ n: number }>`
-			select count(*)::int as n from chat_entries where streamer_id = ${streamer}`.execute(db);
+			select count(*)::int as n from kept_entries where streamer_id = ${streamer} and kind = 'chat'`.execute(
+			db
+		);
 		expect(rows.rows[0].n).toBe(2);
 		await close();
 	});
 });
-
-/** The URL of the server `db` is on (the test's throwaway server, user `app`). */
-async function serverUrl(db: Db): Promise<string> {
-	const { rows } = await sql<{
-		port: string;
-		db: string;
-	}>`select current_setting('port') as port, current_database() as db`.execute(db);
-	return `postgres://app@127.0.0.1:${rows[0].port}/${rows[0].db}`;
-}

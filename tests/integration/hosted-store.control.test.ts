@@ -10,7 +10,14 @@ import { CONTROL_LOCK_CLASS } from '../../src/hosted/control-lock.ts';
 import { SecretBox } from '../../src/hosted/crypto.ts';
 import { openDatabase, type Db } from '../../src/hosted/db.ts';
 import { HostedStore } from '../../src/hosted/store.ts';
-import { grant, me, openForSuite, SECRET, storeEngines } from '../fixtures/hosted-store.ts';
+import {
+	grant,
+	me,
+	openForSuite,
+	serverUrl,
+	SECRET,
+	storeEngines
+} from '../fixtures/hosted-store.ts';
 
 /** An action that records when it starts and ends, and ends when `gate` resolves. */
 function recorder() {
@@ -213,13 +220,4 @@ async function advisoryWaiters(db: Db): Promise<number> {
 	const { rows } = await sql<{ n: string }>`select count(*) as n from pg_locks
 		where locktype = 'advisory' and classid = ${CONTROL_LOCK_CLASS} and not granted`.execute(db);
 	return Number(rows[0].n);
-}
-
-/** The URL of the server `db` is on (the test's throwaway server, user `app`). */
-async function serverUrl(db: Db): Promise<string> {
-	const { rows } = await sql<{
-		port: string;
-		db: string;
-	}>`select current_setting('port') as port, current_database() as db`.execute(db);
-	return `postgres://app@127.0.0.1:${rows[0].port}/${rows[0].db}`;
 }

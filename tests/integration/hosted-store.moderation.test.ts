@@ -8,10 +8,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { noVideoRules, type LiveMessage } from '../../src/contract/index.ts';
 import type { Db } from '../../src/hosted/db.ts';
-import { HostedModerationStore } from '../../src/hosted/moderation-store.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
 import { decision, hear } from '../fixtures/hosted-moderation.ts';
 import { grant, me, storeEngines, type OpenedStore } from '../fixtures/hosted-store.ts';
+import { hostedModeration } from '../fixtures/hosted-moderation.ts';
 
 const DAY = 24 * 3600_000;
 const soon = { timeout: 5000, interval: 10 };
@@ -20,11 +20,11 @@ describe.each(storeEngines())('moderation store on %s', (_name, open) => {
 	let opened: OpenedStore;
 	let db: Db;
 	let store: HostedStore;
-	let moderation: HostedModerationStore;
+	let moderation: ReturnType<typeof hostedModeration>;
 	beforeAll(async () => {
 		opened = await open();
 		({ db, store } = opened);
-		moderation = new HostedModerationStore(db);
+		moderation = hostedModeration(db);
 	}, 60_000);
 	afterAll(async () => {
 		await moderation?.close();
@@ -69,7 +69,7 @@ describe.each(storeEngines())('moderation store on %s', (_name, open) => {
 
 	it('rules saved through another store on the database are read by this one (no stale copy)', async () => {
 		const s = await streamer();
-		const there = new HostedModerationStore(db);
+		const there = hostedModeration(db);
 		try {
 			const before = await moderation.rules(s);
 			const changed = { ...before.rules, everyTip: 'hold' as const };
@@ -86,15 +86,15 @@ describe.each(storeEngines())('moderation store on %s', (_name, open) => {
 	it('unreadable stored rules are no rule (and logged), never an error; the next save repairs them', async () => {
 		const s = await streamer();
 		await moderation.saveRules(s, { ...(await moderation.rules(s)).rules, links: 'remove' });
-		await sql`update moderation_rules set rules = ${'{"words": 5, "links": "maybe"}'}::jsonb
-			where streamer_id = ${s}`.execute(db);
+		await sql`update kept_meta set value = ${'{"rules": {"words": 5, "links": "maybe"}, "version": 1}'}::jsonb
+			where streamer_id = ${s} and kind = 'moderation'`.execute(db);
 		const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-		const fresh = new HostedModerationStore(db);
+		const fresh = hostedModeration(db);
 		try {
 			const read = await fresh.rules(s);
 			expect(read.version).toBe(1);
 			expect(read.rules).toEqual((await fresh.rules('s_nobody')).rules);
-			expect(errors.mock.calls.flat().join(' ')).toContain('words, links');
+			expect(errors.mock.calls.flat().join(' ')).toContain('rules.words, rules.links');
 			expect((await fresh.saveRules(s, read.rules)).version).toBe(2);
 		} finally {
 			errors.mockRestore();
@@ -203,7 +203,7 @@ describe.each(storeEngines())('moderation store on %s', (_name, open) => {
 	it('decisions are pruned 30 days after they were made; newer ones stay', async () => {
 		const s = await streamer();
 		// An instance whose clock says the last prune was over an hour ago: its first decide prunes.
-		const later = new HostedModerationStore(db, { now: () => new Date(Date.now() + 2 * 3600_000) });
+		const later = hostedModeration(db, { now: () => Date.now() + 2 * 3600_000 });
 		try {
 			const old = decision('tip_old', 'read', {
 				decidedAt: new Date(Date.now() - 31 * DAY).toISOString()

@@ -8,16 +8,29 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LiveMessage } from '../../src/contract/index.ts';
 import type { Db } from '../../src/hosted/db.ts';
-import { HostedModerationStore } from '../../src/hosted/moderation-store.ts';
 import { HostedPushChannel } from '../../src/hosted/push-channel.ts';
-import { HostedSettingsStore } from '../../src/hosted/settings-store.ts';
+import { HostedKeptStore } from '../../src/hosted/kept-store.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
-import { MAX_TARGETS, MAX_UNDO, SettingsRefused } from '../../src/server/settings/store.ts';
+import {
+	MAX_TARGETS,
+	MAX_UNDO,
+	SETTINGS,
+	SettingsRefused,
+	SettingsStore
+} from '../../src/server/settings/store.ts';
 import { grant, me, storeEngines, type OpenedStore } from '../fixtures/hosted-store.ts';
+import { hostedModeration } from '../fixtures/hosted-moderation.ts';
 
 const soon = { timeout: 5000, interval: 10 };
 
-function hear(store: { push: HostedPushChannel } | HostedPushChannel, streamer: string) {
+/** A hosted instance's settings, on its own push channel or the one given. */
+const hostedSettings = (db: Db, opts: { push?: HostedPushChannel } = {}) =>
+	new SettingsStore(new HostedKeptStore(SETTINGS, db, opts));
+
+function hear(
+	store: { push: Pick<HostedPushChannel, 'subscribe'> } | HostedPushChannel,
+	streamer: string
+) {
 	const messages: LiveMessage[] = [];
 	const push = 'push' in store ? store.push : store;
 	const stop = push.subscribe(streamer, (m) => messages.push(m));
@@ -38,11 +51,11 @@ describe.each(storeEngines())('settings store on %s', (_name, open) => {
 	let opened: OpenedStore;
 	let db: Db;
 	let store: HostedStore;
-	let settings: HostedSettingsStore;
+	let settings: SettingsStore;
 	beforeAll(async () => {
 		opened = await open();
 		({ db, store } = opened);
-		settings = new HostedSettingsStore(db);
+		settings = hostedSettings(db);
 	}, 60_000);
 	afterAll(async () => {
 		await settings?.close();
@@ -97,7 +110,7 @@ describe.each(storeEngines())('settings store on %s', (_name, open) => {
 	it('of saves from one revision at once, one is kept and the others are conflicts', async () => {
 		const s = await streamer();
 		await settings.save(s, 'media', { volume: '0.1' });
-		const other = new HostedSettingsStore(db);
+		const other = hostedSettings(db);
 		try {
 			const tries = ['0.2', '0.3', '0.4', '0.5'].map((v, i) =>
 				(i % 2 ? other : settings).save(s, 'media', { volume: v }, 1)
@@ -130,7 +143,7 @@ describe.each(storeEngines())('settings store on %s', (_name, open) => {
 	it('a change saved through another store on the database reaches this one’s subscribers', async () => {
 		const s = await streamer();
 		const here = hear(settings, s);
-		const there = new HostedSettingsStore(db);
+		const there = hostedSettings(db);
 		try {
 			await there.save(s, 'counters', { name: 'hugs' });
 			await vi.waitFor(
@@ -169,27 +182,30 @@ describe.each(storeEngines())('settings store on %s', (_name, open) => {
 		const s = await streamer();
 		await settings.save(s, 'tts', { accent: 'gold' });
 		await settings.save(s, 'media', { volume: '0.5' });
-		await sql`update widget_settings set values = ${'{"accent": 5}'}::jsonb
-			where streamer_id = ${s} and target = 'tts'`.execute(db);
+		await sql`update kept_entries set value = ${'{"values": {"accent": 5}, "history": []}'}::jsonb
+			where streamer_id = ${s} and kind = 'settings' and key = 'tts'`.execute(db);
 		const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
 		try {
 			expect((await settings.read(s)).targets).toEqual({ media: { volume: '0.5' } });
-			expect(errors.mock.calls.flat().join(' ')).toContain(`${s} tts are unreadable`);
+			expect(errors.mock.calls.flat().join(' ')).toContain(`${s} tts is unreadable`);
 		} finally {
 			errors.mockRestore();
 		}
+		// A save replaces it.
+		await settings.save(s, 'tts', { accent: 'red' });
+		expect((await settings.read(s)).targets.tts).toEqual({ accent: 'red' });
 		await sql`delete from streamers where id = ${s}`.execute(db);
 		const left = await sql<{ n: string }>`select
-			(select count(*) from widget_settings where streamer_id = ${s}) +
-			(select count(*) from settings_revisions where streamer_id = ${s}) as n`.execute(db);
+			(select count(*) from kept_entries where streamer_id = ${s}) +
+			(select count(*) from kept_meta where streamer_id = ${s}) as n`.execute(db);
 		expect(Number(left.rows[0].n)).toBe(0);
 	});
 
 	it('one push channel shared by the moderation and settings stores: a page hears both, one resync', async () => {
 		const s = await streamer();
 		const push = new HostedPushChannel(db);
-		const moderation = new HostedModerationStore(db, { push });
-		const shared = new HostedSettingsStore(db, { push });
+		const moderation = hostedModeration(db, { push });
+		const shared = hostedSettings(db, { push });
 		try {
 			expect(moderation.push).toBe(shared.push);
 			const page = hear(push, s);

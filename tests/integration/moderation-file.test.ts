@@ -1,4 +1,5 @@
-// Single mode's moderation store (src/server/moderation/file-store.ts): the rules and decisions
+// Single mode's moderation store (src/server/moderation/store.ts, a journal of
+// src/server/store/file-kept.ts): the rules and decisions
 // survive a restart of the server (a new store on the same file), the first decision of a tip
 // stays, a held tip is settled once, and a damaged file stops the server with its name instead of
 // starting with no rules.
@@ -8,10 +9,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { noVideoRules, type LiveMessage } from '../../src/contract/index.ts';
 import type { Decision } from '../../src/core/moderation/decision.ts';
-import {
-	FileModerationStore,
-	ModerationFileError
-} from '../../src/server/moderation/file-store.ts';
+import { moderationFile } from '../../src/server/moderation/store.ts';
+import { KeptFileError } from '../../src/server/store/file-kept.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -35,7 +34,7 @@ const decision = (orderId: string, outcome: Decision['outcome']): Decision => ({
 describe('the moderation file', () => {
 	it('keeps rules and decisions across a restart, owner-only', async () => {
 		const where = file();
-		const first = new FileModerationStore(where);
+		const first = moderationFile(where);
 		await first.saveRules('single', {
 			words: [{ text: 'bad', outcome: 'hold' }],
 			names: [],
@@ -49,14 +48,14 @@ describe('the moderation file', () => {
 		await first.decide('single', [decision('tip_1_a', 'hold')]);
 		expect(statSync(where).mode & 0o777).toBe(0o600);
 
-		const again = new FileModerationStore(where);
-		expect((await again.rules()).version).toBe(1);
-		expect((await again.rules()).rules.words).toEqual([{ text: 'bad', outcome: 'hold' }]);
+		const again = moderationFile(where);
+		expect((await again.rules('single')).version).toBe(1);
+		expect((await again.rules('single')).rules.words).toEqual([{ text: 'bad', outcome: 'hold' }]);
 		expect((await again.get('single', ['tip_1_a'])).get('tip_1_a')?.outcome).toBe('hold');
 	});
 
 	it('the first decision of a tip stays; a held tip is settled once and the change is pushed', async () => {
-		const store = new FileModerationStore(file());
+		const store = moderationFile(file());
 		const heard: LiveMessage[] = [];
 		store.push.subscribe('single', (m) => heard.push(m));
 		await store.decide('single', [decision('tip_2_a', 'hold')]);
@@ -74,10 +73,10 @@ describe('the moderation file', () => {
 	it('a damaged file stops the server with its name and is left as it was', () => {
 		const where = file();
 		writeFileSync(where, '{"version": 3, "rules": {"words": "oops"');
-		expect(() => new FileModerationStore(where)).toThrow(ModerationFileError);
-		expect(() => new FileModerationStore(where)).toThrow(where);
+		expect(() => moderationFile(where)).toThrow(KeptFileError);
+		expect(() => moderationFile(where)).toThrow(where);
 		expect(readFileSync(where, 'utf8')).toBe('{"version": 3, "rules": {"words": "oops"');
 		writeFileSync(where, '{"version": 3, "rules": {"words": "oops"}, "decisions": []}');
-		expect(() => new FileModerationStore(where)).toThrow(/rules\.words: expected array/);
+		expect(() => moderationFile(where)).toThrow(/rules\.words: expected array/);
 	});
 });

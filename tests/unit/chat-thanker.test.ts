@@ -5,11 +5,10 @@
 // stream is given up; a post whose answer is lost is unsure, never posted again but by Send again.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { statusOf } from '../../src/server/chat/ledger.ts';
-import { FileChatStore } from '../../src/server/chat/file-store.ts';
 import { Thanker } from '../../src/server/chat/thanker.ts';
-import type { ChatStore } from '../../src/server/chat/store.ts';
-import { FileModerationStore } from '../../src/server/moderation/file-store.ts';
+import { chatFile, type ChatStore } from '../../src/server/chat/store.ts';
 import type { UpstreamClient } from '../../src/server/upstream.ts';
+import { moderationFile } from '../../src/server/moderation/store.ts';
 
 interface Sent {
 	at: number;
@@ -36,9 +35,9 @@ function upstream(answer: () => Response = () => Response.json({ success: true }
 
 async function rig(answer?: () => Response) {
 	const up = upstream(answer);
-	const moderation = new FileModerationStore(null);
+	const moderation = moderationFile(null);
 	const thanker = new Thanker({
-		store: new FileChatStore(null),
+		store: chatFile(null),
 		moderation,
 		upstreamOf: () => up.client,
 		soleWriter: true
@@ -187,7 +186,7 @@ describe('the thanks sender', () => {
 	});
 
 	it('lists a thanks a stopped sender left mid-post as unsure, and never posts it by itself', async () => {
-		const store = new FileChatStore(null);
+		const store = chatFile(null);
 		const at = Date.now() - 1000;
 		await store.update('s', (s) => {
 			s.thanks = { enabled: true, template: 'Thanks {name}!', burst: 'Thanks {name}!' };
@@ -197,7 +196,7 @@ describe('the thanks sender', () => {
 		const up = upstream();
 		const thanker = new Thanker({
 			store,
-			moderation: new FileModerationStore(null),
+			moderation: moderationFile(null),
 			upstreamOf: () => up.client,
 			soleWriter: true
 		});
@@ -220,7 +219,7 @@ describe('the thanks sender', () => {
 	});
 
 	it('thanks a tip once whose note and settling the store did not take while it was away', async () => {
-		const inner = new FileChatStore(null);
+		const inner = chatFile(null);
 		let away = false;
 		const refuse = () => Promise.reject(new Error('timeout exceeded when trying to connect'));
 		const store: ChatStore = {
@@ -230,7 +229,7 @@ describe('the thanks sender', () => {
 			busy: () => (away ? refuse() : inner.busy())
 		};
 		const up = upstream();
-		const moderation = new FileModerationStore(null);
+		const moderation = moderationFile(null);
 		const thanker = new Thanker({
 			store,
 			moderation,

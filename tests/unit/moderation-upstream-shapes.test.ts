@@ -4,12 +4,12 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { errorResponse } from '../../src/server/http-error.ts';
-import { FileModerationStore } from '../../src/server/moderation/file-store.ts';
 import { Moderator } from '../../src/server/moderation/moderator.ts';
 import type { CallerEnv } from '../../src/server/caller.ts';
 import { moderationRoutes } from '../../src/server/routes/moderation.ts';
 import { passThrough } from '../../src/server/routes/proxy.ts';
 import type { UpstreamClient } from '../../src/server/upstream.ts';
+import { moderationFile } from '../../src/server/moderation/store.ts';
 
 const ORDER = 'tip_1725624000_aaaaaa';
 
@@ -19,7 +19,7 @@ const upstreamAnswering = (body: string) =>
 
 describe('upstream answers moderation cannot read', () => {
 	it('a start answered with a tip missing its name gives the page neither message nor audio', async () => {
-		const moderator = new Moderator(new FileModerationStore(null), () => {});
+		const moderator = new Moderator(moderationFile(null), () => {});
 		const tip = { order_id: ORDER, message: 'raw words', tts_url: 'https://cdn.example.com/a.mp3' };
 		const out = await moderator.rewrite(
 			's',
@@ -33,7 +33,7 @@ describe('upstream answers moderation cannot read', () => {
 	});
 
 	it('Reveal answers 404 when the upstream answers with something that is not JSON', async () => {
-		const moderator = new Moderator(new FileModerationStore(null), () => {});
+		const moderator = new Moderator(moderationFile(null), () => {});
 		const app = new Hono<CallerEnv>();
 		app.onError((err, c) => errorResponse(c, err));
 		app.use('*', (c, next) => {
@@ -52,7 +52,7 @@ describe('upstream answers moderation cannot read', () => {
 	});
 
 	it('keeps every tip of a queue whose items lack or add fields moderation does not read', async () => {
-		const moderator = new Moderator(new FileModerationStore(null), () => {});
+		const moderator = new Moderator(moderationFile(null), () => {});
 		const items = [
 			// Only what a decision needs; no amount, no dates, no audio.
 			{ order_id: 'tip_1_a', name: 'Ana', message: 'hello' },
@@ -75,7 +75,7 @@ describe('upstream answers moderation cannot read', () => {
 	});
 
 	it('leaves out, and does not throw on, a queue item with no name to judge', async () => {
-		const moderator = new Moderator(new FileModerationStore(null), () => {});
+		const moderator = new Moderator(moderationFile(null), () => {});
 		const items = [
 			{ order_id: 'tip_1_a', message: 'no name' },
 			42,

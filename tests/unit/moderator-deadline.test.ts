@@ -6,15 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import { ModerationRules, type QueueTip } from '../../src/contract/index.ts';
 import { STORE_DEADLINE_MS } from '../../src/server/deadline.ts';
-import { FileModerationStore } from '../../src/server/moderation/file-store.ts';
 import { Moderator } from '../../src/server/moderation/moderator.ts';
 import type { Decision, ModerationStore } from '../../src/server/moderation/store.ts';
+import { moderationFile } from '../../src/server/moderation/store.ts';
 
 const S = 'single';
 
 /** A store in memory whose decisions' reads and writes wait while it is stalled. */
 class StallingStore implements ModerationStore {
-	readonly inner = new FileModerationStore(null);
+	readonly inner = moderationFile(null);
 	readonly push = this.inner.push;
 	#gate: Promise<void> | null = null;
 	#open: () => void = () => {};
@@ -27,7 +27,7 @@ class StallingStore implements ModerationStore {
 		this.#open();
 	}
 	rules(_streamer: string) {
-		return this.inner.rules();
+		return this.inner.rules(_streamer);
 	}
 	saveRules(streamer: string, rules: ModerationRules) {
 		return this.inner.saveRules(streamer, rules);

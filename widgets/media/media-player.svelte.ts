@@ -24,18 +24,16 @@ import {
 	mediaQueuePort,
 	videoPlays
 } from '../../src/client/media-queue.ts';
-import { mayClaim, type ObsBridge, type ObsState } from '../../src/client/obs.ts';
-import type { RealtimeState } from '../../src/client/realtime.ts';
+import type { ObsBridge } from '../../src/client/obs.ts';
 import type { SpeechListener } from '../../src/client/sound-bus.ts';
-import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { classifyMedia, mediaTakeoverMs } from '../../src/core/media-source.ts';
-import { callsText, claimText, connectionText, showQueueStatus } from '../shared/queue-status.ts';
-import { PendingReads, readsAgain, Spectator } from '../shared/queue-watch.ts';
+import { QueuePlayer } from '../shared/queue-player.ts';
+import { callsText, claimText } from '../shared/queue-status.ts';
+import { Spectator } from '../shared/queue-watch.ts';
 import { adapterFor } from './adapters/index.ts';
 import { FailedVideos } from './failed-videos.ts';
 import { withVolumeFade } from './adapters/fade.ts';
 import { MediaPlayError, type MediaSession } from './adapters/types.ts';
-import type { SettingsRows } from '../../src/client/settings.ts';
 import { mediaTheme, type MediaParams } from './params.ts';
 import { initialMediaView, nowPlaying, type MediaTheme, type MediaViewModel } from './view.ts';
 
@@ -64,17 +62,15 @@ type Playing = {
 	cancel: () => void;
 };
 
-export class MediaPlayer {
+export class MediaPlayer extends QueuePlayer<QueueMediaItem, MediaParams, MediaViewModel['debug']> {
 	view: MediaViewModel = $state(initialMediaView());
 	/** The player's look: a change of the settings reaches it with the next video. */
 	theme: MediaTheme = $state.raw(null!);
 
-	readonly #runner: ClaimRunner<QueueMediaItem>;
-	readonly #disposers: (() => void)[] = [];
-	#connection: RealtimeState = 'connecting';
-	#connectionDetail = '';
-	#obsState: ObsState;
+	protected readonly runner: ClaimRunner<QueueMediaItem>;
 	#visible = true;
+	/** Stops listening to the tips read aloud. */
+	#unheard?: () => void;
 	#host: HTMLElement | null = null;
 	#hostWaiters: ((el: HTMLElement) => void)[] = [];
 	/** The video playing here and how to end its play() early. */
@@ -82,35 +78,18 @@ export class MediaPlayer {
 	readonly #failures = new FailedVideos(ATTEMPTS);
 	#lastEventId: string | null = null;
 	#lastNote = '';
-	/** The parameters for the next video (applySettings); the one playing keeps its own. */
-	#params: MediaParams;
-	#settingsRows: SettingsRows = [];
 	/** The parameters `theme` was made of. */
 	#themeOf: MediaParams | null = null;
-	readonly #pending = new PendingReads(() => this.#runner.requestSnapshot(0));
 	/** Spectator (claim=never, the preview): what another copy plays, without the video. */
-	readonly #spectator = new Spectator<QueueMediaItem>(
-		{
-			snapshot: () => this.#runner.snapshot,
-			readAgain: () => this.#runner.requestSnapshot(0),
-			show: (media) => (this.view.now = { ...nowPlaying(media), mirrored: true }),
-			hide: (orderId) => {
-				if (this.view.now?.orderId === orderId && this.view.now.mirrored) this.view.now = null;
-			},
-			shown: () => (this.view.now?.mirrored ? this.view.now.orderId : null)
-		},
-		'media',
-		videoPlays
-	);
+	readonly #spectator: Spectator<QueueMediaItem>;
 
 	readonly #deps: MediaPlayerDeps;
 
 	constructor(deps: MediaPlayerDeps) {
+		super(deps, deps.gate);
 		this.#deps = deps;
-		this.#params = deps.params;
 		this.#look(deps.params);
-		this.#obsState = { ...deps.obs };
-		this.#runner = new ClaimRunner<QueueMediaItem>({
+		this.runner = new ClaimRunner<QueueMediaItem>({
 			queue: mediaQueuePort(deps.api, (visible) => this.#setVisible(visible)),
 			player: this.#playerPort(),
 			memory: deps.memory,
@@ -128,35 +107,23 @@ export class MediaPlayer {
 				console.info('[media]', m);
 			}
 		});
+		this.#spectator = new Spectator(
+			this.runner,
+			{
+				show: (media) => (this.view.now = { ...nowPlaying(media), mirrored: true }),
+				hide: (orderId) => {
+					if (this.view.now?.orderId === orderId && this.view.now.mirrored) this.view.now = null;
+				},
+				shown: () => (this.view.now?.mirrored ? this.view.now.orderId : null)
+			},
+			'media',
+			videoPlays
+		);
 	}
 
-	start(): void {
-		const { events, obs, gate, speech } = this.#deps;
-		this.#disposers.push(
-			events.subscribe({
-				event: (e) => this.#onEvent(e),
-				resync: () => this.#runner.requestSnapshot(0),
-				// A decision changed (a video's, or a tip's that its video follows), or the channel
-				// (re)connected: the queue is read again.
-				live: (m) => {
-					if (readsAgain(m, this.#runner.calls.snapshot)) this.#runner.requestSnapshot(0);
-				}
-			}),
-			obs.subscribe((s) => {
-				this.#obsState = s;
-				this.#updateEligibility();
-			}),
-			gate.onUnlockChange(() => this.#updateEligibility()),
-			this.#runner.subscribe(() => {
-				this.#spectator.check();
-				this.#pending.check(this.#runner.snapshot);
-				this.#applyHold();
-				this.#refresh();
-			})
-		);
-		if (speech) this.#disposers.push(speech.subscribe(() => this.#onSpeech()));
-		this.#updateEligibility();
-		this.#runner.start();
+	override start(): void {
+		this.#unheard = this.#deps.speech?.subscribe(() => this.#onSpeech());
+		super.start();
 	}
 
 	/** The markup lends the element the video goes into; returns the detach function. */
@@ -168,87 +135,62 @@ export class MediaPlayer {
 		};
 	}
 
-	setConnection(state: RealtimeState, detail: string): void {
-		this.#connection = state;
-		this.#connectionDetail = detail;
-		this.#updateEligibility();
-	}
-
 	/**
 	 * The stored settings changed: from the next video on (look, size, loudness, ducking); the one
 	 * playing keeps what it began with. Which videos this copy takes changes at once.
 	 */
 	applySettings(params: MediaParams): void {
-		this.#params = params;
+		this.params = params;
 		if (!this.#current) this.#look(params);
-		this.#updateEligibility();
+		this.updateEligibility();
 	}
 
-	/** Where each parameter came from, for the debug panel. */
-	showSettings(rows: SettingsRows): void {
-		this.#settingsRows = rows;
-		this.#refresh();
-	}
-
-	destroy(): void {
-		for (const d of this.#disposers.splice(0)) d();
-		this.#pending.close();
-		this.#runner.close();
+	override destroy(): void {
+		super.destroy();
+		this.#unheard?.();
 		this.#current?.session?.destroy();
 	}
 
-	get calls(): Readonly<Record<string, number>> {
-		return this.#runner.calls;
+	protected changed(): void {
+		this.#spectator.check();
+		this.#applyHold();
 	}
 
-	get claimState(): Readonly<ClaimState<QueueMediaItem>> {
-		return this.#runner.snapshot;
-	}
-
-	#onEvent(e: KnownEvent): void {
+	protected onEvent(e: KnownEvent): void {
 		this.#lastEventId = e.id;
 		const input = mediaInput(e);
 		if (input) {
-			if (!isSideInput(input)) this.#runner.dispatch(input);
+			if (!isSideInput(input)) this.runner.dispatch(input);
 			else if (input.kind === 'visible') this.#setVisible(input.visible);
 			// A TTS clear resets the media playback state too: the snapshot tells what is left.
-			else this.#runner.requestSnapshot();
+			else this.runner.requestSnapshot();
 		}
-		if (this.#params.claim === 'never') this.#spectator.event(e);
-		this.#refresh();
+		if (this.params.claim === 'never') this.#spectator.event(e);
+		this.refresh();
 	}
 
 	#setVisible(visible: boolean): void {
 		if (visible === this.#visible) return;
 		this.#visible = visible;
 		this.view.visible = visible;
-		this.#updateEligibility();
+		this.updateEligibility();
 		this.#applyHold();
 	}
 
 	#onSpeech(): void {
 		this.#applyVolume();
-		this.#updateEligibility();
+		this.updateEligibility();
 	}
 
-	#updateEligibility(): void {
-		const { gate, speech } = this.#deps;
-		const params = this.#params;
-		const holdForTts = params.with_tts === 'hold' && (speech?.speaking ?? false);
-		const eligible =
-			this.#connection !== 'unauthorized' &&
-			gate.unlocked &&
-			this.#visible &&
-			!holdForTts &&
-			mayClaim(params.claim, this.#obsState);
-		if (eligible !== this.#runner.snapshot.eligible)
-			this.#runner.dispatch({ kind: 'eligible', eligible });
-		this.#refresh();
+	/** A hidden player, or one holding for a tip read aloud, claims nothing. */
+	protected override mayPlay(): boolean {
+		const holdForTts = this.params.with_tts === 'hold' && (this.#deps.speech?.speaking ?? false);
+		return this.#visible && !holdForTts;
 	}
 
 	/** The video holds still while the queue is paused or the player hidden. */
 	#applyHold(): void {
-		const held = !this.#visible || this.#runner.snapshot.paused;
+		const held = !this.#visible || this.runner.snapshot.paused;
 		const cur = this.#current;
 		if (cur?.session) {
 			if (held) cur.session.pause();
@@ -260,7 +202,7 @@ export class MediaPlayer {
 
 	#volume(): number {
 		const { speech } = this.#deps;
-		const params = this.#current?.params ?? this.#params;
+		const params = this.#current?.params ?? this.params;
 		const ducked = params.with_tts === 'duck' && (speech?.speaking ?? false);
 		if (this.view.ducked !== ducked) this.view.ducked = ducked;
 		return params.volume * (ducked ? params.duck_volume : 1);
@@ -306,7 +248,7 @@ export class MediaPlayer {
 				}
 				let cancel = () => {};
 				const cancelled = new Promise<void>((resolve) => (cancel = resolve));
-				const cur: Playing = { orderId, params: this.#params, cancel };
+				const cur: Playing = { orderId, params: this.params, cancel };
 				this.#current = cur;
 				this.#look(cur.params);
 				this.view.now = { ...nowPlaying(media), mirrored: false };
@@ -359,16 +301,8 @@ export class MediaPlayer {
 		};
 	}
 
-	#refresh(): void {
-		const v = this.view;
-		const { gate } = this.#deps;
-		const params = this.#params;
-		showQueueStatus(v, this.#connection, this.#connectionDetail, gate.unlocked, params.claim);
-		if (params.debug) v.debug = this.#diagnostics();
-	}
-
-	#diagnostics(): MediaViewModel['debug'] {
-		const s = this.#runner.snapshot;
+	protected diagnostics(connection: string): MediaViewModel['debug'] {
+		const s = this.runner.snapshot;
 		// A hidden player is never eligible (updateEligibility).
 		const claim = claimText(
 			s,
@@ -380,16 +314,16 @@ export class MediaPlayer {
 			(f) => [`failed ${f.orderId}`, `${f.reason}${f.givenUp ? ' (given up)' : ''}`] as const
 		);
 		return [
-			['connection', connectionText(this.#connection, this.#connectionDetail)],
+			['connection', connection],
 			['last event', this.#lastEventId ?? '–'],
 			['claim', claim],
 			['instance', this.#deps.instance],
 			['visible', this.#visible ? 'yes' : 'no (held in place)'],
 			['tip being read', this.#deps.speech?.speaking ? 'yes' : 'no'],
-			['calls', callsText(this.#runner.calls)],
+			['calls', callsText(this.runner.calls)],
 			['last note', this.#lastNote || '–'],
 			...failed,
-			...this.#settingsRows
+			...this.settingsRows
 		];
 	}
 }

@@ -3,6 +3,7 @@
 // decisions changed, and, in spectator mode (claim=never), the item another consumer plays, shown
 // silently until it is done.
 import type { KnownEvent, LiveMessage, TipModeration } from '../../src/contract/index.ts';
+import type { ClaimRunner } from '../../src/client/claim-runner.ts';
 import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { backoffDelay } from '../../src/core/backoff.ts';
 
@@ -63,8 +64,6 @@ export class PendingReads {
 
 /** What spectator mode uses of the player. */
 export interface SpectatorPort<T> {
-	snapshot(): Readonly<ClaimState<T>>;
-	readAgain(): void;
 	show(item: T): void;
 	hide(orderId: string): void;
 	/** The order id of the card on screen, if any. */
@@ -77,13 +76,20 @@ export interface SpectatorPort<T> {
  * its decision, read again when it is not known that way yet.
  */
 export class Spectator<T> {
+	readonly #runner: Pick<ClaimRunner<T>, 'snapshot' | 'requestSnapshot'>;
 	readonly #port: SpectatorPort<T>;
 	readonly #queue: 'tts' | 'media';
 	readonly #plays: (item: T) => boolean;
 	/** The order another consumer started, shown once its decision is known. */
 	#wanted: string | null = null;
 
-	constructor(port: SpectatorPort<T>, queue: 'tts' | 'media', plays: (item: T) => boolean) {
+	constructor(
+		runner: Pick<ClaimRunner<T>, 'snapshot' | 'requestSnapshot'>,
+		port: SpectatorPort<T>,
+		queue: 'tts' | 'media',
+		plays: (item: T) => boolean
+	) {
+		this.#runner = runner;
 		this.#port = port;
 		this.#queue = queue;
 		this.#plays = plays;
@@ -97,7 +103,7 @@ export class Spectator<T> {
 		if (verb === 'started' && orderId !== null) {
 			this.#wanted = orderId;
 			this.check();
-			if (this.#wanted !== null) this.#port.readAgain();
+			if (this.#wanted !== null) this.#runner.requestSnapshot(0);
 		} else if (['finished', 'skipped', 'removed', 'released'].includes(verb) && orderId !== null) {
 			if (this.#wanted === orderId) this.#wanted = null;
 			this.#port.hide(orderId);
@@ -112,7 +118,7 @@ export class Spectator<T> {
 	check(): void {
 		const id = this.#wanted;
 		if (id === null) return;
-		const s = this.#port.snapshot();
+		const s = this.#runner.snapshot;
 		if (s.current !== id) {
 			this.#wanted = null;
 			return;

@@ -75,6 +75,13 @@ export interface ShellView {
 	paramErrors?: readonly string[] | null;
 }
 
+/** The props of a widget drawn from its model (celebration, counters). */
+export interface ModelProps<M> {
+	/** Absent when the URL parameters are wrong (then `paramErrors` says why). */
+	model?: M;
+	paramErrors?: readonly string[] | null;
+}
+
 /** Rows of a widget's debug=1 panel (label, value), shown as text. */
 export type DebugRows = ReadonlyArray<readonly [label: string, value: string]>;
 

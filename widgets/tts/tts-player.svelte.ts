@@ -5,23 +5,21 @@
 // (TtsWidget.svelte). It obeys the token endpoint's moderation decisions (tts-queue.ts): a tip's
 // message is shown only as the token endpoint handed it out with a decision to play it. New
 // parameters from the stored settings (applySettings) apply from the next alert.
-import type { QueueTip } from '../../src/contract/index.ts';
+import type { KnownEvent, QueueTip } from '../../src/contract/index.ts';
 import type { ApiClient } from '../../src/client/api.ts';
 import type { AudioPort } from '../../src/client/audio-port.ts';
 import { openClaimMemory, type ClaimMemory } from '../../src/client/claim-memory.ts';
 import { ClaimRunner, type PlayerPort } from '../../src/client/claim-runner.ts';
 import type { EventHub } from '../../src/client/event-hub.ts';
 import type { LiveState } from '../../src/client/live.ts';
-import { mayClaim, type ObsBridge, type ObsState } from '../../src/client/obs.ts';
-import type { RealtimeState } from '../../src/client/realtime.ts';
-import type { SettingsRows } from '../../src/client/settings.ts';
+import type { ObsBridge } from '../../src/client/obs.ts';
 import type { SpeechAnnouncer } from '../../src/client/sound-bus.ts';
 import { applyTtsEvent, playable, ttsQueuePort } from '../../src/client/tts-queue.ts';
-import type { ClaimState } from '../../src/core/claim-protocol.ts';
 import { readCurrency } from '../shared/currency.ts';
-import { callsText, claimText, connectionText, showQueueStatus } from '../shared/queue-status.ts';
+import { QueuePlayer } from '../shared/queue-player.ts';
+import { callsText, claimText } from '../shared/queue-status.ts';
 import type { TtsParams } from './params.ts';
-import { pending, PendingReads, readsAgain, Spectator } from '../shared/queue-watch.ts';
+import { pending, Spectator } from '../shared/queue-watch.ts';
 import { alertStyle, type AlertStyle } from './tiers.ts';
 import { TtsPlay, type PlayStage } from './tts-play.ts';
 import {
@@ -61,7 +59,7 @@ const claimConfig = (p: TtsParams) => ({
 	gapMs: p.gap * 1000
 });
 
-export class TtsPlayer {
+export class TtsPlayer extends QueuePlayer<QueueTip, TtsParams, TtsViewModel['debug']> {
 	view: TtsViewModel = $state(initialTtsView());
 	/** The card's theme: a change of the settings reaches it once the card on screen has left. */
 	theme: TtsTheme = $state.raw({ scale: 1, position: 'top' });
@@ -71,26 +69,11 @@ export class TtsPlayer {
 		return new TtsPlayer({ ...deps, memory: await openClaimMemory('tts', deps.instance) });
 	}
 
-	readonly #runner: ClaimRunner<QueueTip>;
-	readonly #disposers: (() => void)[] = [];
+	protected readonly runner: ClaimRunner<QueueTip>;
 	#currency: AlertView['currency'] = null;
-	#connection: RealtimeState = 'connecting';
-	#connectionDetail = '';
 	/** The push channel's state (debug panel); the page may not open one. */
 	#live = 'not opened';
-	readonly #pending = new PendingReads(() => this.#runner.requestSnapshot(0));
-	readonly #spectator = new Spectator<QueueTip>(
-		{
-			snapshot: () => this.#runner.snapshot,
-			readAgain: () => this.#runner.requestSnapshot(0),
-			show: (tip) => this.#show(tip, false),
-			hide: (orderId) => this.#hide(orderId),
-			shown: () => this.view.alert?.id ?? null
-		},
-		'tts',
-		playable
-	);
-	#obsState: ObsState;
+	readonly #spectator: Spectator<QueueTip>;
 	/** The play in progress, from the claim runner's play until it settles (even once stopped). */
 	#play: TtsPlay | null = null;
 	/** What a play uses of this player: its dependencies and the ways to show a card. */
@@ -103,18 +86,13 @@ export class TtsPlayer {
 	#lastEventId: string | null = null;
 	#lastEventAt: number | null = null;
 	#lastError = '';
-	/** The parameters for the next alert (applySettings); a play keeps those it began with. */
-	#params: TtsParams;
-	/** Where each parameter came from (debug panel). */
-	#settingsRows: SettingsRows = [];
 
 	readonly #deps: TtsPlayerDeps;
 
 	constructor(deps: TtsPlayerDeps) {
+		super(deps, deps.audio);
 		this.#deps = deps;
-		this.#params = deps.params;
 		this.theme = deps.params;
-		this.#obsState = { ...deps.obs };
 		this.#stage = {
 			...deps,
 			show: (tip, textOnly, style) => this.#show(tip, textOnly, style),
@@ -124,7 +102,7 @@ export class TtsPlayer {
 			},
 			note: (message) => this.#note(message)
 		};
-		this.#runner = new ClaimRunner<QueueTip>({
+		this.runner = new ClaimRunner<QueueTip>({
 			queue: ttsQueuePort(deps.api),
 			player: this.#playerPort(),
 			memory: deps.memory,
@@ -132,60 +110,34 @@ export class TtsPlayer {
 			config: claimConfig(deps.params),
 			log: (m) => this.#note(m)
 		});
-	}
-
-	start(): void {
-		const { events, obs, audio } = this.#deps;
-		this.#disposers.push(
-			events.subscribe({
-				event: (e) => {
-					this.#lastEventId = e.id;
-					this.#lastEventAt = Date.now();
-					applyTtsEvent(this.#runner, e);
-					if (this.#params.claim === 'never') this.#spectator.event(e);
-					else if (this.view.debug) this.#refresh();
-				},
-				resync: () => this.#runner.requestSnapshot(0),
-				// A decision changed, or the channel (re)connected: the queue is read again.
-				live: (m) => {
-					if (readsAgain(m, this.#runner.calls.snapshot)) this.#runner.requestSnapshot(0);
-				}
-			}),
-			obs.subscribe((s) => {
-				this.#obsState = s;
-				this.#updateEligibility();
-			}),
-			audio.onUnlockChange(() => this.#updateEligibility()),
-			this.#runner.subscribe(() => {
-				this.#checkHandoff();
-				this.#spectator.check();
-				this.#pending.check(this.#runner.snapshot);
-				this.#refresh();
-			})
+		this.#spectator = new Spectator(
+			this.runner,
+			{
+				show: (tip) => this.#show(tip, false),
+				hide: (orderId) => this.#hide(orderId),
+				shown: () => this.view.alert?.id ?? null
+			},
+			'tts',
+			playable
 		);
-		void this.#loadCurrency();
-		this.#updateEligibility();
-		this.#runner.start();
 	}
 
-	/** The realtime connection's state, for the status and the diagnostics. */
-	setConnection(state: RealtimeState, detail: string): void {
-		this.#connection = state;
-		this.#connectionDetail = detail;
-		this.#updateEligibility();
+	override start(): void {
+		void this.#loadCurrency();
+		super.start();
 	}
 
 	/** The push channel's state, for the diagnostics. */
 	setLive(state: LiveState, detail: string): void {
 		this.#live = detail ? `${state}: ${detail}` : state;
-		this.#refresh();
+		this.refresh();
 	}
 
 	/** The exit animation finished: drop the alert unless a new one took its place. */
 	alertExited(): void {
 		if (this.view.alertVisible) return;
 		this.view.alert = null;
-		this.theme = this.#params;
+		this.theme = this.params;
 	}
 
 	/**
@@ -193,78 +145,46 @@ export class TtsPlayer {
 	 * times; the card on screen keeps its look, theme included, and its play its sound and volume.
 	 */
 	applySettings(params: TtsParams): void {
-		this.#params = params;
+		this.params = params;
 		this.#stage.params = params;
-		this.#runner.configure(claimConfig(params));
+		this.runner.configure(claimConfig(params));
 		if (this.view.alert === null) this.theme = params;
-		this.#updateEligibility();
+		this.updateEligibility();
 	}
 
-	/** Where each parameter came from, for the debug panel. */
-	showSettings(rows: SettingsRows): void {
-		this.#settingsRows = rows;
-		this.#refresh();
+	protected onEvent(e: KnownEvent): void {
+		this.#lastEventId = e.id;
+		this.#lastEventAt = Date.now();
+		applyTtsEvent(this.runner, e);
+		if (this.params.claim === 'never') this.#spectator.event(e);
+		else if (this.view.debug) this.refresh();
 	}
 
-	destroy(): void {
-		for (const d of this.#disposers.splice(0)) d();
-		this.#pending.close();
-		this.#runner.close();
+	protected changed(): void {
+		this.#checkHandoff();
+		this.#spectator.check();
 	}
 
-	/** Calls made per kind (diagnostics, bench). */
-	get calls(): Readonly<Record<string, number>> {
-		return this.#runner.calls;
-	}
-
-	get claimState(): Readonly<ClaimState<QueueTip>> {
-		return this.#runner.snapshot;
-	}
-
-	#updateEligibility(): void {
-		const { audio } = this.#deps;
-		const params = this.#params;
-		const eligible =
-			this.#connection !== 'unauthorized' &&
-			audio.unlocked &&
-			mayClaim(params.claim, this.#obsState);
-		if (eligible !== this.#runner.snapshot.eligible)
-			this.#runner.dispatch({ kind: 'eligible', eligible });
-		this.#refresh();
-	}
-
-	#refresh(): void {
-		const v = this.view;
-		const { audio } = this.#deps;
-		const params = this.#params;
-		showQueueStatus(v, this.#connection, this.#connectionDetail, audio.unlocked, params.claim);
-		if (params.debug) v.debug = this.#diagnostics();
-	}
-
-	#diagnostics(): TtsViewModel['debug'] {
-		const s = this.#runner.snapshot;
+	protected diagnostics(connection: string): TtsViewModel['debug'] {
+		const s = this.runner.snapshot;
 		const claim = claimText(s, 'not claiming (hidden or audio locked)');
+		const { inObs, visible, active, controlLevel } = this.obsState;
 		return {
-			connection: connectionText(this.#connection, this.#connectionDetail),
+			connection,
 			lastEventId: this.#lastEventId,
 			lastEventAt: this.#lastEventAt,
 			claim,
-			obs: {
-				inObs: this.#obsState.inObs,
-				visible: this.#obsState.visible,
-				active: this.#obsState.active,
-				controlLevel: this.#obsState.controlLevel
-			},
+			obs: { inObs, visible, active, controlLevel },
 			audioUnlocked: this.#deps.audio.unlocked,
 			extra: [
 				['instance', this.#deps.instance],
-				['calls', callsText(this.#runner.calls)],
+				['calls', callsText(this.runner.calls)],
 				['live channel', this.#live],
 				// Only those the token endpoint could not decide: a tip heard of by event is not waiting
 				// (its start is the gate).
 				['awaiting a decision', String(s.items.filter((i) => pending(i.data)).length)],
 				['last note', this.#lastError || '–'],
-				...this.#settingsRows
+				...this.settingsRows
 			]
 		};
 	}
@@ -275,9 +195,9 @@ export class TtsPlayer {
 	}
 
 	#show(tip: QueueTip, textOnly: boolean, style?: AlertStyle): void {
-		const s = style ?? alertStyle(this.#params.alertTiers, tip, this.#params.min_display);
+		const s = style ?? alertStyle(this.params.alertTiers, tip, this.params.min_display);
 		// A new card takes the settings' theme as it is now; it keeps it until it leaves.
-		this.theme = this.#params;
+		this.theme = this.params;
 		this.view.alert = alertView(tip, this.#currency, textOnly, s);
 		this.view.alertVisible = true;
 		this.view.captionStartedAt = null;
@@ -300,7 +220,7 @@ export class TtsPlayer {
 					throw Object.assign(new Error(`${orderId} has no decision to be played`), {
 						permanent: true
 					});
-				const params = this.#params;
+				const params = this.params;
 				const style = alertStyle(params.alertTiers, tip, params.min_display);
 				const play = new TtsPlay(this.#stage, { orderId, tip, mode, attempt, style });
 				this.#play = play;
@@ -346,7 +266,7 @@ export class TtsPlayer {
 	/** The card in hand-off leaves once neither its finish nor the next tip's start is on its way. */
 	#checkHandoff(): void {
 		const id = this.#handoff;
-		const m = this.#runner.snapshot.mine;
+		const m = this.runner.snapshot.mine;
 		// On its way: this tip's finish (it is ours until that lands), or another tip's start.
 		const callOnItsWay =
 			m &&

@@ -84,14 +84,6 @@ export const emptyMeta = (): ChatMeta => ({
 	recent: []
 });
 
-/** The meta of a state (what is stored whole). */
-export const metaOf = ({ thanks, sends, problem, recent }: ChatMeta): ChatMeta => ({
-	thanks,
-	sends,
-	problem,
-	recent
-});
-
 /** The dock's view of the state. */
 export function statusOf(s: ChatState): ChatStatus {
 	let waiting = 0;
@@ -163,8 +155,5 @@ export function nextWake(s: ChatState): number | null {
 	return next;
 }
 
-/** An entry the sender still has something to do with (its streamer is resumed at start). */
+/** An entry the sender still has something to do with (a done or unsure one is dropped in time). */
 export const isBusy = (e: Entry) => e.state !== 'done' && e.state !== 'unsure';
-
-/** A done or unsure entry past keeping, which the stores drop. */
-export const isPast = (e: Entry, now: number) => !isBusy(e) && e.at < now - KEEP_DONE_MS;
