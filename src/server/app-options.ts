@@ -11,6 +11,7 @@ import type { OAuthConnection } from './oauth-client.ts';
 import type { FailureLimiter } from './security.ts';
 import type { UpstreamClient } from './upstream.ts';
 import type { ControlAccess, KeyRefusal } from './caller.ts';
+import type { ViewSource } from './intake/page-reads.ts';
 
 export interface AppOptions {
 	mode: 'live' | 'demo';
@@ -50,6 +51,11 @@ export interface AppOptions {
 	resolveKey?: (
 		key: string
 	) => Promise<{ upstream: UpstreamClient; streamer: string } | { replaced: true } | null>;
+	/**
+	 * The streamer's intake (intake/intake.ts), whose live view answers the pages' reads it can
+	 * (routes/proxy.ts) and whose state /healthz shows; absent or null: every read goes upstream.
+	 */
+	intakeOf?: (streamer: string) => ViewSource | null;
 	/** What a reader may read through /api before it is answered 429 (read-allowance.ts). */
 	readLimits?: ReadLimits;
 	/** A read was refused 429 for its key's (hosted: streamer's) or its address's allowance. */

@@ -47,7 +47,7 @@ export function createApp(opts: AppOptions): Hono {
 	tokenRoute(app, key);
 	app.get('/live', live.route(key));
 	settingsRoute(app, key, settings);
-	proxyRoutes(app, key, moderator, thanker);
+	proxyRoutes(app, key, moderator, thanker, opts.intakeOf);
 	demoActionRoutes(app, opts, key);
 	// The dock's routes exist only where a control credential does (a control key, or hosted mode).
 	if (opts.controlKey !== undefined || opts.resolveControl)

@@ -56,8 +56,9 @@ export interface ServeOptions {
 	/** Checks a save of stored settings (widgets/settings/schemas.ts); absent: saves answer 503. */
 	checkSettings?: AppOptions['checkSettings'];
 	/**
-	 * Keep the streamer's live view with an intake of the server's own (intake/intake.ts): one more
-	 * realtime connection and its reads. Off by default: no page reads the view yet.
+	 * Keep the streamer's live view with an intake of the server's own (intake/intake.ts): one
+	 * realtime connection held while the server runs, whose view answers the pages' reads.
+	 * Default: on.
 	 */
 	intake?: boolean;
 }
@@ -67,7 +68,7 @@ export interface ServedApp {
 	/** `http://host:port`, as a browser reaches it. */
 	origin: string;
 	upstream: UpstreamClient;
-	/** The streamer's intake, when `intake` was asked for. */
+	/** The streamer's intake; null when `intake` was turned off. */
 	intake: StreamIntake | null;
 	close(): Promise<void>;
 }
@@ -142,8 +143,10 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		10_000,
 		opts.oauth ?? null
 	);
+	const intake = opts.intake === false ? null : new StreamIntake(upstream);
 	const app = createApp({
 		readLimits: opts.readLimits,
+		intakeOf: () => intake,
 		mode: opts.mode,
 		simulatorOrigin: opts.simulatorOrigin,
 		upstream,
@@ -168,7 +171,6 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		...nodeAppOptions(opts.dist)
 	});
 	const { server, origin, close } = await listen(app.fetch, host, opts.port ?? 0);
-	const intake = opts.intake ? new StreamIntake(upstream) : null;
 	intake?.start();
 	return {
 		server,

@@ -136,7 +136,9 @@ describe('the intake', () => {
 		const intake = intakeOn(sim, log, key.value);
 		await until(() => allRead(intake));
 		sim.control.revokeKey(key.value);
-		await until(() => log.filter((l) => l.includes('socket closed (4401)')).length >= 2);
+		// Every attempt is refused (and told); the reason to reconnect is told once.
+		await until(() => log.filter((l) => l.includes('invalid_api_key')).length >= 2);
+		expect(log.filter((l) => l.includes('socket closed (4401)'))).toHaveLength(1);
 		expect(log.join('\n')).toMatch(/upstream refused the socket: invalid_api_key/);
 		expect(log.join('\n')).not.toContain(key.value);
 		expect(intake.connected).toBe(false);
@@ -158,15 +160,14 @@ describe('the intake', () => {
 		expect(intake.connects).toBe(1);
 	});
 
-	it('runs in the served token endpoint when asked for, through its budgeted client, until it closes', async () => {
+	it('runs in the served token endpoint unless turned off, through its budgeted client, until it closes', async () => {
 		const sim = await newSim();
 		const served = await serveApp({
 			mode: 'demo',
 			upstream: simUpstream(sim),
 			overlayKey: 'intake-overlay-key-0123456789abcdef',
 			dist: '/nonexistent',
-			checkSettings,
-			intake: true
+			checkSettings
 		});
 		try {
 			const intake = served.intake!;
@@ -182,7 +183,8 @@ describe('the intake', () => {
 			upstream: simUpstream(sim),
 			overlayKey: 'intake-overlay-key-0123456789abcdef',
 			dist: '/nonexistent',
-			checkSettings
+			checkSettings,
+			intake: false
 		});
 		expect(off.intake).toBeNull();
 		await off.close();

@@ -4,17 +4,47 @@
 // view does not keep), and the read goes to the upstream.
 import type { RouteName } from '../../contract/index.ts';
 import type { LiveView } from './live-view.ts';
+import type { ViewPart } from './parts.ts';
 
 /** The upstream's default page of the history reads and of the leaderboard (src/sim/handlers.ts). */
 const DEFAULT_HISTORY_LIMIT = 25;
 const DEFAULT_LEADERBOARD_LIMIT = 10;
+
+/** The part of the view a page's read is answered from; null: a read the view does not keep. */
+export function viewPartOf(name: RouteName): ViewPart | null {
+	switch (name) {
+		case 'ttsQueue':
+			return 'tts';
+		case 'mediaQueue':
+		case 'mediaStatus':
+			return 'media';
+		case 'ttsHistory':
+		case 'mediaHistory':
+		case 'tipping':
+		case 'leaderboard':
+			return name;
+		case 'countersList':
+		case 'counterRead':
+			return 'counters';
+		case 'tipGoalRead':
+			return 'goals';
+		default:
+			return null;
+	}
+}
+
+/** The query of the reads the view answers, as the route's schema parsed it. */
+export interface PageQuery {
+	limit?: number;
+	before?: string;
+}
 
 /** `params` and `query` as the route table matched and checked them. */
 export function answerFromView(
 	view: LiveView,
 	name: RouteName,
 	params: Record<string, string>,
-	query: { limit?: number; before?: string }
+	query: PageQuery
 ): unknown {
 	switch (name) {
 		case 'ttsQueue':

@@ -38,7 +38,13 @@ export class StreamIntake {
 	readonly lacking = new Set<ViewPart>();
 	#socket: WebSocket | null = null;
 	#stopped = true;
+	/** From an attempt's start to its `ready` or close: the `ready` will read every part. */
+	#connecting = false;
+	/** Called, and forgotten, at the next read landed or failed and the next connect or close. */
+	#waiters: Array<() => void> = [];
 	#failures = 0;
+	/** Why the last attempt failed, as logged; cleared by a `ready`. */
+	#lastWhy: string | null = null;
 	#retry: NodeJS.Timeout | null = null;
 	#watchdog: NodeJS.Timeout | null = null;
 	/** From the last `ready`: the upstream's heartbeat period (s). */
@@ -78,14 +84,48 @@ export class StreamIntake {
 		this.#readRetries.clear();
 		this.#socket?.terminate();
 		this.#socket = null;
+		this.#connecting = false;
+		this.#changed();
 	}
 
 	get connected(): boolean {
 		return this.#socket?.readyState === WebSocket.OPEN && this.connects > 0;
 	}
 
+	/**
+	 * Whether an answer of `part` is on its way: a read of it in flight, or a connect under way
+	 * (its `ready` reads every part). Not when a retry waits out its backoff, nor for a part the
+	 * credential may not read.
+	 */
+	pending(part: ViewPart): boolean {
+		if (this.#stopped || this.lacking.has(part)) return false;
+		return this.#reading.has(part) || this.#connecting;
+	}
+
+	/** Resolves at the next change: a read landed or failed, a connect, a close, the stop. */
+	changed(): Promise<void> {
+		return new Promise((resolve) => this.#waiters.push(resolve));
+	}
+
+	/** What /healthz shows of the intake (routes/health.ts). */
+	status(): { connected: boolean; connects: number; reads: number; lacking: ViewPart[] } {
+		let reads = 0;
+		for (const n of this.reads.values()) reads += n;
+		return {
+			connected: this.connected,
+			connects: this.connects,
+			reads,
+			lacking: [...this.lacking]
+		};
+	}
+
+	#changed(): void {
+		for (const resolve of this.#waiters.splice(0)) resolve();
+	}
+
 	async #connect(rejected?: string): Promise<void> {
 		if (this.#stopped) return;
+		this.#connecting = true;
 		let credential: string | null;
 		try {
 			credential = await this.upstream.realtimeCredential(rejected);
@@ -93,7 +133,11 @@ export class StreamIntake {
 			credential = null;
 		}
 		if (this.#stopped) return;
-		if (!credential) return this.#reconnectLater('no upstream credential');
+		if (!credential) {
+			this.#connecting = false;
+			this.#changed();
+			return this.#reconnectLater('no upstream credential');
+		}
 		const socket = new WebSocket(this.upstream.wsUrl);
 		this.#socket = socket;
 		socket.on('open', () =>
@@ -106,19 +150,24 @@ export class StreamIntake {
 		socket.on('close', (code) => {
 			if (socket !== this.#socket) return;
 			this.#socket = null;
+			this.#connecting = false;
 			this.#disarm();
 			// Events sent until the next socket's reads land are lost: no part answers for sure.
 			this.view.gap();
 			// A refused credential may be an expired OAuth access token: the next one is fresh.
 			const rejected = code === CLOSE_UNAUTHORIZED ? credential : undefined;
 			this.#reconnectLater(`socket closed (${code})`, rejected);
+			this.#changed();
 		});
 	}
 
 	#reconnectLater(why: string, rejected?: string): void {
 		if (this.#stopped) return;
 		const delay = backoffDelay(this.#failures++, this.#backoff);
-		this.#log(`[intake] ${why}; reconnecting in ${Math.round(delay)} ms`);
+		// The same reason again (no credential until Connect, a key refused) is told once.
+		if (why !== this.#lastWhy)
+			this.#log(`[intake] ${why}; reconnecting with backoff (next in ${Math.round(delay)} ms)`);
+		this.#lastWhy = why;
 		this.#retry = setTimeout(() => void this.#connect(rejected), delay);
 		this.#retry.unref();
 	}
@@ -129,11 +178,14 @@ export class StreamIntake {
 		const m = frame.value;
 		if (m.kind === 'ready') {
 			this.#failures = 0;
+			this.#lastWhy = null;
 			this.connects += 1;
 			this.lacking.clear();
 			this.#heartbeat = m.message.data.heartbeat_s;
 			// Nothing is replayed after a reconnect (docs/upstream.md): every part is read again.
 			for (const part of VIEW_PARTS) this.#read(part);
+			this.#connecting = false;
+			this.#changed();
 		} else if (m.kind === 'error')
 			this.#log(`[intake] upstream refused the socket: ${m.message.data.code}`);
 		else if (m.kind === 'event') {
@@ -197,9 +249,12 @@ export class StreamIntake {
 		}
 		if (this.#again.delete(part)) again.push(part);
 		for (const p of new Set(again)) this.#read(p);
+		this.#changed();
 	}
 
 	#failed(part: ViewPart, lacking: boolean, error: string): void {
+		// A read under way at the stop fails as the transport closes: nothing more to do.
+		if (this.#stopped) return;
 		if (lacking) {
 			this.lacking.add(part);
 			this.#log(`[intake] the credential cannot read ${part} (${error}); left out`);

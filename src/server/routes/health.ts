@@ -1,14 +1,16 @@
 // GET /healthz: whether the server is up and can reach its upstream (checked at most every 15 s,
-// so a monitor polling it does not spend the upstream's rate limit). Hosted mode reports its own.
+// so a monitor polling it does not spend the upstream's rate limit), and the state of the
+// streamer's intake (intake/intake.ts). Hosted mode reports its own.
 import type { Hono } from 'hono';
 import { Me } from '../../contract/index.ts';
 import type { AppOptions } from '../app-options.ts';
+import { SINGLE_STREAMER } from '../caller.ts';
 
 const RECHECK_MS = 15_000;
 
 export function healthRoute(
 	app: Hono,
-	opts: Pick<AppOptions, 'mode' | 'upstream' | 'simulatorOrigin' | 'health'>
+	opts: Pick<AppOptions, 'mode' | 'upstream' | 'simulatorOrigin' | 'health' | 'intakeOf'>
 ) {
 	let health: { at: number; reachable: boolean } | null = null;
 	app.get('/healthz', async (c) => {
@@ -26,10 +28,12 @@ export function healthRoute(
 			}
 			health = { at: Date.now(), reachable };
 		}
+		const intake = opts.intakeOf?.(SINGLE_STREAMER)?.status();
 		return c.json({
 			ok: true,
 			mode: opts.mode,
 			upstream: { reachable: health.reachable },
+			...(intake ? { intake } : {}),
 			...(opts.mode === 'demo' && opts.simulatorOrigin ? { simulator: opts.simulatorOrigin } : {})
 		});
 	});

@@ -1,7 +1,10 @@
 // /api/*: the calls the pages make to the upstream, forwarded with the server's credential. Only
 // the contract's allowlist (routes marked `proxied`) goes through, with its query and body checked
 // against the route's schemas; the upstream's answer comes back with its status, body and rate
-// limit headers and nothing else.
+// limit headers and nothing else. A page's read the streamer's live view can answer is answered from
+// it instead (intake/page-reads.ts), moderated as the upstream's answer would be, and costs the
+// upstream nothing; a claim runner's queue read with a fresh ticket always goes upstream
+// (routes/read-limit.ts), and so does a read the view cannot answer, counted in the read allowance.
 import type { Hono } from 'hono';
 import { MAX_BODY } from '../../contract/control-bodies.ts';
 import { matchRoute, ROUTES, type Route } from '../../contract/index.ts';
@@ -13,6 +16,8 @@ import type { RequireKey } from './overlay-key.ts';
 import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
 import type { Thanker } from '../chat/thanker.ts';
 import { StoreDeadline } from '../deadline.ts';
+import { answerFromIntake, type ViewSource } from '../intake/page-reads.ts';
+import type { PageQuery } from '../../core/view/answers.ts';
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
 
@@ -20,7 +25,9 @@ export function proxyRoutes(
 	app: Hono,
 	requireKey: RequireKey,
 	moderator: Moderator,
-	thanker: Thanker
+	thanker: Thanker,
+	/** The streamer's intake, whose live view answers pages' reads; none: every read goes upstream. */
+	intakeOf: (streamer: string) => ViewSource | null = () => null
 ) {
 	/** The thanks notes' store (chat/thanker.ts) on a finish's path. */
 	const notes = new StoreDeadline();
@@ -29,7 +36,7 @@ export function proxyRoutes(
 		const path = url.pathname.slice('/api'.length);
 		const match = matchRoute(c.req.method, path);
 		if (!match || !match.route.proxied) throw notForwarded(c.req.method, path);
-		const query = forwardedQuery(match.route, url);
+		const { query, parsed } = checkedQuery(match.route, url);
 		let body: string | undefined;
 		if (match.route.request) {
 			const text = await c.req.text();
@@ -38,9 +45,20 @@ export function proxyRoutes(
 			body = JSON.stringify(checkedBody(spec, text));
 		} else await refuseBody(c);
 		const { streamer, upstream } = c.var.caller;
+		const name = match.name;
+		const read = c.var.read;
+		if (read) {
+			const source = read.fresh ? null : intakeOf(streamer);
+			const answer = source && (await answerFromIntake(source, name, match.params, parsed));
+			if (answer !== null) {
+				const res = Response.json(answer);
+				if (!isModeratedRoute(name)) return passThrough(res);
+				return passThrough(res, (a) => moderator.rewrite(streamer, upstream, name, a, 'page'));
+			}
+			read.charge();
+		}
 		// A queue read with a fresh read ticket goes as a claim (read-limit.ts decided it).
 		const priority = { priority: c.var.readPriority };
-		const name = match.name;
 		if (!isModeratedRoute(name))
 			return passThrough(await upstream.call(match.route.method, path + query, body, priority));
 		// Tips and videos are decided and rewritten before a page sees them (moderation/moderator.ts),
@@ -81,15 +99,27 @@ function notForwarded(method: string, path: string): HttpError {
 
 /** Only a route with a query schema forwards a query, and only what that schema lets through. */
 export function forwardedQuery(route: Route, url: URL): string {
-	if (!route.query || !url.search) return '';
-	const parsed = route.query.safeParse(Object.fromEntries(url.searchParams));
-	if (!parsed.success) throw new HttpError(400, 'bad_request', 'invalid query');
+	return checkedQuery(route, url).query;
+}
+
+/**
+ * The query forwarded (`?...` or ''), and its declared keys as parsed: the view answers by them
+ * (the reads it answers declare `limit` and `before` as these types, src/contract/bodies.ts).
+ */
+function checkedQuery(route: Route, url: URL): { query: string; parsed: PageQuery } {
+	const parsed: Record<string, unknown> = {};
+	if (!route.query || !url.search) return { query: '', parsed: {} };
+	const checked = route.query.safeParse(Object.fromEntries(url.searchParams));
+	if (!checked.success) throw new HttpError(400, 'bad_request', 'invalid query');
 	const kept = new URLSearchParams();
 	// The query schemas are loose (parse leniently): forward only the keys they declare.
 	const declared = (route.query as { shape?: Record<string, unknown> }).shape ?? {};
-	for (const [k, v] of Object.entries(parsed.data as Record<string, unknown>))
-		if (k in declared && v !== undefined) kept.set(k, String(v));
-	return kept.size ? '?' + kept.toString() : '';
+	for (const [k, v] of Object.entries(checked.data as Record<string, unknown>))
+		if (k in declared && v !== undefined) {
+			kept.set(k, String(v));
+			parsed[k] = v;
+		}
+	return { query: kept.size ? '?' + kept.toString() : '', parsed: parsed as PageQuery };
 }
 
 const invalidBody = () => new HttpError(400, 'bad_request', 'invalid request body');

@@ -1,16 +1,19 @@
-// Reads over their share are refused here, before they cost the upstream: a GET of /api that its
-// overlay key (in hosted mode, its streamer) or its client address has no allowance left for is
-// answered 429 with Retry-After, which the pages wait out (src/client/api.ts). Claims and the
-// dock's controls are never limited here: only reads are, and the handoff token a page mints to
-// connect is not (the upstream budget's queue paces it). The allowance is this process's: behind a
-// load balancer each instance keeps its own (the upstream budget keeps the claims' share across
+// Reads over their share are refused before they cost the upstream: a GET of /api that goes
+// upstream, when its overlay key (in hosted mode, its streamer) or its client address has no
+// allowance left, is answered 429 with Retry-After, which the pages wait out (src/client/api.ts).
+// The allowance is taken by routes/proxy.ts as the read goes upstream (`c.var.read.charge`): a
+// read the streamer's live view answers costs the upstream nothing and is not counted. Claims and
+// the dock's controls are never limited here: only reads are, and the handoff token a page mints
+// to connect is not (the upstream budget's queue paces it). The allowance is this process's: behind
+// a load balancer each instance keeps its own (the upstream budget keeps the claims' share across
 // instances).
 //
 // Read tickets (read-tickets.ts) are handed out and taken here: in X-Read-Ticket, two on a
 // successful POST /token, one on the answer to any other call of /api than a GET, and one on the
 // answer to a read that presented a fresh one. A queue read a page's claim runner makes with a
 // fresh ticket of its streamer is not counted in the allowance and is sent upstream as a claim
-// (routes/proxy.ts reads `readPriority`); a ticket that is anything but fresh changes nothing.
+// (routes/proxy.ts reads `readPriority`), and never answered from the view (`read.fresh`): a claim
+// must see the upstream's truth. A ticket that is anything but fresh changes nothing.
 import type { Context } from 'hono';
 import { matchRoute, type RouteName } from '../../contract/index.ts';
 import { ReadAllowance } from '../../core/read-allowance.ts';
@@ -24,6 +27,8 @@ declare module 'hono' {
 	interface ContextVariableMap {
 		/** Set on a read with a fresh ticket: the priority it is sent upstream with. */
 		readPriority?: CallPriority;
+		/** Set on a read of /api: what routes/proxy.ts does with it. */
+		read?: PageRead;
 	}
 }
 
@@ -31,6 +36,14 @@ type ReadLimitOptions = Pick<
 	AppOptions,
 	'clientAddress' | 'readLimits' | 'readRefused' | 'readTicketKey'
 >;
+
+/** A page's read of /api, as the route that answers it sees it. */
+export interface PageRead {
+	/** A claim runner's queue read with a fresh ticket: to the upstream, never from the view. */
+	fresh: boolean;
+	/** The read goes upstream: takes its allowance (nothing for a claim), or throws the 429. */
+	charge(): void;
+}
 
 /** The header that carries read tickets both ways. */
 const TICKET_HEADER = 'X-Read-Ticket';
@@ -52,20 +65,28 @@ export function limitReads(
 		requireKey(c, async () => {
 			const scope = c.var.caller.streamer;
 			let issue = issuedFor(c);
+			let refused = false;
 			if (isRead(c)) {
 				// Decided once, here; a ticket that is anything but fresh leaves a plain read.
 				const fresh = tickets.redeem(scope, c.req.header(TICKET_HEADER));
 				if (fresh) issue = 1;
-				if (fresh && ticketed(c) && tickets.takePriority(scope)) c.set('readPriority', 'claim');
-				else {
+				const claim = fresh && ticketed(c);
+				if (claim && tickets.takePriority(scope)) c.set('readPriority', 'claim');
+				let charged = c.var.readPriority === 'claim';
+				const charge = () => {
+					if (charged) return;
+					charged = true;
 					const verdict = allowance.take(scope, opts.clientAddress?.(c) ?? 'local', now());
-					if (!verdict.ok) {
-						opts.readRefused?.(scope, verdict.by);
-						throw tooManyReads(verdict);
-					}
-				}
+					if (verdict.ok) return;
+					refused = true;
+					opts.readRefused?.(scope, verdict.by);
+					throw tooManyReads(verdict);
+				};
+				c.set('read', { fresh: claim, charge });
 			}
 			await next();
+			// A read refused for its allowance gets no ticket back (it used the one it presented).
+			if (refused) return;
 			if (issue && (c.req.method !== 'POST' || c.req.path !== '/token' || c.res.ok))
 				setTicket(c, Array.from({ length: issue }, () => tickets.issue(scope)).join(','));
 		});

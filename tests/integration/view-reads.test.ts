@@ -1,0 +1,148 @@
+// Pages read the live view: the token endpoint on a real port (src/server/serve.ts) in front of the
+// simulator holds one realtime connection of its own, and the pages' reads of the queues, the
+// recent lists, the counters, a tip goal and the leaderboard are answered from its view, as the
+// upstream would answer them, however many pages ask: counted in the simulator's log, the upstream
+// is read once for each (the intake's read), and none is refused for the read allowance. A claim
+// runner's queue read with a fresh read ticket still goes to the upstream.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_READ_LIMITS } from '../../src/core/read-allowance.ts';
+import { VIEW_PARTS } from '../../src/core/view/parts.ts';
+import { serveApp, type ServedApp } from '../../src/server/serve.ts';
+import { checkSettings } from '../fixtures/settings.ts';
+import { api, readyTip, simsPerTest, until, type Sim } from '../fixtures/sim.ts';
+import { simUpstream } from '../fixtures/token-endpoint.ts';
+
+const OVERLAY_KEY = 'view-reads-overlay-key-0123456789';
+const GOAL_OVERLAY = 'o_1a2b3c4d';
+
+const start = simsPerTest();
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+	for (const close of closers.splice(0)) await close();
+});
+
+async function served(): Promise<{ sim: Sim; app: ServedApp }> {
+	const sim = await start();
+	const app = await serveApp({
+		mode: 'demo',
+		upstream: simUpstream(sim),
+		overlayKey: OVERLAY_KEY,
+		dist: '/nonexistent',
+		checkSettings
+	});
+	closers.push(() => app.close());
+	const intake = app.intake!;
+	await until(() => VIEW_PARTS.every((p) => intake.view.sure(p)));
+	return { sim, app };
+}
+
+/** A page's read of the token endpoint (its overlay key, from this machine). */
+async function read(app: ServedApp, path: string, headers: Record<string, string> = {}) {
+	const res = await fetch(app.origin + '/api' + path, {
+		headers: { 'x-overlay-key': OVERLAY_KEY, ...headers }
+	});
+	return { status: res.status, body: await res.json(), ticket: res.headers.get('x-read-ticket') };
+}
+
+/** The upstream's calls of `method path` (its query left out) in the simulator's log. */
+const upstreamCalls = (sim: Sim, method: string, path: string) =>
+	sim.control.log.requests().filter((e) => e.method === method && e.path.split('?')[0] === path)
+		.length;
+
+/** The reads the widgets make that the view answers, and the upstream path each one reads. */
+const PAGE_READS: [string, string][] = [
+	['/tts/queue', '/tts/queue'],
+	['/media/queue', '/media/queue'],
+	['/media/status', '/media/queue'],
+	['/tts/history?limit=10', '/tts/history'],
+	['/media/history', '/media/history'],
+	['/counters', '/counters'],
+	[`/overlays/${GOAL_OVERLAY}/tip-goal`, `/overlays/${GOAL_OVERLAY}/tip-goal`],
+	['/leaderboard?limit=5', '/leaderboard']
+];
+
+describe('pages read the live view', { timeout: 30_000 }, () => {
+	it('answers many pages’ reads as the upstream would, at the cost of one upstream read each, none refused', async () => {
+		const { sim, app } = await served();
+		const first = await readyTip(sim, { name: 'Ada', amount: 7 });
+		await until(() => app.intake!.view.tts.items.some((t) => t.order_id === first.order_id));
+		await until(() => VIEW_PARTS.every((p) => app.intake!.view.sure(p)));
+		const before = new Map(PAGE_READS.map(([, up]) => [up, upstreamCalls(sim, 'GET', up)]));
+		expect(before.get('/tts/queue')).toBe(1);
+
+		// More pages than the address's read allowance would let through.
+		const pages = Math.ceil(DEFAULT_READ_LIMITS.address.burst / PAGE_READS.length) + 2;
+		const answers = await Promise.all(
+			Array.from({ length: pages }, () => Promise.all(PAGE_READS.map(([p]) => read(app, p))))
+		);
+		for (const page of answers) for (const a of page) expect(a.status).toBe(200);
+		for (const [up, n] of before) expect(upstreamCalls(sim, 'GET', up), up).toBe(n);
+
+		// Each answer is what the same read forwarded to the upstream answers (moderated alike).
+		const forwarding = await serveApp({
+			mode: 'demo',
+			upstream: simUpstream(sim),
+			overlayKey: OVERLAY_KEY,
+			dist: '/nonexistent',
+			checkSettings,
+			intake: false
+		});
+		closers.push(() => forwarding.close());
+		for (const [i, [path]] of PAGE_READS.entries())
+			expect(answers[0][i].body, path).toEqual((await read(forwarding, path)).body);
+		expect(answers.at(-1)![0].body.items.map((t: { order_id: string }) => t.order_id)).toEqual([
+			first.order_id
+		]);
+
+		// A tip comes: the pages see it from the view, which reads no queue for it.
+		const queueReads = upstreamCalls(sim, 'GET', '/tts/queue');
+		const second = await readyTip(sim, { name: 'Bea', amount: 3 });
+		const holds = async () =>
+			(await read(app, '/tts/queue')).body.items.some(
+				(t: { order_id: string }) => t.order_id === second.order_id
+			);
+		for (const end = Date.now() + 5000; !(await holds());) {
+			expect(Date.now()).toBeLessThan(end);
+			await new Promise((r) => setTimeout(r, 20));
+		}
+		expect(upstreamCalls(sim, 'GET', '/tts/queue')).toBe(queueReads);
+	});
+
+	it('sends a claim runner’s queue read with a fresh ticket to the upstream, and a plain read to the view', async () => {
+		const { sim, app } = await served();
+		const token = await fetch(app.origin + '/token', {
+			method: 'POST',
+			headers: { 'x-overlay-key': OVERLAY_KEY }
+		});
+		expect(token.status).toBe(200);
+		const [ticket] = token.headers.get('x-read-ticket')!.split(',');
+		const upstreamReads = () => upstreamCalls(sim, 'GET', '/tts/queue');
+		const n = upstreamReads();
+
+		const claim = await read(app, '/tts/queue', { 'x-read-ticket': ticket });
+		expect(claim.status).toBe(200);
+		expect(upstreamReads()).toBe(n + 1);
+		// A replay of that very read (its ticket used) is a plain read: the view answers it.
+		const replay = await read(app, '/tts/queue', { 'x-read-ticket': ticket });
+		expect(replay.status).toBe(200);
+		expect(replay.body).toEqual(claim.body);
+		expect(upstreamReads()).toBe(n + 1);
+	});
+
+	it('sends upstream what the view does not keep: an older page of history, the account', async () => {
+		const { sim, app } = await served();
+		const history = upstreamCalls(sim, 'GET', '/tts/history');
+		const older = await read(app, '/tts/history?before=ord_none');
+		expect(older.status).toBe((await api(sim, 'GET', '/tts/history?before=ord_none')).status);
+		expect(upstreamCalls(sim, 'GET', '/tts/history')).toBe(history + 2);
+		expect((await read(app, '/me')).status).toBe(200);
+		expect(upstreamCalls(sim, 'GET', '/me')).toBe(1);
+	});
+
+	it('shows the intake in /healthz', async () => {
+		const { app } = await served();
+		const health = await (await fetch(app.origin + '/healthz')).json();
+		expect(health.intake).toMatchObject({ connected: true, connects: 1, lacking: [] });
+		expect(health.intake.reads).toBeGreaterThanOrEqual(VIEW_PARTS.length);
+	});
+});
