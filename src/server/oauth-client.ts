@@ -65,6 +65,8 @@ export class OAuthConnection {
 	private readonly endpoint: TokenEndpoint;
 	private readonly tokens: ConnectionTokens;
 	private readonly flow: AuthorizationFlow;
+	/** Told after a connect and after a disconnect: the credential to use has changed. */
+	private readonly listeners = new Set<() => void>();
 
 	constructor(private readonly s: OAuthSettings) {
 		this.endpoint = {
@@ -90,6 +92,16 @@ export class OAuthConnection {
 	/** Refreshes sent since start (tests and logs). */
 	get refreshCount(): number {
 		return this.tokens.refreshCount;
+	}
+
+	/** `listener` hears every connect and disconnect; returns the function that removes it. */
+	onChange(listener: () => void): () => void {
+		this.listeners.add(listener);
+		return () => void this.listeners.delete(listener);
+	}
+
+	private changed(): void {
+		for (const listener of this.listeners) listener();
 	}
 
 	async status(): Promise<ConnectionStatus> {
@@ -134,6 +146,7 @@ export class OAuthConnection {
 			throw this.tokens.record(err);
 		}
 		await this.tokens.connected(tokens, startedAt);
+		this.changed();
 		await this.describeConnection(tokens.access_token);
 	}
 
@@ -151,6 +164,7 @@ export class OAuthConnection {
 	async disconnect(): Promise<{ revoked: boolean; message?: string }> {
 		await this.tokens.load();
 		const token = await this.tokens.forget();
+		this.changed();
 		if (!token) return { revoked: true };
 		try {
 			const { server, client, auth } = this.endpoint;

@@ -172,12 +172,15 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 	});
 	const { server, origin, close } = await listen(app.fetch, host, opts.port ?? 0);
 	intake?.start();
+	// Connect and Disconnect change the credential the intake's socket authenticates with.
+	const unhear = intake && opts.oauth?.onChange(() => intake.reconnect());
 	return {
 		server,
 		origin,
 		upstream,
 		intake,
 		close: async () => {
+			unhear?.();
 			intake?.stop();
 			await close();
 			transport.close();

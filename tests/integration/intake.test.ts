@@ -160,6 +160,28 @@ describe('the intake', () => {
 		expect(intake.connects).toBe(1);
 	});
 
+	it('connects at once when the credential changes, not after its backoff', async () => {
+		const sim = await newSim();
+		// No credential at first (OAuth only, before Connect), then the key once connected.
+		const held = { key: '' };
+		const upstream = new UpstreamClient(() => simUpstream(sim, held.key));
+		const log: string[] = [];
+		const intake = new StreamIntake(upstream, {
+			backoff: { baseMs: 600_000, maxMs: 600_000 },
+			log: (line) => log.push(line)
+		});
+		running.push(intake);
+		intake.start();
+		await until(() => log.some((l) => l.includes('no upstream credential')));
+		held.key = sim.apiKey;
+		intake.reconnect();
+		await until(() => allRead(intake) && intake.connected);
+		// Once more, with a socket open: it is made again, and every part read again after it.
+		const reads = intake.reads.get('tts');
+		intake.reconnect();
+		await until(() => intake.connects === 2 && intake.reads.get('tts') === reads! + 1);
+	});
+
 	it('runs in the served token endpoint unless turned off, through its budgeted client, until it closes', async () => {
 		const sim = await newSim();
 		const served = await serveApp({

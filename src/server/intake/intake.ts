@@ -43,6 +43,8 @@ export class StreamIntake {
 	/** Called, and forgotten, at the next read landed or failed and the next connect or close. */
 	#waiters: Array<() => void> = [];
 	#failures = 0;
+	/** reconnect() closed the socket: its close connects again without a backoff. */
+	#promptly = false;
 	/** Why the last attempt failed, as logged; cleared by a `ready`. */
 	#lastWhy: string | null = null;
 	#retry: NodeJS.Timeout | null = null;
@@ -86,6 +88,22 @@ export class StreamIntake {
 		this.#socket = null;
 		this.#connecting = false;
 		this.#changed();
+	}
+
+	/**
+	 * The credential changed (an OAuth connect or disconnect): the socket is made again with the
+	 * one to use now, at once rather than after a backoff.
+	 */
+	reconnect(): void {
+		if (this.#stopped) return;
+		this.#failures = 0;
+		// Its close reconnects at once (and has every part read again after the `ready`).
+		this.#promptly = true;
+		if (this.#socket) return void this.#socket.terminate();
+		this.#promptly = false;
+		if (this.#connecting) return;
+		if (this.#retry) clearTimeout(this.#retry);
+		void this.#connect();
 	}
 
 	get connected(): boolean {
@@ -163,7 +181,8 @@ export class StreamIntake {
 
 	#reconnectLater(why: string, rejected?: string): void {
 		if (this.#stopped) return;
-		const delay = backoffDelay(this.#failures++, this.#backoff);
+		const delay = this.#promptly ? 0 : backoffDelay(this.#failures++, this.#backoff);
+		this.#promptly = false;
 		// The same reason again (no credential until Connect, a key refused) is told once.
 		if (why !== this.#lastWhy)
 			this.#log(`[intake] ${why}; reconnecting with backoff (next in ${Math.round(delay)} ms)`);
