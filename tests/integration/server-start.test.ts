@@ -108,6 +108,14 @@ function rawRequest(
 	});
 }
 
+/** The server's own realtime connection, as /healthz shows it (src/server/intake/intake.ts). */
+const INTAKE = {
+	connected: expect.any(Boolean),
+	connects: expect.any(Number),
+	reads: expect.any(Number),
+	lacking: expect.any(Array)
+};
+
 describe('npm start in demo mode', () => {
 	let server: Running;
 	beforeAll(async () => {
@@ -122,6 +130,7 @@ describe('npm start in demo mode', () => {
 			ok: true,
 			mode: 'demo',
 			upstream: { reachable: true },
+			intake: INTAKE,
 			simulator: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/)
 		});
 	});
@@ -191,7 +200,11 @@ describe('npm start in demo mode', () => {
 		const token = await fetch(`${server.origin}/token`, { method: 'POST', headers });
 		expect(token.status).toBe(200);
 		expect(Object.keys(await token.json()).sort()).toEqual(['expires_at', 'token', 'ws_url']);
-		const queue = await fetch(`${server.origin}/api/tts/queue`, { headers });
+		// With a ticket of the mint, as a claim runner reads it: forwarded, not from the live view.
+		const ticket = token.headers.get('x-read-ticket')!.split(',')[0];
+		const queue = await fetch(`${server.origin}/api/tts/queue`, {
+			headers: { ...headers, 'x-read-ticket': ticket }
+		});
 		expect(queue.status).toBe(200);
 		expect(queue.headers.get('ratelimit-limit')).toMatch(/^\d+$/);
 	});
@@ -264,7 +277,12 @@ describe('npm start in live mode', () => {
 		expect(err).not.toContain('lacks tts:read');
 		expect(out + err).not.toContain(key.value);
 		const health = await fetch(`${server.origin}/healthz`);
-		expect(await health.json()).toEqual({ ok: true, mode: 'live', upstream: { reachable: true } });
+		expect(await health.json()).toEqual({
+			ok: true,
+			mode: 'live',
+			upstream: { reachable: true },
+			intake: INTAKE
+		});
 	});
 
 	it('with OAuth: a second server on the same token file stops naming the first; after a kill -9 the restart right away runs', async () => {
