@@ -55,7 +55,9 @@ if (role === 'sim') {
 		// The figure is the endpoint's cost per call: thousands of reads on one key, never refused
 		// by the read allowance or held for the upstream's limits (the simulator's are lifted too).
 		readLimits: UNLIMITED_READS,
-		budgetPolicy: { ...DOCUMENTED_POLICY, perIp: 100_000_000, perAuthorization: 100_000_000 }
+		budgetPolicy: { ...DOCUMENTED_POLICY, perIp: 100_000_000, perAuthorization: 100_000_000 },
+		// A forwarded call's cost: with the live view on, the queue read would be answered from it.
+		intake: false
 	});
 	console.log(JSON.stringify({ origin: served.origin }));
 } else if (role === 'client') {

@@ -2,6 +2,7 @@
 // loopback ports in this process (the e2e tier's stack), with the simulator's rate limits lifted so
 // that thousands of tips fit in a minute.
 import { fileURLToPath } from 'node:url';
+import { VIEW_PARTS } from '../src/core/view/parts.ts';
 import { serveApp } from '../src/server/serve.ts';
 import { startSimulator, type RunningSimulator, type StartOptions } from '../src/sim/index.ts';
 import type { RequestEntry } from '../src/sim/log.ts';
@@ -35,6 +36,10 @@ export async function startStack(options: StartOptions = {}): Promise<Stack> {
 		dist: DIST,
 		simulatorOrigin: sim.origin
 	});
+	// The server's own intake reads its live view as it connects: done before a page is measured.
+	const intake = served.intake!;
+	while (!VIEW_PARTS.every((part) => intake.view.sure(part)))
+		await new Promise((resolve) => setTimeout(resolve, 20));
 	const tracker = new Tracker(sim);
 	return {
 		sim,
