@@ -297,8 +297,8 @@ test('after a dropped connection the dock shows the true state, changed while it
 	await expect.poll(() => nowPlaying(page, 'tts')).toBe(playing.order_id);
 	expect(await rows(page, 'next-tips')).toEqual([waiting.order_id]);
 
-	// The dock's socket dies and its reconnects are refused for a while.
-	expect(stack.sim.control.dropSockets(3000)).toBe(1);
+	// The dock's socket (and the server's intake's) dies and reconnects are refused for a while.
+	expect(stack.sim.control.dropSockets(3000)).toBe(2);
 	const connection = () => attrOf(page, '[data-testid=dock]', 'data-connection');
 	await expect.poll(connection, { timeout: REACT_MS }).not.toBe('open');
 	expect((await controlAction(stack, 'tts-skip', playing.order_id)).body.outcome).toBe('done');

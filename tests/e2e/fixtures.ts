@@ -3,6 +3,7 @@
 // steers the simulator and reads its log directly (the only way to observe in Chromium 103).
 import { test as base, expect, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
+import { VIEW_PARTS } from '../../src/core/view/parts.ts';
 import { serveApp } from '../../src/server/serve.ts';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.ts';
 import type { RequestEntry } from '../../src/sim/log.ts';
@@ -40,6 +41,9 @@ export const test = base.extend<{ stack: Stack }>({
 			simulatorOrigin: sim.origin,
 			checkSettings
 		});
+		// The server's own intake reads every part of its live view as it connects: done before the
+		// test starts, so what a test counts in the simulator's log from then on is its pages'.
+		await eventually(() => VIEW_PARTS.every((part) => served.intake?.view.sure(part)));
 		await use({
 			sim,
 			origin: served.origin,

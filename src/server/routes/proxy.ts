@@ -48,7 +48,7 @@ export function proxyRoutes(
 		const name = match.name;
 		const read = c.var.read;
 		if (read) {
-			const source = read.fresh ? null : intakeOf(streamer);
+			const source = read.claim ? null : intakeOf(streamer);
 			const answer = source && (await answerFromIntake(source, name, match.params, parsed));
 			if (answer !== null) {
 				const res = Response.json(answer);

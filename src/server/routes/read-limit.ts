@@ -12,7 +12,7 @@
 // successful POST /token, one on the answer to any other call of /api than a GET, and one on the
 // answer to a read that presented a fresh one. A queue read a page's claim runner makes with a
 // fresh ticket of its streamer is not counted in the allowance and is sent upstream as a claim
-// (routes/proxy.ts reads `readPriority`), and never answered from the view (`read.fresh`): a claim
+// (routes/proxy.ts reads `readPriority`), and never answered from the view (`read.claim`): a claim
 // must see the upstream's truth. A ticket that is anything but fresh changes nothing.
 import type { Context } from 'hono';
 import { matchRoute, type RouteName } from '../../contract/index.ts';
@@ -40,7 +40,7 @@ type ReadLimitOptions = Pick<
 /** A page's read of /api, as the route that answers it sees it. */
 export interface PageRead {
 	/** A claim runner's queue read with a fresh ticket: to the upstream, never from the view. */
-	fresh: boolean;
+	claim: boolean;
 	/** The read goes upstream: takes its allowance (nothing for a claim), or throws the 429. */
 	charge(): void;
 }
@@ -82,7 +82,7 @@ export function limitReads(
 					opts.readRefused?.(scope, verdict.by);
 					throw tooManyReads(verdict);
 				};
-				c.set('read', { fresh: claim, charge });
+				c.set('read', { claim, charge });
 			}
 			await next();
 			// A read refused for its allowance gets no ticket back (it used the one it presented).
