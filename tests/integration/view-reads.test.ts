@@ -10,7 +10,8 @@ import { VIEW_PARTS } from '../../src/core/view/parts.ts';
 import { serveApp, type ServedApp } from '../../src/server/serve.ts';
 import { checkSettings } from '../fixtures/settings.ts';
 import { api, readyTip, simsPerTest, until, type Sim } from '../fixtures/sim.ts';
-import { simUpstream } from '../fixtures/token-endpoint.ts';
+import { send, simUpstream, tokenEndpoint } from '../fixtures/token-endpoint.ts';
+import { FakeIntake } from '../fixtures/view-source.ts';
 
 const OVERLAY_KEY = 'view-reads-overlay-key-0123456789';
 const GOAL_OVERLAY = 'o_1a2b3c4d';
@@ -144,5 +145,42 @@ describe('pages read the live view', { timeout: 30_000 }, () => {
 		const health = await (await fetch(app.origin + '/healthz')).json();
 		expect(health.intake).toMatchObject({ connected: true, connects: 1, lacking: [] });
 		expect(health.intake.reads).toBeGreaterThanOrEqual(VIEW_PARTS.length);
+	});
+});
+
+describe('a page’s read while the view is not sure', { timeout: 30_000 }, () => {
+	/** The token endpoint whose streamer's intake the test drives, and the counters' upstream reads. */
+	async function endpoint() {
+		const sim = await start();
+		const intake = new FakeIntake();
+		const { app, calls } = tokenEndpoint(simUpstream(sim), { intakeOf: () => intake });
+		const counterReads = () => calls.filter((c) => c === 'GET /counters').length;
+		return { sim, intake, app, counterReads };
+	}
+
+	it('waits for the part’s read on its way and is answered from it, with no read of its own', async () => {
+		const { sim, intake, app, counterReads } = await endpoint();
+		intake.read('counters');
+		const pages = Array.from({ length: 5 }, () => send(app, 'GET', '/api/counters'));
+		await until(() => intake.waiting === 5);
+		const upstream = (await api(sim, 'GET', '/counters')).body;
+		intake.land('counters', upstream);
+		for (const res of await Promise.all(pages)) {
+			expect(res.status).toBe(200);
+			expect(await res.json()).toEqual(upstream);
+		}
+		expect(counterReads()).toBe(0);
+	});
+
+	it('goes upstream when the read on its way fails, and at once when none is on its way', async () => {
+		const { intake, app, counterReads } = await endpoint();
+		intake.read('counters');
+		const page = send(app, 'GET', '/api/counters');
+		await until(() => intake.waiting === 1);
+		intake.fail('counters');
+		expect((await page).status).toBe(200);
+		expect(counterReads()).toBe(1);
+		expect((await send(app, 'GET', '/api/counters')).status).toBe(200);
+		expect(counterReads()).toBe(2);
 	});
 });

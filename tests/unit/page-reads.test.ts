@@ -4,9 +4,8 @@
 // wait when the read does not land.
 import { describe, expect, it } from 'vitest';
 import type { Counter } from '../../src/contract/index.ts';
-import { LiveView } from '../../src/core/view/live-view.ts';
-import type { Snapshots, ViewPart } from '../../src/core/view/parts.ts';
 import { answerFromIntake, type ViewSource } from '../../src/server/intake/page-reads.ts';
+import { FakeIntake } from '../fixtures/view-source.ts';
 
 const counter = (name: string, value: number): Counter => ({
 	name,
@@ -14,36 +13,6 @@ const counter = (name: string, value: number): Counter => ({
 	created_at: '2026-11-29T12:00:00Z',
 	updated_at: '2026-11-29T12:00:00Z'
 });
-
-/** An intake as far as page reads see it: its view, the parts being read, a read landing. */
-class FakeIntake implements ViewSource {
-	readonly view = new LiveView();
-	readonly reading = new Set<ViewPart>();
-	#waiters: (() => void)[] = [];
-	pending(part: ViewPart) {
-		return this.reading.has(part);
-	}
-	changed() {
-		return new Promise<void>((resolve) => this.#waiters.push(resolve));
-	}
-	status() {
-		return { connected: true, connects: 1, reads: 0, lacking: [] };
-	}
-	read(part: ViewPart) {
-		this.reading.add(part);
-		this.view.beginRead(part, Date.now());
-	}
-	land<P extends ViewPart>(part: P, body: Snapshots[P]) {
-		this.reading.delete(part);
-		this.view.applySnapshot(part, body, Date.now());
-		for (const resolve of this.#waiters.splice(0)) resolve();
-	}
-	fail(part: ViewPart) {
-		this.reading.delete(part);
-		this.view.abortRead(part);
-		for (const resolve of this.#waiters.splice(0)) resolve();
-	}
-}
 
 const countersRead = (source: ViewSource, waitMs?: number) =>
 	answerFromIntake(source, 'countersList', {}, {}, waitMs);
