@@ -2,6 +2,8 @@
 // endpoint's own realtime connection keeps the streamer's live view, reconnects after a dropped
 // socket and reads the view's parts again (an event sent while it was away is not replayed), and
 // drops a malformed frame with a log line.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/contract/index.ts';
 import { VIEW_PARTS } from '../../src/core/view/parts.ts';
@@ -180,6 +182,40 @@ describe('the intake', () => {
 		const reads = intake.reads.get('tts');
 		intake.reconnect();
 		await until(() => intake.connects === 2 && intake.reads.get('tts') === reads! + 1);
+	});
+
+	it('gives up an attempt whose handshake is never answered, and tries again', async () => {
+		// Accepts the connection and never answers the upgrade.
+		const silent = createServer(() => {});
+		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+		const { port } = silent.address() as AddressInfo;
+		const upstream = new UpstreamClient(() => ({
+			baseUrl: `http://127.0.0.1:${port}/v1`,
+			wsUrl: `ws://127.0.0.1:${port}/v1/realtime`,
+			apiKey: 'tk_test_silent'
+		}));
+		const log: string[] = [];
+		const intake = new StreamIntake(upstream, {
+			backoff: { baseMs: 10, maxMs: 20 },
+			handshakeMs: 100,
+			log: (line) => log.push(line)
+		});
+		running.push(intake);
+		try {
+			let changes = 0;
+			intake.start();
+			// A connect and its failure, twice: every attempt ends, none holds on.
+			while (changes < 4) {
+				await intake.changed();
+				changes += 1;
+			}
+			expect(log.join('\n')).toMatch(/socket closed \(1006\)/);
+			expect(intake.connected).toBe(false);
+		} finally {
+			intake.stop();
+			silent.closeAllConnections?.();
+			await new Promise((resolve) => silent.close(resolve));
+		}
 	});
 
 	it('runs in the served token endpoint unless turned off, through its budgeted client, until it closes', async () => {

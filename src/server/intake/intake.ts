@@ -22,9 +22,13 @@ export interface IntakeOptions {
 	/** Where problems are told (never a credential; a frame's error names fields, not contents). */
 	log?: (line: string) => void;
 	now?: () => number;
+	/** How long the socket's opening handshake may take before the attempt counts as failed (ms). */
+	handshakeMs?: number;
 }
 
 const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 30_000 };
+/** An upstream that accepts the connection and never answers it would hold the attempt for good. */
+const HANDSHAKE_MS = 10_000;
 /** docs/upstream.md: a client that hears nothing for 2 x heartbeat_s treats the socket as dead. */
 const WATCHDOG_FACTOR = 2000;
 
@@ -60,6 +64,7 @@ export class StreamIntake {
 	readonly #backoff: BackoffOptions;
 	readonly #log: (line: string) => void;
 	readonly #now: () => number;
+	readonly #handshakeMs: number;
 
 	constructor(
 		private readonly upstream: IntakeUpstream,
@@ -70,6 +75,7 @@ export class StreamIntake {
 		this.#backoff = o.backoff ?? DEFAULT_BACKOFF;
 		this.#log = o.log ?? ((line) => console.warn(line));
 		this.#now = o.now ?? Date.now;
+		this.#handshakeMs = o.handshakeMs ?? HANDSHAKE_MS;
 	}
 
 	start(): void {
@@ -156,7 +162,7 @@ export class StreamIntake {
 			this.#changed();
 			return this.#reconnectLater('no upstream credential');
 		}
-		const socket = new WebSocket(this.upstream.wsUrl);
+		const socket = new WebSocket(this.upstream.wsUrl, { handshakeTimeout: this.#handshakeMs });
 		this.#socket = socket;
 		socket.on('open', () =>
 			socket.send(JSON.stringify({ type: 'auth', data: { apiKey: credential } }))
