@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
 import { SCOPES } from '../../src/contract/index.ts';
 import { VIEW_PARTS } from '../../src/core/view/parts.ts';
 import { StreamIntake } from '../../src/server/intake/intake.ts';
@@ -215,6 +216,33 @@ describe('the intake', () => {
 			intake.stop();
 			silent.closeAllConnections?.();
 			await new Promise((resolve) => silent.close(resolve));
+		}
+	});
+
+	it('gives up a socket that opens and never says ready, and tries again', async () => {
+		const mute = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+		await new Promise((resolve) => mute.once('listening', resolve));
+		const { port } = mute.address() as AddressInfo;
+		let opened = 0;
+		mute.on('connection', () => (opened += 1));
+		const upstream = new UpstreamClient(() => ({
+			baseUrl: `http://127.0.0.1:${port}/v1`,
+			wsUrl: `ws://127.0.0.1:${port}/v1/realtime`,
+			apiKey: 'tk_test_mute'
+		}));
+		const intake = new StreamIntake(upstream, {
+			backoff: { baseMs: 10, maxMs: 20 },
+			handshakeMs: 100,
+			log: () => {}
+		});
+		running.push(intake);
+		try {
+			intake.start();
+			await until(() => opened >= 3);
+			expect(intake.connects).toBe(0);
+		} finally {
+			intake.stop();
+			await new Promise((resolve) => mute.close(resolve));
 		}
 	});
 

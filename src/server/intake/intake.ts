@@ -22,7 +22,10 @@ export interface IntakeOptions {
 	/** Where problems are told (never a credential; a frame's error names fields, not contents). */
 	log?: (line: string) => void;
 	now?: () => number;
-	/** How long the socket's opening handshake may take before the attempt counts as failed (ms). */
+	/**
+	 * How long the socket's opening handshake may take, and then its `ready`, before the attempt
+	 * counts as failed (ms).
+	 */
 	handshakeMs?: number;
 }
 
@@ -164,9 +167,13 @@ export class StreamIntake {
 		}
 		const socket = new WebSocket(this.upstream.wsUrl, { handshakeTimeout: this.#handshakeMs });
 		this.#socket = socket;
-		socket.on('open', () =>
-			socket.send(JSON.stringify({ type: 'auth', data: { apiKey: credential } }))
-		);
+		socket.on('open', () => {
+			socket.send(JSON.stringify({ type: 'auth', data: { apiKey: credential } }));
+			// No `ready` (nor a refusal) as long again: the attempt failed (its close reconnects).
+			this.#disarm();
+			this.#watchdog = setTimeout(() => socket.terminate(), this.#handshakeMs);
+			this.#watchdog.unref();
+		});
 		socket.on('message', (data) => {
 			if (socket === this.#socket) this.#frame(socket, String(data));
 		});
