@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { CLOSE_UNAUTHORIZED, parseServerFrame } from '../../contract/index.ts';
 import { backoffDelay, type BackoffOptions } from '../../core/backoff.ts';
 import { LiveView, viewLimits, type LiveViewOptions } from '../../core/view/live-view.ts';
-import { VIEW_PARTS, type ViewPart } from '../../core/view/parts.ts';
+import { partsKept, VIEW_PARTS, type ViewPart } from '../../core/view/parts.ts';
 import type { UpstreamClient } from '../upstream.ts';
 import { readPart } from './reads.ts';
 
@@ -27,6 +27,11 @@ export interface IntakeOptions {
 	 * counts as failed (ms).
 	 */
 	handshakeMs?: number;
+	/**
+	 * Told, after the view changed, which parts may answer differently now (an event applied, a
+	 * part read or owed a read, a gap): hosted mode shares the view with its other instances so.
+	 */
+	onChange?: (parts: readonly ViewPart[]) => void;
 }
 
 const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 30_000 };
@@ -68,6 +73,7 @@ export class StreamIntake {
 	readonly #log: (line: string) => void;
 	readonly #now: () => number;
 	readonly #handshakeMs: number;
+	readonly #onChange: (parts: readonly ViewPart[]) => void;
 
 	constructor(
 		private readonly upstream: IntakeUpstream,
@@ -79,6 +85,7 @@ export class StreamIntake {
 		this.#log = o.log ?? ((line) => console.warn(line));
 		this.#now = o.now ?? Date.now;
 		this.#handshakeMs = o.handshakeMs ?? HANDSHAKE_MS;
+		this.#onChange = o.onChange ?? (() => {});
 	}
 
 	start(): void {
@@ -185,6 +192,7 @@ export class StreamIntake {
 			this.#disarm();
 			// Events sent until the next socket's reads land are lost: no part answers for sure.
 			this.view.gap();
+			this.#onChange(VIEW_PARTS);
 			// A refused credential may be an expired OAuth access token: the next one is fresh.
 			const rejected = code === CLOSE_UNAUTHORIZED ? credential : undefined;
 			this.#reconnectLater(`socket closed (${code})`, rejected);
@@ -225,6 +233,8 @@ export class StreamIntake {
 			if (applied.outcome === 'malformed')
 				this.#log(`[intake] event ${m.message.type} dropped: ${applied.error}`);
 			for (const part of applied.reread) this.#read(part);
+			if (applied.outcome === 'applied' || applied.reread.length)
+				this.#onChange([...new Set([...partsKept(m.message.type), ...applied.reread])]);
 		}
 		this.#arm(socket);
 	}
@@ -272,6 +282,7 @@ export class StreamIntake {
 			if (read.ok) {
 				this.#readFailures.delete(part);
 				again = this.view.applySnapshot(part, read.body as never, this.#now());
+				this.#onChange([part]);
 			} else {
 				this.view.abortRead(part);
 				this.#failed(part, read.lacking, read.error);
