@@ -1,13 +1,16 @@
 // The live view's memory per streamer (src/core/view/live-view.ts): views of a streamer with 50
 // tips and 20 videos queued, PLAYED tips and videos played before them (the recent lists; 25 by
 // default), a leaderboard and a full dedupe memory, fed as the intake feeds them (events off the
-// wire, JSON-parsed). Prints the heap each view adds, after GC.
+// wire, JSON-parsed). Prints the heap each view adds, after GC, and exits 1 past the mark of 64 KB
+// (docs/performance.md).
 // Run: npm run bench:view (PLAYED=50 npm run bench:view for 50 of each played).
 import { LiveView } from '../src/core/view/live-view.ts';
 import { VIEW_PARTS } from '../src/core/view/parts.ts';
 import { SimModel } from '../src/sim/model/model.ts';
 
 const VIEWS = 200;
+/** The most one view may add (KB), with 25 of each played. */
+const MARK_KB = 64;
 const PLAYED = Number(process.env.PLAYED ?? 25);
 const MESSAGE = 'Thanks for the stream, this one is for the new microphone! Keep it up :)';
 
@@ -73,4 +76,6 @@ console.log(
 	`parts ${VIEW_PARTS.length}; one view: ${v.tts.items.length} tips and ${v.media.items.length} videos queued, ` +
 		`${v.ttsHistory.rows.length} + ${v.mediaHistory.rows.length} played, ${v.leaderboard.rows.length} supporters`
 );
-console.log(`heap per view: ${((after - before) / VIEWS / 1024).toFixed(1)} KB (${VIEWS} views)`);
+const perView = (after - before) / VIEWS / 1024;
+console.log(`heap per view: ${perView.toFixed(1)} KB (${VIEWS} views; mark ${MARK_KB} KB)`);
+if (PLAYED <= 25 && perView > MARK_KB) process.exitCode = 1;

@@ -118,6 +118,7 @@ function keepTts(q: QueueView<QueueTip>, event: KnownEvent): Certainty {
 		case 'queue.tts.released':
 			return q.release(event.data.order_id);
 		case 'queue.tts.finished':
+			return q.drop(oneCopy(event.data.order_id, event.data.tip.order_id));
 		case 'queue.tts.skipped':
 		case 'queue.tts.removed':
 			return q.drop(event.data.order_id);
@@ -141,6 +142,7 @@ function keepMedia(view: ViewState, event: KnownEvent): Certainty {
 		case 'queue.media.released':
 			return q.release(event.data.order_id);
 		case 'queue.media.finished':
+			return q.drop(oneCopy(event.data.order_id, event.data.media.order_id));
 		case 'queue.media.skipped':
 		case 'queue.media.removed':
 			return q.drop(event.data.order_id);
@@ -155,6 +157,14 @@ function keepMedia(view: ViewState, event: KnownEvent): Certainty {
 		default:
 			return 'ok';
 	}
+}
+
+/**
+ * `id`, as the string `row` holds when they are equal: the order id remembered as gone (queue.ts)
+ * and the history row it becomes are then one string in memory, not two equal ones.
+ */
+function oneCopy(id: string, rowId: string): string {
+	return id === rowId ? rowId : id;
 }
 
 function keepCounters(counters: Map<string, Counter>, event: KnownEvent): Certainty {

@@ -23,7 +23,7 @@ import {
 	type QueueTip,
 	type TipGoal
 } from '../../contract/index.ts';
-import { EventDeduper } from '../dedupe.ts';
+import { RecentIds } from './recent-ids.ts';
 import { instant } from '../goal.ts';
 import { keepPart, setPart, type ViewState } from './keep.ts';
 import { HistoryView, LeaderboardView, type HistoryPage, type Supporter } from './lists.ts';
@@ -86,7 +86,7 @@ export class LiveView implements ViewState {
 	readonly known = new Set<ViewPart>();
 	/** Parts to be read again (an event not applied for sure, a gap): their answers may be stale. */
 	readonly #unsure = new Set<ViewPart>();
-	readonly #seen: EventDeduper;
+	readonly #seen: RecentIds;
 	/** The events of each part whose read is in flight, to replay on its answer. */
 	readonly #held = new Map<ViewPart, KnownEvent[]>();
 	/** When each part's read was sent, and when its last answer was sent and landed (ms). */
@@ -99,7 +99,7 @@ export class LiveView implements ViewState {
 		this.ttsHistory = new HistoryView(o.historyDepth);
 		this.mediaHistory = new HistoryView(o.historyDepth);
 		this.leaderboard = new LeaderboardView(o.leaderboardLimit, o.leaderboardDepth);
-		this.#seen = new EventDeduper(o.dedupeCapacity);
+		this.#seen = new RecentIds(o.dedupeCapacity);
 		this.#doubtMs = o.doubtMs;
 	}
 

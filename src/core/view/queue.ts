@@ -1,7 +1,7 @@
 // One upstream claim queue (TTS or media) as the live view keeps it (docs/upstream.md, which event
 // keeps which part of the view): the items oldest first, the pause, the one claim. Each change
 // says whether it was certain; one that is not ('reread') asks the caller to read the queue again.
-import { EventDeduper } from '../dedupe.ts';
+import { RecentIds } from './recent-ids.ts';
 
 /** What a change made of the queue: applied for sure, or the queue must be read again. */
 export type Certainty = 'ok' | 'reread';
@@ -26,7 +26,7 @@ export class QueueView<Item extends { order_id: string }> {
 	playing = false;
 	current: string | null = null;
 	items: Item[] = [];
-	readonly #gone = new EventDeduper(GONE_CAPACITY);
+	readonly #gone = new RecentIds(GONE_CAPACITY);
 
 	snapshot(body: QueueBody<Item>): void {
 		this.paused = body.is_paused;
