@@ -3,52 +3,24 @@
 // recent lists, the counters, a tip goal and the leaderboard are answered from its view, as the
 // upstream would answer them, however many pages ask: counted in the simulator's log, the upstream
 // is read once for each (the intake's read), and none is refused for the read allowance. A claim
-// runner's queue read with a fresh read ticket still goes to the upstream.
-import { afterEach, describe, expect, it } from 'vitest';
+// runner's queue read with a fresh read ticket still goes to the upstream. The dock's reads:
+// view-reads.dock.test.ts.
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_READ_LIMITS } from '../../src/core/read-allowance.ts';
 import { VIEW_PARTS } from '../../src/core/view/parts.ts';
-import { serveApp, type ServedApp } from '../../src/server/serve.ts';
-import { checkSettings } from '../fixtures/settings.ts';
-import { api, readyTip, simsPerTest, until, type Sim } from '../fixtures/sim.ts';
+import { api, readyTip, simsPerTest, until } from '../fixtures/sim.ts';
 import { send, simUpstream, tokenEndpoint } from '../fixtures/token-endpoint.ts';
 import { FakeIntake } from '../fixtures/view-source.ts';
-
-const OVERLAY_KEY = 'view-reads-overlay-key-0123456789';
-const GOAL_OVERLAY = 'o_1a2b3c4d';
+import {
+	GOAL_OVERLAY,
+	OVERLAY_KEY,
+	read,
+	served,
+	serveOn,
+	upstreamCalls
+} from './view-reads.setup.ts';
 
 const start = simsPerTest();
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-	for (const close of closers.splice(0)) await close();
-});
-
-async function served(): Promise<{ sim: Sim; app: ServedApp }> {
-	const sim = await start();
-	const app = await serveApp({
-		mode: 'demo',
-		upstream: simUpstream(sim),
-		overlayKey: OVERLAY_KEY,
-		dist: '/nonexistent',
-		checkSettings
-	});
-	closers.push(() => app.close());
-	const intake = app.intake!;
-	await until(() => VIEW_PARTS.every((p) => intake.view.sure(p)));
-	return { sim, app };
-}
-
-/** A page's read of the token endpoint (its overlay key, from this machine). */
-async function read(app: ServedApp, path: string, headers: Record<string, string> = {}) {
-	const res = await fetch(app.origin + '/api' + path, {
-		headers: { 'x-overlay-key': OVERLAY_KEY, ...headers }
-	});
-	return { status: res.status, body: await res.json(), ticket: res.headers.get('x-read-ticket') };
-}
-
-/** The upstream's calls of `method path` (its query left out) in the simulator's log. */
-const upstreamCalls = (sim: Sim, method: string, path: string) =>
-	sim.control.log.requests().filter((e) => e.method === method && e.path.split('?')[0] === path)
-		.length;
 
 /** The reads the widgets make that the view answers, and the upstream path each one reads. */
 const PAGE_READS: [string, string][] = [
@@ -80,15 +52,7 @@ describe('pages read the live view', { timeout: 30_000 }, () => {
 		for (const [up, n] of before) expect(upstreamCalls(sim, 'GET', up), up).toBe(n);
 
 		// Each answer is what the same read forwarded to the upstream answers (moderated alike).
-		const forwarding = await serveApp({
-			mode: 'demo',
-			upstream: simUpstream(sim),
-			overlayKey: OVERLAY_KEY,
-			dist: '/nonexistent',
-			checkSettings,
-			intake: false
-		});
-		closers.push(() => forwarding.close());
+		const forwarding = await serveOn(sim, { intake: false });
 		for (const [i, [path]] of PAGE_READS.entries())
 			expect(answers[0][i].body, path).toEqual((await read(forwarding, path)).body);
 		expect(answers.at(-1)![0].body.items.map((t: { order_id: string }) => t.order_id)).toEqual([

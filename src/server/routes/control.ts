@@ -2,7 +2,8 @@
 // (control-key.ts) except GET /control/session, which hands a signed-in hosted dashboard its CSRF
 // token, and GET /control/live, the push channel, whose credential comes in its socket's first
 // frame (live/sockets.ts). The dock's token, its reads (an allowlist of its own: /api stays the
-// widgets'), its actions (control-actions.ts, one at a time per streamer) and a new control key.
+// widgets'; answered from the streamer's live view where it can, as the pages' are), its actions
+// (control-actions.ts, one at a time per streamer) and a new control key.
 import { Hono } from 'hono';
 import { CONTROL, type ActionName } from '../../contract/control.ts';
 import { actionBody } from '../../contract/control-bodies.ts';
@@ -15,7 +16,8 @@ import { HttpError } from '../http-error.ts';
 import type { KeyGuard } from './key-guard.ts';
 import { controlKeyCheck } from './control-key.ts';
 import { serve } from './control-input.ts';
-import { forwardedQuery, passThrough } from './proxy.ts';
+import { checkedQuery, passThrough } from './proxy.ts';
+import { answerFromIntake } from '../intake/page-reads.ts';
 import type { LiveSockets } from '../live/sockets.ts';
 import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
 import { moderationRoutes } from './moderation.ts';
@@ -35,6 +37,7 @@ type ControlOptions = Pick<
 	| 'sessionCsrf'
 	| 'controlLock'
 	| 'checkSettings'
+	| 'intakeOf'
 >;
 
 /**
@@ -88,11 +91,16 @@ export function controlRoutes(
 		const match = matchRoute('GET', path);
 		// HEAD too reaches a GET route.
 		if (c.req.method !== 'GET' || !match || !DOCK_READS.has(match.name)) throw notRead();
-		const query = forwardedQuery(match.route, url);
+		const { query, parsed } = checkedQuery(match.route, url);
 		const { streamer, upstream } = c.var.caller;
-		const res = await upstream.call('GET', path + query);
 		const name = match.name;
+		// What the streamer's live view answers, as a page's read is answered (routes/proxy.ts): the
+		// dock's reads cost the upstream nothing either.
+		const source = opts.intakeOf?.(streamer) ?? null;
+		const answer = source && (await answerFromIntake(source, name, match.params, parsed));
+		const res = answer !== null ? Response.json(answer) : await upstream.call('GET', path + query);
 		if (!isModeratedRoute(name)) return passThrough(res);
+		// Moderated for the dock, from the view or not: held tips shown as held, removed ones left out.
 		return passThrough(res, (body) => moderator.rewrite(streamer, upstream, name, body, 'dock'));
 	});
 	// The dock only reads through /control/api.

@@ -97,16 +97,12 @@ function notForwarded(method: string, path: string): HttpError {
 	return new HttpError(404, 'not_forwarded', 'this call is not forwarded to the upstream');
 }
 
-/** Only a route with a query schema forwards a query, and only what that schema lets through. */
-export function forwardedQuery(route: Route, url: URL): string {
-	return checkedQuery(route, url).query;
-}
-
 /**
  * The query forwarded (`?...` or ''), and its declared keys as parsed: the view answers by them
- * (the reads it answers declare `limit` and `before` as these types, src/contract/bodies.ts).
+ * (the reads it answers declare `limit` and `before` as these types, src/contract/bodies.ts). Only
+ * a route with a query schema forwards a query, and only what that schema lets through.
  */
-function checkedQuery(route: Route, url: URL): { query: string; parsed: PageQuery } {
+export function checkedQuery(route: Route, url: URL): { query: string; parsed: PageQuery } {
 	const parsed: Record<string, unknown> = {};
 	if (!route.query || !url.search) return { query: '', parsed: {} };
 	const checked = route.query.safeParse(Object.fromEntries(url.searchParams));
