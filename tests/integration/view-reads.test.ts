@@ -3,8 +3,8 @@
 // recent lists, the counters, a tip goal and the leaderboard are answered from its view, as the
 // upstream would answer them, however many pages ask: counted in the simulator's log, the upstream
 // is read once for each (the intake's read), and none is refused for the read allowance. A claim
-// runner's queue read with a fresh read ticket still goes to the upstream. The dock's reads:
-// view-reads.dock.test.ts.
+// runner's queue read with a fresh read ticket still goes to the upstream. The account (GET /me)
+// and the dock's reads: view-reads.account.test.ts, view-reads.dock.test.ts.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_READ_LIMITS } from '../../src/core/read-allowance.ts';
 import { VIEW_PARTS } from '../../src/core/view/parts.ts';
@@ -94,14 +94,15 @@ describe('pages read the live view', { timeout: 30_000 }, () => {
 		expect(upstreamReads()).toBe(n + 1);
 	});
 
-	it('sends upstream what the view does not keep: an older page of history, the account', async () => {
+	it('sends upstream what the view does not keep: an older page of history, the overlays', async () => {
 		const { sim, app } = await served();
 		const history = upstreamCalls(sim, 'GET', '/tts/history');
 		const older = await read(app, '/tts/history?before=ord_none');
 		expect(older.status).toBe((await api(sim, 'GET', '/tts/history?before=ord_none')).status);
 		expect(upstreamCalls(sim, 'GET', '/tts/history')).toBe(history + 2);
-		expect((await read(app, '/me')).status).toBe(200);
-		expect(upstreamCalls(sim, 'GET', '/me')).toBe(1);
+		const overlays = upstreamCalls(sim, 'GET', '/overlays');
+		expect((await read(app, '/overlays')).status).toBe(200);
+		expect(upstreamCalls(sim, 'GET', '/overlays')).toBe(overlays + 1);
 	});
 
 	it('shows the intake in /healthz', async () => {

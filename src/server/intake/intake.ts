@@ -10,6 +10,7 @@ import { backoffDelay, type BackoffOptions } from '../../core/backoff.ts';
 import { LiveView, viewLimits, type LiveViewOptions } from '../../core/view/live-view.ts';
 import { partsKept, VIEW_PARTS, type ViewPart } from '../../core/view/parts.ts';
 import type { UpstreamClient } from '../upstream.ts';
+import { AccountRead } from './account.ts';
 import { readPart } from './reads.ts';
 
 /** What the intake needs of the streamer's upstream client. */
@@ -48,6 +49,8 @@ export class StreamIntake {
 	readonly reads = new Map<ViewPart, number>();
 	/** Parts the credential may not read (403, 404): left out until the next connect. */
 	readonly lacking = new Set<ViewPart>();
+	/** GET /me of the credential in use, read once and kept (account.ts). */
+	readonly account: AccountRead;
 	#socket: WebSocket | null = null;
 	#stopped = true;
 	/** From an attempt's start to its `ready` or close: the `ready` will read every part. */
@@ -80,6 +83,7 @@ export class StreamIntake {
 		o: IntakeOptions = {}
 	) {
 		this.view = new LiveView(o.view);
+		this.account = new AccountRead(upstream, () => this.connected);
 		this.#limits = viewLimits(o.view);
 		this.#backoff = o.backoff ?? DEFAULT_BACKOFF;
 		this.#log = o.log ?? ((line) => console.warn(line));
@@ -111,6 +115,7 @@ export class StreamIntake {
 	 * one to use now, at once rather than after a backoff.
 	 */
 	reconnect(): void {
+		this.account.forget();
 		if (this.#stopped) return;
 		this.#failures = 0;
 		// Its close reconnects at once (and has every part read again after the `ready`).

@@ -11,8 +11,9 @@ import type { RouteName } from '../../contract/index.ts';
 import { answerFromView, viewPartOf, type PageQuery } from '../../core/view/answers.ts';
 import type { StreamIntake } from './intake.ts';
 
-/** What a page's read needs of the streamer's intake. */
-export type ViewSource = Pick<StreamIntake, 'view' | 'pending' | 'changed' | 'status'>;
+/** What a page's read needs of the streamer's intake (its kept GET /me, account.ts, if any). */
+export type ViewSource = Pick<StreamIntake, 'view' | 'pending' | 'changed' | 'status'> &
+	Partial<Pick<StreamIntake, 'account'>>;
 
 /**
  * The longest a page's read waits for a part's answer on its way: a read of the upstream takes

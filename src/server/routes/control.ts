@@ -94,9 +94,10 @@ export function controlRoutes(
 		const { query, parsed } = checkedQuery(match.route, url);
 		const { streamer, upstream } = c.var.caller;
 		const name = match.name;
-		// What the streamer's live view answers, as a page's read is answered (routes/proxy.ts): the
-		// dock's reads cost the upstream nothing either.
+		// What the streamer's intake answers (its view, the account it read), as a page's read is
+		// answered (routes/proxy.ts): the dock's reads cost the upstream nothing either.
 		const source = opts.intakeOf?.(streamer) ?? null;
+		if (name === 'me' && source?.account) return passThrough(await source.account.read(() => {}));
 		const answer = source && (await answerFromIntake(source, name, match.params, parsed));
 		const res = answer !== null ? Response.json(answer) : await upstream.call('GET', path + query);
 		if (!isModeratedRoute(name)) return passThrough(res);

@@ -3,8 +3,9 @@
 // against the route's schemas; the upstream's answer comes back with its status, body and rate
 // limit headers and nothing else. A page's read the streamer's live view can answer is answered from
 // it instead (intake/page-reads.ts), moderated as the upstream's answer would be, and costs the
-// upstream nothing; a claim runner's queue read with a fresh ticket always goes upstream
-// (routes/read-limit.ts), and so does a read the view cannot answer, counted in the read allowance.
+// upstream nothing, and so is GET /me once read for the credential (intake/account.ts); a claim
+// runner's queue read with a fresh ticket always goes upstream (routes/read-limit.ts), and so does
+// a read the view cannot answer, counted in the read allowance.
 import type { Hono } from 'hono';
 import { MAX_BODY } from '../../contract/control-bodies.ts';
 import { matchRoute, ROUTES, type Route } from '../../contract/index.ts';
@@ -49,6 +50,9 @@ export function proxyRoutes(
 		const read = c.var.read;
 		if (read) {
 			const source = read.claim ? null : intakeOf(streamer);
+			// The account as read once for the credential (intake/account.ts), unmoderated as ever.
+			if (name === 'me' && source?.account)
+				return passThrough(await source.account.read(read.charge));
 			const answer = source && (await answerFromIntake(source, name, match.params, parsed));
 			if (answer !== null) {
 				const res = Response.json(answer);
