@@ -149,3 +149,44 @@ describe('a page’s read while the view is not sure', { timeout: 30_000 }, () =
 		expect(counterReads()).toBe(2);
 	});
 });
+
+describe('a tip goal of an overlay the view does not hold', { timeout: 30_000 }, () => {
+	it('has the goals read again once, however many pages ask, and is answered from the view after', async () => {
+		const { sim, app } = await served();
+		// An overlay made after the intake read the goals (the upstream announces no new overlay).
+		const id = 'o_0badc0de';
+		const base = sim.control.model.overlays.get(GOAL_OVERLAY)!;
+		sim.control.model.overlays.set(id, {
+			overlay: { ...base.overlay, id, name: 'Made later' },
+			goal: { ...base.goal, title: 'Made later' }
+		});
+		const lists = upstreamCalls(sim, 'GET', '/overlays');
+		const path = `/overlays/${id}/tip-goal`;
+
+		const pages = await Promise.all(Array.from({ length: 10 }, () => read(app, path)));
+		for (let i = 0; i < 5; i++) pages.push(await read(app, path));
+		for (const page of pages) expect(page.status).toBe(200);
+		// The intake's read of the goals: the list, and each overlay's goal once.
+		expect(upstreamCalls(sim, 'GET', '/overlays')).toBe(lists + 1);
+		expect(upstreamCalls(sim, 'GET', path)).toBe(1);
+		const upstream = (await api(sim, 'GET', path)).body;
+		for (const page of pages) expect(page.body).toEqual(upstream);
+	});
+
+	it('for an overlay that is not there, has the goals read once, and its reads go upstream', async () => {
+		const { sim, app } = await served();
+		const lists = upstreamCalls(sim, 'GET', '/overlays');
+		const path = '/overlays/o_00000000/tip-goal';
+		const upstream = await api(sim, 'GET', path);
+		expect(upstream.status).toBe(404);
+		for (let i = 0; i < 5; i++) {
+			const page = await read(app, path);
+			expect(page.status).toBe(404);
+			expect(page.body).toEqual(upstream.body);
+		}
+		// Another such overlay this soon is not the cause of another read of the goals either.
+		expect((await read(app, '/overlays/o_11111111/tip-goal')).status).toBe(404);
+		expect(upstreamCalls(sim, 'GET', '/overlays')).toBe(lists + 1);
+		expect(upstreamCalls(sim, 'GET', path)).toBe(1 + 5);
+	});
+});

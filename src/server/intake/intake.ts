@@ -127,6 +127,14 @@ export class StreamIntake {
 		void this.#connect();
 	}
 
+	/**
+	 * Reads `part` again though no event asked for it (a page's read of a tip goal the view does
+	 * not hold: intake/page-reads.ts); `pending(part)` until its answer lands.
+	 */
+	readAgain(part: ViewPart): void {
+		this.#read(part);
+	}
+
 	get connected(): boolean {
 		return this.#socket?.readyState === WebSocket.OPEN && this.connects > 0;
 	}

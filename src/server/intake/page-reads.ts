@@ -7,12 +7,22 @@
 // one read per page at the very moments they all read (a reconnect, an event the view could not
 // apply). With no answer on its way (a retry waiting out its backoff, a part the credential may not
 // read), or past the wait, the read goes upstream.
+//
+// A tip goal of an overlay the view does not hold (one made after the goals were read) has the
+// intake read the goals again, and the page waits for that read like any other: every page that
+// asks meanwhile shares it, and the view holds the overlay after it. An overlay that is not there
+// (a wrong id) has that read once in GOAL_MISS_MS, and such reads at most once in GOAL_REREAD_MS
+// however many ids are asked for; past those its reads go upstream.
+import { LRUCache } from 'lru-cache';
 import type { RouteName } from '../../contract/index.ts';
 import { answerFromView, viewPartOf, type PageQuery } from '../../core/view/answers.ts';
 import type { StreamIntake } from './intake.ts';
 
 /** What a page's read needs of the streamer's intake (its kept GET /me, account.ts, if any). */
-export type ViewSource = Pick<StreamIntake, 'view' | 'pending' | 'changed' | 'status'> &
+export type ViewSource = Pick<
+	StreamIntake,
+	'view' | 'pending' | 'changed' | 'status' | 'readAgain'
+> &
 	Partial<Pick<StreamIntake, 'account'>>;
 
 /**
@@ -20,6 +30,34 @@ export type ViewSource = Pick<StreamIntake, 'view' | 'pending' | 'changed' | 'st
  * well under it when the upstream is well, and past it the page's read goes upstream itself.
  */
 export const READ_WAIT_MS = 2_000;
+
+/** An overlay id whose goal had the goals read again is not the cause of another this soon. */
+export const GOAL_MISS_MS = 10 * 60_000;
+/** The least time between two reads of the goals made for overlays the view did not hold. */
+export const GOAL_REREAD_MS = 10_000;
+
+/**
+ * Per streamer's intake: when each overlay id (the most recent ones) had the goals read again, and
+ * when the last read of them for any did.
+ */
+const goalMisses = new WeakMap<ViewSource, { ids: LRUCache<string, number>; at: number }>();
+
+/**
+ * Whether a read of `overlayId`'s goal, which the view is sure it does not hold, may have the goals
+ * read again now; if so, it is counted as done.
+ */
+function mayReadGoals(source: ViewSource, overlayId: string, now: number): boolean {
+	let misses = goalMisses.get(source);
+	if (!misses) {
+		misses = { ids: new LRUCache({ max: 256 }), at: -Infinity };
+		goalMisses.set(source, misses);
+	}
+	const last = misses.ids.get(overlayId) ?? -Infinity;
+	if (now - last < GOAL_MISS_MS || now - misses.at < GOAL_REREAD_MS) return false;
+	misses.ids.set(overlayId, now);
+	misses.at = now;
+	return true;
+}
 
 /** The view's answer to the read, or null: the read goes upstream. */
 export async function answerFromIntake(
@@ -37,11 +75,24 @@ export async function answerFromIntake(
 		timer = setTimeout(() => resolve(true), waitMs);
 		timer.unref();
 	});
+	/** This read had the goals read again: it does not once more. */
+	let asked = false;
 	try {
 		for (;;) {
 			const found = answer();
-			// Sure of the part and still no answer: one the view never gives (a cursor, a deeper page).
-			if (found !== null || source.view.sure(part) || !source.pending(part)) return found;
+			if (found !== null) return found;
+			if (source.view.sure(part)) {
+				// Sure of the part and still no answer: one the view never gives (a cursor, a deeper
+				// page); or a goal of an overlay made after the goals were read, which a read of the
+				// goals on its way, or asked for now, may bring.
+				if (name !== 'tipGoalRead') return null;
+				if (!source.pending(part)) {
+					if (asked || !mayReadGoals(source, params.overlayId, Date.now())) return null;
+					asked = true;
+					source.readAgain(part);
+					if (!source.pending(part)) return null;
+				}
+			} else if (!source.pending(part)) return null;
 			const changed = source.changed().then(() => false as const);
 			if (await Promise.race([changed, late])) return answer();
 		}
