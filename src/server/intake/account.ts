@@ -49,7 +49,8 @@ export class AccountRead {
 		const credential = await this.upstream.realtimeCredential().catch(() => null);
 		if (credential !== null && this.live()) {
 			const flight = this.#flight;
-			if (!this.#kept && flight?.credential === credential) await flight.done;
+			if (this.#kept?.credential !== credential && flight?.credential === credential)
+				await flight.done;
 			const kept = this.#kept;
 			if (kept?.credential === credential) return answer(kept);
 		}
