@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope, RouteName } from '../../src/contract/index.ts';
 import { answerFromView } from '../../src/core/view/answers.ts';
-import { LiveView } from '../../src/core/view/live-view.ts';
+import { partSnapshot } from '../../src/core/view/shared.ts';
+import { LiveView, type LiveViewOptions } from '../../src/core/view/live-view.ts';
 import { VIEW_PARTS, type Snapshots, type ViewPart } from '../../src/core/view/parts.ts';
 import { SimModel } from '../../src/sim/model/model.ts';
 
@@ -89,6 +90,28 @@ function answer(view: LiveView, part: ViewPart, o: { depth: number; board: numbe
 			const board = read('leaderboard', {}, o.board) as Snapshots['leaderboard'] | null;
 			return board && { supporters: byTotal(board.supporters) };
 		}
+	}
+}
+
+/**
+ * Another instance's copy of `view` (src/hosted/shared-view.ts): each part as partSnapshot gives
+ * it, through JSON as the database keeps it; a part the view is not sure of stays unsure.
+ */
+function copyOf(view: LiveView, options: LiveViewOptions): LiveView {
+	const copy = new LiveView(options);
+	copy.gap();
+	for (const part of VIEW_PARTS) {
+		const body = JSON.parse(JSON.stringify(partSnapshot(view, part))) as Snapshots[ViewPart] | null;
+		if (body) copy.applySnapshot(part, body, 0);
+	}
+	return copy;
+}
+
+/** The copy answers every part's page read as the view itself does, or not at all where it is unsure. */
+function expectSameAnswers(view: LiveView, copy: LiveView, o: { depth: number; board: number }) {
+	for (const part of VIEW_PARTS) {
+		expect(copy.sure(part), part).toBe(view.sure(part));
+		if (view.sure(part)) expect(answer(copy, part, o), part).toEqual(answer(view, part, o));
 	}
 }
 
@@ -209,11 +232,12 @@ describe('the live view against the upstream', () => {
 						audioUrl: (id) => `http://sim.test/audio/${id}.mp3`
 					});
 					const o = { depth, board: servedRows + margin };
-					const view = new LiveView({
+					const options = {
 						historyDepth: depth,
 						leaderboardLimit: servedRows,
 						leaderboardDepth: servedRows + margin
-					});
+					};
+					const view = new LiveView(options);
 					/** Reads sent: the part, and its answer once the upstream gave it (not yet landed). */
 					const reads: { part: ViewPart; body: unknown; sentAt: number }[] = [];
 					const wanted = new Set<ViewPart>(VIEW_PARTS);
@@ -250,6 +274,7 @@ describe('the live view against the upstream', () => {
 							reads[s.n % reads.length].body ??= read(model, reads[s.n % reads.length].part, o);
 						if (s.step === 'land' && reads.length) land(s.n % reads.length);
 						settle();
+						expectSameAnswers(view, copyOf(view, options), { ...o, board: servedRows });
 					}
 					// Everything delivered, every read landed, every re-read asked for made.
 					for (let round = 0; wire.length || reads.length; round++) {
@@ -268,6 +293,7 @@ describe('the live view against the upstream', () => {
 							expect(answer(view, part, served)).toEqual({ supporters: byTotal(board.supporters) });
 						} else expect(answer(view, part, served), part).toEqual(fresh);
 					}
+					expectSameAnswers(view, copyOf(view, options), { ...o, board: servedRows });
 				}
 			),
 			{ numRuns: 300 }

@@ -119,6 +119,11 @@ export class LiveView implements ViewState {
 		for (const part of VIEW_PARTS) this.#unsure.add(part);
 	}
 
+	/** `part` may have changed unseen (another instance holds the intake and said so): unsure. */
+	owe(part: ViewPart): void {
+		this.#unsure.add(part);
+	}
+
 	/** Whether `part` answers as the upstream would: read, and no read of it owed since. */
 	sure(part: ViewPart): boolean {
 		return this.known.has(part) && !this.#unsure.has(part);
