@@ -8,6 +8,7 @@ import type { KeyRefusal } from '../server/caller.ts';
 import type { Fetch } from '../server/upstream.ts';
 import type { UpstreamBudgetSnapshot } from '../server/upstream-budget.ts';
 import type { PoolStats } from './db.ts';
+import type { IntakesStatus } from './intakes.ts';
 import type { LockStats, LockTotals } from './locks.ts';
 
 /** How a refresh of one instance ended: sent and rotated, sent and not rotated, the connection
@@ -26,6 +27,8 @@ export interface InstanceNow {
 	/** The database's pools (db.ts poolStats; null on PGlite). */
 	pool?: Record<'queries' | 'locks' | 'control', PoolStats> | null;
 	locks?: LockStats & LockTotals;
+	/** The streamers' intakes this instance holds (intakes.ts). */
+	intakes?: IntakesStatus;
 }
 
 export interface RateLimitSeen {
@@ -123,6 +126,7 @@ export class HostedMetrics {
 		this.readFamilies(x, now.readsShared);
 		if (now.pool) poolFamilies(x, now.pool);
 		if (now.locks) lockFamilies(x, now.locks);
+		if (now.intakes) intakeFamilies(x, now.intakes);
 		this.mintFamily(x);
 		return x.text();
 	}
@@ -246,6 +250,21 @@ class Exposition {
 	text(): string {
 		return this.out.join('\n') + '\n';
 	}
+}
+
+/** The streamers' intakes: the leases held here, their sockets connected, the takeovers. */
+function intakeFamilies(x: Exposition, i: IntakesStatus): void {
+	x.family('tip_intakes', 'gauge', "Streamers' intakes this instance holds, by state.");
+	x.out.push(
+		`tip_intakes{state="held"} ${i.held}`,
+		`tip_intakes{state="connected"} ${i.connected}`
+	);
+	x.one(
+		'tip_intake_takeovers_total',
+		'counter',
+		'Leases taken here that another holder had let expire or given up.',
+		i.takeovers
+	);
 }
 
 /** The calls the instance's upstream budget holds back or refuses. */

@@ -350,6 +350,33 @@ const MIGRATIONS: Record<string, Migration> = {
 			await sql`delete from kept_entries where kind = 'moderation'`.execute(db);
 			await sql`delete from kept_meta where kind = 'moderation'`.execute(db);
 		}
+	},
+	// The streamers' intakes (intake-leases.ts): the instances alive, which one holds each signed-in
+	// streamer's intake (until expires_at, unless renewed; epoch counts the holders), and the parts
+	// of the live view its holder shares with the others (body null: not sure of it).
+	'013-intake-leases': {
+		async up(db: Kysely<unknown>) {
+			await db.schema
+				.createTable('intake_instances')
+				.addColumn('id', 'text', (c) => c.primaryKey())
+				.addColumn('seen_at', 'timestamptz', (c) => c.notNull())
+				.execute();
+			await streamerTable(db, 'intake_leases', 'one')
+				.addColumn('holder', 'text', (c) => c.notNull())
+				.addColumn('epoch', 'bigint', (c) => c.notNull())
+				.addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+				.execute();
+			await sql`create index intake_leases_holder on intake_leases (holder)`.execute(db);
+			await streamerTable(db, 'view_parts', 'many')
+				.addColumn('part', 'text', (c) => c.notNull())
+				.addColumn('epoch', 'bigint', (c) => c.notNull())
+				.addColumn('body', 'jsonb')
+				.addPrimaryKeyConstraint('view_parts_pk', ['streamer_id', 'part'])
+				.execute();
+		},
+		async down(db: Kysely<unknown>) {
+			await dropTables(db, ['view_parts', 'intake_leases', 'intake_instances']);
+		}
 	}
 };
 

@@ -29,11 +29,14 @@ export const LISTEN_APPLICATION_NAME = 'tip_live listen';
 
 /**
  * A notification's payload: the streamer, and the message for their pages; or, for the instances
- * only, that the streamer's keys changed (`k`: one was replaced or turned off, key-cache.ts).
+ * only, that the streamer's keys changed (`k`: one was replaced or turned off, key-cache.ts), or
+ * that parts of the streamer's live view changed (`v`: the holder of the intake wrote them,
+ * shared-view.ts).
  */
 const Notice = z.union([
 	z.object({ s: z.string(), m: LiveMessage }),
-	z.object({ s: z.string(), k: z.literal('keys') })
+	z.object({ s: z.string(), k: z.literal('keys') }),
+	z.object({ s: z.string(), v: z.array(z.string().check(z.maxLength(32))) })
 ]);
 
 /** Short waits between attempts: LISTEN is back within BACKOFF_MAX_MS of the database. */
@@ -58,6 +61,8 @@ export interface PushWatcher {
 	lost(): void;
 	/** A key of the streamer was replaced or turned off, on any instance. */
 	keysChanged?(streamer: string): void;
+	/** The holder of the streamer's intake wrote these parts of their live view. */
+	viewChanged?(streamer: string, parts: readonly string[]): void;
 }
 
 /** What the LISTEN connection tells. */
@@ -112,6 +117,12 @@ export class HostedPushChannel implements PushChannel<Kysely<Database>> {
 		await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`.execute(tx);
 	}
 
+	/** Tells every instance, once `tx` commits, that these parts of the streamer's view changed. */
+	async announceView(streamer: string, parts: readonly string[], tx: Kysely<Database>) {
+		const notice: z.infer<typeof Notice> = { s: streamer, v: [...parts] };
+		await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`.execute(tx);
+	}
+
 	subscribe(streamer: string, listener: LiveListener): () => void {
 		return this.#pages.subscribe(streamer, listener);
 	}
@@ -141,6 +152,10 @@ export class HostedPushChannel implements PushChannel<Kysely<Database>> {
 		}
 		if ('k' in notice) {
 			for (const w of [...this.#watchers]) w.keysChanged?.(notice.s);
+			return;
+		}
+		if ('v' in notice) {
+			for (const w of [...this.#watchers]) w.viewChanged?.(notice.s, notice.v);
 			return;
 		}
 		for (const w of [...this.#watchers]) w.heard(notice.s, notice.m);

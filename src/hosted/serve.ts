@@ -29,6 +29,7 @@ import { readTicketKey, SecretBox } from './crypto.ts';
 import { openDatabase, poolStats, unbounded, type Db } from './db.ts';
 import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
+import { HostedIntakes, type HostedIntakesOptions } from './intakes.ts';
 import { HostedPushChannel } from './push-channel.ts';
 import { OverlayKeyCache } from './key-cache.ts';
 import { MODERATION, moderationStore, type ModerationStore } from '../server/moderation/store.ts';
@@ -53,6 +54,11 @@ export interface HostedServeOptions {
 	readLimits?: ReadLimits;
 	/** Checks a save of stored settings (widgets/settings/schemas.ts); absent: saves answer 503. */
 	checkSettings?: AppOptions['checkSettings'];
+	/**
+	 * The streamers' intakes (intakes.ts): their timings for tests; false: none, every page's read
+	 * goes upstream (the endpoint bench, which measures a forwarded call).
+	 */
+	intakes?: Pick<HostedIntakesOptions, 'tickMs' | 'ttlMs'> | false;
 }
 
 export interface HostedApp {
@@ -98,6 +104,8 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 	let closing: Promise<void> | null = null;
 	const drain = async () => {
 		draining = true;
+		// The leases given up at once: the other instances take the intakes over at their next tick.
+		const intakesClosed = parts.intakes?.close();
 		const closed = new Promise<void>((resolve) => server.close(() => resolve()));
 		// The pages' push channels: each page opens its socket again, on another instance.
 		endSockets();
@@ -106,6 +114,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		server.closeAllConnections();
 		await closed;
 		await store.settled();
+		await intakesClosed;
 		await parts.address.close();
 		transport.close();
 		parts.thanker.close();
@@ -145,6 +154,8 @@ interface HostedParts {
 	budget: UpstreamBudget;
 	/** The calling address's budget, kept with the other instances. */
 	address: AddressLedger;
+	/** The streamers' intakes held here, and the copies of the others' views (null: none). */
+	intakes: HostedIntakes | null;
 	connections: HostedConnections;
 	signIn: HostedSignIn;
 }
@@ -196,6 +207,7 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	});
 	// Thanks owed by an instance that stopped go out from another: at start and now and then.
 	thanker.start(CHAT_SWEEP_MS);
+	const intakes = startIntakes(o, db, push, connections);
 	return {
 		db,
 		store,
@@ -209,9 +221,26 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		metrics,
 		budget,
 		address,
+		intakes,
 		connections,
 		signIn
 	};
+}
+
+/** The streamers' intakes held here and the copies of the others' (none with `intakes: false`). */
+function startIntakes(
+	o: HostedServeOptions,
+	db: Db,
+	push: HostedPushChannel,
+	connections: HostedConnections
+): HostedIntakes | null {
+	if (o.intakes === false) return null;
+	const intakes = new HostedIntakes(db, push, {
+		...o.intakes,
+		upstreamOf: (streamer) => connections.upstream(streamer)
+	});
+	intakes.start();
+	return intakes;
 }
 
 /** Hosted mode's own routes: /metrics, and the landing page, sign-in and dashboard. */
@@ -223,7 +252,8 @@ function ownRoutes(config: HostedConfig, p: HostedParts): Hono {
 				budget: p.budget.budgetSnapshot(),
 				readsShared: readsShared(),
 				pool: poolStats(p.db),
-				locks: p.store.lockStats()
+				locks: p.store.lockStats(),
+				intakes: p.intakes?.status()
 			}),
 			200,
 			{
@@ -278,6 +308,8 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		settings: storedSettings,
 		// Counted per streamer for /metrics: whose readers are over their share.
 		readRefused: (streamer, by) => p.metrics.readRefused(streamer, by),
+		// A page's read the streamer's live view can answer costs the upstream nothing.
+		intakeOf: p.intakes ? (streamer) => p.intakes!.intakeOf(streamer) : undefined,
 		keyRefused: (answer) => p.metrics.keyRefused(answer),
 		routes: ownRoutes(config, p),
 		// Not ok (503) while draining or without the database: a load balancer sends no one here.
@@ -292,6 +324,7 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 				mode: 'hosted',
 				...(draining() ? { draining: true } : {}),
 				database: { reachable: database },
+				...(p.intakes ? { intakes: p.intakes.status() } : {}),
 				// The budgets as this instance keeps them (per IP, per authorization), not the last
 				// RateLimit-* headers seen, which name whichever budget one answer was closest on.
 				upstream: budget.budgetSnapshot()

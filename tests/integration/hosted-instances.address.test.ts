@@ -107,12 +107,13 @@ describe.skipIf(missing)(
 					});
 				let flooding = true;
 				const reads = new Map<string, number[]>(keys.map((k) => [k, []]));
-				// Each streamer's queue re-read three times at once every 250 ms (the 1.5 s of a real
-				// minute, compressed as the limits are), honouring no 429.
+				// Each streamer's history re-read three times at once every 250 ms (the 1.5 s of a real
+				// minute, compressed as the limits are), honouring no 429; deeper than the live view
+				// keeps, so each read goes upstream.
 				const floods = keys.map(async (key) => {
 					while (flooding) {
 						const answers = await Promise.all(
-							[0, 1, 2].map(() => call(key, 'GET', '/api/tts/queue'))
+							[0, 1, 2].map(() => call(key, 'GET', '/api/tts/history?limit=50'))
 						);
 						for (const r of answers) {
 							reads.get(key)!.push(r.status);

@@ -67,7 +67,8 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 			'009-kept',
 			'010-kept-settings',
 			'011-kept-chat',
-			'012-kept-moderation'
+			'012-kept-moderation',
+			'013-intake-leases'
 		]);
 		for (const a of apps) {
 			const health = await fetch(`${a.origin}/healthz`);

@@ -18,12 +18,16 @@ import type { RouteName } from '../../contract/index.ts';
 import { answerFromView, viewPartOf, type PageQuery } from '../../core/view/answers.ts';
 import type { StreamIntake } from './intake.ts';
 
-/** What a page's read needs of the streamer's intake (its kept GET /me, account.ts, if any). */
+/**
+ * What a page's read needs of the streamer's intake (its kept GET /me, account.ts, if any);
+ * `touch`, told before a read of a part, is how a copy of another instance's view
+ * (src/hosted/shared-view.ts) reads it again when stale.
+ */
 export type ViewSource = Pick<
 	StreamIntake,
 	'view' | 'pending' | 'changed' | 'status' | 'readAgain'
 > &
-	Partial<Pick<StreamIntake, 'account'>>;
+	Partial<Pick<StreamIntake, 'account'>> & { touch?(): void };
 
 /**
  * The longest a page's read waits for a part's answer on its way: a read of the upstream takes
@@ -69,6 +73,7 @@ export async function answerFromIntake(
 ): Promise<unknown> {
 	const part = viewPartOf(name);
 	if (!part) return null;
+	source.touch?.();
 	const answer = () => answerFromView(source.view, name, params, query);
 	let timer: NodeJS.Timeout | undefined;
 	const late = new Promise<true>((resolve) => {

@@ -1,0 +1,108 @@
+// Which instance holds each signed-in streamer's intake (docs/hosted.md, the intake's lease): a row
+// of `intake_leases` per streamer (migration 013), held by one instance until `expires_at` unless
+// it renews it, its `epoch` counting the holders so that a holder that lost it can write nothing
+// more. Every time is the database's (now()), so the instances' clocks do not matter. Each
+// instance says it is alive in `intake_instances`, so that each takes its share of the streamers.
+import { sql } from 'kysely';
+import type { Db } from './db.ts';
+
+/** A lease this instance holds: the streamer and the holder's epoch. */
+export interface Lease {
+	streamer: string;
+	epoch: number;
+}
+
+export interface LeaseTimes {
+	/** How long a lease lasts unless renewed (ms): how long a dead holder keeps it at most. */
+	ttlMs: number;
+}
+
+export class IntakeLeases {
+	constructor(
+		private readonly db: Db,
+		/** This instance's id (random per start). */
+		readonly me: string,
+		private readonly times: LeaseTimes
+	) {}
+
+	/**
+	 * Says this instance is alive, and renews every lease it holds of a streamer still signed in
+	 * (the others' are given up). Returns the leases held now and how many instances are alive.
+	 */
+	async renew(): Promise<{ held: Lease[]; instances: number; streamers: number }> {
+		const ttl = `${this.times.ttlMs} milliseconds`;
+		return this.db.transaction().execute(async (tx) => {
+			await sql`insert into intake_instances (id, seen_at) values (${this.me}, now())
+				on conflict (id) do update set seen_at = now()`.execute(tx);
+			// Instances gone long ago (their rows stay after a kill) are forgotten.
+			await sql`delete from intake_instances where seen_at < now() - interval '1 hour'`.execute(tx);
+			await sql`delete from intake_leases l using streamers s
+				where l.holder = ${this.me} and s.id = l.streamer_id and s.status <> 'connected'`.execute(tx);
+			const held = await sql<{ streamer_id: string; epoch: string }>`
+				update intake_leases set expires_at = now() + ${ttl}::interval
+				where holder = ${this.me} and expires_at > now()
+				returning streamer_id, epoch`.execute(tx);
+			const counts = await sql<{ instances: string; streamers: string }>`
+				select
+					(select count(*) from intake_instances
+						where seen_at > now() - ${ttl}::interval) as instances,
+					(select count(*) from streamers where status = 'connected') as streamers`.execute(tx);
+			return {
+				held: held.rows.map((r) => ({ streamer: r.streamer_id, epoch: Number(r.epoch) })),
+				instances: Math.max(1, Number(counts.rows[0].instances)),
+				streamers: Number(counts.rows[0].streamers)
+			};
+		});
+	}
+
+	/**
+	 * Takes the leases of signed-in streamers that expired (their holder died, was cut off, or gave
+	 * them up: all of them, but those this instance gave up itself), and at most `fresh` of those no
+	 * instance held yet. The upsert's condition decides a race: of two instances taking one lease,
+	 * one gets it.
+	 */
+	async take(fresh: number): Promise<Lease[]> {
+		const ttl = `${this.times.ttlMs} milliseconds`;
+		const { rows } = await sql<{ streamer_id: string; epoch: string }>`
+			with expired as (
+				select l.streamer_id as id from intake_leases l
+				join streamers s on s.id = l.streamer_id and s.status = 'connected'
+				where l.expires_at <= now() and l.holder <> ${this.me}
+			), unheld as (
+				select s.id from streamers s
+				where s.status = 'connected'
+					and not exists (select 1 from intake_leases l where l.streamer_id = s.id)
+				order by md5(s.id || ${this.me})
+				limit ${Math.max(0, fresh)}
+			)
+			insert into intake_leases (streamer_id, holder, epoch, expires_at)
+			select id, ${this.me}, 1, now() + ${ttl}::interval
+			from (select id from expired union select id from unheld) wanted
+			on conflict (streamer_id) do update
+				set holder = excluded.holder, epoch = intake_leases.epoch + 1,
+					expires_at = excluded.expires_at
+				where intake_leases.expires_at <= now()
+			returning streamer_id, epoch`.execute(this.db);
+		return rows.map((r) => ({ streamer: r.streamer_id, epoch: Number(r.epoch) }));
+	}
+
+	/**
+	 * Gives up the leases of `streamers` (all of this instance's when absent): they expire now, for
+	 * the other instances to take at their next tick.
+	 */
+	async release(streamers?: readonly string[]): Promise<void> {
+		if (streamers && streamers.length === 0) return;
+		await (
+			streamers
+				? sql`update intake_leases set expires_at = now()
+				where holder = ${this.me} and streamer_id = any(${[...streamers]}::text[])`
+				: sql`update intake_leases set expires_at = now() where holder = ${this.me}`
+		).execute(this.db);
+	}
+
+	/** This instance stops: its leases go at once, and it no longer counts as alive. */
+	async leave(): Promise<void> {
+		await this.release();
+		await sql`delete from intake_instances where id = ${this.me}`.execute(this.db);
+	}
+}
