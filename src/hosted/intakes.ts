@@ -12,6 +12,7 @@ import { LRUCache } from 'lru-cache';
 import { StoreDeadline } from '../server/deadline.ts';
 import { StreamIntake, type IntakeUpstream } from '../server/intake/intake.ts';
 import type { ViewSource } from '../server/intake/page-reads.ts';
+import type { HostedConnections } from './connections.ts';
 import type { Db } from './db.ts';
 import { IntakeLeases, type Lease } from './intake-leases.ts';
 import type { HostedPushChannel } from './push-channel.ts';
@@ -214,4 +215,26 @@ export class HostedIntakes {
 		held.intake.stop();
 		held.publisher.stop();
 	}
+}
+
+/** Starts the instance's intakes, each with the streamer's client as it is at each call. */
+export function startIntakes(
+	db: Db,
+	push: HostedPushChannel,
+	connections: Pick<HostedConnections, 'upstream'>,
+	o: Pick<HostedIntakesOptions, 'tickMs' | 'ttlMs'> = {}
+): HostedIntakes {
+	const intakes = new HostedIntakes(db, push, {
+		...o,
+		// A sign-in again makes the streamer a new client: the intake uses the one of the moment.
+		upstreamOf: (streamer) => ({
+			get wsUrl() {
+				return connections.upstream(streamer).wsUrl;
+			},
+			call: (...args) => connections.upstream(streamer).call(...args),
+			realtimeCredential: (rejected) => connections.upstream(streamer).realtimeCredential(rejected)
+		})
+	});
+	intakes.start();
+	return intakes;
 }

@@ -29,7 +29,7 @@ import { readTicketKey, SecretBox } from './crypto.ts';
 import { openDatabase, poolStats, unbounded, type Db } from './db.ts';
 import { HostedMetrics } from './metrics.ts';
 import { migrate } from './migrations.ts';
-import { HostedIntakes, type HostedIntakesOptions } from './intakes.ts';
+import { startIntakes, type HostedIntakes, type HostedIntakesOptions } from './intakes.ts';
 import { HostedPushChannel } from './push-channel.ts';
 import { OverlayKeyCache } from './key-cache.ts';
 import { MODERATION, moderationStore, type ModerationStore } from '../server/moderation/store.ts';
@@ -207,7 +207,7 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	});
 	// Thanks owed by an instance that stopped go out from another: at start and now and then.
 	thanker.start(CHAT_SWEEP_MS);
-	const intakes = startIntakes(o, db, push, connections);
+	const intakes = o.intakes === false ? null : startIntakes(db, push, connections, o.intakes);
 	return {
 		db,
 		store,
@@ -225,22 +225,6 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		connections,
 		signIn
 	};
-}
-
-/** The streamers' intakes held here and the copies of the others' (none with `intakes: false`). */
-function startIntakes(
-	o: HostedServeOptions,
-	db: Db,
-	push: HostedPushChannel,
-	connections: HostedConnections
-): HostedIntakes | null {
-	if (o.intakes === false) return null;
-	const intakes = new HostedIntakes(db, push, {
-		...o.intakes,
-		upstreamOf: (streamer) => connections.upstream(streamer)
-	});
-	intakes.start();
-	return intakes;
 }
 
 /** Hosted mode's own routes: /metrics, and the landing page, sign-in and dashboard. */
