@@ -219,32 +219,37 @@ describe('the intake', () => {
 		}
 	});
 
-	it('gives up a socket that opens and never says ready, and tries again', async () => {
-		const mute = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-		await new Promise((resolve) => mute.once('listening', resolve));
-		const { port } = mute.address() as AddressInfo;
-		let opened = 0;
-		mute.on('connection', () => (opened += 1));
-		const upstream = new UpstreamClient(() => ({
-			baseUrl: `http://127.0.0.1:${port}/v1`,
-			wsUrl: `ws://127.0.0.1:${port}/v1/realtime`,
-			apiKey: 'tk_test_mute'
-		}));
-		const intake = new StreamIntake(upstream, {
-			backoff: { baseMs: 10, maxMs: 20 },
-			handshakeMs: 100,
-			log: () => {}
+	for (const first of ['nothing', 'a ping'] as const)
+		it(`gives up a socket that opens and never says ready (saying ${first}), and tries again`, async () => {
+			const mute = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+			await new Promise((resolve) => mute.once('listening', resolve));
+			const { port } = mute.address() as AddressInfo;
+			let opened = 0;
+			mute.on('connection', (ws) => {
+				opened += 1;
+				// A frame before any ready leaves the attempt's wait for its ready as it was.
+				if (first === 'a ping') ws.send(JSON.stringify({ type: 'ping', data: { t: Date.now() } }));
+			});
+			const upstream = new UpstreamClient(() => ({
+				baseUrl: `http://127.0.0.1:${port}/v1`,
+				wsUrl: `ws://127.0.0.1:${port}/v1/realtime`,
+				apiKey: 'tk_test_mute'
+			}));
+			const intake = new StreamIntake(upstream, {
+				backoff: { baseMs: 10, maxMs: 20 },
+				handshakeMs: 100,
+				log: () => {}
+			});
+			running.push(intake);
+			try {
+				intake.start();
+				await until(() => opened >= 3);
+				expect(intake.connects).toBe(0);
+			} finally {
+				intake.stop();
+				await new Promise((resolve) => mute.close(resolve));
+			}
 		});
-		running.push(intake);
-		try {
-			intake.start();
-			await until(() => opened >= 3);
-			expect(intake.connects).toBe(0);
-		} finally {
-			intake.stop();
-			await new Promise((resolve) => mute.close(resolve));
-		}
-	});
 
 	it('runs in the served token endpoint unless turned off, through its budgeted client, until it closes', async () => {
 		const sim = await newSim();

@@ -64,7 +64,7 @@ export class StreamIntake {
 	#lastWhy: string | null = null;
 	#retry: NodeJS.Timeout | null = null;
 	#watchdog: NodeJS.Timeout | null = null;
-	/** From the last `ready`: the upstream's heartbeat period (s). */
+	/** From this socket's `ready`: the upstream's heartbeat period (s); null before it. */
 	#heartbeat: number | null = null;
 	/** Parts being read, parts to read again after, and failed reads waiting for their retry. */
 	readonly #reading = new Set<ViewPart>();
@@ -187,6 +187,7 @@ export class StreamIntake {
 		}
 		const socket = new WebSocket(this.upstream.wsUrl, { handshakeTimeout: this.#handshakeMs });
 		this.#socket = socket;
+		this.#heartbeat = null;
 		socket.on('open', () => {
 			socket.send(JSON.stringify({ type: 'auth', data: { apiKey: credential } }));
 			// No `ready` (nor a refusal) as long again: the attempt failed (its close reconnects).
@@ -252,9 +253,10 @@ export class StreamIntake {
 		this.#arm(socket);
 	}
 
+	/** After this socket's `ready`, each message re-arms the watchdog; before, its ready timer runs. */
 	#arm(socket: WebSocket): void {
-		this.#disarm();
 		if (this.#heartbeat === null) return;
+		this.#disarm();
 		const ms = Math.min(this.#heartbeat * WATCHDOG_FACTOR, 2 ** 31 - 1);
 		this.#watchdog = setTimeout(() => {
 			this.#log(`[intake] no message for ${ms / 1000} s; reconnecting`);
