@@ -110,7 +110,12 @@ export class HostedIntakes {
 		if (!follower)
 			this.#followers.set(
 				streamer,
-				(follower = new FollowerView(this.db, streamer, this.#deadline))
+				(follower = new FollowerView(
+					this.db,
+					streamer,
+					this.#deadline,
+					this.o.upstreamOf(streamer)
+				))
 			);
 		return follower;
 	}

@@ -10,6 +10,7 @@ import { LiveView } from '../core/view/live-view.ts';
 import { VIEW_PARTS, type Snapshots, type ViewPart } from '../core/view/parts.ts';
 import { partSnapshot } from '../core/view/shared.ts';
 import { StoreDeadline } from '../server/deadline.ts';
+import { AccountRead, type AccountUpstream } from '../server/intake/account.ts';
 import type { ViewSource } from '../server/intake/page-reads.ts';
 import { jsonColumn, type Db } from './db.ts';
 import type { Lease } from './intake-leases.ts';
@@ -97,6 +98,12 @@ export class FollowerView implements ViewSource {
 	#waiters: Array<() => void> = [];
 	/** Reads of the database made, for /healthz. */
 	reads = 0;
+	/**
+	 * GET /me of the streamer's credential, read once by this instance and kept (account.ts), given
+	 * while the last read found a holder's lease: its socket is what says the credential works.
+	 */
+	readonly account: AccountRead;
+	#held = false;
 
 	/**
 	 * `deadline`: the instance's, shared by every copy: a page's read waits for the database as a
@@ -106,9 +113,14 @@ export class FollowerView implements ViewSource {
 		private readonly db: Db,
 		private readonly streamer: string,
 		private readonly deadline: StoreDeadline,
+		upstream: AccountUpstream,
 		private readonly now: () => number = Date.now
 	) {
 		this.view.gap();
+		this.account = new AccountRead(upstream, () => {
+			this.touch();
+			return this.#held;
+		});
 	}
 
 	/** A page is about to read: a stale copy is read again (the page waits for it, page-reads.ts). */
@@ -180,10 +192,12 @@ export class FollowerView implements ViewSource {
 			// The database away or slow: the pages' reads go upstream meanwhile, and a late answer
 			// is let go (the next read after NO_HOLDER_MS asks again).
 			this.view.gap();
+			this.#held = false;
 			this.#validUntil = started + NO_HOLDER_MS;
 			return;
 		}
 		const { rows } = inTime.value;
+		this.#held = rows.length > 0;
 		const bodies = new Map(rows.map((r) => [r.part, jsonColumn(r.body)]));
 		// The parts are kept as the holder wrote them from its own view, whose reads were checked.
 		for (const part of VIEW_PARTS) {

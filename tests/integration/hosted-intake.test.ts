@@ -107,6 +107,10 @@ describe.skipIf(missing)('hosted intakes', { timeout: 90_000 }, () => {
 		for (const [path, n] of counted) expect(upstreamReads(sim, path), path).toBe(n);
 		expect(upstreamReads(sim, '/tts/queue')).toBe(before);
 		expect(intakeSockets(sim)).toBe(1);
+		// The account: read once upstream by the other instance for its pages, then kept.
+		const me = upstreamReads(sim, '/me');
+		for (let i = 0; i < 5; i++) expect((await read(other, key, '/me')).status).toBe(200);
+		expect(upstreamReads(sim, '/me') - me).toBe(1);
 	});
 
 	it('the holder that stops gives its lease up, and the other instance takes the intake over at once', async () => {
