@@ -161,7 +161,10 @@ describe('an instance’s upstream budgets', { timeout: 60_000 }, () => {
 					windowMs: 60_000
 				},
 				maxWaitMs: 10_000
-			}
+			},
+			// The reads below spend the authorization's budget alone: no intake reads it too, nor
+			// keeps /me for them.
+			intakes: false
 		});
 		try {
 			const browser = new Browser(hosted.publicUrl);

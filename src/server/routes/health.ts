@@ -1,6 +1,6 @@
-// GET /healthz: whether the server is up and can reach its upstream (checked at most every 15 s,
-// so a monitor polling it does not spend the upstream's rate limit), and the state of the
-// streamer's intake (intake/intake.ts). Hosted mode reports its own.
+// GET /healthz: whether the server is up and can reach its upstream (its intake's socket open says
+// so; else checked at most every 15 s, so a monitor polling it does not spend the upstream's rate
+// limit), and the state of the streamer's intake (intake/intake.ts). Hosted mode reports its own.
 import type { Hono } from 'hono';
 import { Me } from '../../contract/index.ts';
 import type { AppOptions } from '../app-options.ts';
@@ -18,7 +18,10 @@ export function healthRoute(
 			const body = await opts.health();
 			return c.json(body, body.ok === false ? 503 : 200);
 		}
-		if (!health || Date.now() - health.at > RECHECK_MS) {
+		const intake = opts.intakeOf?.(SINGLE_STREAMER)?.status();
+		// The intake's socket open says the upstream is reachable and takes the credential: no read.
+		if (intake?.connected) health = { at: Date.now(), reachable: true };
+		else if (!health || Date.now() - health.at > RECHECK_MS) {
 			let reachable = false;
 			try {
 				const res = await opts.upstream.call('GET', '/me');
@@ -28,7 +31,6 @@ export function healthRoute(
 			}
 			health = { at: Date.now(), reachable };
 		}
-		const intake = opts.intakeOf?.(SINGLE_STREAMER)?.status();
 		return c.json({
 			ok: true,
 			mode: opts.mode,
