@@ -98,12 +98,16 @@ describe('the intake', () => {
 		const sim = await newSim({ heartbeatS: 0.2 });
 		const log: string[] = [];
 		const intake = intakeOn(sim, log);
-		await until(() => allRead(intake) && intake.connects === 1);
+		await until(() => allRead(intake) && intake.connected);
+		// A loaded machine may have starved a ping past the watchdog already: counted from here.
+		const before = intake.connects;
+		const reads = (p: (typeof VIEW_PARTS)[number]) => intake.reads.get(p) ?? 0;
+		const readsBefore = new Map(VIEW_PARTS.map((p) => [p, reads(p)]));
 		// Open but silent, like a half-open TCP connection: only the watchdog can tell.
 		expect(sim.control.silenceSockets(10_000)).toBe(1);
-		await until(() => intake.connects === 2);
+		await until(() => intake.connects > before);
 		expect(log.join('\n')).toMatch(/no message for 0.4 s; reconnecting/);
-		await until(() => VIEW_PARTS.every((p) => intake.reads.get(p) === 2));
+		await until(() => VIEW_PARTS.every((p) => reads(p) > readsBefore.get(p)!));
 	});
 
 	it('reads a part again with backoff after the upstream failed to answer it', async () => {
