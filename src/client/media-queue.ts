@@ -35,11 +35,13 @@ function hintItem(media: QueueMediaItem): ClaimItem<QueueMediaItem> {
 export function mediaQueuePort(
 	api: ApiClient,
 	/** Told the `visible` flag of every snapshot read (the player shows or hides by it). */
-	onVisible: (visible: boolean) => void
+	onVisible: (visible: boolean) => void,
+	/** Whether this copy claims now: a spectator's read sends no ticket (tts-queue.ts says why). */
+	claims: () => boolean = () => true
 ): QueuePort<QueueMediaItem> {
 	return {
 		async snapshot() {
-			const r = await api.request(routes.mediaQueue, {}, { ticket: true });
+			const r = await api.request(routes.mediaQueue, {}, { ticket: claims() });
 			if (r.ok) onVisible(r.body.visible);
 			const read = toSnapshot(r, mediaItem);
 			if (!read.ok) return read;

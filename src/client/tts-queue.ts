@@ -43,10 +43,20 @@ function hintItem(tip: QueueTip): ClaimItem<QueueTip> {
 	return claimItem(data, tip.tts_url !== null);
 }
 
-export function ttsQueuePort(api: ApiClient): QueuePort<QueueTip> {
+/**
+ * `claims`: whether this copy claims now (its `claim` is not `never`). Only a copy that claims sends
+ * a read ticket with its queue read (docs/upstream.md, read tickets): a spectator's read (the
+ * preview's frames, after each start) is then a plain read, which the server's live view answers
+ * at no cost to the upstream, where a ticketed one always goes upstream.
+ */
+export function ttsQueuePort(
+	api: ApiClient,
+	claims: () => boolean = () => true
+): QueuePort<QueueTip> {
 	return {
 		async snapshot() {
-			const read = toSnapshot(await api.request(routes.ttsQueue, {}, { ticket: true }), ttsItem);
+			const res = await api.request(routes.ttsQueue, {}, { ticket: claims() });
+			const read = toSnapshot(res, ttsItem);
 			if (!read.ok) return read;
 			// Held and removed tips are not ours to play: left out, they hold nothing back.
 			const items = read.value.items.filter((i) => playable(i.data) || undecided(i.data));

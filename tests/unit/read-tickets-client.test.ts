@@ -1,6 +1,6 @@
 // The page's side of read tickets (src/client/api.ts): the tickets the token endpoint hands out in
 // X-Read-Ticket are kept (the latest four) and each is sent once, by the queue reads a claim
-// runner makes (tts-queue.ts, media-queue.ts), never by any other call.
+// runner makes (tts-queue.ts, media-queue.ts) while its copy claims, never by any other call.
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/api.ts';
 import { mediaQueuePort } from '../../src/client/media-queue.ts';
@@ -59,6 +59,24 @@ describe('read tickets on the page', () => {
 		await tts.snapshot();
 		await tts.snapshot();
 		expect(sent.map((s) => s.ticket)).toEqual([null, null, 'claim-1', null]);
+	});
+
+	it('a spectator’s queue reads (claim=never) send no ticket: the live view answers them', async () => {
+		const { sent, api } = endpoint((p) => (p === '/token' ? 'ta,tb' : null));
+		await api.mintToken();
+		let claims = false;
+		const tts = ttsQueuePort(api, () => claims);
+		const media = mediaQueuePort(
+			api,
+			() => {},
+			() => claims
+		);
+		await tts.snapshot();
+		await media.snapshot();
+		// The same page claiming again (its stored `claim` changed): its tickets are still at hand.
+		claims = true;
+		await tts.snapshot();
+		expect(sent.map((s) => s.ticket)).toEqual([null, null, null, 'ta']);
 	});
 
 	it('keeps the latest four', async () => {

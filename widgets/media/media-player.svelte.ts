@@ -90,7 +90,11 @@ export class MediaPlayer extends QueuePlayer<QueueMediaItem, MediaParams, MediaV
 		this.#deps = deps;
 		this.#look(deps.params);
 		this.runner = new ClaimRunner<QueueMediaItem>({
-			queue: mediaQueuePort(deps.api, (visible) => this.#setVisible(visible)),
+			queue: mediaQueuePort(
+				deps.api,
+				(visible) => this.#setVisible(visible),
+				() => this.params.claim !== 'never'
+			),
 			player: this.#playerPort(),
 			memory: deps.memory,
 			now: deps.now,

@@ -103,7 +103,7 @@ export class TtsPlayer extends QueuePlayer<QueueTip, TtsParams, TtsViewModel['de
 			note: (message) => this.#note(message)
 		};
 		this.runner = new ClaimRunner<QueueTip>({
-			queue: ttsQueuePort(deps.api),
+			queue: ttsQueuePort(deps.api, () => this.params.claim !== 'never'),
 			player: this.#playerPort(),
 			memory: deps.memory,
 			now: deps.now,
