@@ -57,6 +57,8 @@ const projects: PlaywrightTestProject[] = [
 
 export default defineConfig({
 	testDir: '.',
+	// The live-mode scene runs with its own two servers (live.config.ts).
+	testIgnore: '*.live.spec.ts',
 	globalSetup: './global-setup.ts',
 	fullyParallel: true,
 	forbidOnly: !!process.env.CI,
