@@ -57,9 +57,10 @@ export class IntakeLeases {
 
 	/**
 	 * Takes the leases of signed-in streamers that expired (their holder died, was cut off, or gave
-	 * them up: all of them, but those this instance gave up itself), and at most `fresh` of those no
-	 * instance held yet. The upsert's condition decides a race: of two instances taking one lease,
-	 * one gets it.
+	 * them up: all of them; those this instance held itself only once they have been expired for a
+	 * TTL, so that the others take what it gave up first, and an instance alone still takes back
+	 * what it let expire), and at most `fresh` of those no instance held yet. The upsert's condition
+	 * decides a race: of two instances taking one lease, one gets it.
 	 */
 	async take(fresh: number): Promise<Lease[]> {
 		const ttl = `${this.times.ttlMs} milliseconds`;
@@ -67,7 +68,8 @@ export class IntakeLeases {
 			with expired as (
 				select l.streamer_id as id from intake_leases l
 				join streamers s on s.id = l.streamer_id and s.status = 'connected'
-				where l.expires_at <= now() and l.holder <> ${this.me}
+				where l.expires_at <= now()
+					and (l.holder <> ${this.me} or l.expires_at <= now() - ${ttl}::interval)
 			), unheld as (
 				select s.id from streamers s
 				where s.status = 'connected'

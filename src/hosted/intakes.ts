@@ -6,9 +6,11 @@
 // (shared-view.ts); for a streamer another instance holds, its pages' reads are answered from the
 // copy of that view. A lease not renewed for TTL_MS is anybody's: an instance killed (SIGKILL) is
 // taken over within TTL_MS + TICK_MS; one that stops (SIGTERM) gives its leases up at once, taken
-// within TICK_MS. An instance that cannot renew stops its intakes before its leases can expire.
+// within TICK_MS. An instance that cannot renew stops its intakes before its leases can expire,
+// and runs them again if its next renew finds those leases still its own.
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { VIEW_PARTS } from '../core/view/parts.ts';
 import { StoreDeadline } from '../server/deadline.ts';
 import { StreamIntake, type IntakeUpstream } from '../server/intake/intake.ts';
 import type { ViewSource } from '../server/intake/page-reads.ts';
@@ -151,6 +153,10 @@ export class HostedIntakes {
 			const still = new Map(renewed.held.map((l) => [l.streamer, l.epoch]));
 			for (const [streamer, h] of this.#held)
 				if (still.get(streamer) !== h.lease.epoch) this.#drop(streamer);
+			// Leases still this instance's whose intakes the fence stopped (a renew answered late,
+			// not lost): their intakes run here again.
+			for (const lease of renewed.held)
+				if (!this.#held.has(lease.streamer)) this.#hold(lease, true);
 			// The first tick only says this instance is alive: instances starting together count
 			// each other before they share the streamers out.
 			if (this.#ticks++ === 0) return;
@@ -191,7 +197,8 @@ export class HostedIntakes {
 		this.#fence.unref();
 	}
 
-	#hold(lease: Lease): void {
+	/** `again`: a lease this instance kept while its fence had stopped the intake. */
+	#hold(lease: Lease, again = false): void {
 		const { streamer } = lease;
 		if (this.#held.has(streamer)) this.#drop(streamer);
 		let intake: StreamIntake | null = null;
@@ -209,7 +216,10 @@ export class HostedIntakes {
 		});
 		this.#held.set(streamer, { lease, intake, publisher });
 		this.#followers.delete(streamer);
-		if (lease.epoch > 1) this.#takeovers += 1;
+		// What was shared under this epoch before the fence is not trusted: the new view is sure of
+		// nothing yet.
+		if (again) publisher.changed(VIEW_PARTS);
+		else if (lease.epoch > 1) this.#takeovers += 1;
 		intake.start();
 	}
 
