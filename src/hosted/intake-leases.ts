@@ -56,13 +56,14 @@ export class IntakeLeases {
 	}
 
 	/**
-	 * Takes the leases of signed-in streamers that expired (their holder died, was cut off, or gave
-	 * them up: all of them; those this instance held itself only once they have been expired for a
-	 * TTL, so that the others take what it gave up first, and an instance alone still takes back
-	 * what it let expire), and at most `fresh` of those no instance held yet. The upsert's condition
+	 * Takes, `room` at most, the leases of signed-in streamers that expired (their holder died, was
+	 * cut off, or gave them up; those this instance held itself only once they have been expired
+	 * for a TTL, so that the others take what it gave up first, and an instance alone still takes
+	 * back what it let expire) and of those no instance holds yet, in an order of this instance's
+	 * own, so that instances taking at once mostly take different ones. The upsert's condition
 	 * decides a race: of two instances taking one lease, one gets it.
 	 */
-	async take(fresh: number): Promise<Lease[]> {
+	async take(room: number): Promise<Lease[]> {
 		const ttl = `${this.times.ttlMs} milliseconds`;
 		const { rows } = await sql<{ streamer_id: string; epoch: string }>`
 			with expired as (
@@ -74,12 +75,13 @@ export class IntakeLeases {
 				select s.id from streamers s
 				where s.status = 'connected'
 					and not exists (select 1 from intake_leases l where l.streamer_id = s.id)
-				order by md5(s.id || ${this.me})
-				limit ${Math.max(0, fresh)}
 			)
 			insert into intake_leases (streamer_id, holder, epoch, expires_at)
 			select id, ${this.me}, 1, now() + ${ttl}::interval
-			from (select id from expired union select id from unheld) wanted
+			from (
+				select id from (select id from expired union select id from unheld) candidates
+				order by md5(id || ${this.me}) limit ${Math.max(0, room)}
+			) wanted
 			on conflict (streamer_id) do update
 				set holder = excluded.holder, epoch = intake_leases.epoch + 1,
 					expires_at = excluded.expires_at

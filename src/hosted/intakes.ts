@@ -1,7 +1,7 @@
 // The signed-in streamers' intakes across the instances (docs/hosted.md, the intake's lease): every
-// TICK_MS each instance says it is alive and renews its leases (intake-leases.ts), takes the
-// leases whose holder let them expire and its share of those nobody holds, and gives up what it
-// holds above its share a few at a time, so that the streamers spread over the instances. For each
+// TICK_MS each instance says it is alive and renews its leases (intake-leases.ts), takes up to its
+// share the leases whose holder let them expire and those nobody holds, and gives up what it holds
+// above its share a few at a time, so that the streamers spread over the instances. For each
 // lease it holds it runs the streamer's intake (src/server/intake/intake.ts) and shares its view
 // (shared-view.ts); for a streamer another instance holds, its pages' reads are answered from the
 // copy of that view. A lease not renewed for TTL_MS is anybody's: an instance killed (SIGKILL) is
