@@ -136,9 +136,11 @@ export class HostedIntakes {
 	#schedule(ms: number): void {
 		if (this.#stopped) return;
 		this.#timer = setTimeout(() => {
+			const started = Date.now();
 			this.#ticking = this.#tick().finally(() => {
 				this.#ticking = null;
-				this.#schedule(this.#tickMs);
+				// Every TICK_MS from the last tick's start: a long tick does not put the renew off.
+				this.#schedule(Math.max(0, started + this.#tickMs - Date.now()));
 			});
 		}, ms);
 		this.#timer.unref();

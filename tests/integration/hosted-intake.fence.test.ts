@@ -104,8 +104,8 @@ describe.each(storeEngines())('hosted intakes fenced, on %s', (_name, open) => {
 			await sql`insert into view_parts (streamer_id, part, epoch, body)
 				values (${streamer.id}, 'counters', ${epoch}, '{"counters":{}}'::jsonb)`.execute(db);
 			// Renewed in time at the database, answered after the fence (TTL - TICK after the renew
-			// before) stopped the intake, and early enough for the next renew to find the lease.
-			gate.lateMs = TTL_MS - TICK_MS - TICK_MS / 2;
+			// before, a tick earlier) stopped the intake, and before the lease runs out.
+			gate.lateMs = TTL_MS - TICK_MS;
 			await until(fenced);
 			await until(() => intakes.holds(streamer.id));
 			expect(await epochOf(streamer.id)).toBe(epoch);
