@@ -15,6 +15,12 @@ export interface Lease {
 export interface LeaseTimes {
 	/** How long a lease lasts unless renewed (ms): how long a dead holder keeps it at most. */
 	ttlMs: number;
+	/**
+	 * How long an instance counts as alive after it last said so (ms): shorter than a lease, so
+	 * that a dead holder has stopped counting by the time its leases expire, and the survivors'
+	 * shares have room for them.
+	 */
+	aliveMs: number;
 }
 
 export class IntakeLeases {
@@ -31,6 +37,7 @@ export class IntakeLeases {
 	 */
 	async renew(): Promise<{ held: Lease[]; instances: number; streamers: number }> {
 		const ttl = `${this.times.ttlMs} milliseconds`;
+		const alive = `${this.times.aliveMs} milliseconds`;
 		return this.db.transaction().execute(async (tx) => {
 			await sql`insert into intake_instances (id, seen_at) values (${this.me}, now())
 				on conflict (id) do update set seen_at = now()`.execute(tx);
@@ -45,7 +52,7 @@ export class IntakeLeases {
 			const counts = await sql<{ instances: string; streamers: string }>`
 				select
 					(select count(*) from intake_instances
-						where seen_at > now() - ${ttl}::interval) as instances,
+						where seen_at > now() - ${alive}::interval) as instances,
 					(select count(*) from streamers where status = 'connected') as streamers`.execute(tx);
 			return {
 				held: held.rows.map((r) => ({ streamer: r.streamer_id, epoch: Number(r.epoch) })),

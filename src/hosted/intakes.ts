@@ -78,7 +78,10 @@ export class HostedIntakes {
 		this.#tickMs = o.tickMs ?? TICK_MS;
 		this.#ttlMs = o.ttlMs ?? TTL_MS;
 		this.#log = o.log ?? ((line) => console.warn(line));
-		this.#leases = new IntakeLeases(db, this.me, { ttlMs: this.#ttlMs });
+		this.#leases = new IntakeLeases(db, this.me, {
+			ttlMs: this.#ttlMs,
+			aliveMs: this.#ttlMs - this.#tickMs
+		});
 	}
 
 	start(): void {
