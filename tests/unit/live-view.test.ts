@@ -125,6 +125,42 @@ describe('the live view', () => {
 		expect(view.supporters()).toBeNull();
 	});
 
+	it('reads the board again once a tip ties two served supporters, where a page’s cut may fall, and answers from that read', () => {
+		const view = new LiveView({ leaderboardLimit: 3, leaderboardDepth: 5 });
+		const row = (name: string, total: number) => ({
+			name,
+			platform: null,
+			platform_user_id: null,
+			total,
+			tips: 1
+		});
+		const board = [row('Ann', 9), row('Bo', 5), row('Cy', 3)];
+		view.applySnapshot('leaderboard', { supporters: board }, NOW - 10_000);
+		const tip = (name: string, amount: number, at = NOW) => ({
+			...queueTip(),
+			order_id: `tip_7${++n}_t`,
+			name,
+			platform: null,
+			platform_user_id: null,
+			amount,
+			queued_at: new Date(at).toISOString()
+		});
+		// Cy's 2 makes Bo and Cy equal: a page of two rows could show either second.
+		expect(view.apply(envelope('tip.created', { tip: tip('Cy', 2) }), NOW).reread).toEqual([
+			'leaderboard'
+		]);
+		expect(answerFromView(view, 'leaderboard', {}, { limit: 2 })).toBeNull();
+		// The read orders them; a tip that ties nobody then needs none.
+		const upstream = [row('Ann', 9), row('Cy', 5), row('Bo', 5)];
+		view.applySnapshot('leaderboard', { supporters: upstream }, NOW);
+		expect(answerFromView(view, 'leaderboard', {}, { limit: 2 })).toEqual({
+			supporters: upstream.slice(0, 2)
+		});
+		expect(
+			view.apply(envelope('tip.created', { tip: tip('Ann', 1, NOW + 5_000) }), NOW + 5_000).reread
+		).toEqual([]);
+	});
+
 	it('does not add a tip that came right after a goal read landed: it reads again', () => {
 		const view = new LiveView();
 		const goal = {

@@ -2,13 +2,11 @@
 // view is sure; when it is not, the page waits for the answer on its way (the intake's read of the
 // part) and is answered from it, but goes upstream at once when none is on its way, and past the
 // wait when the read does not land. A tip goal of an overlay the view does not hold has the goals
-// read again, shared by the pages that ask meanwhile and bounded for overlays that are not there;
-// so do leaderboard rows tied at a page's cut, at most once in a while.
+// read again, shared by the pages that ask meanwhile and bounded for overlays that are not there.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Counter } from '../../src/contract/index.ts';
 import {
 	answerFromIntake,
-	BOARD_REREAD_MS,
 	GOAL_MISS_MS,
 	GOAL_REREAD_MS,
 	type ViewSource
@@ -128,79 +126,5 @@ describe('a page’s read of a tip goal the view does not hold', () => {
 		intake.land('ttsHistory', { tips: [], has_more: false });
 		intake.read('ttsHistory');
 		expect(await answerFromIntake(intake, 'ttsHistory', {}, { before: 'x' }, 60_000)).toBeNull();
-	});
-});
-
-describe('a page’s read of leaderboard rows the view cannot order', () => {
-	const supporter = (name: string, total: number) => ({
-		name,
-		platform: null,
-		platform_user_id: null,
-		total,
-		tips: 1
-	});
-	const boardRead = (source: ViewSource, limit: number) =>
-		answerFromIntake(source, 'leaderboard', {}, { limit }, 60_000);
-	/** A paid tip of `name`, queued now, delivered `laterMs` after the board's read landed. */
-	function tip(intake: FakeIntake, name: string, amount: number, laterMs: number) {
-		const at = new Date(Date.now() + laterMs).toISOString();
-		const order_id = `tip_${Math.floor(Math.random() * 1e6)}_ab12`;
-		const envelope = {
-			id: `evt_${order_id}`,
-			type: 'tip.created',
-			created_at: at,
-			data: {
-				tip: {
-					order_id,
-					name,
-					amount,
-					message: null,
-					tts_url: null,
-					is_replay: false,
-					is_sub_reward: false,
-					source: 'api',
-					external_source: null,
-					external_ref: null,
-					is_paid: true,
-					platform: null,
-					platform_user_id: null,
-					name_was_filtered: false,
-					message_was_filtered: false,
-					queued_at: at
-				}
-			}
-		};
-		return intake.view.apply(envelope, Date.now() + laterMs);
-	}
-
-	afterEach(() => vi.useRealTimers());
-
-	it('has the board read again when a tip ties two totals at the page’s cut, once for every page meanwhile, then at most once in a while', async () => {
-		vi.useFakeTimers({ toFake: ['Date'] });
-		const intake = new FakeIntake();
-		intake.read('leaderboard');
-		intake.land('leaderboard', {
-			supporters: [supporter('Ada', 10), supporter('Bea', 7), supporter('Cy', 5)]
-		});
-		intake.asked.length = 0;
-		// Cy's tip makes Cy and Bea equal at the cut of a page of two rows.
-		expect(tip(intake, 'Cy', 2, 5_000).reread).toEqual([]);
-		const pages = Array.from({ length: 4 }, () => boardRead(intake, 2));
-		await settled();
-		expect(intake.asked).toEqual(['leaderboard']);
-		const upstream = [supporter('Ada', 10), supporter('Cy', 7), supporter('Bea', 7)];
-		intake.land('leaderboard', { supporters: upstream });
-		for (const answer of await Promise.all(pages))
-			expect(answer).toEqual({ supporters: upstream.slice(0, 2) });
-		// Another tie this soon: that page goes upstream, with no read of the board.
-		expect(tip(intake, 'Bea', 1, 6_000).reread).toEqual([]);
-		tip(intake, 'Cy', 1, 7_000);
-		expect(await boardRead(intake, 2)).toBeNull();
-		expect(intake.asked).toEqual(['leaderboard']);
-		vi.setSystemTime(Date.now() + BOARD_REREAD_MS);
-		const later = boardRead(intake, 2);
-		expect(intake.asked).toEqual(['leaderboard', 'leaderboard']);
-		intake.land('leaderboard', { supporters: upstream });
-		expect(await later).toEqual({ supporters: upstream.slice(0, 2) });
 	});
 });

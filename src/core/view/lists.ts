@@ -102,7 +102,18 @@ export class LeaderboardView {
 			this.outsideMax = roundCents(this.outsideMax + tip.amount);
 			this.outsideBelow = false;
 		} else this.#add(at, tip, tip.amount);
-		return this.exact(this.served) ? 'ok' : 'reread';
+		if (!this.exact(this.served)) return 'reread';
+		// Two served rows made equal: a page's cut may fall between them, and their order is the
+		// upstream's to say, so the board is read again once (its answer orders them) rather than
+		// every such page's read going upstream.
+		return this.#tiedWithin(this.served) ? 'reread' : 'ok';
+	}
+
+	/** A tip made two of the first `n` rows (or the row after them) equal since the last read. */
+	#tiedWithin(n: number): boolean {
+		if (!this.newTies) return false;
+		const rows = this.rows.slice(0, n + 1);
+		return rows.some((r, i) => i > 0 && rows[i - 1].total === r.total);
 	}
 
 	#add(at: number, tip: QueueTip, amount: number): void {

@@ -12,9 +12,7 @@
 // intake read the goals again, and the page waits for that read like any other: every page that
 // asks meanwhile shares it, and the view holds the overlay after it. An overlay that is not there
 // (a wrong id) has that read once in GOAL_MISS_MS, and such reads at most once in GOAL_REREAD_MS
-// however many ids are asked for; past those its reads go upstream. So do leaderboard rows the
-// view cannot order (a tip made two totals equal at the page's cut, whose order is the upstream's):
-// the board is read again, at most once in BOARD_REREAD_MS.
+// however many ids are asked for; past those its reads go upstream.
 import { LRUCache } from 'lru-cache';
 import type { RouteName } from '../../contract/index.ts';
 import { answerFromView, viewPartOf, type PageQuery } from '../../core/view/answers.ts';
@@ -65,37 +63,6 @@ function mayReadGoals(source: ViewSource, overlayId: string, now: number): boole
 	return true;
 }
 
-/**
- * The least time between two reads of the leaderboard made for pages whose rows the view cannot
- * order (a tip made two totals equal at a page's cut: the upstream orders them its own way).
- */
-export const BOARD_REREAD_MS = 10_000;
-const boardRereads = new WeakMap<ViewSource, number>();
-
-/** Whether a leaderboard read the view is unsure of may have the board read again now. */
-function mayReadBoard(source: ViewSource, now: number): boolean {
-	if (now - (boardRereads.get(source) ?? -Infinity) < BOARD_REREAD_MS) return false;
-	boardRereads.set(source, now);
-	return true;
-}
-
-/**
- * Whether a read the view is sure of the part of and cannot answer may be answered after the part
- * is read again (asking for that read if so): a goal of an overlay made after the goals were read,
- * or leaderboard rows tied at the page's cut; any other (a cursor, a deeper page) never is.
- */
-function mayReadAgain(
-	source: ViewSource,
-	name: RouteName,
-	params: Record<string, string>,
-	query: PageQuery
-): boolean {
-	const now = Date.now();
-	if (name === 'tipGoalRead') return mayReadGoals(source, params.overlayId, now);
-	if (name !== 'leaderboard' || (query.limit ?? 0) > source.view.leaderboard.served) return false;
-	return mayReadBoard(source, now);
-}
-
 /** The view's answer to the read, or null: the read goes upstream. */
 export async function answerFromIntake(
 	source: ViewSource,
@@ -113,7 +80,7 @@ export async function answerFromIntake(
 		timer = setTimeout(() => resolve(true), waitMs);
 		timer.unref();
 	});
-	/** This read had its part read again: it does not once more. */
+	/** This read had the goals read again: it does not once more. */
 	let asked = false;
 	try {
 		for (;;) {
@@ -121,10 +88,11 @@ export async function answerFromIntake(
 			if (found !== null) return found;
 			if (source.view.sure(part)) {
 				// Sure of the part and still no answer: one the view never gives (a cursor, a deeper
-				// page); or one that a read of the part on its way, or asked for now, may bring.
-				if (name !== 'tipGoalRead' && name !== 'leaderboard') return null;
+				// page); or a goal of an overlay made after the goals were read, which a read of the
+				// goals on its way, or asked for now, may bring.
+				if (name !== 'tipGoalRead') return null;
 				if (!source.pending(part)) {
-					if (asked || !mayReadAgain(source, name, params, query)) return null;
+					if (asked || !mayReadGoals(source, params.overlayId, Date.now())) return null;
 					asked = true;
 					source.readAgain(part);
 					if (!source.pending(part)) return null;
