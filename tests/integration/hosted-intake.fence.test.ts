@@ -7,10 +7,10 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { jsonColumn, type Db } from '../../src/hosted/db.ts';
 import { HostedIntakes } from '../../src/hosted/intakes.ts';
-import type { HostedPushChannel } from '../../src/hosted/push-channel.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
-import type { IntakeUpstream } from '../../src/server/intake/intake.ts';
+import { noPush as push, unreachable as upstream } from '../fixtures/hosted-intakes.ts';
 import { grant, me, openForSuite, storeEngines } from '../fixtures/hosted-store.ts';
+import { eventually as until } from '../fixtures/sim.ts';
 
 const TICK_MS = 500;
 const TTL_MS = 3000;
@@ -36,26 +36,6 @@ function gated(db: Db) {
 		}
 	});
 	return { db: proxy, gate };
-}
-
-/** No notices: the one instance has no others to tell. */
-const push = {
-	watch: () => () => {},
-	announceView: async () => {}
-} as unknown as HostedPushChannel;
-/** An upstream the intakes never reach: the leases are what is tested. */
-const upstream = {
-	wsUrl: 'ws://127.0.0.1:9/realtime',
-	call: async () => new Response(null, { status: 503 }),
-	realtimeCredential: async () => null
-} as unknown as IntakeUpstream;
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-	const end = Date.now() + timeoutMs;
-	while (!(await check())) {
-		if (Date.now() > end) throw new Error('condition not met in time');
-		await new Promise((r) => setTimeout(r, 25));
-	}
 }
 
 describe.each(storeEngines())('hosted intakes fenced, on %s', (_name, open) => {

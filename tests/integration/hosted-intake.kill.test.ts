@@ -24,19 +24,11 @@ import {
 	useDeployments
 } from '../fixtures/hosted-instances.ts';
 import { freePort } from '../fixtures/ports.ts';
-import { api, type Sim } from '../fixtures/sim.ts';
+import { api, eventually, type Sim } from '../fixtures/sim.ts';
 
 useDeployments();
 
 const GOAL_OVERLAY = 'o_1a2b3c4d';
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-	const end = Date.now() + timeoutMs;
-	while (!(await check())) {
-		if (Date.now() > end) throw new Error('condition not met in time');
-		await new Promise((r) => setTimeout(r, 50));
-	}
-}
 
 const health = async (origin: string) =>
 	(await (await fetch(`${origin}/healthz`)).json()) as {
@@ -95,7 +87,7 @@ describe.skipIf(missing)('a holder killed', { timeout: 120_000 }, () => {
 		const holder = await childInstance(sim, clientId);
 		try {
 			await signIn(sim, holder as unknown as HostedApp, holder as unknown as HostedApp);
-			await eventually(async () => (await health(holder.origin)).intakes.connected === 1);
+			await eventually(async () => (await health(holder.origin)).intakes.connected === 1, 30_000);
 			const other = await addInstance(sim, clientId);
 			const { id } = await db!.selectFrom('streamers').select('id').executeTakeFirstOrThrow();
 			const key = (await new HostedStore(db!, new SecretBox(SECRET)).overlayKey(id))!;
@@ -118,7 +110,7 @@ describe.skipIf(missing)('a holder killed', { timeout: 120_000 }, () => {
 				['Dee', 2]
 			] as const)
 				sent.push(await tip(sim, name, amount));
-			await eventually(async () => (await health(other.origin)).intakes.connected === 1);
+			await eventually(async () => (await health(other.origin)).intakes.connected === 1, 30_000);
 			expect((await health(other.origin)).intakes.takeovers).toBe(1);
 			const lease = await sql<{ n: string }>`select count(*) as n from intake_leases
 				where expires_at > now()`.execute(db!);

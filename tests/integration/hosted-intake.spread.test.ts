@@ -6,31 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/hosted/db.ts';
 import { HostedIntakes } from '../../src/hosted/intakes.ts';
-import type { HostedPushChannel } from '../../src/hosted/push-channel.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
-import type { IntakeUpstream } from '../../src/server/intake/intake.ts';
+import { noPush as push, unreachable as upstream } from '../fixtures/hosted-intakes.ts';
 import { grant, me, openForSuite, storeEngines } from '../fixtures/hosted-store.ts';
+import { eventually as until } from '../fixtures/sim.ts';
 
 const STREAMERS = 90;
-
-const push = {
-	watch: () => () => {},
-	announceView: async () => {}
-} as unknown as HostedPushChannel;
-/** An upstream the intakes never reach: the leases are what is tested. */
-const upstream = {
-	wsUrl: 'ws://127.0.0.1:9/realtime',
-	call: async () => new Response(null, { status: 503 }),
-	realtimeCredential: async () => null
-} as unknown as IntakeUpstream;
-
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-	const end = Date.now() + timeoutMs;
-	while (!check()) {
-		if (Date.now() > end) throw new Error('condition not met in time');
-		await new Promise((r) => setTimeout(r, 25));
-	}
-}
 
 describe.each(storeEngines())('hosted intakes spread, on %s', (_name, open) => {
 	let db: Db;

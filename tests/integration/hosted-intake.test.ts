@@ -15,7 +15,7 @@ import {
 	signIn,
 	useDeployments
 } from '../fixtures/hosted-instances.ts';
-import { api, until, type Sim } from '../fixtures/sim.ts';
+import { api, eventually, until, type Sim } from '../fixtures/sim.ts';
 
 useDeployments();
 
@@ -48,15 +48,6 @@ const upstreamReads = (sim: Sim, path: string) =>
 
 /** The simulator's authenticated sockets: the intakes' (no page opens one here). */
 const intakeSockets = (sim: Sim) => sim.control.hub?.authenticatedCount ?? 0;
-
-/** Polls an async check every 50 ms until it holds, failing past `timeoutMs`. */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-	const end = Date.now() + timeoutMs;
-	while (!(await check())) {
-		if (Date.now() > end) throw new Error('condition not met in time');
-		await new Promise((r) => setTimeout(r, 50));
-	}
-}
 
 /** The instance that holds the intake, once exactly one does (and its socket is connected). */
 async function holderOf(apps: HostedApp[]): Promise<HostedApp> {

@@ -15,6 +15,14 @@ const envelope = (type: string, data: unknown) => ({
 	created_at: T0,
 	data
 });
+/** A leaderboard row of an unsigned supporter with one tip. */
+const row = (name: string, total: number) => ({
+	name,
+	platform: null,
+	platform_user_id: null,
+	total,
+	tips: 1
+});
 const emptyQueue = {
 	is_paused: false,
 	currently_playing: false,
@@ -73,13 +81,6 @@ describe('the live view', () => {
 
 	it('answers the served rows while supporters outside the kept ones cannot have reached them', () => {
 		const view = new LiveView({ leaderboardLimit: 1, leaderboardDepth: 2 });
-		const row = (name: string, total: number) => ({
-			name,
-			platform: null,
-			platform_user_id: null,
-			total,
-			tips: 1
-		});
 		view.applySnapshot('leaderboard', { supporters: [row('Ann', 10), row('Bo', 5)] }, NOW - 10_000);
 		const outsider = (order: string, amount: number) => ({
 			...queueTip(),
@@ -104,13 +105,6 @@ describe('the live view', () => {
 
 	it('does not say who leads once a tip ties two supporters at the last served row', () => {
 		const view = new LiveView({ leaderboardLimit: 1, leaderboardDepth: 2 });
-		const row = (name: string, total: number) => ({
-			name,
-			platform: null,
-			platform_user_id: null,
-			total,
-			tips: 1
-		});
 		view.applySnapshot('leaderboard', { supporters: [row('Ann', 5), row('Bo', 3)] }, NOW - 10_000);
 		const tip = {
 			...queueTip(),
@@ -127,13 +121,6 @@ describe('the live view', () => {
 
 	it('reads the board again once a tip ties two served supporters, where a page’s cut may fall, and answers from that read', () => {
 		const view = new LiveView({ leaderboardLimit: 3, leaderboardDepth: 5 });
-		const row = (name: string, total: number) => ({
-			name,
-			platform: null,
-			platform_user_id: null,
-			total,
-			tips: 1
-		});
 		const board = [row('Ann', 9), row('Bo', 5), row('Cy', 3)];
 		view.applySnapshot('leaderboard', { supporters: board }, NOW - 10_000);
 		const tip = (name: string, amount: number, at = NOW) => ({
