@@ -31,6 +31,10 @@ export const { values: args } = parseArgs({
 		// address, their flood from another); without it, every request reaches the instances from
 		// 127.0.0.1 with no such header.
 		xff: { type: 'boolean', default: false },
+		// The per-IP limit the instances' own upstream budgets keep (instance-limits.ts): `raised`, the
+		// simulator's for the storms (deployment.ts), or `documented`, the 240 calls a minute per
+		// address the product keeps, under which an address's reads share 96 a minute (docs/hosted.md).
+		'address-budget': { type: 'string', default: 'raised' },
 		publish: { type: 'boolean', default: false }
 	}
 });
@@ -48,6 +52,12 @@ if (args.cut !== 'spread' && args.cut !== 'at-once') {
 }
 if (args.db !== 'socket' && args.db !== 'tcp') {
 	console.error(`bench:hosted: --db is socket or tcp, not ${args.db}`);
+	process.exit(2);
+}
+if (args['address-budget'] !== 'raised' && args['address-budget'] !== 'documented') {
+	console.error(
+		`bench:hosted: --address-budget is raised or documented, not ${args['address-budget']}`
+	);
 	process.exit(2);
 }
 export const INSTANCES = 3;

@@ -3,7 +3,7 @@
 // calling the upstream from its own loopback address) and the load client's process, which plays
 // the streamers' browsers and browser sources.
 import { startPostgres, type PostgresServer } from '../../tests/integration/postgres-server.ts';
-import { args, INSTANCES, N } from './args.ts';
+import { args, INSTANCES, N, PER_IP } from './args.ts';
 import { cpuMeter, postgresPids } from './cpu.ts';
 import { freePort, Instance, Worker } from './processes.ts';
 import type { SimReady, SimStats } from './sim.ts';
@@ -28,6 +28,9 @@ export interface Deployment {
 	meterCpu(): ReturnType<typeof cpuMeter>;
 }
 
+/** The simulator's per-IP limit for the storms, and the instances' unless --address-budget=documented. */
+export const STORM_PER_IP = 1_000_000;
+
 export async function startDeployment(): Promise<Deployment> {
 	const pg = await startPostgres();
 	const ports = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
@@ -37,7 +40,7 @@ export async function startDeployment(): Promise<Deployment> {
 	const [sim, ready] = await Worker.start<SimReady>('./sim.ts', {
 		BENCH_SIM: JSON.stringify({
 			streamers: N,
-			perIpPerMinute: 1_000_000,
+			perIpPerMinute: STORM_PER_IP,
 			perKeyPerMinute: 120,
 			redirectUris: origins.map((o) => `${o}/auth/callback`)
 		})
@@ -56,7 +59,9 @@ export async function startDeployment(): Promise<Deployment> {
 				SECRET_KEY: 'bench-hosted-secret-key-0123456789abcdefghijkl',
 				UPSTREAM_LOCAL_ADDRESS: `127.0.0.${i + 2}`,
 				// Names its backends in pg_stat_activity (the sampler's view).
-				PGAPPNAME: `instance-${i + 1}`
+				PGAPPNAME: `instance-${i + 1}`,
+				// The per-IP limit its own budgets keep: the simulator's (instance-limits.ts).
+				BENCH_UPSTREAM_PER_IP: String(args['address-budget'] === 'raised' ? STORM_PER_IP : PER_IP)
 			})
 	);
 	const [client] = await Worker.start<void>('./client.ts', {});

@@ -101,7 +101,10 @@ export async function flood(
  */
 async function oneAddress(instances: Deployment['instances'], on: boolean): Promise<void> {
 	for (const instance of instances) {
-		instance.overrides = on ? { UPSTREAM_LOCAL_ADDRESS: FLOOD.address } : {};
+		// The documented limit at the instances too, as at the simulator (instance-limits.ts).
+		instance.overrides = on
+			? { UPSTREAM_LOCAL_ADDRESS: FLOOD.address, BENCH_UPSTREAM_PER_IP: String(PER_IP) }
+			: {};
 		await instance.stop();
 		await instance.start();
 	}

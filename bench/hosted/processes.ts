@@ -9,6 +9,8 @@ export { freePort } from '../../tests/fixtures/ports.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SVELTE_MODULES = new URL('./svelte-modules.mjs', import.meta.url).href;
+/** The upstream's per-IP limit an instance keeps (BENCH_UPSTREAM_PER_IP, instance-limits.ts). */
+const INSTANCE_LIMITS = new URL('./instance-limits.ts', import.meta.url).href;
 
 /**
  * BENCH_CPU_PROF=<dir>: every process of the bench (simulator, client, instances) writes a V8 CPU
@@ -68,7 +70,8 @@ export class Instance {
 	}
 
 	async start(): Promise<void> {
-		const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
+		const argv = [...profile, '--import', 'tsx', '--import', INSTANCE_LIMITS, 'src/main.ts'];
+		const child = spawn(process.execPath, argv, {
 			cwd: root,
 			env: {
 				...process.env,
