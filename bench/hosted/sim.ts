@@ -1,6 +1,7 @@
 // The hosted bench's upstream, as its own process: the simulator with N streamers (tn_bench_0 ...),
 // the bench's OAuth app, and the figures the bench reads from it over IPC (requests, 429s, OAuth
-// refreshes, rotated-out refresh tokens presented, revoked authorizations, tips played).
+// refreshes, rotated-out refresh tokens presented, revoked authorizations, tips played, upstream
+// reads, realtime sockets by credential).
 import { startSimulator } from '../../src/sim/index.ts';
 import { tenantOf } from './processes.ts';
 
@@ -31,6 +32,19 @@ export interface SimStats {
 	played: Record<string, string[]>;
 	/** Tips still in the queues (not played yet). */
 	pending: number;
+	/** API calls answered with GET (any status): the upstream reads. */
+	gets: number;
+	/** The realtime sockets by credential: `apiKey` (an intake's access token) or `token` (a page's). */
+	realtime: Record<'apiKey' | 'token', RealtimeCount>;
+}
+
+/** Authenticated realtime sockets of one kind of credential. */
+export interface RealtimeCount {
+	/** Connected now, and the streamers they are of (two of one streamer count once). */
+	sockets: number;
+	streamers: number;
+	/** Authenticated since the simulator started. */
+	opened: number;
 }
 
 /** What the upstream saw since the last `mark` (the capacity ramp's steps). */
@@ -97,6 +111,7 @@ const core = sim.control.core;
 // Counted as they happen: the log keeps only its last 20,000 entries, fewer than a storm of 1,000
 // streamers writes (its refreshes, reuses and revocations were undercounted from the log).
 let requestCount = 0;
+let getCount = 0;
 let step: StepStats = emptyStep();
 const created = new Map<string, { tenant: string; at: number; startedAt?: number }>();
 function emptyStep(): StepStats {
@@ -124,6 +139,7 @@ const logRequest = log.request.bind(log);
 log.request = (e) => {
 	logRequest(e);
 	requestCount += 1;
+	if (e.method === 'GET') getCount += 1;
 	if (e.status === 429) limitedCount[CLAIM_PATH.test(e.path) ? 'claims' : 'others'] += 1;
 	step.requests += 1;
 	const kind = `${e.method} ${e.path.replace(/^\/(tts|media)\/[^/]+\/(start|finish|release)$/, '/$1/{id}/$2')}`;
@@ -213,8 +229,18 @@ function stats(): SimStats {
 		reuseDetected: oauthCount.reuse_detected ?? 0,
 		revoked: oauthCount.revoked ?? 0,
 		played,
-		pending
+		pending,
+		gets: getCount,
+		realtime: { apiKey: realtimeCount('apiKey'), token: realtimeCount('token') }
 	};
+}
+
+function realtimeCount(kind: 'apiKey' | 'token'): RealtimeCount {
+	const hub = sim.control.hub!;
+	const byStreamer = hub.authenticatedBy(kind);
+	let sockets = 0;
+	for (const n of byStreamer.values()) sockets += n;
+	return { sockets, streamers: byStreamer.size, opened: hub.opened[kind] };
 }
 
 process.on('message', (m: SimMessage) => {

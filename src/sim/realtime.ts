@@ -16,9 +16,13 @@ import type { SimCore } from './core.ts';
 
 export const REALTIME_PATH = '/realtime';
 
+type CredentialKind = 'token' | 'apiKey';
+
 interface Client {
 	ws: WebSocket;
 	key?: ApiKey;
+	/** The credential its first message carried: a page's handoff token, or an API key. */
+	kind?: CredentialKind;
 	types?: Set<string>;
 	heartbeat?: ReturnType<typeof setInterval>;
 	authTimer?: ReturnType<typeof setTimeout>;
@@ -27,7 +31,7 @@ interface Client {
 }
 
 /** The credential a first message carries: `data.token` wins over `data.apiKey`. */
-function credentialOf(text: string): { kind: 'token' | 'apiKey'; value: string } | null {
+function credentialOf(text: string): { kind: CredentialKind; value: string } | null {
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(text);
@@ -49,6 +53,8 @@ export class RealtimeHub {
 	/** An event held back by the reorder fault until the next one goes out. */
 	private held: [EventEnvelope, string] | null = null;
 	private heldTimer: ReturnType<typeof setTimeout> | null = null;
+	/** Sockets that authenticated since the start, by their credential's kind. */
+	readonly opened: Record<CredentialKind, number> = { token: 0, apiKey: 0 };
 
 	constructor(private readonly core: SimCore) {
 		core.broadcast = (event, tenantId) => this.publish(event, tenantId);
@@ -61,6 +67,20 @@ export class RealtimeHub {
 	/** Connected sockets that have authenticated. */
 	get authenticatedCount(): number {
 		return [...this.clients].filter((c) => c.key).length;
+	}
+
+	/**
+	 * Authenticated sockets connected now with this kind of credential, by account (tenant id): an
+	 * API key or OAuth access token (`apiKey`: a server's own socket), or a handoff token (a page's).
+	 */
+	authenticatedBy(kind: CredentialKind): Map<string, number> {
+		const byAccount = new Map<string, number>();
+		for (const c of this.clients)
+			if (c.key && c.kind === kind) {
+				const tenant = this.core.modelOf(c.key).tenant.id;
+				byAccount.set(tenant, (byAccount.get(tenant) ?? 0) + 1);
+			}
+		return byAccount;
 	}
 
 	handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -107,6 +127,8 @@ export class RealtimeHub {
 		}
 		clearTimeout(client.authTimer);
 		client.key = key;
+		client.kind = credential.kind;
+		this.opened[credential.kind] += 1;
 		// Channels are derived from the scopes at connect time.
 		const events = eventTypesForScopes(key.scopes);
 		client.types = new Set(events);
