@@ -3,7 +3,7 @@
 // the upstream's documented limits. A value out of its choices ends the run at once (exit 2).
 import { parseArgs } from 'node:util';
 
-export const PARTS = ['connect', 'refresh', 'chaos', 'capacity', 'flood'] as const;
+export const PARTS = ['connect', 'intake', 'refresh', 'chaos', 'capacity', 'flood'] as const;
 export const { values: args } = parseArgs({
 	options: {
 		streamers: { type: 'string', default: '50' },
@@ -41,6 +41,8 @@ export const { values: args } = parseArgs({
 const quick = args.quick;
 export const N = Number(args.streamers);
 export const minutes = Number(args.minutes ?? (quick ? 1 : 5));
+/** The intake's window at rest (intake.ts): --minutes when given, else one minute. */
+export const restMinutes = Number(args.minutes ?? 1);
 export const runs = Number(args.runs ?? (quick ? 1 : 3));
 export const windowS = Number(args.window ?? (quick ? 15 : 60));
 export const only = new Set(args.only ? args.only.split(',') : PARTS);

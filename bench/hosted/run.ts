@@ -7,13 +7,16 @@
 // bench/results/ instead (tracked) and refreshes the README's Performance table.
 //
 // This file runs the parts in order; the flags are read in args.ts, the processes started in
-// deployment.ts, the parts are phases.ts (connect, refresh, chaos), capacity.ts and flood.ts (the
-// read flood), and the table and its budgets are in report.ts.
+// deployment.ts, the parts are phases.ts (connect, refresh, chaos), intake.ts (the server's own
+// upstream sockets), capacity.ts and flood.ts (the read flood), and the table and its budgets are
+// in report.ts. The parts start once every streamer's intake is connected and the upstream has
+// had no read for 5 s (intake.ts warmUp).
 //
 //   npm run bench:hosted                          50 streamers, 3 runs, 60 s connect window,
 //                                                 5-minute refresh storm and chaos
 //   npm run bench:hosted -- --quick               1 run, 15 s window, 1-minute storm and chaos
 //   npm run bench:hosted -- --streamers=1000 --minutes=2 --only=connect,refresh
+//   npm run bench:hosted -- --streamers=1000 --only=connect,intake   one minute at rest (--minutes)
 //   npm run bench:hosted -- --only=capacity --streamers=800 --from=200 --step=50
 //   npm run bench:hosted -- --only=refresh --cut=at-once   every held token dies at the same instant
 //   npm run bench:hosted -- --only=refresh --db=tcp        the instances reach PostgreSQL over TCP
@@ -24,6 +27,7 @@ import { INSTANCES, N, only, runs } from './args.ts';
 import { capacity } from './capacity.ts';
 import { flood } from './flood.ts';
 import { log, startDeployment } from './deployment.ts';
+import { intake, warmUp } from './intake.ts';
 import { chaos, connect, refresh } from './phases.ts';
 import { tenantOf } from './processes.ts';
 import { Figures, report } from './report.ts';
@@ -43,11 +47,18 @@ try {
 	await Promise.all(instances.slice(1).map((i) => i.start()));
 	log(`${INSTANCES} instances up; signing in ${N} streamers`);
 	const tenants = Array.from({ length: N }, (_, i) => tenantOf(i));
+	const signingIn = Date.now();
 	await client.ask({ type: 'signin', instances: origins, sim: ready, streamers: N, tenants });
+	log(`${N} streamers signed in in ${((Date.now() - signingIn) / 1000).toFixed(1)} s`);
+	// Their intakes connect and read their views meanwhile: every part waits for them (and the
+	// intake part reports how long that took).
+	const warm = warmUp(deployment);
+	await warm;
 
 	for (let run = 1; run <= runs; run++) {
 		log(`run ${run} of ${runs}`);
 		if (only.has('connect')) await connect(deployment, figures);
+		if (only.has('intake')) await intake(deployment, figures, run, warm);
 		if (only.has('refresh')) await refresh(deployment, figures, run);
 		if (only.has('chaos')) await chaos(deployment, figures);
 		if (only.has('capacity')) await capacity(deployment, figures);
