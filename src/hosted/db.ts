@@ -131,6 +131,12 @@ export const LOCK_STATEMENT_TIMEOUT_MS = 10_000;
  */
 export const CONTROL_POOL_MAX = 5;
 /**
+ * The lease pool: a connection for the intakes' leases (intake-leases.ts), renewed every 2 s or
+ * fenced 4 s after: in the query pool's queue, behind the views a takeover shares at once, the
+ * renew waited longer than that.
+ */
+const LEASE_POOL_MAX = 1;
+/**
  * The longest a dock action waits for a connection of the control pool, then for its streamer's
  * lock (another instance's action of the same streamer): a few upstream calls of at most 10 s each.
  */
@@ -182,7 +188,14 @@ interface PoolLike {
 }
 const servers = new WeakMap<
 	Db,
-	{ url: string; queries: PoolLike; locks: PoolLike; lockDb: Db; control: Pool & PoolLike }
+	{
+		url: string;
+		queries: PoolLike;
+		locks: PoolLike;
+		lockDb: Db;
+		control: Pool & PoolLike;
+		leaseDb: Db;
+	}
 >();
 
 export interface PoolStats {
@@ -203,6 +216,11 @@ export function poolStats(
 /** The handle on the lock pool (a server), or null (PGlite: locks in memory). */
 export function lockDatabase(db: Db): Db | null {
 	return servers.get(db)?.lockDb ?? null;
+}
+
+/** The handle on the lease pool (a server), or `db` itself (PGlite: one connection). */
+export function leaseDatabase(db: Db): Db {
+	return servers.get(db)?.leaseDb ?? db;
 }
 
 /** The control pool (a server), or null (PGlite: control locks are in memory). */
@@ -226,8 +244,8 @@ export const embedded = (db: Db): boolean => onPGlite.has(db);
 
 /**
  * A PostgreSQL server (`postgres://...`) or, without one, PGlite in `dataDir` (null: in memory).
- * On a server, three pools (the query pool, the lock pool, the control pool); destroy() closes
- * them all (not a LISTEN connection: its owner closes it first, push-channel.ts).
+ * On a server, four pools (the query pool, the lock pool, the control pool, the lease pool);
+ * destroy() closes them all (not a LISTEN connection: its owner closes it first, push-channel.ts).
  */
 export async function openDatabase(opts: {
 	databaseUrl?: string;
@@ -254,13 +272,21 @@ export async function openDatabase(opts: {
 			connectionTimeoutMillis: CONTROL_LOCK_WAIT_MS,
 			statement_timeout: CONTROL_LOCK_WAIT_MS
 		});
+		const leases = new pg.Pool({
+			connectionString: opts.databaseUrl,
+			max: LEASE_POOL_MAX,
+			statement_timeout: QUERY_STATEMENT_TIMEOUT_MS,
+			query_timeout: QUERY_READ_TIMEOUT_MS,
+			connectionTimeoutMillis: QUERY_CONNECT_TIMEOUT_MS,
+			keepAlive: true
+		});
 		// A dropped connection is the pool's business, not a crash of the server. The pool listens
 		// for errors only on its idle connections; one checked out (a lock holder waiting for the
 		// upstream) that breaks between two statements would throw from its client as an uncaught
 		// error. So every connection gets a listener of its own, which logs the error once: its
 		// next statement fails, and the pool drops it when it is given back. (The pool's own
 		// 'error' event, for idle ones, must have a listener too; the client's has logged it.)
-		for (const pool of [queries, locks, control]) {
+		for (const pool of [queries, locks, control, leases]) {
 			pool.on('connect', (client) => {
 				client.on('error', (err) => console.error('[db] connection error:', err.message));
 				nameStatements(client);
@@ -269,12 +295,13 @@ export async function openDatabase(opts: {
 		}
 		const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: queries }) });
 		const lockDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: locks }) });
-		// One handle to close: the lock pool and the control pool go with the query pool.
+		const leaseDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: leases }) });
+		// One handle to close: the other pools go with the query pool.
 		const destroy = db.destroy.bind(db);
 		db.destroy = async () => {
-			await Promise.all([destroy(), lockDb.destroy(), control.end()]);
+			await Promise.all([destroy(), lockDb.destroy(), control.end(), leaseDb.destroy()]);
 		};
-		servers.set(db, { url: opts.databaseUrl, queries, locks, lockDb, control });
+		servers.set(db, { url: opts.databaseUrl, queries, locks, lockDb, control, leaseDb });
 		return db;
 	}
 	const { PGlite } = await import('@electric-sql/pglite');

@@ -15,7 +15,7 @@ import { StoreDeadline } from '../server/deadline.ts';
 import { StreamIntake, type IntakeUpstream } from '../server/intake/intake.ts';
 import type { ViewSource } from '../server/intake/page-reads.ts';
 import type { HostedConnections } from './connections.ts';
-import type { Db } from './db.ts';
+import { leaseDatabase, type Db } from './db.ts';
 import { IntakeLeases, type Lease } from './intake-leases.ts';
 import type { HostedPushChannel } from './push-channel.ts';
 import { FollowerView, ViewPublisher } from './shared-view.ts';
@@ -78,7 +78,8 @@ export class HostedIntakes {
 		this.#tickMs = o.tickMs ?? TICK_MS;
 		this.#ttlMs = o.ttlMs ?? TTL_MS;
 		this.#log = o.log ?? ((line) => console.warn(line));
-		this.#leases = new IntakeLeases(db, this.me, {
+		// On a connection of its own: a renew never waits behind the views being shared.
+		this.#leases = new IntakeLeases(leaseDatabase(db), this.me, {
 			ttlMs: this.#ttlMs,
 			aliveMs: this.#ttlMs - this.#tickMs
 		});
