@@ -220,7 +220,7 @@ async function takeover(d: Deployment, figures: Figures, run: number): Promise<v
 
 /** The killed instance started again: how long until nobody holds more than its share plus a tenth. */
 async function evenAgain(
-	{ instances, origins }: Deployment,
+	{ instances, origins, stats }: Deployment,
 	{ add }: Figures,
 	k: number,
 	afterKill: Counts
@@ -242,4 +242,6 @@ async function evenAgain(
 		`intake: :${instances[k].port} started again; ${even.ms === null ? 'the spread not even in 5 min' : `the spread even ${(even.ms / 1000).toFixed(1)} s after its start`} ` +
 			`(at most ${most} each): held ${JSON.stringify(helds(even.counts))}, ${moves} intakes moved`
 	);
+	// The last intakes moved read their views: the next part (the connect storm) starts after.
+	await lastRead(stats, 5, 120_000);
 }
