@@ -14,7 +14,6 @@ import { VIEW_PARTS } from '../core/view/parts.ts';
 import { StoreDeadline } from '../server/deadline.ts';
 import { StreamIntake, type IntakeUpstream } from '../server/intake/intake.ts';
 import type { ViewSource } from '../server/intake/page-reads.ts';
-import type { HostedConnections } from './connections.ts';
 import { leaseDatabase, type Db } from './db.ts';
 import { IntakeLeases, type Lease } from './intake-leases.ts';
 import type { HostedPushChannel } from './push-channel.ts';
@@ -155,7 +154,11 @@ export class HostedIntakes {
 		try {
 			const renewed = await this.#leases.renew();
 			if (this.#stopped) return;
-			this.#armFence(started);
+			// A renew answered so late that the fence would fire at once: holding intakes now would
+			// only start them to stop them. The next tick (at once, this one being late) tries again.
+			const fenceIn = started + this.#ttlMs - this.#tickMs - Date.now();
+			if (fenceIn < this.#tickMs / 4) return this.#fenced();
+			this.#armFence(fenceIn);
 			const still = new Map(renewed.held.map((l) => [l.streamer, l.epoch]));
 			for (const [streamer, h] of this.#held)
 				if (still.get(streamer) !== h.lease.epoch) this.#drop(streamer);
@@ -187,20 +190,19 @@ export class HostedIntakes {
 	}
 
 	/**
-	 * Armed at each renew: the leases last TTL from it (from after `started`, the database's time),
-	 * so the intakes stop a tick before.
+	 * Armed at each renew: the leases last TTL from it (from after the tick's start, the database's
+	 * time), so the intakes stop a tick before, in `ms`.
 	 */
-	#armFence(started: number): void {
+	#armFence(ms: number): void {
 		if (this.#fence) clearTimeout(this.#fence);
-		this.#fence = setTimeout(
-			() => {
-				if (this.#held.size)
-					this.#log(`[intake] no lease renewed in time; stopping ${this.#held.size} intakes`);
-				for (const streamer of [...this.#held.keys()]) this.#drop(streamer);
-			},
-			Math.max(0, started + this.#ttlMs - this.#tickMs - Date.now())
-		);
+		this.#fence = setTimeout(() => this.#fenced(), ms);
 		this.#fence.unref();
+	}
+
+	#fenced(): void {
+		if (this.#held.size)
+			this.#log(`[intake] no lease renewed in time; stopping ${this.#held.size} intakes`);
+		for (const streamer of [...this.#held.keys()]) this.#drop(streamer);
 	}
 
 	/** `again`: a lease this instance kept while its fence had stopped the intake. */
@@ -242,7 +244,8 @@ export class HostedIntakes {
 export function startIntakes(
 	db: Db,
 	push: HostedPushChannel,
-	connections: Pick<HostedConnections, 'upstream'>,
+	/** The streamers' upstream clients (connections.ts HostedConnections). */
+	connections: { upstream(streamer: string): IntakeUpstream },
 	o: Pick<HostedIntakesOptions, 'tickMs' | 'ttlMs'> = {}
 ): HostedIntakes {
 	const intakes = new HostedIntakes(db, push, {

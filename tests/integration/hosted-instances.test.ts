@@ -3,11 +3,6 @@
 // promptly by another (its announcement), and a drain on close (the request in flight and its
 // refresh finish first), in the process and as the server's answer to SIGTERM. The refreshes
 // between instances have their own file (hosted-instances.refresh.test.ts).
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/hosted/crypto.ts';
@@ -19,12 +14,11 @@ import {
 	dueForRefresh,
 	freshDatabase,
 	gatedRefresh,
+	hostedProcess,
 	mint,
 	missing,
-	pg,
 	PUBLIC,
 	refreshes,
-	root,
 	SECRET,
 	signIn,
 	useDeployments
@@ -153,40 +147,14 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 
 	it('the hosted server (HOSTED=1) drains and exits 0 on SIGTERM', async () => {
 		await freshDatabase();
-		const port = await new Promise<number>((resolve) => {
-			const s = createServer().listen(0, '127.0.0.1', () => {
-				const { port } = s.address() as { port: number };
-				s.close(() => resolve(port));
-			});
-		});
-		const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-			cwd: root,
-			env: {
-				...process.env,
-				HOSTED: '1',
-				DATABASE_URL: pg!.url,
-				DATA_DIR: mkdtempSync(join(tmpdir(), 'hosted-sigterm-')),
-				HOST: '127.0.0.1',
-				PORT: String(port),
-				SKIP_BUILD: '1'
-			},
-			stdio: ['ignore', 'pipe', 'pipe']
-		});
-		const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-		let out = '';
-		await new Promise<void>((resolve) =>
-			child.stdout.on('data', (d) => {
-				out += d;
-				if (out.includes('Listening on')) resolve();
-			})
-		);
+		const { origin, child, exited, output } = await hostedProcess();
 		try {
-			const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+			const health = await fetch(`${origin}/healthz`);
 			expect(await health.json()).toMatchObject({ ok: true, database: { reachable: true } });
 		} finally {
 			child.kill('SIGTERM');
 		}
-		expect(await exited).toBe(0);
-		expect(out).toContain('Stopping: finishing the requests in flight');
+		expect((await exited).code).toBe(0);
+		expect(output()).toContain('Stopping: finishing the requests in flight');
 	});
 });

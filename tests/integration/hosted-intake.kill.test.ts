@@ -2,10 +2,6 @@
 // expire): the other instance takes the intake over (src/hosted/intakes.ts), and what it answers
 // its pages afterwards, the tips sent while nobody held it among them, equals a fresh read of the
 // upstream: each tip once, each supporter's total and the tip goal counted once.
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/hosted/crypto.ts';
@@ -15,15 +11,13 @@ import {
 	addInstance,
 	db,
 	deployment,
+	hostedProcess,
 	missing,
-	pg,
 	PUBLIC,
-	root,
 	SECRET,
 	signIn,
 	useDeployments
 } from '../fixtures/hosted-instances.ts';
-import { freePort } from '../fixtures/ports.ts';
 import { api, eventually, type Sim } from '../fixtures/sim.ts';
 
 useDeployments();
@@ -40,41 +34,6 @@ async function read(app: HostedApp, key: string, path: string) {
 	return { status: res.status, body: (await res.json()) as any };
 }
 
-/** A hosted instance in a process of its own (HOSTED=1 src/main.ts) on the test's database. */
-async function childInstance(sim: Sim, clientId: string) {
-	const port = await freePort();
-	const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-		cwd: root,
-		env: {
-			...process.env,
-			HOSTED: '1',
-			DATABASE_URL: pg!.url,
-			DATA_DIR: mkdtempSync(join(tmpdir(), 'hosted-kill-')),
-			HOST: '127.0.0.1',
-			PORT: String(port),
-			PUBLIC_URL: PUBLIC,
-			SECRET_KEY: SECRET,
-			OAUTH_CLIENT_ID: clientId,
-			TIP_OAUTH_URL: sim.oauthUrl,
-			TIP_API_BASE_URL: sim.baseUrl,
-			TIP_WS_URL: sim.wsUrl,
-			SKIP_BUILD: '1'
-		},
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
-	const killed = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_, s) => r(s)));
-	let out = '';
-	child.stderr.on('data', (d) => (out += d));
-	await new Promise<void>((resolve, reject) => {
-		child.stdout.on('data', (d) => {
-			out += d;
-			if (out.includes('Listening on')) resolve();
-		});
-		child.once('exit', () => reject(new Error(`the child instance stopped:\n${out}`)));
-	});
-	return { origin: `http://127.0.0.1:${port}`, child, killed };
-}
-
 async function tip(sim: Sim, name: string, amount: number): Promise<string> {
 	const res = await api(sim, 'POST', '/tips', { body: { name, amount, paid: true } });
 	expect(res.status).toBe(201);
@@ -84,7 +43,14 @@ async function tip(sim: Sim, name: string, amount: number): Promise<string> {
 describe.skipIf(missing)('a holder killed', { timeout: 120_000 }, () => {
 	it('the other instance takes the intake over; its view has every tip once, each total counted once', async () => {
 		const { sim, clientId } = await deployment(0);
-		const holder = await childInstance(sim, clientId);
+		const holder = await hostedProcess({
+			PUBLIC_URL: PUBLIC,
+			SECRET_KEY: SECRET,
+			OAUTH_CLIENT_ID: clientId,
+			TIP_OAUTH_URL: sim.oauthUrl,
+			TIP_API_BASE_URL: sim.baseUrl,
+			TIP_WS_URL: sim.wsUrl
+		});
 		try {
 			await signIn(sim, holder as unknown as HostedApp, holder as unknown as HostedApp);
 			await eventually(async () => (await health(holder.origin)).intakes.connected === 1, 30_000);
@@ -102,7 +68,7 @@ describe.skipIf(missing)('a holder killed', { timeout: 120_000 }, () => {
 			expect((await health(other.origin)).intakes.held).toBe(0);
 
 			holder.child.kill('SIGKILL');
-			expect(await holder.killed).toBe('SIGKILL');
+			expect((await holder.exited).signal).toBe('SIGKILL');
 			// Tips while nobody holds the intake (its lease not yet expired), Ada again among them.
 			for (const [name, amount] of [
 				['Ada', 5],
