@@ -3,7 +3,7 @@
 // it renews it, its `epoch` counting the holders so that a holder that lost it can write nothing
 // more. Every time is the database's (now()), so the instances' clocks do not matter. Each
 // instance says it is alive in `intake_instances`, so that each takes its share of the streamers.
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './db.ts';
 
 /** A lease this instance holds: the streamer and the holder's epoch. */
@@ -21,7 +21,26 @@ export interface LeaseTimes {
 	 * shares have room for them.
 	 */
 	aliveMs: number;
+	/**
+	 * How long an instance whose database session has ended may go unseen before it counts as dead
+	 * at once, its leases anybody's (ms): a little over a tick, so that a live instance whose lease
+	 * connection was replaced has renewed, and locked again, by then.
+	 */
+	deadMs: number;
 }
+
+/**
+ * The advisory lock each instance holds on its lease connection while it lives (the first key; the
+ * second is of its id): a session that ends (the process killed, SIGKILL) lets it go at once, so
+ * the others need not wait for its leases to expire. PGlite: one session for every instance, whose
+ * locks never go; there the leases' expiry alone decides.
+ */
+const ALIVE_LOCK = sql.lit(6778);
+const lockKey = (id: RawBuilder<unknown>) => sql`(hashtext(${id}) & 2147483647)`;
+/** The instance `i` has not been seen for `dead` and holds its lock no more. */
+const deadInstance = (dead: string) => sql`i.seen_at < now() - ${dead}::interval
+	and not exists (select 1 from pg_locks k where k.locktype = 'advisory' and k.granted
+		and k.classid = ${ALIVE_LOCK} and k.objid = ${lockKey(sql.ref('i.id'))}::oid and k.objsubid = 2)`;
 
 export class IntakeLeases {
 	constructor(
@@ -38,9 +57,15 @@ export class IntakeLeases {
 	async renew(): Promise<{ held: Lease[]; instances: number; streamers: number }> {
 		const ttl = `${this.times.ttlMs} milliseconds`;
 		const alive = `${this.times.aliveMs} milliseconds`;
+		const dead = `${this.times.deadMs} milliseconds`;
 		return this.db.transaction().execute(async (tx) => {
 			await sql`insert into intake_instances (id, seen_at) values (${this.me}, now())
 				on conflict (id) do update set seen_at = now()`.execute(tx);
+			// Locked once per session (a lock taken again would only count up).
+			const key = lockKey(sql`${this.me}::text`);
+			await sql`select pg_try_advisory_lock(${ALIVE_LOCK}, ${key}) where not exists (
+				select 1 from pg_locks k where k.locktype = 'advisory' and k.pid = pg_backend_pid()
+					and k.classid = ${ALIVE_LOCK} and k.objid = ${key}::oid and k.objsubid = 2)`.execute(tx);
 			// Instances gone long ago (their rows stay after a kill) are forgotten.
 			await sql`delete from intake_instances where seen_at < now() - interval '1 hour'`.execute(tx);
 			await sql`delete from intake_leases l using streamers s
@@ -51,8 +76,9 @@ export class IntakeLeases {
 				returning streamer_id, epoch`.execute(tx);
 			const counts = await sql<{ instances: string; streamers: string }>`
 				select
-					(select count(*) from intake_instances
-						where seen_at > now() - ${alive}::interval) as instances,
+					(select count(*) from intake_instances i
+						where i.seen_at > now() - ${alive}::interval
+							and not (${deadInstance(dead)})) as instances,
 					(select count(*) from streamers where status = 'connected') as streamers`.execute(tx);
 			return {
 				held: held.rows.map((r) => ({ streamer: r.streamer_id, epoch: Number(r.epoch) })),
@@ -64,7 +90,7 @@ export class IntakeLeases {
 
 	/**
 	 * Takes, `room` at most, the leases of signed-in streamers that expired (their holder died, was
-	 * cut off, or gave them up; those this instance held itself only once they have been expired
+	 * cut off, or gave them up; a dead holder's at once, deadInstance; those this instance held itself only once they have been expired
 	 * for a TTL, so that the others take what it gave up first, and an instance alone still takes
 	 * back what it let expire) and of those no instance holds yet, in an order of this instance's
 	 * own, so that instances taking at once mostly take different ones. The upsert's condition
@@ -72,6 +98,10 @@ export class IntakeLeases {
 	 */
 	async take(room: number): Promise<Lease[]> {
 		const ttl = `${this.times.ttlMs} milliseconds`;
+		const dead = `${this.times.deadMs} milliseconds`;
+		// A dead holder's leases expire now (its intakes stopped with its process).
+		await sql`update intake_leases set expires_at = now() where expires_at > now()
+			and holder in (select i.id from intake_instances i where ${deadInstance(dead)})`.execute(this.db);
 		const { rows } = await sql<{ streamer_id: string; epoch: string }>`
 			with expired as (
 				select l.streamer_id as id from intake_leases l

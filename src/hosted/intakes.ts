@@ -80,7 +80,8 @@ export class HostedIntakes {
 		// On a connection of its own: a renew never waits behind the views being shared.
 		this.#leases = new IntakeLeases(leaseDatabase(db), this.me, {
 			ttlMs: this.#ttlMs,
-			aliveMs: this.#ttlMs - this.#tickMs
+			aliveMs: this.#ttlMs - this.#tickMs,
+			deadMs: this.#tickMs * 1.25
 		});
 	}
 
