@@ -23,6 +23,12 @@ export const TICK_MS = 2_000;
 export const TTL_MS = 6_000;
 /** At most this many leases given up per tick to even out the instances' shares. */
 const REBALANCE_MAX = 10;
+/**
+ * Intakes started at once at most, then as many every START_SPACING_MS: an instance taking over
+ * hundreds of streamers connects them in a few waves, its renews never starved meanwhile.
+ */
+const START_BATCH = 50;
+const START_SPACING_MS = 250;
 /** Copies of other instances' views kept (the least recently read go first). */
 const FOLLOWERS_MAX = 5_000;
 
@@ -58,6 +64,8 @@ export class HostedIntakes {
 	readonly #deadline = new StoreDeadline();
 	#takeovers = 0;
 	#ticks = 0;
+	/** Intakes held since this tick began: their starts are spread in waves (START_BATCH). */
+	#starting = 0;
 	#timer: NodeJS.Timeout | null = null;
 	/** Stops every intake if no renew succeeds in time: another instance may take the leases. */
 	#fence: NodeJS.Timeout | null = null;
@@ -152,6 +160,7 @@ export class HostedIntakes {
 
 	async #tick(): Promise<void> {
 		const started = Date.now();
+		this.#starting = 0;
 		try {
 			const renewed = await this.#leases.renew();
 			if (this.#stopped) return;
@@ -210,6 +219,7 @@ export class HostedIntakes {
 	#hold(lease: Lease, again = false): void {
 		const { streamer } = lease;
 		if (this.#held.has(streamer)) this.#drop(streamer);
+		const wave = Math.floor(this.#starting++ / START_BATCH);
 		let intake: StreamIntake | null = null;
 		const publisher = new ViewPublisher(
 			this.db,
@@ -229,7 +239,12 @@ export class HostedIntakes {
 		// nothing yet.
 		if (again) publisher.changed(VIEW_PARTS);
 		else if (lease.epoch > 1) this.#takeovers += 1;
-		intake.start();
+		const start = () => {
+			// Unless dropped (or dropped and held again) meanwhile.
+			if (this.#held.get(streamer)?.intake === intake) intake.start();
+		};
+		if (wave === 0) start();
+		else setTimeout(start, wave * START_SPACING_MS).unref();
 	}
 
 	#drop(streamer: string): void {
