@@ -1,7 +1,7 @@
 // The account (GET /me) kept beside the intake (src/server/intake/account.ts): every page and the
 // dock read it, and the token endpoint reads it from the upstream once for the credential in use,
 // however many ask at once, and answers the rest with what the upstream answered, costing neither
-// the upstream nor the read allowance. Another credential (an OAuth Connect or Disconnect, which
+// the upstream nor the read allowance (nor does that one read, while the intake's socket is open). Another credential (an OAuth Connect or Disconnect, which
 // reconnect the intake; a key changed) has it read again, and while the intake's socket is down
 // (a revoked key closes it) it goes upstream, as the upstream answers it.
 import { describe, expect, it } from 'vitest';
@@ -27,6 +27,21 @@ describe('the account (GET /me)', { timeout: 30_000 }, () => {
 			expect(a.body).toEqual(upstream.body);
 			expect(a.headers.get('content-type')).toBe(upstream.headers.get('content-type'));
 		}
+	});
+
+	it('is answered when the address has spent its reads before anything was kept: its first read is the kept one', async () => {
+		const { sim, app } = await served();
+		// Reads the view cannot answer (deeper than it keeps), each going upstream on the allowance.
+		const flood = await Promise.all(
+			Array.from({ length: DEFAULT_READ_LIMITS.address.burst + 5 }, () =>
+				read(app, '/tts/history?limit=50')
+			)
+		);
+		expect(flood.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+		const me = await read(app, '/me');
+		expect(me.status).toBe(200);
+		expect(upstreamCalls(sim, 'GET', '/me')).toBe(1);
+		expect(me.body).toEqual((await api(sim, 'GET', '/me')).body);
 	});
 
 	it('is read again after a reconnect (a Connect or Disconnect) and for another key', async () => {

@@ -42,19 +42,20 @@ export class AccountRead {
 
 	/**
 	 * The answer to a read of GET /me: the kept one; or the one on its way, once it lands; or else
-	 * the upstream's own, read now (`charge` first: the read allowance of the page it goes for),
-	 * kept when it is a 200 of the credential still in use.
+	 * the upstream's own, read now, kept when it is a 200 of the credential still in use. `charge`
+	 * (the read allowance of the page it goes for) is taken only while the socket is down: with it
+	 * open, the read is the one the kept answer is made of, shared by every page that asks.
 	 */
 	async read(charge: () => void): Promise<Response> {
 		const credential = await this.upstream.realtimeCredential().catch(() => null);
-		if (credential !== null && this.live()) {
+		const live = credential !== null && this.live();
+		if (live) {
 			const flight = this.#flight;
 			if (this.#kept?.credential !== credential && flight?.credential === credential)
 				await flight.done;
 			const kept = this.#kept;
 			if (kept?.credential === credential) return answer(kept);
-		}
-		charge();
+		} else charge();
 		if (credential === null) return this.upstream.call('GET', '/me');
 		let landed!: () => void;
 		const done = new Promise<void>((resolve) => (landed = resolve));
