@@ -182,7 +182,8 @@ describe.each(storeEngines())('the kept store on %s', (name, open) => {
 	});
 });
 
-describe('the upgrade to kept state (PGlite)', () => {
+// Two migration runs on a fresh PGlite: slow on a busy machine.
+describe('the upgrade to kept state (PGlite)', { timeout: 60_000 }, () => {
 	it('moves the rows stored before it, each streamer’s to the same streamer', async () => {
 		const db = await openDatabase({ dataDir: null });
 		await migrate(db, '009-kept');
@@ -219,7 +220,9 @@ describe('the upgrade to kept state (PGlite)', () => {
 		const approved = { ...held, outcome: 'read' as const, by: 'approved' as const };
 		expect(await moderation.settle('s1', 'tip_1', approved)).toEqual(approved);
 		// The first change prunes what is past keeping.
-		await vi.waitFor(async () => expect((await moderation.get('s1', ['tip_old'])).size).toBe(0));
+		await vi.waitFor(async () => expect((await moderation.get('s1', ['tip_old'])).size).toBe(0), {
+			timeout: 10_000
+		});
 		await moderation.close();
 		const chat = chatStore(new HostedKeptStore(CHAT, db));
 		expect(await chat.read('s1', ['done', 'old'])).toMatchObject({
