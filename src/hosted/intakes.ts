@@ -125,6 +125,11 @@ export class HostedIntakes {
 		return follower;
 	}
 
+	/** An event heard another way (a webhook): to the streamer's intake, if this instance holds it. */
+	heard(streamer: string, event: { id: string; type: string }): void {
+		this.#held.get(streamer)?.intake.heard(event);
+	}
+
 	/** Whether this instance holds the streamer's intake (tests, /healthz). */
 	holds(streamer: string): boolean {
 		return this.#held.has(streamer);

@@ -9,7 +9,7 @@ import type { Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
 import { createApp, type AppOptions } from '../server/app.ts';
 import { listen, nodeAppOptions } from '../server/serve.ts';
-import { keepAliveFetch, UpstreamClient } from '../server/upstream.ts';
+import { keepAliveFetch, UpstreamClient, type Fetch } from '../server/upstream.ts';
 import { withinDeadline } from '../server/deadline.ts';
 import { discoveryOnce } from '../server/oauth-http.ts';
 import { readsShared } from '../server/read-flights.ts';
@@ -40,6 +40,8 @@ import { HostedSignIn } from './signin.ts';
 import { HostedStore } from './store.ts';
 import { HostedKeptStore } from './kept-store.ts';
 import { SETTINGS, SettingsStore } from '../server/settings/store.ts';
+import type { ActivitySink } from '../server/activity/sink.ts';
+import { hostedWebhooks, signInScopes, type HostedWebhooks } from './webhooks.ts';
 
 export interface HostedServeOptions {
 	config: HostedConfig;
@@ -59,6 +61,8 @@ export interface HostedServeOptions {
 	 * goes upstream (the endpoint bench, which measures a forwarded call).
 	 */
 	intakes?: Pick<HostedIntakesOptions, 'tickMs' | 'ttlMs'> | false;
+	/** Where every event heard is recorded once (src/server/activity/sink.ts); absent: nowhere. */
+	activity?: ActivitySink;
 }
 
 export interface HostedApp {
@@ -158,11 +162,13 @@ interface HostedParts {
 	intakes: HostedIntakes | null;
 	connections: HostedConnections;
 	signIn: HostedSignIn;
+	/** The streamers' webhook endpoints and the route their deliveries reach. */
+	webhooks: HostedWebhooks;
 }
 
 /** Opens the database (migrated) and builds the parts that use it and the upstream. */
 async function openParts(o: HostedServeOptions): Promise<HostedParts> {
-	const { config } = o;
+	const { config, activity } = o;
 	const localAddress = config.localAddress ?? undefined;
 	if (localAddress) await checkLocalAddress(localAddress);
 	const db = await openDatabase({
@@ -170,18 +176,11 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		dataDir: config.dataDir
 	});
 	await unbounded(db, migrate);
-	const store = new HostedStore(db, new SecretBox(config.secretKey));
+	const box = new SecretBox(config.secretKey);
+	const store = new HostedStore(db, box);
 	const transport = keepAliveFetch({ localAddress });
-	const settings: UpstreamSettings = {
-		...o.upstream,
-		redirectUri: `${config.publicUrl}/auth/callback`
-	};
 	const metrics = new HostedMetrics();
-	// Every call to the upstream, OAuth included, takes the transport: it leaves from
-	// UPSTREAM_LOCAL_ADDRESS and shares its bounded connections (unless a test gives its own fetch).
-	settings.fetch = metrics.counting('oauth', o.upstream.fetch ?? transport);
-	// One discovery for the instance: its sign-ins and its streamers' refreshes share it.
-	settings.server = discoveryOnce(settings.issuer, settings.fetch);
+	const settings = upstreamSettings(o, metrics, transport);
 	// Every instance calling from this address keeps its budget with the others (address-ledger.ts).
 	const address = new AddressLedger(db, addressPolicy(o.budget?.policy ?? DOCUMENTED_POLICY), {
 		egress: localAddress ?? 'default'
@@ -195,7 +194,7 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		metrics,
 		budget
 	);
-	const signIn = new HostedSignIn(store, settings);
+	const signIn = new HostedSignIn(store, settings, signInScopes(config.publicUrl));
 	const push = new HostedPushChannel(db);
 	store.announceKeysWith((tx, streamerId) => push.announceKeys(streamerId, tx));
 	const keys = new OverlayKeyCache((key) => store.resolveOverlayKey(key), push);
@@ -223,8 +222,23 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		address,
 		intakes,
 		connections,
-		signIn
+		signIn,
+		webhooks: hostedWebhooks({ db, connections, intakes, metrics }, box, config.publicUrl, activity)
 	};
+}
+
+/** The upstream as the instance reaches it, OAuth included. */
+function upstreamSettings(
+	o: HostedServeOptions,
+	metrics: HostedMetrics,
+	transport: Fetch
+): UpstreamSettings {
+	// Every call to the upstream, OAuth included, takes the transport: it leaves from
+	// UPSTREAM_LOCAL_ADDRESS and shares its bounded connections (unless a test gives its own fetch).
+	const fetch = metrics.counting('oauth', o.upstream.fetch ?? transport);
+	// One discovery for the instance: its sign-ins and its streamers' refreshes share it.
+	const server = discoveryOnce(o.upstream.issuer, fetch);
+	return { ...o.upstream, redirectUri: `${o.config.publicUrl}/auth/callback`, fetch, server };
 }
 
 /** Hosted mode's own routes: /metrics, and the landing page, sign-in and dashboard. */
@@ -246,6 +260,7 @@ function ownRoutes(config: HostedConfig, p: HostedParts): Hono {
 			}
 		)
 	);
+	routes.route('/', p.webhooks.routes);
 	routes.route(
 		'/',
 		hostedRoutes({
@@ -254,7 +269,8 @@ function ownRoutes(config: HostedConfig, p: HostedParts): Hono {
 			connections: p.connections,
 			publicUrl: config.publicUrl,
 			oauthOrigin: new URL(p.settings.issuer).origin,
-			demo: config.mode === 'demo'
+			demo: config.mode === 'demo',
+			webhooks: p.webhooks.registration
 		})
 	);
 	return routes;

@@ -242,15 +242,22 @@ export class StreamIntake {
 			this.#changed();
 		} else if (m.kind === 'error')
 			this.#log(`[intake] upstream refused the socket: ${m.message.data.code}`);
-		else if (m.kind === 'event') {
-			const applied = this.view.apply(m.message, this.#now());
-			if (applied.outcome === 'malformed')
-				this.#log(`[intake] event ${m.message.type} dropped: ${applied.error}`);
-			for (const part of applied.reread) this.#read(part);
-			if (applied.outcome === 'applied' || applied.reread.length)
-				this.#onChange([...new Set([...partsKept(m.message.type), ...applied.reread])]);
-		}
+		else if (m.kind === 'event') this.heard(m.message);
 		this.#arm(socket);
+	}
+
+	/**
+	 * An event heard of the stream, on its socket or another way (hosted mode's webhooks): the view
+	 * applies it once per id, whichever comes first.
+	 */
+	heard(event: { id: string; type: string }): void {
+		if (this.#stopped) return;
+		const applied = this.view.apply(event, this.#now());
+		if (applied.outcome === 'malformed')
+			this.#log(`[intake] event ${event.type} dropped: ${applied.error}`);
+		for (const part of applied.reread) this.#read(part);
+		if (applied.outcome === 'applied' || applied.reread.length)
+			this.#onChange([...new Set([...partsKept(event.type), ...applied.reread])]);
 	}
 
 	/** After this socket's `ready`, each message re-arms the watchdog; before, its ready timer runs. */
