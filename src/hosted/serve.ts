@@ -69,6 +69,8 @@ export interface HostedApp {
 	server: Server;
 	origin: string;
 	store: HostedStore;
+	/** The instance's database handle (tests read its rows). */
+	db: Db;
 	/** The rate-limit budgets' state, for /healthz and /metrics (UpstreamBudget.budgetSnapshot). */
 	budgetSnapshot(): UpstreamBudgetSnapshot;
 	/**
@@ -133,6 +135,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		server,
 		origin,
 		store,
+		db,
 		budgetSnapshot: () => budget.budgetSnapshot(),
 		close: () => (closing ??= drain())
 	};
