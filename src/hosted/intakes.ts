@@ -127,7 +127,7 @@ export class HostedIntakes {
 
 	/** An event heard another way (a webhook): to the streamer's intake, if this instance holds it. */
 	heard(streamer: string, event: { id: string; type: string }): void {
-		this.#held.get(streamer)?.intake.heard(event);
+		this.#held.get(streamer)?.intake.applyEvent(event);
 	}
 
 	/** Whether this instance holds the streamer's intake (tests, /healthz). */

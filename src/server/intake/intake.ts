@@ -242,7 +242,7 @@ export class StreamIntake {
 			this.#changed();
 		} else if (m.kind === 'error')
 			this.#log(`[intake] upstream refused the socket: ${m.message.data.code}`);
-		else if (m.kind === 'event') this.heard(m.message);
+		else if (m.kind === 'event') this.applyEvent(m.message);
 		this.#arm(socket);
 	}
 
@@ -250,7 +250,7 @@ export class StreamIntake {
 	 * An event heard of the stream, on its socket or another way (hosted mode's webhooks): the view
 	 * applies it once per id, whichever comes first.
 	 */
-	heard(event: { id: string; type: string }): void {
+	applyEvent(event: { id: string; type: string }): void {
 		if (this.#stopped) return;
 		const applied = this.view.apply(event, this.#now());
 		if (applied.outcome === 'malformed')
