@@ -2,6 +2,7 @@
 // ran in kysely_migration and takes a PostgreSQL advisory lock, so instances starting together
 // apply each migration once). Append new migrations; never edit one that shipped.
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { ACTIVITY_MIGRATION } from './migrations-activity.ts';
 
 import { dropTables, keyTable, streamerId, streamerTable } from './migration-helpers.ts';
 
@@ -345,9 +346,10 @@ const MIGRATIONS: Record<string, Migration> = {
 			await dropTables(db, ['view_parts', 'intake_leases', 'intake_instances']);
 		}
 	},
+	'014-activity': ACTIVITY_MIGRATION,
 	// Each streamer's webhook endpoint at the upstream (webhook-endpoints.ts): one at most, the
 	// opaque id of its URL's last segment, the upstream's endpoint id, and its signing secret sealed.
-	'014-webhook-endpoints': {
+	'015-webhook-endpoints': {
 		async up(db: Kysely<unknown>) {
 			await streamerTable(db, 'webhook_endpoints', 'one')
 				.addColumn('hook_id', 'text', (c) => c.notNull().unique())
@@ -372,10 +374,8 @@ export async function migrate(db: Kysely<any>, to?: string): Promise<string[]> {
 		provider: { getMigrations: async () => MIGRATIONS }
 	});
 	const { error, results } = await (to ? migrator.migrateTo(to) : migrator.migrateToLatest());
-	const failed = results?.find((r) => r.status === 'Error');
-	if (error)
-		throw new Error(
-			`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`
-		);
+	const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? '';
+	const why = error instanceof Error ? error.message : String(error);
+	if (error) throw new Error(`database migration ${failed} failed: ${why}`);
 	return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -6,12 +6,10 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { Server, ServerResponse } from 'node:http';
-import { createServer } from 'node:net';
 import { createApp, type AppOptions } from '../server/app.ts';
 import { listen, nodeAppOptions } from '../server/serve.ts';
-import { keepAliveFetch, UpstreamClient, type Fetch } from '../server/upstream.ts';
+import { keepAliveFetch, UpstreamClient } from '../server/upstream.ts';
 import { withinDeadline } from '../server/deadline.ts';
-import { discoveryOnce } from '../server/oauth-http.ts';
 import { readsShared } from '../server/read-flights.ts';
 import {
 	UpstreamBudget,
@@ -33,8 +31,14 @@ import { startIntakes, type HostedIntakes, type HostedIntakesOptions } from './i
 import { HostedPushChannel } from './push-channel.ts';
 import { OverlayKeyCache } from './key-cache.ts';
 import { MODERATION, moderationStore, type ModerationStore } from '../server/moderation/store.ts';
-import { CHAT, chatStore } from '../server/chat/store.ts';
-import { Thanker } from '../server/chat/thanker.ts';
+import type { Thanker } from '../server/chat/thanker.ts';
+import type { ActivityRecorder } from '../server/activity/recorder.ts';
+import {
+	checkLocalAddress,
+	startRecorder,
+	startThanker,
+	upstreamSettings
+} from './instance-parts.ts';
 import { hostedRoutes } from './routes.ts';
 import { HostedSignIn } from './signin.ts';
 import { HostedStore } from './store.ts';
@@ -61,8 +65,8 @@ export interface HostedServeOptions {
 	 * goes upstream (the endpoint bench, which measures a forwarded call).
 	 */
 	intakes?: Pick<HostedIntakesOptions, 'tickMs' | 'ttlMs'> | false;
-	/** Where every event heard is recorded once (src/server/activity/sink.ts); absent: nowhere. */
-	activity?: ActivitySink;
+	/** Tests: where the webhooks hand what they verify (absent: the Activity's recorder). */
+	webhookSink?: ActivitySink;
 }
 
 export interface HostedApp {
@@ -79,9 +83,6 @@ export interface HostedApp {
 	 */
 	close(): Promise<void>;
 }
-
-/** How often an instance looks for thanks another instance left owed when it stopped. */
-const CHAT_SWEEP_MS = 30_000;
 
 /** /healthz waits this long for the database's answer, then says it is not reachable (503). */
 const HEALTH_DB_DEADLINE_MS = 800;
@@ -121,6 +122,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		await closed;
 		await store.settled();
 		await intakesClosed;
+		await parts.activity.stop();
 		await parts.address.close();
 		transport.close();
 		parts.thanker.close();
@@ -163,6 +165,8 @@ interface HostedParts {
 	address: AddressLedger;
 	/** The streamers' intakes held here, and the copies of the others' views (null: none). */
 	intakes: HostedIntakes | null;
+	/** The Activity's recorder, on the database. */
+	activity: ActivityRecorder;
 	connections: HostedConnections;
 	signIn: HostedSignIn;
 	/** The streamers' webhook endpoints and the route their deliveries reach. */
@@ -171,13 +175,10 @@ interface HostedParts {
 
 /** Opens the database (migrated) and builds the parts that use it and the upstream. */
 async function openParts(o: HostedServeOptions): Promise<HostedParts> {
-	const { config, activity } = o;
+	const { config } = o;
 	const localAddress = config.localAddress ?? undefined;
 	if (localAddress) await checkLocalAddress(localAddress);
-	const db = await openDatabase({
-		databaseUrl: config.databaseUrl ?? undefined,
-		dataDir: config.dataDir
-	});
+	const db = await openDatabase({ ...config, databaseUrl: config.databaseUrl ?? undefined });
 	await unbounded(db, migrate);
 	const box = new SecretBox(config.secretKey);
 	const store = new HostedStore(db, box);
@@ -202,14 +203,11 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	store.announceKeysWith((tx, streamerId) => push.announceKeys(streamerId, tx));
 	const keys = new OverlayKeyCache((key) => store.resolveOverlayKey(key), push);
 	const moderation = moderationStore(new HostedKeptStore(MODERATION, db, { push }));
-	const thanker = new Thanker({
-		store: chatStore(new HostedKeptStore(CHAT, db, { push })),
-		moderation,
-		upstreamOf: (streamer) => connections.upstream(streamer)
-	});
-	// Thanks owed by an instance that stopped go out from another: at start and now and then.
-	thanker.start(CHAT_SWEEP_MS);
-	const intakes = o.intakes === false ? null : startIntakes(db, push, connections, o.intakes);
+	const thanker = startThanker(db, push, moderation, connections);
+	const activity = startRecorder(db, push, config);
+	const heard = activity.heardBy.bind(activity);
+	const intakes =
+		o.intakes === false ? null : startIntakes(db, push, connections, { ...o.intakes, heard });
 	return {
 		db,
 		store,
@@ -224,24 +222,16 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		budget,
 		address,
 		intakes,
+		activity,
 		connections,
 		signIn,
-		webhooks: hostedWebhooks({ db, connections, intakes, metrics }, box, config.publicUrl, activity)
+		webhooks: hostedWebhooks(
+			{ db, connections, intakes, metrics },
+			box,
+			config.publicUrl,
+			o.webhookSink ?? activity
+		)
 	};
-}
-
-/** The upstream as the instance reaches it, OAuth included. */
-function upstreamSettings(
-	o: HostedServeOptions,
-	metrics: HostedMetrics,
-	transport: Fetch
-): UpstreamSettings {
-	// Every call to the upstream, OAuth included, takes the transport: it leaves from
-	// UPSTREAM_LOCAL_ADDRESS and shares its bounded connections (unless a test gives its own fetch).
-	const fetch = metrics.counting('oauth', o.upstream.fetch ?? transport);
-	// One discovery for the instance: its sign-ins and its streamers' refreshes share it.
-	const server = discoveryOnce(o.upstream.issuer, fetch);
-	return { ...o.upstream, redirectUri: `${o.config.publicUrl}/auth/callback`, fetch, server };
 }
 
 /** Hosted mode's own routes: /metrics, and the landing page, sign-in and dashboard. */
@@ -309,6 +299,7 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		moderation,
 		thanker: p.thanker,
 		settings: storedSettings,
+		activity: p.activity,
 		// Counted per streamer for /metrics: whose readers are over their share.
 		readRefused: (streamer, by) => p.metrics.readRefused(streamer, by),
 		// A page's read the streamer's live view can answer costs the upstream nothing.
@@ -379,19 +370,4 @@ async function streamerCounts(db: Db): Promise<Record<string, number>> {
 		.groupBy('status')
 		.execute();
 	return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-}
-
-/** UPSTREAM_LOCAL_ADDRESS must be this machine's: else every upstream call would fail. */
-async function checkLocalAddress(address: string): Promise<void> {
-	const probe = createServer();
-	await new Promise<void>((resolve, reject) => {
-		probe.once('error', (err: NodeJS.ErrnoException) =>
-			reject(
-				new Error(
-					`UPSTREAM_LOCAL_ADDRESS: ${address} is not an address of this machine (${err.code ?? err.message})`
-				)
-			)
-		);
-		probe.listen(0, address, () => probe.close(() => resolve()));
-	});
 }

@@ -54,7 +54,7 @@ async function instances(n: number) {
 				},
 				dist: '/nonexistent',
 				checkSettings,
-				activity
+				webhookSink: activity
 			})
 		);
 	return { sim, apps, activity, close: () => Promise.all(apps.map((a) => a.close())) };
