@@ -272,3 +272,62 @@ describe('webhooks without an https PUBLIC_URL', () => {
 		}
 	);
 });
+
+describe('webhooks and the intake, recorded by the Activity', () => {
+	it(
+		'a webhook delivery of an event the intake already recorded adds nothing',
+		{ timeout: SETUP_MS },
+		async () => {
+			const sim = await withSim({ tenants: DEMO_TENANTS.slice(0, 1), webhookRetryMs: 20 });
+			const h = await startHosted(sim, { port: await freePort(), publicUrl: PUBLIC });
+			closing.push(
+				() => h.close(),
+				() => sim.close()
+			);
+			sim.control.webhooks.targets.set(PUBLIC, h.origin);
+			await new Browser(h.publicUrl, h.origin).signIn(sim, ADA.id);
+			// The streamer's intake is held and connected: it hears the stream itself.
+			await eventually(async () => {
+				const health = (await (await fetch(h.origin + '/healthz')).json()) as {
+					intakes?: { connected: number };
+				};
+				return (health.intakes?.connected ?? 0) >= 1;
+			}, 60_000);
+			const tip = sim.control.createTip({ name: 'Once', amount: 4, message: 'only once' }, ADA.id);
+			const tipRows = async () =>
+				(
+					await sql<{ n: number | string }>`select count(*) as n from activity_entries
+						where kind = 'tip' and entry::text like ${`%${tip.order_id}%`}`.execute(h.db)
+				).rows[0].n;
+			await eventually(async () => Number(await tipRows()) === 1);
+			const created = sim.control.log
+				.events('tip.created')
+				.find((e) => e.order_id === tip.order_id)!;
+			// The upstream's own delivery of it came too, and was taken.
+			await eventually(() =>
+				sim.control.webhooks.attempts.some((a) => a.eventId === created.id && a.status === 204)
+			);
+			const before = await sql<{
+				n: number | string;
+			}>`select count(*) as n from activity_entries`.execute(h.db);
+			// And once more, signed afresh (a retry, or a replay).
+			const { secret, path } = endpointOf(sim, ADA.id);
+			const body = JSON.stringify({
+				id: created.id,
+				type: 'tip.created',
+				created_at: new Date().toISOString(),
+				data: { tip }
+			});
+			expect((await deliver(h, path, body, sign(secret, body))).status).toBe(204);
+			await new Promise((r) => setTimeout(r, 500));
+			expect(Number(await tipRows())).toBe(1);
+			const after = await sql<{
+				n: number | string;
+			}>`select count(*) as n from activity_entries`.execute(h.db);
+			expect(Number(after.rows[0].n)).toBe(Number(before.rows[0].n));
+			const applied = await sql<{ n: number | string }>`select count(*) as n from activity_events
+				where event_id = ${created.id}`.execute(h.db);
+			expect(Number(applied.rows[0].n)).toBe(1);
+		}
+	);
+});
