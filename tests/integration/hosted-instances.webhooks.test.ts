@@ -12,11 +12,11 @@ import {
 	missing,
 	pg,
 	SECRET,
+	signIn,
 	useDeployments
 } from '../fixtures/hosted-instances.ts';
-import { decide } from '../fixtures/oauth.ts';
 import { checkSettings } from '../fixtures/settings.ts';
-import { eventually, simsPerTest, type Sim } from '../fixtures/sim.ts';
+import { eventually, simsPerTest } from '../fixtures/sim.ts';
 
 useDeployments();
 const start = simsPerTest();
@@ -60,20 +60,6 @@ async function instances(n: number) {
 	return { sim, apps, activity, close: () => Promise.all(apps.map((a) => a.close())) };
 }
 
-/** Connect on `from`, the consent page as `tenant`, the callback on `to`. */
-async function signIn(sim: Sim, from: HostedApp, to: HostedApp, tenant: string) {
-	const toConsent = await fetch(`${from.origin}/auth/start`, {
-		method: 'POST',
-		redirect: 'manual',
-		headers: { origin: PUBLIC }
-	});
-	expect(toConsent.status).toBe(303);
-	const consent = await fetch(toConsent.headers.get('location')!, { redirect: 'manual' });
-	const back = await decide(sim, consent, true, tenant);
-	const done = await fetch(to.origin + back.pathname + back.search, { redirect: 'manual' });
-	expect(done.headers.get('location')).toBe('/dashboard');
-}
-
 const tipNames = (activity: MemoryActivity, streamer: string) =>
 	activity
 		.of(streamer)
@@ -87,8 +73,8 @@ describe.skipIf(missing)(
 		it('verifies on either instance what a sign-in on the other registered, for its streamer only', async () => {
 			const { sim, apps, activity, close } = await instances(2);
 			try {
-				await signIn(sim, apps[0], apps[0], ADA.id);
-				await signIn(sim, apps[1], apps[1], BOB.id);
+				await signIn(sim, apps[0], apps[0], ADA.id, PUBLIC);
+				await signIn(sim, apps[1], apps[1], BOB.id, PUBLIC);
 				for (const [i, app] of apps.entries()) {
 					sim.control.webhooks.targets.set(PUBLIC, app.origin);
 					sim.control.createTip({ name: `Ada's ${i}`, amount: 1, message: 'hi' }, ADA.id);
