@@ -4,7 +4,7 @@
 // Apart from the routes, so that the dock's and the editor's pages carry none of it.
 import { z } from 'zod/mini';
 import { ChatResendBody, ChatSendBody, ThanksSettings } from './chat.ts';
-import { CounterName, OrderId, OverlayId } from './common.ts';
+import { CounterName, DateTime, OrderId, OverlayId } from './common.ts';
 import { ACTION_ORDER, isActionName, type ActionName } from './control.ts';
 import { ModerationRules } from './moderation.ts';
 import { tipGoalFieldsShape } from './resources.ts';
@@ -40,6 +40,10 @@ export const SettleBody = z.object({
 	queue: z._default(z.enum(['tts', 'media']), 'tts')
 });
 export type SettleBody = z.infer<typeof SettleBody>;
+/** The Activity's Replay: a tip (`queue` absent or `tts`) or a video (`queue: "media"`). */
+export const ReplayBody = SettleBody;
+/** The stream's start as the streamer sets it; null: the kit's own. */
+export const ActivityStartBody = z.strictObject({ at: z.nullable(DateTime) });
 /** Undo: none, `{}`, or the revision the editor read (a save since then is a 409). */
 export const UndoBody = z.union([
 	/*@__PURE__*/ z.strictObject({}),
@@ -168,6 +172,18 @@ export const CONTROL_BODIES = {
 		body: ChatResendBody,
 		badBody: 'expected a JSON body { "id": "<the id of a thanks that may not have gone>" }'
 	},
+	activity: {},
+	activitySummary: {},
+	activityStart: {
+		body: ActivityStartBody,
+		badBody: 'expected a JSON body { "at": "<date-time>" } or { "at": null }'
+	},
+	activityReplay: {
+		body: ReplayBody,
+		badBody: `expected ${ORDER}, with "queue": "media" for a video`
+	},
+	activityExport: {},
+	activityDelete: { body: NoBody, optional: true, badBody: 'expected no body, or {}' },
 	newKey: {},
 	live: {}
 } as const satisfies Record<string, RouteBody>;

@@ -51,6 +51,12 @@ export const CONTROL_ERRORS: Record<keyof typeof CONTROL, readonly string[]> = {
 	sendChat: ['bad_request', 'too_large', ...CHAT_POST_ERRORS],
 	resendChat: ['bad_request', 'too_large', 'not_unsure', ...CHAT_POST_ERRORS],
 	dismissChat: ['bad_request', 'too_large', 'not_unsure'],
+	activity: ['bad_request', 'bad_cursor', 'activity_unavailable'],
+	activitySummary: ['bad_request', 'activity_unavailable'],
+	activityStart: ['bad_request', 'too_large', 'activity_unavailable'],
+	activityReplay: ['bad_request', 'too_large', 'activity_unavailable'],
+	activityExport: ['bad_request', 'activity_unavailable'],
+	activityDelete: ['bad_request', 'too_large', 'activity_unavailable'],
 	newKey: ['unexpected_body', 'not_found'],
 	// Its credential's refusals (CREDENTIAL_ERRORS) come in the socket's first frame's answer.
 	live: ['upgrade_required']

@@ -4,6 +4,14 @@
 // control-bodies.ts, by the same names. One source for the server's routes and the browser's client (src/client/control.ts). Ours, not the upstream's: /api
 // forwards the upstream's routes (routes.ts), /control is the token endpoint's own.
 import { z } from 'zod/mini';
+import {
+	activity,
+	activityDelete,
+	activityExport,
+	activityReplay,
+	activityStart,
+	activitySummary
+} from './control-activity.ts';
 import { chat, dismissChat, resendChat, saveThanks, sendChat } from './control-chat.ts';
 import { ActionAnswer, route } from './control-route.ts';
 import { KEY_FORMAT } from './keys.ts';
@@ -16,6 +24,7 @@ import { ControlSettings, SavedSettings } from './settings.ts';
 // the chat's are in control-chat.ts.
 
 export { chat, dismissChat, resendChat, saveThanks, sendChat };
+export { activity, activityDelete, activityExport, activityReplay, activityStart, activitySummary };
 export { ActionAnswer, type ControlRoute } from './control-route.ts';
 
 /** The dock's actions; `true`: the action names one order (`{ order_id }`), else no body (or `{}`). */
@@ -284,6 +293,12 @@ export const CONTROL = {
 	sendChat,
 	resendChat,
 	dismissChat,
+	activity,
+	activitySummary,
+	activityStart,
+	activityReplay,
+	activityExport,
+	activityDelete,
 	newKey,
 	live
 } as const;

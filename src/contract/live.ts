@@ -31,8 +31,24 @@ const SettingsSaved = z.looseObject({
 
 /** Thanks in chat changed: its settings, a message posted or failed, the tips waiting (chat.ts). */
 const ChatChanged = z.looseObject({ type: z.literal('chat') });
+/**
+ * The Activity changed (control-activity.ts): entries `ids` were recorded or updated; absent: read
+ * it again (history deleted, many at once).
+ */
+const ActivityChanged = z.looseObject({
+	type: z.literal('activity'),
+	ids: z.optional(z.array(/*@__PURE__*/ z.string().check(z.maxLength(200))))
+});
 
-const MESSAGES = [Hello, Resync, DecisionChanged, RulesSaved, SettingsSaved, ChatChanged] as const;
+const MESSAGES = [
+	Hello,
+	Resync,
+	DecisionChanged,
+	RulesSaved,
+	SettingsSaved,
+	ChatChanged,
+	ActivityChanged
+] as const;
 
 /** One message of the push channel, as the stores publish it and a page hears it. */
 // The list written out, not spread from MESSAGES: the bundler keeps a call whose argument spreads
@@ -43,7 +59,8 @@ export const LiveMessage = /*@__PURE__*/ z.discriminatedUnion('type', [
 	DecisionChanged,
 	RulesSaved,
 	SettingsSaved,
-	ChatChanged
+	ChatChanged,
+	ActivityChanged
 ]);
 export type LiveMessage = z.infer<typeof LiveMessage>;
 

@@ -5,6 +5,7 @@
 import type { z } from 'zod/mini';
 import { describeIssues } from './common.ts';
 import * as R from './routes.ts';
+import * as W from './webhooks.ts';
 import type { Route } from './routes.ts';
 
 /** Every route by name (the token endpoint, the simulator and the tests walk it). */
@@ -54,7 +55,11 @@ export const ROUTES = {
 	tippingOpen: R.tippingOpen,
 	tippingClose: R.tippingClose,
 	leaderboard: R.leaderboard,
-	createTip: R.createTip
+	createTip: R.createTip,
+	webhookCreate: W.webhookCreate,
+	webhookList: W.webhookList,
+	webhookRead: W.webhookRead,
+	webhookDelete: W.webhookDelete
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof ROUTES;

@@ -10,6 +10,7 @@ import type { UpstreamBudgetSnapshot } from '../server/upstream-budget.ts';
 import type { PoolStats } from './db.ts';
 import type { IntakesStatus } from './intakes.ts';
 import type { LockStats, LockTotals } from './locks.ts';
+import type { WebhookOutcome } from './webhook-route.ts';
 
 /** How a refresh of one instance ended: sent and rotated, sent and not rotated, the connection
  * ended (refused, or a dead holder's mark found), or another instance's fresh result used. */
@@ -50,6 +51,8 @@ export class HostedMetrics {
 	private readonly readsRefused = new Map<string, number>();
 	/** Requests refused by a key check, by answer (routes/key-guard.ts). */
 	private readonly keysRefused = new Map<KeyRefusal, number>();
+	/** Webhook deliveries received, by outcome (webhook-route.ts). */
+	private readonly webhooks = new Map<WebhookOutcome, number>();
 	rateLimit: RateLimitSeen | null = null;
 
 	constructor(private readonly now: () => number = Date.now) {}
@@ -96,6 +99,11 @@ export class HostedMetrics {
 	/** A request refused for its key: wrong (401), one of too many (429), or another site's (403). */
 	keyRefused(answer: KeyRefusal): void {
 		this.keysRefused.set(answer, (this.keysRefused.get(answer) ?? 0) + 1);
+	}
+
+	/** A webhook delivery: verified (accepted), refused 401, or answered 503 without the database. */
+	webhook(outcome: WebhookOutcome): void {
+		this.webhooks.set(outcome, (this.webhooks.get(outcome) ?? 0) + 1);
 	}
 
 	/** A POST /token answered after `seconds`. */
@@ -183,6 +191,11 @@ export class HostedMetrics {
 		);
 		for (const answer of ['wrong_key', 'too_many_attempts', 'cross_site'] as const)
 			x.out.push(`tip_keys_refused_total{answer="${answer}"} ${this.keysRefused.get(answer) ?? 0}`);
+		x.family('tip_webhook_deliveries_total', 'counter', 'Webhook deliveries, by outcome.');
+		for (const outcome of ['accepted', 'refused', 'unavailable'] as const)
+			x.out.push(
+				`tip_webhook_deliveries_total{outcome="${outcome}"} ${this.webhooks.get(outcome) ?? 0}`
+			);
 		if (shared === undefined) return;
 		x.family(
 			'tip_upstream_reads_shared_total',

@@ -1,42 +1,10 @@
 // The hosted schema, as versioned migrations applied at start (kysely's Migrator: it records what
 // ran in kysely_migration and takes a PostgreSQL advisory lock, so instances starting together
 // apply each migration once). Append new migrations; never edit one that shipped.
-import { Migrator, sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { ACTIVITY_MIGRATION } from './migrations-activity.ts';
 
-// What several tables have alike, spelled once. Migrations that shipped call these, so their DDL
-// stays as it is: a table that needs other columns gets a new migration, never a changed helper.
-
-/** The `streamer_id` column: a streamer's rows are deleted with the streamer. */
-const streamerId =
-	(rows: 'one' | 'many') =>
-	(c: ColumnDefinitionBuilder): ColumnDefinitionBuilder =>
-		(rows === 'one' ? c.primaryKey() : c.notNull()).references('streamers.id').onDelete('cascade');
-
-/**
- * A table of a streamer's rows, `streamer_id` first. 'one': one row per streamer (the primary key);
- * 'many': any number of rows.
- */
-function streamerTable(db: Kysely<unknown>, table: string, rows: 'one' | 'many') {
-	return db.schema.createTable(table).addColumn('streamer_id', 'text', streamerId(rows));
-}
-
-/** An overlay key or a control key (streamer-keys.ts): the same columns and index for both. */
-async function keyTable(db: Kysely<unknown>, table: 'overlay_keys' | 'control_keys') {
-	await db.schema
-		.createTable(table)
-		.addColumn('hash', 'text', (c) => c.primaryKey())
-		.addColumn('streamer_id', 'text', streamerId('many'))
-		.addColumn('sealed', 'text', (c) => c.notNull())
-		.addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-		.addColumn('replaced_at', 'timestamptz')
-		.execute();
-	await db.schema.createIndex(`${table}_streamer`).on(table).column('streamer_id').execute();
-}
-
-/** A migration's `down`: its tables dropped, the last created first. */
-async function dropTables(db: Kysely<unknown>, tables: string[]) {
-	for (const t of tables) await db.schema.dropTable(t).execute();
-}
+import { dropTables, keyTable, streamerId, streamerTable } from './migration-helpers.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
 	'001-streamers-keys-sessions': {
@@ -377,6 +345,22 @@ const MIGRATIONS: Record<string, Migration> = {
 		async down(db: Kysely<unknown>) {
 			await dropTables(db, ['view_parts', 'intake_leases', 'intake_instances']);
 		}
+	},
+	'014-activity': ACTIVITY_MIGRATION,
+	// Each streamer's webhook endpoint at the upstream (webhook-endpoints.ts): one at most, the
+	// opaque id of its URL's last segment, the upstream's endpoint id, and its signing secret sealed.
+	'015-webhook-endpoints': {
+		async up(db: Kysely<unknown>) {
+			await streamerTable(db, 'webhook_endpoints', 'one')
+				.addColumn('hook_id', 'text', (c) => c.notNull().unique())
+				.addColumn('endpoint_id', 'text', (c) => c.notNull())
+				.addColumn('secret', 'text', (c) => c.notNull())
+				.addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+				.execute();
+		},
+		async down(db: Kysely<unknown>) {
+			await dropTables(db, ['webhook_endpoints']);
+		}
 	}
 };
 
@@ -390,10 +374,8 @@ export async function migrate(db: Kysely<any>, to?: string): Promise<string[]> {
 		provider: { getMigrations: async () => MIGRATIONS }
 	});
 	const { error, results } = await (to ? migrator.migrateTo(to) : migrator.migrateToLatest());
-	const failed = results?.find((r) => r.status === 'Error');
-	if (error)
-		throw new Error(
-			`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`
-		);
+	const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? '';
+	const why = error instanceof Error ? error.message : String(error);
+	if (error) throw new Error(`database migration ${failed} failed: ${why}`);
 	return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -25,6 +25,11 @@ export interface HostedRouteOptions {
 	oauthOrigin: string;
 	/** Hosted demo: a note on the landing page. */
 	demo: boolean;
+	/** The streamer's webhook endpoint: registered after a sign-in, forgotten at Disconnect. */
+	webhooks?: {
+		afterSignIn(streamer: string, scopes: string): Promise<void>;
+		forget(streamer: string): Promise<void>;
+	};
 }
 
 const SESSION_MS = 30 * 24 * 3600_000;
@@ -142,7 +147,7 @@ ${o.demo ? '<p class="note">Demo: the tipping service here is a simulator with d
 	});
 
 	app.get('/auth/callback', async (c) => {
-		let streamer: Streamer;
+		let streamer: Streamer & { scopes: string };
 		try {
 			streamer = await o.signIn.finish(new URL(c.req.url).searchParams);
 		} catch (err) {
@@ -150,6 +155,7 @@ ${o.demo ? '<p class="note">Demo: the tipping service here is a simulator with d
 		}
 		// A re-authorization replaced the grant: the cached client must read the new one.
 		o.connections.forget(streamer.id);
+		await o.webhooks?.afterSignIn(streamer.id, streamer.scopes);
 		const token = await o.store.createSession(streamer.id, SESSION_MS);
 		setCookie(c, s.cookie.name, token, {
 			httpOnly: true,
@@ -209,7 +215,11 @@ function accountRoutes(app: Hono, s: SharedParts): void {
 		if (me.status === 'connected') await o.store.newControlKey(me.id);
 	});
 	// Forgotten here, then revoked at the upstream (best effort: whatever it answers).
-	action('/account/disconnect', (me) => o.connections.disconnect(me.id));
+	action('/account/disconnect', async (me) => {
+		// Its endpoint first, while the authorization still works to delete it upstream.
+		await o.webhooks?.forget(me.id);
+		await o.connections.disconnect(me.id);
+	});
 }
 
 /** The dashboard of a streamer whose overlay URLs are off (disconnected, or authorization ended). */

@@ -6,12 +6,10 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { Server, ServerResponse } from 'node:http';
-import { createServer } from 'node:net';
 import { createApp, type AppOptions } from '../server/app.ts';
 import { listen, nodeAppOptions } from '../server/serve.ts';
 import { keepAliveFetch, UpstreamClient } from '../server/upstream.ts';
 import { withinDeadline } from '../server/deadline.ts';
-import { discoveryOnce } from '../server/oauth-http.ts';
 import { readsShared } from '../server/read-flights.ts';
 import {
 	UpstreamBudget,
@@ -33,13 +31,21 @@ import { startIntakes, type HostedIntakes, type HostedIntakesOptions } from './i
 import { HostedPushChannel } from './push-channel.ts';
 import { OverlayKeyCache } from './key-cache.ts';
 import { MODERATION, moderationStore, type ModerationStore } from '../server/moderation/store.ts';
-import { CHAT, chatStore } from '../server/chat/store.ts';
-import { Thanker } from '../server/chat/thanker.ts';
+import type { Thanker } from '../server/chat/thanker.ts';
+import type { ActivityRecorder } from '../server/activity/recorder.ts';
+import {
+	checkLocalAddress,
+	startRecorder,
+	startThanker,
+	upstreamSettings
+} from './instance-parts.ts';
 import { hostedRoutes } from './routes.ts';
 import { HostedSignIn } from './signin.ts';
 import { HostedStore } from './store.ts';
 import { HostedKeptStore } from './kept-store.ts';
 import { SETTINGS, SettingsStore } from '../server/settings/store.ts';
+import type { ActivitySink } from '../server/activity/sink.ts';
+import { hostedWebhooks, signInScopes, type HostedWebhooks } from './webhooks.ts';
 
 export interface HostedServeOptions {
 	config: HostedConfig;
@@ -59,12 +65,16 @@ export interface HostedServeOptions {
 	 * goes upstream (the endpoint bench, which measures a forwarded call).
 	 */
 	intakes?: Pick<HostedIntakesOptions, 'tickMs' | 'ttlMs'> | false;
+	/** Tests: where the webhooks hand what they verify (absent: the Activity's recorder). */
+	webhookSink?: ActivitySink;
 }
 
 export interface HostedApp {
 	server: Server;
 	origin: string;
 	store: HostedStore;
+	/** The instance's database handle (tests read its rows). */
+	db: Db;
 	/** The rate-limit budgets' state, for /healthz and /metrics (UpstreamBudget.budgetSnapshot). */
 	budgetSnapshot(): UpstreamBudgetSnapshot;
 	/**
@@ -73,9 +83,6 @@ export interface HostedApp {
 	 */
 	close(): Promise<void>;
 }
-
-/** How often an instance looks for thanks another instance left owed when it stopped. */
-const CHAT_SWEEP_MS = 30_000;
 
 /** /healthz waits this long for the database's answer, then says it is not reachable (503). */
 const HEALTH_DB_DEADLINE_MS = 800;
@@ -115,6 +122,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		await closed;
 		await store.settled();
 		await intakesClosed;
+		await parts.activity.stop();
 		await parts.address.close();
 		transport.close();
 		parts.thanker.close();
@@ -129,6 +137,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		server,
 		origin,
 		store,
+		db,
 		budgetSnapshot: () => budget.budgetSnapshot(),
 		close: () => (closing ??= drain())
 	};
@@ -156,8 +165,12 @@ interface HostedParts {
 	address: AddressLedger;
 	/** The streamers' intakes held here, and the copies of the others' views (null: none). */
 	intakes: HostedIntakes | null;
+	/** The Activity's recorder, on the database. */
+	activity: ActivityRecorder;
 	connections: HostedConnections;
 	signIn: HostedSignIn;
+	/** The streamers' webhook endpoints and the route their deliveries reach. */
+	webhooks: HostedWebhooks;
 }
 
 /** Opens the database (migrated) and builds the parts that use it and the upstream. */
@@ -165,23 +178,13 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	const { config } = o;
 	const localAddress = config.localAddress ?? undefined;
 	if (localAddress) await checkLocalAddress(localAddress);
-	const db = await openDatabase({
-		databaseUrl: config.databaseUrl ?? undefined,
-		dataDir: config.dataDir
-	});
+	const db = await openDatabase({ ...config, databaseUrl: config.databaseUrl ?? undefined });
 	await unbounded(db, migrate);
-	const store = new HostedStore(db, new SecretBox(config.secretKey));
+	const box = new SecretBox(config.secretKey);
+	const store = new HostedStore(db, box);
 	const transport = keepAliveFetch({ localAddress });
-	const settings: UpstreamSettings = {
-		...o.upstream,
-		redirectUri: `${config.publicUrl}/auth/callback`
-	};
 	const metrics = new HostedMetrics();
-	// Every call to the upstream, OAuth included, takes the transport: it leaves from
-	// UPSTREAM_LOCAL_ADDRESS and shares its bounded connections (unless a test gives its own fetch).
-	settings.fetch = metrics.counting('oauth', o.upstream.fetch ?? transport);
-	// One discovery for the instance: its sign-ins and its streamers' refreshes share it.
-	settings.server = discoveryOnce(settings.issuer, settings.fetch);
+	const settings = upstreamSettings(o, metrics, transport);
 	// Every instance calling from this address keeps its budget with the others (address-ledger.ts).
 	const address = new AddressLedger(db, addressPolicy(o.budget?.policy ?? DOCUMENTED_POLICY), {
 		egress: localAddress ?? 'default'
@@ -195,19 +198,16 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		metrics,
 		budget
 	);
-	const signIn = new HostedSignIn(store, settings);
+	const signIn = new HostedSignIn(store, settings, signInScopes(config.publicUrl));
 	const push = new HostedPushChannel(db);
 	store.announceKeysWith((tx, streamerId) => push.announceKeys(streamerId, tx));
 	const keys = new OverlayKeyCache((key) => store.resolveOverlayKey(key), push);
 	const moderation = moderationStore(new HostedKeptStore(MODERATION, db, { push }));
-	const thanker = new Thanker({
-		store: chatStore(new HostedKeptStore(CHAT, db, { push })),
-		moderation,
-		upstreamOf: (streamer) => connections.upstream(streamer)
-	});
-	// Thanks owed by an instance that stopped go out from another: at start and now and then.
-	thanker.start(CHAT_SWEEP_MS);
-	const intakes = o.intakes === false ? null : startIntakes(db, push, connections, o.intakes);
+	const thanker = startThanker(db, push, moderation, connections);
+	const activity = startRecorder(db, push, config);
+	const heard = activity.heardBy.bind(activity);
+	const intakes =
+		o.intakes === false ? null : startIntakes(db, push, connections, { ...o.intakes, heard });
 	return {
 		db,
 		store,
@@ -222,8 +222,15 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		budget,
 		address,
 		intakes,
+		activity,
 		connections,
-		signIn
+		signIn,
+		webhooks: hostedWebhooks(
+			{ db, connections, intakes, metrics },
+			box,
+			config.publicUrl,
+			o.webhookSink ?? activity
+		)
 	};
 }
 
@@ -246,6 +253,7 @@ function ownRoutes(config: HostedConfig, p: HostedParts): Hono {
 			}
 		)
 	);
+	routes.route('/', p.webhooks.routes);
 	routes.route(
 		'/',
 		hostedRoutes({
@@ -254,7 +262,8 @@ function ownRoutes(config: HostedConfig, p: HostedParts): Hono {
 			connections: p.connections,
 			publicUrl: config.publicUrl,
 			oauthOrigin: new URL(p.settings.issuer).origin,
-			demo: config.mode === 'demo'
+			demo: config.mode === 'demo',
+			webhooks: p.webhooks.registration
 		})
 	);
 	return routes;
@@ -290,6 +299,7 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		moderation,
 		thanker: p.thanker,
 		settings: storedSettings,
+		activity: p.activity,
 		// Counted per streamer for /metrics: whose readers are over their share.
 		readRefused: (streamer, by) => p.metrics.readRefused(streamer, by),
 		// A page's read the streamer's live view can answer costs the upstream nothing.
@@ -360,19 +370,4 @@ async function streamerCounts(db: Db): Promise<Record<string, number>> {
 		.groupBy('status')
 		.execute();
 	return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-}
-
-/** UPSTREAM_LOCAL_ADDRESS must be this machine's: else every upstream call would fail. */
-async function checkLocalAddress(address: string): Promise<void> {
-	const probe = createServer();
-	await new Promise<void>((resolve, reject) => {
-		probe.once('error', (err: NodeJS.ErrnoException) =>
-			reject(
-				new Error(
-					`UPSTREAM_LOCAL_ADDRESS: ${address} is not an address of this machine (${err.code ?? err.message})`
-				)
-			)
-		);
-		probe.listen(0, address, () => probe.close(() => resolve()));
-	});
 }

@@ -17,7 +17,9 @@ export class HostedSignIn {
 
 	constructor(
 		private readonly store: HostedStore,
-		private readonly s: UpstreamSettings
+		private readonly s: UpstreamSettings,
+		/** What a sign-in asks for: the widgets' and the dock's, and webhooks:manage with an https PUBLIC_URL. */
+		private readonly scopes: readonly string[] = OAUTH_SCOPES
 	) {
 		this.flow = new AuthorizationFlow({
 			issuer: s.issuer,
@@ -25,7 +27,7 @@ export class HostedSignIn {
 			client: { client_id: s.clientId },
 			auth: s.clientSecret ? oauth.ClientSecretBasic(s.clientSecret) : oauth.None(),
 			redirectUri: () => s.redirectUri,
-			scopes: OAUTH_SCOPES,
+			scopes,
 			fetch: s.fetch,
 			now: Date.now,
 			pending: {
@@ -40,8 +42,11 @@ export class HostedSignIn {
 		return this.flow.start();
 	}
 
-	/** The callback: state checked once, code exchanged, the streamer created or updated. */
-	async finish(params: URLSearchParams): Promise<Streamer> {
+	/**
+	 * The callback: state checked once, code exchanged, the streamer created or updated; with the
+	 * scopes the sign-in granted.
+	 */
+	async finish(params: URLSearchParams): Promise<Streamer & { scopes: string }> {
 		const startedAt = Date.now();
 		const tokens = await this.flow.finish(params);
 		const res = await (this.s.fetch ?? fetch)(`${this.s.baseUrl}/me`, {
@@ -55,6 +60,7 @@ export class HostedSignIn {
 				'signed in, but the upstream did not say which tip page this is (GET /me): try again'
 			);
 		const access = accessFrom(tokens, startedAt);
+		const scopes = tokens.scope ?? this.scopes.join(' ');
 		const { streamer } = await this.store.signedIn(
 			{
 				tenantId: me.data.tenant.id,
@@ -66,9 +72,9 @@ export class HostedSignIn {
 				accessToken: access.token,
 				expiresAt: new Date(access.expiresAt),
 				refreshAt: new Date(access.refreshAt),
-				scopes: tokens.scope ?? OAUTH_SCOPES.join(' ')
+				scopes
 			}
 		);
-		return streamer;
+		return { ...streamer, scopes };
 	}
 }

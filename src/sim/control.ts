@@ -37,6 +37,10 @@ export class SimControl {
 	get oauth() {
 		return this.core.oauth;
 	}
+	/** Webhook endpoints, their deliveries, and where an https origin is delivered locally. */
+	get webhooks() {
+		return this.core.webhooks;
+	}
 
 	addKey(opts: { scopes?: readonly Scope[]; name?: string; value?: string } = {}): ApiKey {
 		return this.core.credentials.addKey(opts);
@@ -328,6 +332,11 @@ function faultRoutes(app: Hono, control: SimControl): void {
 		const b = await parse(RivalBody, c.req.raw);
 		const orderId = control.holdRivalClaim(b.queue, { orderId: b.order_id, forMs: b.for_ms });
 		return c.json({ success: true, order_id: orderId });
+	});
+	app.post('/faults/webhooks', async (c) => {
+		const b = await parse(z.object({ duplicate: z.number().int().min(0).max(1000) }), c.req.raw);
+		control.faults.duplicateDeliveries = b.duplicate;
+		return c.json({ success: true });
 	});
 	app.post('/faults/clear', (c) => {
 		control.clearFaults();

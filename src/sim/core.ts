@@ -11,6 +11,7 @@ import { SimLog } from './log.ts';
 import { SimModel } from './model/model.ts';
 import { DEMO_TENANTS, type DemoTenant } from './model/overlays.ts';
 import { OAuthServer } from './oauth.ts';
+import { SimWebhooks } from './webhooks.ts';
 
 export interface SimOptions {
 	/** The key with every scope that the simulator accepts (README: the demo key). */
@@ -31,6 +32,13 @@ export interface SimOptions {
 	handoffTtlS?: number;
 	/** Print nothing (tests). */
 	quiet?: boolean;
+	/**
+	 * Webhook deliveries to these https origins go to the local origin given instead (tests and
+	 * the demo on loopback; docs/simulator.md, webhooks). More can be added: `webhooks.targets`.
+	 */
+	webhookTargets?: Record<string, string>;
+	/** The first wait before a webhook delivery is tried again (doubling); default 250 ms. */
+	webhookRetryMs?: number;
 	/**
 	 * The accounts this service holds (the hosted demo: several streamers, each with their own
 	 * queues and events; the consent page asks which one signs in). Absent: the demo streamer.
@@ -54,6 +62,8 @@ export class SimCore {
 	readonly oauth: OAuthServer;
 	/** Each account's chat bot by tenant id (its budget is the streamer's, shared by every key). */
 	readonly chats = new Map<string, SimChat>();
+	/** Each account's webhook endpoints, and the deliveries of every event to them. */
+	readonly webhooks: SimWebhooks;
 	/** Set once the server listens: `http://127.0.0.1:port`. */
 	origin = '';
 	/** The realtime hub registers itself here; an event goes to its own account's sockets. */
@@ -73,6 +83,15 @@ export class SimCore {
 		this.ipLimiter = new RateLimiter(options.perIpPerMinute ?? 240, options.rateWindowMs);
 		this.faults = new Faults(options.audioDelayMs ?? 300);
 		this.audio = new AudioStore(64, options.audioClipMs);
+		this.webhooks = new SimWebhooks(
+			{
+				later: (ms, fn) => this.later(ms, fn),
+				takeDuplicateDelivery: () => this.faults.takeDuplicateDelivery()
+			},
+			options.webhookRetryMs
+		);
+		for (const [from, to] of Object.entries(options.webhookTargets ?? {}))
+			this.webhooks.targets.set(new URL(from).origin, to.replace(/\/$/, ''));
 		const tenants = options.tenants ?? DEMO_TENANTS.slice(0, 1);
 		for (const tenant of tenants) {
 			const model: SimModel = new SimModel({
@@ -92,6 +111,8 @@ export class SimCore {
 						...(tenants.length > 1 ? { tenant: tenant.id } : {})
 					});
 					this.broadcast(event, tenant.id);
+					// The same envelope and id, by webhook too (docs/upstream.md, webhooks).
+					this.webhooks.deliver(event, tenant.id);
 				},
 				requestAudio: (tip) => this.renderAudio(model, tip)
 			});

@@ -35,6 +35,8 @@ export class Faults {
 	readonly brokenVideo = new Map<string, AudioBreakMode>();
 	/** While set, realtime upgrades are refused (the service is "down"). */
 	refuseUntil = 0;
+	/** Webhook deliveries still to be sent again after their success (their answer "lost"). */
+	duplicateDeliveries = 0;
 
 	constructor(
 		audioDelayMs: number,
@@ -98,5 +100,13 @@ export class Faults {
 		this.brokenAudio.clear();
 		this.brokenVideo.clear();
 		this.refuseUntil = 0;
+		this.duplicateDeliveries = 0;
+	}
+
+	/** Whether the webhook delivery that just succeeded is sent once more (webhooks.ts). */
+	takeDuplicateDelivery(): boolean {
+		if (this.duplicateDeliveries <= 0) return false;
+		this.duplicateDeliveries -= 1;
+		return true;
 	}
 }

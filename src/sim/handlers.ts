@@ -1,6 +1,12 @@
 // One handler per route of the contract's route table: turn a validated request into a model call
 // and the documented response body. Credentials, rate limits and validation happen before this.
-import { EVENT_DESCRIPTIONS, SCOPES, type Actor, type RouteName } from '../contract/index.ts';
+import {
+	EVENT_DESCRIPTIONS,
+	SCOPES,
+	type Actor,
+	type RouteName,
+	type WebhookEndpointRequest
+} from '../contract/index.ts';
 import type { ApiKey } from './auth.ts';
 import type { SimCore } from './core.ts';
 import { badRequest } from './errors.ts';
@@ -255,5 +261,15 @@ export const HANDLERS: Record<RouteName, Handler> = {
 			},
 			actor
 		)
-	})
+	}),
+	webhookCreate: (core, { body }) =>
+		core.webhooks.create(core.model.tenant.id, body as WebhookEndpointRequest),
+	webhookList: (core) => ({ endpoints: core.webhooks.list(core.model.tenant.id) }),
+	webhookRead: (core, { params }) => ({
+		endpoint: core.webhooks.get(core.model.tenant.id, params.endpointId)
+	}),
+	webhookDelete: (core, { params }) => {
+		core.webhooks.remove(core.model.tenant.id, params.endpointId);
+		return { success: true };
+	}
 };

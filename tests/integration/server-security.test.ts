@@ -187,7 +187,12 @@ describe('path tricks', () => {
 });
 
 describe('methods and calls off the allowlist', () => {
-	const example = { orderId: 'tip_1_abc', name: 'deaths', overlayId: 'o_0123abcd' };
+	const example = {
+		orderId: 'tip_1_abc',
+		name: 'deaths',
+		overlayId: 'o_0123abcd',
+		endpointId: 'we_81f0'
+	};
 	const offList = (Object.entries(ROUTES) as [string, Route][]).filter(([, r]) => !r.proxied);
 
 	it.each(offList.map(([name, r]) => [name, r.method, concrete(r.path, example)] as const))(
@@ -295,7 +300,12 @@ async function gallery(): Promise<[string, Response][]> {
 	) => out.push([label, await send(app.app, method, target, opts)]);
 
 	for (const [name, r] of Object.entries(ROUTES) as [string, Route][]) {
-		const target = `/api${concrete(r.path, { orderId: tip.order_id, name: 'deaths', overlayId })}`;
+		const target = `/api${concrete(r.path, {
+			orderId: tip.order_id,
+			name: 'deaths',
+			overlayId,
+			endpointId: 'we_81f0'
+		})}`;
 		await take(`${name} with the key`, live, r.method, target);
 		// Another client, so that the failed-key limiter does not block the rest of the gallery.
 		await take(`${name} without the key`, live, r.method, target, { key: null, client: name });

@@ -115,6 +115,17 @@ export const SERVICE_API: Endpoint[] = [
 		scope: 'chat:write',
 		request: [{ message: 'Thanks Ada!' }, { message: 'hi', platform: 'kick' }],
 		responses: [{ success: true }]
+	},
+	{
+		method: 'POST',
+		path: '/webhook-endpoints',
+		scope: 'webhooks:manage',
+		status: 201,
+		request: [
+			{ url: 'https://hooks.example.com/tips', events: ['*'] },
+			{ url: 'https://hooks.example.com/tips', description: 'Bot relay', events: ['tip.created'] }
+		],
+		responses: [{ endpoint: ex.webhookEndpoint(), secret: 'whsec_c2VjcmV0' }]
 	}
 ];
 

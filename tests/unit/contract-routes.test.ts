@@ -56,7 +56,11 @@ const ENDPOINTS: [string, string, RouteName, Record<string, string>?][] = [
 	['POST', '/tipping/close', 'tippingClose'],
 	['GET', '/leaderboard', 'leaderboard'],
 	['POST', '/tips', 'createTip'],
-	['POST', '/chat/messages', 'chatSend']
+	['POST', '/chat/messages', 'chatSend'],
+	['POST', '/webhook-endpoints', 'webhookCreate'],
+	['GET', '/webhook-endpoints', 'webhookList'],
+	['GET', '/webhook-endpoints/we_81f0', 'webhookRead', { endpointId: 'we_81f0' }],
+	['DELETE', '/webhook-endpoints/we_81f0', 'webhookDelete', { endpointId: 'we_81f0' }]
 ];
 
 describe('matchRoute matches every documented endpoint', () => {
@@ -134,7 +138,7 @@ describe('matchRoute rejects paths that are not exactly a documented endpoint', 
 	});
 
 	// docs/upstream.md also lists endpoints of groups the overlay kit does not use (viewers, AI
-	// voices, custom commands, chat timers, webhook endpoints). They are outside the route
+	// voices, custom commands, chat timers). They are outside the route
 	// table, so the simulator answers them 404 and the token endpoint never forwards them.
 	it.each([
 		['GET', '/viewers'],
@@ -149,7 +153,7 @@ describe('matchRoute rejects paths that are not exactly a documented endpoint', 
 		['GET', '/timers/tmr_5c1d'],
 		['PATCH', '/timers/tmr_5c1d'],
 		['DELETE', '/timers/tmr_5c1d'],
-		['POST', '/webhook-endpoints']
+		['DELETE', '/webhook-endpoints/hook_1']
 	])('%s %s (a group the overlay kit does not use) is outside the route table', (method, path) => {
 		expect(matchRoute(method, path)).toBeNull();
 	});
