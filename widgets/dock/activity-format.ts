@@ -1,7 +1,12 @@
 // The Activity's entries in words (docs/dock.md, "Activity"): each kind's filter label, a tip's
 // and a video's outcome, the line of every other kind, the summary's start, and the range of an
 // export as the date-time inputs give it. Pure: Activity's components show what these say.
-import type { ActivityEntry, ActivityKind, ActivitySummary } from '../../src/contract/activity.ts';
+import {
+	STREAM_GAP_HOURS,
+	type ActivityEntry,
+	type ActivityKind,
+	type ActivitySummary
+} from '../../src/contract/activity.ts';
 import { formatAmount, type CurrencyInfo } from '../shared/currency.ts';
 
 /** The kind filter's choices: everything, or one kind (the kinds a streamer looks for first). */
@@ -103,7 +108,7 @@ export function sinceWords(s: ActivitySummary, clock: (iso: string) => string): 
 		case 'tipping':
 			return `Since ${clock(s.since)} (tipping opened).`;
 		default:
-			return `Since ${clock(s.since)} (the first event after a quiet of hours).`;
+			return `Since ${clock(s.since)} (the first event after ${STREAM_GAP_HOURS} quiet hours).`;
 	}
 }
 

@@ -66,7 +66,7 @@ export class DockActivity implements DockPart {
 	/** Reads the first page and the summary, and follows the push channel from now on. */
 	start(): this {
 		this.#dock.attach(this);
-		void this.refresh();
+		if (!this.#closed) void this.refresh();
 		return this;
 	}
 
