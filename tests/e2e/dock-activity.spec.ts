@@ -25,6 +25,7 @@ import {
 	openDock,
 	outcome,
 	press,
+	replayedOnce,
 	settled,
 	ttsFinishesOf,
 	ttsReady,
@@ -158,13 +159,7 @@ test('Replay of an old tip in the Activity plays it once more on the TTS widget'
 		ACTIVITY.row(old.order_id)
 	)}`;
 	await expect.poll(() => outcome(page, id), { timeout: REACT_MS }).toMatch(/^done: /);
-	const replays = stack.sim.control.log.events('queue.tts.replayed');
-	expect(replays).toHaveLength(1);
-	const replay = replays[0].order_id!;
-	const after = stack.sim.control.createTip({ name: 'After', amount: 1, message: 'After it.' });
-	await eventually(() => ttsFinishesOf(stack, after.order_id).length === 1, 60_000);
-	expect(ttsStartsOf(stack, replay)).toHaveLength(1);
-	expect(ttsFinishesOf(stack, replay)).toHaveLength(1);
+	const { replay } = await replayedOnce(stack);
 	expect((await cards(widget)).filter((c) => c === replay)).toHaveLength(1);
 	expect(ttsStartsOf(stack, old.order_id)).toHaveLength(1);
 });
