@@ -6,6 +6,7 @@ import type { SettingsValues } from '../contract/index.ts';
 import type { ChatStore } from './chat/store.ts';
 import type { Thanker } from './chat/thanker.ts';
 import type { ModerationStore } from './moderation/store.ts';
+import type { ActivityRecorder } from './activity/recorder.ts';
 import type { SettingsStore } from './settings/store.ts';
 import type { OAuthConnection } from './oauth-client.ts';
 import type { FailureLimiter } from './security.ts';
@@ -108,6 +109,11 @@ export interface AppOptions {
 	 * Absent: kept in memory (tests).
 	 */
 	settings?: SettingsStore;
+	/**
+	 * The Activity's recorder (activity/recorder.ts): its /control routes, and the moderation it
+	 * records. Absent: no Activity routes.
+	 */
+	activity?: ActivityRecorder;
 	/**
 	 * The problems of a target's settings, one sentence each naming the parameter (empty: they can
 	 * be stored): widgets/settings/schemas.ts checkSettings, handed in by src/main.ts (this layer

@@ -24,6 +24,7 @@ import { moderationFile } from './moderation/store.ts';
 import { Moderator } from './moderation/moderator.ts';
 import { settingsRoute } from './routes/settings.ts';
 import { settingsFile } from './settings/store.ts';
+import { activityModeration } from './activity/moderation.ts';
 
 export type { AppOptions } from './app-options.ts';
 export { WIDGET_PAGES } from './routes/pages.ts';
@@ -38,7 +39,9 @@ export function createApp(opts: AppOptions): Hono {
 	const moderator = new Moderator(opts.moderation ?? moderationFile(null, push));
 	const settings = opts.settings ?? settingsFile(null, push);
 	const thanker = opts.thanker ?? singleThanker(opts, moderator, push);
-	const live = new LiveSockets(moderator.store.push, settings.push, thanker.store.push);
+	const pushes = [moderator.store.push, settings.push, thanker.store.push];
+	if (opts.activity) opts.activity.useModeration(activityModeration(moderator));
+	const live = new LiveSockets(...pushes, ...(opts.activity ? [opts.activity.push] : []));
 	// Order matters: the guards run first, hosted mode's routes come ahead of the widget routes, and
 	// the static files come after every page route.
 	guardRequests(app, opts);

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { KEY_FORMAT } from '../contract/keys.ts';
+import { DEFAULT_RETENTION_DAYS } from './activity/store.ts';
 
 export class ConfigError extends Error {}
 
@@ -96,8 +97,26 @@ export const Env = z.object({
 	/** Thanks in chat: their settings and the ledger of tips thanked (docs/dock.md). */
 	CHAT_FILE: z.string().min(1).default('.chat.json'),
 	/** The stored settings of the widgets and overlays (docs/settings.md). */
-	SETTINGS_FILE: z.string().min(1).default('.settings.json')
+	SETTINGS_FILE: z.string().min(1).default('.settings.json'),
+	/** The Activity's day files (docs/activity.md). */
+	ACTIVITY_DIR: z.string().min(1).default('.activity'),
+	ACTIVITY_RETENTION_DAYS: retentionDays()
 });
+
+/** How many days the Activity is kept (docs/activity.md): both modes read it so. */
+export function retentionDays() {
+	return z
+		.string()
+		.regex(/^\d{1,4}$/, 'expected a number of days (1 to 3650)')
+		.transform(Number)
+		.pipe(
+			z
+				.number()
+				.min(1, 'expected a number of days (1 to 3650)')
+				.max(3650, 'expected a number of days (1 to 3650)')
+		)
+		.default(DEFAULT_RETENTION_DAYS);
+}
 
 /** The overlay key and the dock's control key: from the environment, else from their files. */
 function keysOf(
@@ -174,6 +193,10 @@ export interface Config {
 	chatFile: string;
 	/** SETTINGS_FILE: where the stored settings are kept. */
 	settingsFile: string;
+	/** ACTIVITY_DIR: where the Activity's day files are kept. */
+	activityDir: string;
+	/** ACTIVITY_RETENTION_DAYS: how long the Activity keeps an entry. */
+	activityRetentionDays: number;
 }
 
 /** Parse the environment; a bad or missing value throws a ConfigError naming the variable. */
@@ -236,7 +259,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 		oauthRedirectUri: e.OAUTH_REDIRECT_URI ?? null,
 		moderationFile: e.MODERATION_FILE,
 		chatFile: e.CHAT_FILE,
-		settingsFile: e.SETTINGS_FILE
+		settingsFile: e.SETTINGS_FILE,
+		activityDir: e.ACTIVITY_DIR,
+		activityRetentionDays: e.ACTIVITY_RETENTION_DAYS
 	};
 }
 

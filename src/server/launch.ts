@@ -10,6 +10,8 @@ import { ConfigError, storeNewKey, type Config, type Upstream } from './config.t
 import { HttpError } from './http-error.ts';
 import { setupOAuth, type DemoOAuthServer, type OAuthSetup } from './oauth-setup.ts';
 import { serveApp } from './serve.ts';
+import { FileActivityStore } from './activity/file-store.ts';
+import { ActivityRecorder } from './activity/recorder.ts';
 import { moderationFile, type ModerationStore } from './moderation/store.ts';
 import { settingsFile, type SettingsStore } from './settings/store.ts';
 import { chatFile, type ChatStore } from './chat/store.ts';
@@ -62,6 +64,7 @@ export async function launchSingle(
 
 	if (!config.skipBuild) await ensureBundle();
 	const { moderation, settings, chat } = fileStores(config);
+	const activity = activityRecorder(config);
 
 	const served = await serveApp({
 		mode: config.mode,
@@ -72,6 +75,7 @@ export async function launchSingle(
 		moderation,
 		settings,
 		chat,
+		activity,
 		checkSettings,
 		dist: DIST,
 		host: config.host,
@@ -197,6 +201,17 @@ function fileStores(config: Config): {
 		settings,
 		chat: open('CHAT_FILE', () => chatFile(config.chatFile, push))
 	};
+}
+
+/** The Activity's day files in ACTIVITY_DIR; one that cannot be read stops the server naming it. */
+function activityRecorder(config: Config): ActivityRecorder {
+	try {
+		const store = new FileActivityStore({ dir: config.activityDir });
+		return new ActivityRecorder({ store, retentionDays: config.activityRetentionDays });
+	} catch (err) {
+		console.error(`ACTIVITY_DIR: ${(err as Error).message}`);
+		process.exit(2);
+	}
 }
 
 /**

@@ -18,6 +18,8 @@ import type { BudgetPolicy } from '../core/rate-budget.ts';
 import { BudgetedUpstreamClient, UpstreamBudget } from './upstream-budget.ts';
 import { keepAliveFetch, type UpstreamClient } from './upstream.ts';
 import { StreamIntake } from './intake/intake.ts';
+import type { ActivityRecorder } from './activity/recorder.ts';
+import { SINGLE_STREAMER } from './caller.ts';
 import type { ModerationStore } from './moderation/store.ts';
 import type { ChatStore } from './chat/store.ts';
 import type { AppOptions } from './app-options.ts';
@@ -53,6 +55,8 @@ export interface ServeOptions {
 	chat?: ChatStore;
 	/** The stored settings; absent: kept in memory. */
 	settings?: SettingsStore;
+	/** The Activity's recorder (its store, its retention); absent: nothing recorded. */
+	activity?: ActivityRecorder;
 	/** Checks a save of stored settings (widgets/settings/schemas.ts); absent: saves answer 503. */
 	checkSettings?: AppOptions['checkSettings'];
 	/**
@@ -143,7 +147,8 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		10_000,
 		opts.oauth ?? null
 	);
-	const intake = opts.intake === false ? null : new StreamIntake(upstream);
+	const heard = opts.activity?.heardBy(SINGLE_STREAMER, upstream);
+	const intake = opts.intake === false ? null : new StreamIntake(upstream, { heard });
 	const app = createApp({
 		readLimits: opts.readLimits,
 		intakeOf: () => intake,
@@ -159,6 +164,7 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		moderation: opts.moderation,
 		chat: opts.chat,
 		settings: opts.settings,
+		activity: opts.activity,
 		checkSettings: opts.checkSettings,
 		allowedHosts: [
 			host.toLowerCase(),
@@ -172,6 +178,7 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 	});
 	const { server, origin, close } = await listen(app.fetch, host, opts.port ?? 0);
 	intake?.start();
+	opts.activity?.startPruning();
 	// Connect and Disconnect change the credential the intake's socket authenticates with.
 	const unhear = intake && opts.oauth?.onChange(() => intake.reconnect());
 	return {
@@ -182,6 +189,7 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		close: async () => {
 			unhear?.();
 			intake?.stop();
+			await opts.activity?.stop();
 			await close();
 			transport.close();
 		}

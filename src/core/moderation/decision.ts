@@ -102,16 +102,19 @@ export function present<T extends QueueTip>(
 				? maskMessage(tip.message, spansAsMatches(decision.spans))
 				: tip.message;
 	const moderation: TipModeration = { outcome: decision.outcome, message: shown };
-	if (audience === 'dock') {
-		moderation.rule = decision.rule;
-		moderation.by = decision.by;
-	}
+	if (audience === 'dock') Object.assign(moderation, { rule: decision.rule, by: decision.by });
 	return {
 		...tip,
 		tts_url: decision.outcome === 'read' ? tip.tts_url : null,
 		message,
 		moderation
 	};
+}
+
+/** A decision as the dock is given it (the Activity's entries keep it so). */
+export function dockModeration(decision: Decision): TipModeration {
+	const { outcome, rule, by } = decision;
+	return { outcome, message: messageShown(decision, 'dock'), rule, by };
 }
 
 function spansAsMatches(spans: readonly [number, number][]) {

@@ -5,7 +5,7 @@
 // nothing is replayed after a reconnect, reads every part of the view again after each `ready`;
 // between, it reads again only the parts the view asks for. A malformed frame is dropped and logged.
 import WebSocket from 'ws';
-import { CLOSE_UNAUTHORIZED, parseServerFrame } from '../../contract/index.ts';
+import { CLOSE_UNAUTHORIZED, parseServerFrame, type EventEnvelope } from '../../contract/index.ts';
 import { backoffDelay, type BackoffOptions } from '../../core/backoff.ts';
 import { LiveView, viewLimits, type LiveViewOptions } from '../../core/view/live-view.ts';
 import { partsKept, VIEW_PARTS, type ViewPart } from '../../core/view/parts.ts';
@@ -33,6 +33,21 @@ export interface IntakeOptions {
 	 * part read or owed a read, a gap): hosted mode shares the view with its other instances so.
 	 */
 	onChange?: (parts: readonly ViewPart[]) => void;
+	/**
+	 * Told what the intake heard, after the view has it (the Activity's recorder,
+	 * src/server/activity/recorder.ts): never waited for.
+	 */
+	heard?: IntakeHeard;
+}
+
+/** What the intake hears, as told to the Activity (each call returns at once). */
+export interface IntakeHeard {
+	/** Every event of a valid envelope, known or not, duplicates too (the recorder dedupes). */
+	event(envelope: EventEnvelope): void;
+	/** A part's read landed (its body as the contract parsed it). */
+	read(part: ViewPart, body: unknown): void;
+	/** A socket reached `ready`: what happened while none was open may be missing. */
+	ready(): void;
 }
 
 const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 30_000 };
@@ -77,6 +92,7 @@ export class StreamIntake {
 	readonly #now: () => number;
 	readonly #handshakeMs: number;
 	readonly #onChange: (parts: readonly ViewPart[]) => void;
+	readonly #heard: IntakeHeard | null;
 
 	constructor(
 		private readonly upstream: IntakeUpstream,
@@ -90,6 +106,7 @@ export class StreamIntake {
 		this.#now = o.now ?? Date.now;
 		this.#handshakeMs = o.handshakeMs ?? HANDSHAKE_MS;
 		this.#onChange = o.onChange ?? (() => {});
+		this.#heard = o.heard ?? null;
 	}
 
 	start(): void {
@@ -240,6 +257,7 @@ export class StreamIntake {
 			for (const part of VIEW_PARTS) this.#read(part);
 			this.#connecting = false;
 			this.#changed();
+			this.#tell((h) => h.ready());
 		} else if (m.kind === 'error')
 			this.#log(`[intake] upstream refused the socket: ${m.message.data.code}`);
 		else if (m.kind === 'event') {
@@ -249,8 +267,20 @@ export class StreamIntake {
 			for (const part of applied.reread) this.#read(part);
 			if (applied.outcome === 'applied' || applied.reread.length)
 				this.#onChange([...new Set([...partsKept(m.message.type), ...applied.reread])]);
+			const event = m.message;
+			this.#tell((h) => h.event(event));
 		}
 		this.#arm(socket);
+	}
+
+	/** Tells the Activity, after the view: a hook that throws reaches neither the view nor the socket. */
+	#tell(call: (h: IntakeHeard) => void): void {
+		if (!this.#heard) return;
+		try {
+			call(this.#heard);
+		} catch (err) {
+			this.#log(`[intake] the activity hook failed: ${(err as Error).message}`);
+		}
 	}
 
 	/** After this socket's `ready`, each message re-arms the watchdog; before, its ready timer runs. */
@@ -298,6 +328,8 @@ export class StreamIntake {
 				this.#readFailures.delete(part);
 				again = this.view.applySnapshot(part, read.body as never, this.#now());
 				this.#onChange([part]);
+				const body = read.body;
+				this.#tell((h) => h.read(part, body));
 			} else {
 				this.view.abortRead(part);
 				this.#failed(part, read.lacking, read.error);

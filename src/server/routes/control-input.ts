@@ -41,6 +41,8 @@ export interface ServeOptions {
 	body?: (c: Context) => BodySpec<z.ZodMiniType>;
 	/** Runs once the parameters are checked, before the body is read. */
 	before?: (c: Context) => void;
+	/** The query's schema (Hono's validator of `query`; a 400 names the field): `c.req.valid('query')`. */
+	query?: z.ZodMiniType;
 }
 
 /** The answer to a path parameter that does not match: 400 bad_request naming it, unless below. */
@@ -73,6 +75,7 @@ export function serve<N extends Name>(
 		method,
 		path,
 		validator('param', (params) => checkedParams(spec.params ?? {}, params)),
+		validator('query', (query) => (o.query ? checkedQuery(o.query, query) : query)),
 		(c, next) => (o.before?.(c), next()),
 		limitBody(spec.maxBody ?? MAX_BODY),
 		bodySpec ? jsonInput(bodySpec) : (c, next) => refuseBody(c).then(next),
@@ -102,6 +105,12 @@ function checkedParams(
 		out[key] = parsed.data;
 	}
 	return out;
+}
+
+function checkedQuery(schema: z.ZodMiniType, query: Record<string, string | string[]>): unknown {
+	const parsed = schema.safeParse(query);
+	if (!parsed.success) throw new HttpError(400, 'bad_request', describeIssues(parsed.error));
+	return parsed.data;
 }
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;

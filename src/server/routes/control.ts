@@ -25,6 +25,7 @@ import type { SettingsStore } from '../settings/store.ts';
 import { controlSettingsRoutes } from './settings.ts';
 import { showRoutes } from './show.ts';
 import { chatRoutes } from './chat.ts';
+import { activityRoutes } from './activity.ts';
 import type { Thanker } from '../chat/thanker.ts';
 import { mintToken } from './token.ts';
 
@@ -38,6 +39,7 @@ type ControlOptions = Pick<
 	| 'controlLock'
 	| 'checkSettings'
 	| 'intakeOf'
+	| 'activity'
 >;
 
 /**
@@ -114,6 +116,7 @@ export function controlRoutes(
 	actionRoute(control, lock);
 	control.route('/', showRoutes());
 	control.route('/', chatRoutes(thanker));
+	if (opts.activity) control.route('/', activityRoutes(opts.activity, lock));
 
 	serve(control, 'newKey', async (c) =>
 		// In the lock: a new key is never made while an action of the old one runs half-way.
