@@ -42,13 +42,16 @@ export const activityRows = (page: Page): Promise<Row[]> =>
 		}));
 	}, ACT);
 
-/** Sets a field as a person does: its value, then the event its form listens to. */
+/** Sets a field as a person does: its value, then the event its form listens to (bubbling, as
+ *  Svelte hears it at the root). */
 export function setField(page: Page, selector: string, value: string): Promise<void> {
 	return page.evaluate(
 		([sel, v]) => {
 			const el = document.querySelector<HTMLInputElement | HTMLSelectElement>(sel)!;
 			el.value = v;
-			el.dispatchEvent(new Event(el instanceof HTMLSelectElement ? 'change' : 'input'));
+			el.dispatchEvent(
+				new Event(el instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true })
+			);
 		},
 		[selector, value] as const
 	);
