@@ -250,3 +250,37 @@ test('the Activity fits at 300 px, full of long text, and passes axe-core', asyn
 	expect(results.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
 	expect(results.passes.length).toBeGreaterThan(5);
 });
+
+test('the Activity is used from the keyboard: Tab reaches its filter and search, typing finds', async ({
+	page,
+	stack
+}) => {
+	for (const name of ['Keyboard', 'Mouse']) stack.sim.control.createTip({ name, amount: 1 });
+	await openDock(page, stack);
+	await activityShown(page);
+	await expect.poll(async () => (await activityRows(page)).length, { timeout: REACT_MS }).toBe(2);
+	const focused = () =>
+		page.evaluate(() => {
+			const el = document.activeElement as HTMLElement | null;
+			return el?.dataset.field ?? el?.textContent?.trim() ?? '';
+		});
+	await page.focus(`${ACT} h2 button`);
+	const reached: string[] = [];
+	for (let i = 0; i < 3; i++) {
+		await page.keyboard.press('Tab');
+		reached.push(await focused());
+	}
+	expect(reached).toEqual(["Set this stream's start", 'activity-kind', 'activity-search']);
+	await page.keyboard.type('key');
+	await expect
+		.poll(async () => (await activityRows(page)).map((r) => r.name), { timeout: REACT_MS })
+		.toEqual(['Keyboard']);
+	// The heading's button closes the section and opens it again.
+	await page.focus(`${ACT} h2 button`);
+	await page.keyboard.press('Enter');
+	await expect
+		.poll(() => page.evaluate((a) => !!document.querySelector(`${a} form`), ACT))
+		.toBe(false);
+	await page.keyboard.press('Enter');
+	await activityShown(page);
+});

@@ -12,7 +12,7 @@ import type { DockPart } from './dock-live.ts';
 import type { DockState } from './dock.svelte.ts';
 
 /** Entries a page reads (More reads as many again). */
-export const ACTIVITY_PAGE = 30;
+const ACTIVITY_PAGE = 30;
 /** The server's largest page: a refresh reads the loaded entries again up to this many. */
 const MAX_PAGE = 100;
 /** A name typed is searched this long after the last key. */
