@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, Env, PublicUrl, writeOwnerOnly } from '../server/config.ts';
+import { ConfigError, Env, PublicUrl, retentionDays, writeOwnerOnly } from '../server/config.ts';
 import { SecretBoxError, parseSecretKey } from './crypto.ts';
 
 const HostedEnv = z.object({
@@ -36,7 +36,9 @@ const HostedEnv = z.object({
 		PORT: true
 	}).shape,
 	// Only to say it is not used: its format does not matter here.
-	TIP_API_KEY: z.string().optional()
+	TIP_API_KEY: z.string().optional(),
+	/** How many days the Activity keeps an entry (docs/activity.md). */
+	ACTIVITY_RETENTION_DAYS: retentionDays()
 });
 
 export interface HostedConfig {
@@ -51,6 +53,8 @@ export interface HostedConfig {
 	secretKey: string;
 	/** The address upstream calls leave from; null or absent: the system's choice. */
 	localAddress?: string | null;
+	/** ACTIVITY_RETENTION_DAYS; absent: DEFAULT_RETENTION_DAYS. */
+	activityRetentionDays?: number;
 	/** Live only. */
 	oauth: {
 		issuer: string;
@@ -115,6 +119,7 @@ export function loadHostedConfig(env: NodeJS.ProcessEnv = process.env): HostedCo
 		publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
 		secretKey: e.SECRET_KEY ?? demoSecret(e.DATA_DIR),
 		localAddress: e.UPSTREAM_LOCAL_ADDRESS ?? null,
+		activityRetentionDays: e.ACTIVITY_RETENTION_DAYS,
 		oauth: live
 			? {
 					issuer: e.TIP_OAUTH_URL!.replace(/\/+$/, ''),

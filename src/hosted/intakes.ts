@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { VIEW_PARTS } from '../core/view/parts.ts';
 import { StoreDeadline } from '../server/deadline.ts';
-import { StreamIntake, type IntakeUpstream } from '../server/intake/intake.ts';
+import { StreamIntake, type IntakeHeard, type IntakeUpstream } from '../server/intake/intake.ts';
 import type { ViewSource } from '../server/intake/page-reads.ts';
 import { leaseDatabase, type Db } from './db.ts';
 import { IntakeLeases, type Lease } from './intake-leases.ts';
@@ -32,6 +32,8 @@ export interface HostedIntakesOptions {
 	tickMs?: number;
 	ttlMs?: number;
 	log?: (line: string) => void;
+	/** The Activity's hook for a streamer's intake (src/server/activity/recorder.ts heardBy). */
+	heard?: (streamer: string, upstream: IntakeUpstream) => IntakeHeard;
 }
 
 interface Held {
@@ -218,9 +220,12 @@ export class HostedIntakes {
 			() => intake!.view,
 			this.#log
 		);
-		intake = new StreamIntake(this.o.upstreamOf(streamer), {
+		const upstream = this.o.upstreamOf(streamer);
+		intake = new StreamIntake(upstream, {
 			log: this.#log,
-			onChange: (parts) => publisher.changed(parts)
+			onChange: (parts) => publisher.changed(parts),
+			// The Activity records what this intake hears (after a takeover: what it missed too).
+			heard: this.o.heard?.(streamer, upstream)
 		});
 		this.#held.set(streamer, { lease, intake, publisher });
 		this.#followers.delete(streamer);
@@ -246,7 +251,7 @@ export function startIntakes(
 	push: HostedPushChannel,
 	/** The streamers' upstream clients (connections.ts HostedConnections). */
 	connections: { upstream(streamer: string): IntakeUpstream },
-	o: Pick<HostedIntakesOptions, 'tickMs' | 'ttlMs'> = {}
+	o: Pick<HostedIntakesOptions, 'tickMs' | 'ttlMs' | 'heard'> = {}
 ): HostedIntakes {
 	const intakes = new HostedIntakes(db, push, {
 		...o,

@@ -2,6 +2,7 @@
 // ran in kysely_migration and takes a PostgreSQL advisory lock, so instances starting together
 // apply each migration once). Append new migrations; never edit one that shipped.
 import { Migrator, sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
+import { ACTIVITY_MIGRATION } from './migrations-activity.ts';
 
 // What several tables have alike, spelled once. Migrations that shipped call these, so their DDL
 // stays as it is: a table that needs other columns gets a new migration, never a changed helper.
@@ -377,7 +378,8 @@ const MIGRATIONS: Record<string, Migration> = {
 		async down(db: Kysely<unknown>) {
 			await dropTables(db, ['view_parts', 'intake_leases', 'intake_instances']);
 		}
-	}
+	},
+	'014-activity': ACTIVITY_MIGRATION
 };
 
 /**
@@ -390,10 +392,8 @@ export async function migrate(db: Kysely<any>, to?: string): Promise<string[]> {
 		provider: { getMigrations: async () => MIGRATIONS }
 	});
 	const { error, results } = await (to ? migrator.migrateTo(to) : migrator.migrateToLatest());
-	const failed = results?.find((r) => r.status === 'Error');
-	if (error)
-		throw new Error(
-			`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`
-		);
+	const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? '';
+	const why = error instanceof Error ? error.message : String(error);
+	if (error) throw new Error(`database migration ${failed} failed: ${why}`);
 	return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

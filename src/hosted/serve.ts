@@ -35,6 +35,9 @@ import { OverlayKeyCache } from './key-cache.ts';
 import { MODERATION, moderationStore, type ModerationStore } from '../server/moderation/store.ts';
 import { CHAT, chatStore } from '../server/chat/store.ts';
 import { Thanker } from '../server/chat/thanker.ts';
+import { ActivityRecorder } from '../server/activity/recorder.ts';
+import { DEFAULT_RETENTION_DAYS } from '../server/activity/store.ts';
+import { PgActivityStore } from './activity-store.ts';
 import { hostedRoutes } from './routes.ts';
 import { HostedSignIn } from './signin.ts';
 import { HostedStore } from './store.ts';
@@ -115,6 +118,7 @@ export async function serveHosted(o: HostedServeOptions): Promise<HostedApp> {
 		await closed;
 		await store.settled();
 		await intakesClosed;
+		await parts.activity.stop();
 		await parts.address.close();
 		transport.close();
 		parts.thanker.close();
@@ -156,6 +160,8 @@ interface HostedParts {
 	address: AddressLedger;
 	/** The streamers' intakes held here, and the copies of the others' views (null: none). */
 	intakes: HostedIntakes | null;
+	/** The Activity's recorder, on the database. */
+	activity: ActivityRecorder;
 	connections: HostedConnections;
 	signIn: HostedSignIn;
 }
@@ -207,7 +213,16 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	});
 	// Thanks owed by an instance that stopped go out from another: at start and now and then.
 	thanker.start(CHAT_SWEEP_MS);
-	const intakes = o.intakes === false ? null : startIntakes(db, push, connections, o.intakes);
+	const activity = new ActivityRecorder({
+		store: new PgActivityStore(db),
+		retentionDays: config.activityRetentionDays ?? DEFAULT_RETENTION_DAYS,
+		// NOTIFY on its own: the docks of every instance hear it.
+		publish: (streamer, message) => push.publish(streamer, message, db)
+	});
+	activity.startPruning();
+	const heard = activity.heardBy.bind(activity);
+	const intakes =
+		o.intakes === false ? null : startIntakes(db, push, connections, { ...o.intakes, heard });
 	return {
 		db,
 		store,
@@ -222,6 +237,7 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		budget,
 		address,
 		intakes,
+		activity,
 		connections,
 		signIn
 	};
@@ -290,6 +306,7 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		moderation,
 		thanker: p.thanker,
 		settings: storedSettings,
+		activity: p.activity,
 		// Counted per streamer for /metrics: whose readers are over their share.
 		readRefused: (streamer, by) => p.metrics.readRefused(streamer, by),
 		// A page's read the streamer's live view can answer costs the upstream nothing.

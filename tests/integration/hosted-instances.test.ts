@@ -62,7 +62,8 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 			'010-kept-settings',
 			'011-kept-chat',
 			'012-kept-moderation',
-			'013-intake-leases'
+			'013-intake-leases',
+			'014-activity'
 		]);
 		for (const a of apps) {
 			const health = await fetch(`${a.origin}/healthz`);

@@ -42,7 +42,7 @@ export const nameKey = (name: string) => name.toLocaleLowerCase('en-US');
 
 export function matches(e: ActivityEntry, f: Omit<ListFilter, 'limit'>, pos = positionOf(e)) {
 	if (f.kinds?.length && !f.kinds.includes(e.kind)) return false;
-	if (f.before && newestFirst(f.before, pos) <= 0) return false;
+	if (f.before && newestFirst(f.before, pos) >= 0) return false;
 	if (f.from !== undefined && pos.at < f.from) return false;
 	if (f.to !== undefined && pos.at >= f.to) return false;
 	if (f.name) {
@@ -55,7 +55,10 @@ export function matches(e: ActivityEntry, f: Omit<ListFilter, 'limit'>, pos = po
 /** A page's cursor: the last entry's position, as text the dock hands back. */
 export function cursorOf(p: Position): string {
 	// Ids are ASCII (event ids, order ids): btoa takes them as they are.
-	return btoa(JSON.stringify([p.at, p.id])).replaceAll('+', '-').replaceAll('/', '_');
+	return btoa(JSON.stringify([p.at, p.id]))
+		.replaceAll('+', '-')
+		.replaceAll('/', '_')
+		.replaceAll('=', '');
 }
 
 /** The position a cursor names; null: not a cursor this server gave. */
