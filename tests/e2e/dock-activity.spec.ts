@@ -17,7 +17,7 @@ import {
 	setField,
 	tipsWhileClosed
 } from './activity.helpers.ts';
-import { LONG_MESSAGE_UNBROKEN, LONG_NAME } from './content.ts';
+import { LONG_MESSAGE_UNBROKEN, LONG_NAME, queueVideo } from './content.ts';
 import {
 	atEverySize,
 	cards,
@@ -117,6 +117,26 @@ test('the kind filter and the name search show only what they match', async ({ p
 		.toContain('Nothing matches');
 });
 
+test('Replay of a tip still in the queue says so and asks nothing of the tip service', async ({
+	page,
+	stack
+}) => {
+	const tip = stack.sim.control.createTip({ name: 'Waiting', amount: 2, message: 'not yet read' });
+	await openDock(page, stack);
+	await activityShown(page);
+	await expect.poll(() => orders(page), { timeout: REACT_MS }).toContain(tip.order_id);
+	await press(page, ACTIVITY.replay(tip.order_id));
+	const entry = await page.evaluate(
+		(sel) => document.querySelector<HTMLElement>(sel)!.dataset.entry!,
+		ACTIVITY.row(tip.order_id)
+	);
+	await expect
+		.poll(() => outcome(page, `activity-replay:${entry}`), { timeout: REACT_MS })
+		.toMatch(/^already: /);
+	expect(stack.calls('POST', new RegExp(`^/tts/${tip.order_id}/replay$`))).toEqual([]);
+	expect(stack.sim.control.log.events('queue.tts.replayed')).toEqual([]);
+});
+
 test('a tip removed from the queue keeps its message hidden until Show', async ({
 	page,
 	stack
@@ -167,7 +187,9 @@ test('Replay of an old tip in the Activity plays it once more on the TTS widget'
 		(sel) => document.querySelector<HTMLElement>(sel)!.dataset.entry!,
 		ACTIVITY.row(old.order_id)
 	)}`;
-	await expect.poll(() => outcome(page, id), { timeout: REACT_MS }).toMatch(/^done: /);
+	// The replay is the tip service's call under the streamer's lock: more than a reaction on a
+	// loaded machine.
+	await expect.poll(() => outcome(page, id), { timeout: 20_000 }).toMatch(/^done: /);
 	const { replay } = await replayedOnce(stack);
 	expect((await cards(widget)).filter((c) => c === replay)).toHaveLength(1);
 	expect(ttsStartsOf(stack, old.order_id)).toHaveLength(1);
@@ -231,10 +253,11 @@ test('the Activity fits at 300 px, full of long text, and passes axe-core', asyn
 			amount: 1000 * i + 0.5,
 			message: i % 3 ? LONG_MESSAGE_UNBROKEN : `Tip ${i}.`
 		});
+	queueVideo(stack, `A video title that goes on and on, ${LONG_MESSAGE_UNBROKEN}`);
 	stack.sim.control.model.setAccepting(false);
 	await openDock(page, stack);
 	await activityShown(page);
-	await expect.poll(async () => (await activityRows(page)).length, { timeout: REACT_MS }).toBe(13);
+	await expect.poll(async () => (await activityRows(page)).length, { timeout: REACT_MS }).toBe(14);
 	await press(page, ACTIVITY.askDelete);
 	expect(await atEverySize(page, 'activity')).toEqual([]);
 
