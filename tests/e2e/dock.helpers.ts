@@ -4,7 +4,7 @@
 // Chromium 103 Playwright's click() and toBeVisible() fail on the missing checkVisibility).
 import type { Page } from '@playwright/test';
 import { LONG_MESSAGE_UNBROKEN, LONG_NAME, queueVideo as queueLongVideo } from './content.ts';
-import { attrOf, expect, REACT_MS, test, type Stack } from './fixtures.ts';
+import { attrOf, eventually, expect, REACT_MS, test, type Stack } from './fixtures.ts';
 import { layoutProblems } from './layout.ts';
 import { queueVideo } from './media.helpers.ts';
 
@@ -52,6 +52,22 @@ export async function controlAction(
 		body: orderId === undefined ? undefined : JSON.stringify({ order_id: orderId })
 	});
 	return { status: res.status, body: (await res.json()) as ActionAnswer['body'] };
+}
+
+/**
+ * The one replay the simulator made (`queue.tts.replayed`) played exactly once: a tip after it
+ * closes the window, so once that has played, the replay had every chance to repeat. Answers the
+ * replay's order id and the later tip's.
+ */
+export async function replayedOnce(stack: Stack): Promise<{ replay: string; after: string }> {
+	const replays = stack.sim.control.log.events('queue.tts.replayed');
+	expect(replays).toHaveLength(1);
+	const replay = replays[0].order_id!;
+	const after = stack.sim.control.createTip({ name: 'After', amount: 1, message: 'After it.' });
+	await eventually(() => ttsFinishesOf(stack, after.order_id).length === 1, 60_000);
+	expect(ttsStartsOf(stack, replay)).toHaveLength(1);
+	expect(ttsFinishesOf(stack, replay)).toHaveLength(1);
+	return { replay, after: after.order_id };
 }
 
 // --- a widget page's playback ---

@@ -21,13 +21,14 @@ import {
 	outcome,
 	press,
 	reading,
+	replayedOnce,
 	rows,
 	settled,
 	SIZES,
-	skipInDock,
 	SKIP_DEADLINE_MS,
-	ttsFinishesOf,
+	skipInDock,
 	ttsBesideDock,
+	ttsFinishesOf,
 	ttsStarts,
 	ttsStartsOf,
 	watchPlayback
@@ -196,18 +197,11 @@ test('Replay on a Recent row reads the tip once more, exactly once', async ({ pa
 
 	await press(page, BUTTON.replay(tip.order_id));
 	await expect.poll(() => outcome(page, `tts-replay:${tip.order_id}`)).toBe('done: queued again');
-	const replays = stack.sim.control.log.events('queue.tts.replayed');
-	expect(replays).toHaveLength(1);
-	const replay = replays[0].order_id!;
-	// A tip after it closes the window: once that has played, the replay had every chance to repeat.
-	const after = stack.sim.control.createTip({ name: 'After', amount: 1, message: 'After it.' });
-	await eventually(() => ttsFinishesOf(stack, after.order_id).length === 1, 60_000);
-	expect(ttsStartsOf(stack, replay)).toHaveLength(1);
-	expect(ttsFinishesOf(stack, replay)).toHaveLength(1);
-	expect(await cards(widget)).toEqual([tip.order_id, replay, after.order_id]);
+	const { replay, after } = await replayedOnce(stack);
+	expect(await cards(widget)).toEqual([tip.order_id, replay, after]);
 	await expect
 		.poll(() => rows(page, 'recent'), { timeout: REACT_MS })
-		.toEqual([after.order_id, replay, tip.order_id]);
+		.toEqual([after, replay, tip.order_id]);
 });
 
 test('Replay pressed twice queues the tip again once: the second press says already', async ({

@@ -2,8 +2,14 @@
 // on ephemeral ports inside the test process, so tests in parallel never share a queue, and the test
 // steers the simulator and reads its log directly (the only way to observe in Chromium 103).
 import { test as base, expect, type Page } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VIEW_PARTS } from '../../src/core/view/parts.ts';
+import { FileActivityStore } from '../../src/server/activity/file-store.ts';
+import { ActivityRecorder } from '../../src/server/activity/recorder.ts';
+import { DEFAULT_RETENTION_DAYS } from '../../src/server/activity/store.ts';
 import { serveApp } from '../../src/server/serve.ts';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.ts';
 import type { RequestEntry } from '../../src/sim/log.ts';
@@ -32,6 +38,12 @@ export interface Stack {
 export const test = base.extend<{ stack: Stack }>({
 	stack: async ({}, use) => {
 		const sim = await startSimulator({ quiet: true, audioDelayMs: 50 });
+		// The Activity's day files, as `npm start` keeps them, in a folder of the test's own.
+		const activityDir = mkdtempSync(join(tmpdir(), 'tok-e2e-activity-'));
+		const activity = new ActivityRecorder({
+			store: new FileActivityStore({ dir: activityDir }),
+			retentionDays: DEFAULT_RETENTION_DAYS
+		});
 		const served = await serveApp({
 			mode: 'demo',
 			upstream: { baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, apiKey: sim.apiKey },
@@ -39,7 +51,8 @@ export const test = base.extend<{ stack: Stack }>({
 			controlKey: CONTROL_KEY,
 			dist,
 			simulatorOrigin: sim.origin,
-			checkSettings
+			checkSettings,
+			activity
 		});
 		// The server's own intake reads every part of its live view as it connects: done before the
 		// test starts, so what a test counts in the simulator's log from then on is its pages'.
@@ -58,6 +71,7 @@ export const test = base.extend<{ stack: Stack }>({
 		});
 		await served.close();
 		await sim.close();
+		rmSync(activityDir, { recursive: true, force: true });
 	}
 });
 

@@ -89,3 +89,16 @@ export function actionOutcome(res: SendResult): Outcome {
 	// 409 and 404 say the dock's view may be stale (not playing, gone); 400 and 403 do not.
 	return { kind: 'refused', text: refusal(res), reread: res.status === 409 || res.status === 404 };
 }
+
+/** Why a read failed, in words (the dock's read problem line). */
+export function readFailure(r: ApiFailure): string {
+	switch (r.kind) {
+		case 'http':
+			if (r.status === 403) return 'not allowed for this connection';
+			return r.status >= 500 ? 'the upstream could not be reached' : `answered ${r.status}`;
+		case 'network':
+			return 'no answer from the server';
+		default:
+			return r.error;
+	}
+}

@@ -43,6 +43,11 @@ export class ControlClient {
 		return this.#control.api;
 	}
 
+	/** The /control client itself, for a section that brings its own calls (activity-client.ts). */
+	get control(): ControlApi {
+		return this.#control;
+	}
+
 	/** Called when a call is refused for the dock's credential (401): nothing else will work. */
 	get onRefused(): ((why: string) => void) | null {
 		return this.#control.onRefused;

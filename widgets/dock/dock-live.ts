@@ -15,6 +15,12 @@ export type OpenLive = (
 	onState: (state: LiveState) => void
 ) => () => void;
 
+/** A part of the dock loaded later (the Activity): it hears the channel, and closes with the dock. */
+export interface DockPart {
+	onLive(m: LiveMessage): void;
+	close(): void;
+}
+
 export interface LiveReads {
 	snapshots: Snapshot[];
 	rules: boolean;
@@ -35,9 +41,11 @@ export function liveReads(m: LiveMessage): LiveReads {
 		case 'rules':
 			return { snapshots: [], rules: true };
 		// Stored settings (the widgets' look) change nothing the dock shows: no upstream read.
-		// Thanks in chat changes the Chat section only (readsChat).
+		// Thanks in chat changes the Chat section only (readsChat); the Activity reads its own
+		// (activity.svelte.ts).
 		case 'settings':
 		case 'chat':
+		case 'activity':
 			return { snapshots: [], rules: false };
 		default:
 			return { snapshots: ['tts', 'ttsHistory', 'media'], rules: true };

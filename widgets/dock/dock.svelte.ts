@@ -15,10 +15,16 @@ import {
 } from '../../src/contract/events.ts';
 import type { KnownEvent, LiveMessage } from '../../src/contract/index.ts';
 import { readCurrency, type CurrencyInfo } from '../shared/currency.ts';
-import { actionOutcome, actionSnapshot, type ActionName, type Outcome } from './actions.ts';
+import {
+	actionOutcome,
+	actionSnapshot,
+	readFailure,
+	type ActionName,
+	type Outcome
+} from './actions.ts';
 import type { ControlClient } from './control-client.ts';
 import { DockChat } from './chat.svelte.ts';
-import { liveReads, readsChat, type LiveState, type OpenLive } from './dock-live.ts';
+import { liveReads, readsChat, type DockPart, type LiveState, type OpenLive } from './dock-live.ts';
 import { DockModeration } from './moderation.svelte.ts';
 import { undecided } from './moderation.ts';
 import { DockShow } from './show.svelte.ts';
@@ -108,6 +114,7 @@ export class DockState {
 	#timerDue = 0;
 	#expect = new Map<Snapshot, ReturnType<typeof setTimeout>>();
 	#fades = new Map<string, ReturnType<typeof setTimeout>>();
+	readonly #parts = new Set<DockPart>();
 
 	constructor(options: DockOptions) {
 		this.client = options.client;
@@ -168,6 +175,18 @@ export class DockState {
 		if (snapshots.length) this.#want(snapshots, 0);
 		if (rules && !this.#closed) void this.moderation.readRules();
 		if (readsChat(m) && !this.#closed) void this.chat.read();
+		for (const part of this.#parts) part.onLive(m);
+	}
+
+	/** A part loaded later joins the dock: it hears the push channel from now on. */
+	attach(part: DockPart): void {
+		if (this.#closed) part.close();
+		else this.#parts.add(part);
+	}
+
+	/** One press of a part's button `id`, as the dock's own (one at a time, its outcome beside it). */
+	press(id: string, run: () => Promise<Outcome | null>): Promise<void> {
+		return this.#press(id, id, run);
 	}
 
 	/** The connection is (again) ready: nothing is replayed, the snapshots are the truth. */
@@ -190,6 +209,8 @@ export class DockState {
 		for (const t of [...this.#expect.values(), ...this.#fades.values()]) clearTimeout(t);
 		this.#expect.clear();
 		this.#fades.clear();
+		for (const part of this.#parts) part.close();
+		this.#parts.clear();
 	}
 
 	/** The realtime connection's state, for the connection line. */
@@ -273,7 +294,7 @@ export class DockState {
 		results.forEach((r, i) => {
 			if (r.ok) model = applySnapshot(model, r.read);
 			else {
-				failed.push(`${batch[i]}: ${describeFailure(r)}`);
+				failed.push(`${batch[i]}: ${readFailure(r)}`);
 				// A refused credential, a missing scope or a route the server does not forward: no
 				// retry helps.
 				const lasting = refusesKey(r) || (r.kind === 'http' && [403, 404].includes(r.status));
@@ -373,17 +394,5 @@ export class DockState {
 		url.hash = 'new-key';
 		this.#navigate(url.toString());
 		return null;
-	}
-}
-
-function describeFailure(r: Exclude<Awaited<ReturnType<ControlClient['read']>>, { ok: true }>) {
-	switch (r.kind) {
-		case 'http':
-			if (r.status === 403) return 'not allowed for this connection';
-			return r.status >= 500 ? 'the upstream could not be reached' : `answered ${r.status}`;
-		case 'network':
-			return 'no answer from the server';
-		default:
-			return r.error;
 	}
 }
