@@ -63,14 +63,15 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	// chunk of its own loaded once the dock has read; its entries' schemas come with the /control
 	// contract).
 	dock: 75_800,
-	// The settings editor's page (/editor), opened in a browser to set up, never an OBS source.
-	editor: 55_800,
+	// The settings editor's page (/editor), opened in a browser to set up, never an OBS source; the
+	// /control contract it reads brings the Activity's routes.
+	editor: 56_500,
 	index: 11_000,
 	overlay: 110_900,
 	// The preview carries the settings editor (every widget's parameter table, howler for the
 	// sounds' play button) and, for its demo Chat panel, the push channel's reader: a page opened in
-	// a browser to set up, never an OBS source.
-	preview: 76_220,
+	// a browser to set up, never an OBS source (the /control contract brings the Activity's routes).
+	preview: 76_300,
 	'widget-celebration': 65_000,
 	'widget-counters': 67_900,
 	'widget-leaderboard': 39_200,

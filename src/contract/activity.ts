@@ -21,18 +21,18 @@ export const ACTIVITY_KINDS = [
 	'other',
 	'unknown'
 ] as const;
-export const ActivityKind = z.enum(ACTIVITY_KINDS);
+export const ActivityKind = /*@__PURE__*/ z.enum(ACTIVITY_KINDS);
 export type ActivityKind = z.infer<typeof ActivityKind>;
 
 /** How the kit heard it: its own realtime intake, a signed webhook, or recovered after a gap. */
-export const ActivityVia = z.enum(['realtime', 'webhook', 'recovered']);
+export const ActivityVia = /*@__PURE__*/ z.enum(['realtime', 'webhook', 'recovered']);
 
 /**
  * A tip's TTS outcome: waiting in the queue, being read, read (played through), skipped by the
  * streamer, removed from the queue, released (a claim dropped: it waits again), replayed (queued
  * again as a new item, `replayed_as`), cleared (the queue was emptied).
  */
-export const TipOutcome = z.enum([
+export const TipOutcome = /*@__PURE__*/ z.enum([
 	'queued',
 	'playing',
 	'read',
@@ -44,7 +44,7 @@ export const TipOutcome = z.enum([
 ]);
 export type TipOutcome = z.infer<typeof TipOutcome>;
 /** A video's outcome, as a tip's with `played` for read. */
-export const VideoOutcome = z.enum([
+export const VideoOutcome = /*@__PURE__*/ z.enum([
 	'queued',
 	'playing',
 	'played',
@@ -63,7 +63,7 @@ const common = {
 	updated_at: DateTime
 };
 
-const TipEntry = z.looseObject({
+const TipEntry = /*@__PURE__*/ z.looseObject({
 	...common,
 	kind: z.literal('tip'),
 	order_id: OrderId,
@@ -85,7 +85,7 @@ const TipEntry = z.looseObject({
 	replay_of: z.nullable(OrderId)
 });
 
-const VideoEntry = z.looseObject({
+const VideoEntry = /*@__PURE__*/ z.looseObject({
 	...common,
 	kind: z.literal('video'),
 	order_id: OrderId,
@@ -100,7 +100,7 @@ const VideoEntry = z.looseObject({
 	moderation: z.nullable(TipModeration)
 });
 
-const CounterEntry = z.looseObject({
+const CounterEntry = /*@__PURE__*/ z.looseObject({
 	...common,
 	kind: z.literal('counter'),
 	name: z.string(),
@@ -109,7 +109,7 @@ const CounterEntry = z.looseObject({
 	previous: z.nullable(z.int())
 });
 
-const GoalEntry = z.looseObject({
+const GoalEntry = /*@__PURE__*/ z.looseObject({
 	...common,
 	kind: z.literal('goal'),
 	overlay_id: z.string(),
@@ -118,21 +118,21 @@ const GoalEntry = z.looseObject({
 	amount: z.nullable(z.number())
 });
 
-const CelebrationEntry = z.looseObject({
+const CelebrationEntry = /*@__PURE__*/ z.looseObject({
 	...common,
 	kind: z.literal('celebration'),
 	overlay_id: z.nullable(z.string()),
 	widget_id: z.nullable(z.string())
 });
 
-const TippingEntry = z.looseObject({
+const TippingEntry = /*@__PURE__*/ z.looseObject({
 	...common,
 	kind: z.literal('tipping'),
 	accepting: z.boolean()
 });
 
 /** A queue paused, resumed or cleared, or the video player shown or hidden. */
-const QueueEntry = z.looseObject({
+const QueueEntry = /*@__PURE__*/ z.looseObject({
 	...common,
 	kind: z.literal('queue'),
 	queue: z.enum(['tts', 'media']),
@@ -140,14 +140,14 @@ const QueueEntry = z.looseObject({
 });
 
 /** An overlay reloaded (null: every overlay). */
-const OverlayEntry = z.looseObject({
+const OverlayEntry = /*@__PURE__*/ z.looseObject({
 	...common,
 	kind: z.literal('overlay'),
 	overlay_id: z.nullable(z.string())
 });
 
 /** A thanks the kit posted in chat for a tip. */
-const ThanksEntry = z.looseObject({
+const ThanksEntry = /*@__PURE__*/ z.looseObject({
 	...common,
 	kind: z.literal('thanks'),
 	/** The tipper thanked. */
@@ -158,7 +158,7 @@ const ThanksEntry = z.looseObject({
 });
 
 /** A custom chat command that ran; `name` is who ran it (their display name). */
-const CommandEntry = z.looseObject({
+const CommandEntry = /*@__PURE__*/ z.looseObject({
 	...common,
 	kind: z.literal('command'),
 	command: z.string(),
@@ -171,9 +171,17 @@ const CommandEntry = z.looseObject({
 });
 
 /** An event of a type the kit knows but keeps nothing particular of (channel points, ...). */
-const OtherEntry = z.looseObject({ ...common, kind: z.literal('other'), type: z.string() });
+const OtherEntry = /*@__PURE__*/ z.looseObject({
+	...common,
+	kind: z.literal('other'),
+	type: z.string()
+});
 /** An event of a type the kit does not know: kept by its type, its payload not read. */
-const UnknownEntry = z.looseObject({ ...common, kind: z.literal('unknown'), type: z.string() });
+const UnknownEntry = /*@__PURE__*/ z.looseObject({
+	...common,
+	kind: z.literal('unknown'),
+	type: z.string()
+});
 
 /** One entry of the Activity. */
 export const ActivityEntry = /*@__PURE__*/ z.discriminatedUnion('kind', [
@@ -201,7 +209,11 @@ export const ActivityPage = /*@__PURE__*/ z.looseObject({
 export type ActivityPage = z.infer<typeof ActivityPage>;
 
 /** One of the stream's top tippers. */
-const TopTipper = z.looseObject({ name: z.string(), total: z.number(), tips: z.int() });
+const TopTipper = /*@__PURE__*/ z.looseObject({
+	name: z.string(),
+	total: z.number(),
+	tips: z.int()
+});
 
 /** The summary of this stream, from `since`. */
 export const ActivitySummary = /*@__PURE__*/ z.looseObject({

@@ -34,14 +34,15 @@ export const SETTINGS_MAX_BODY = MAX_SETTINGS_PER_TARGET * (MAX_SETTING_LENGTH +
 export const OrderBody = z.object({ order_id: OrderId });
 /** The body of an action on nothing in particular: none, or `{}` (a client that always sends JSON). */
 export const NoBody = /*@__PURE__*/ z.strictObject({});
-/** Approve or Reject: a tip's (`queue` absent or `tts`) or a video's (`queue: "media"`). */
+/**
+ * Approve or Reject, and the Activity's Replay: a tip's (`queue` absent or `tts`) or a video's
+ * (`queue: "media"`).
+ */
 export const SettleBody = z.object({
 	order_id: OrderId,
 	queue: z._default(z.enum(['tts', 'media']), 'tts')
 });
 export type SettleBody = z.infer<typeof SettleBody>;
-/** The Activity's Replay: a tip (`queue` absent or `tts`) or a video (`queue: "media"`). */
-export const ReplayBody = SettleBody;
 /** The stream's start as the streamer sets it; null: the kit's own. */
 export const ActivityStartBody = z.strictObject({ at: z.nullable(DateTime) });
 /** Undo: none, `{}`, or the revision the editor read (a save since then is a 409). */
@@ -179,7 +180,7 @@ export const CONTROL_BODIES = {
 		badBody: 'expected a JSON body { "at": "<date-time>" } or { "at": null }'
 	},
 	activityReplay: {
-		body: ReplayBody,
+		body: SettleBody,
 		badBody: `expected ${ORDER}, with "queue": "media" for a video`
 	},
 	activityExport: {},

@@ -257,6 +257,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 				}
 			: null,
 		oauthRedirectUri: e.OAUTH_REDIRECT_URI ?? null,
+		...keptOf(e)
+	};
+}
+
+/** Where what the streamer decides and what the Activity records are kept. */
+function keptOf(e: z.infer<typeof Env>) {
+	return {
 		moderationFile: e.MODERATION_FILE,
 		chatFile: e.CHAT_FILE,
 		settingsFile: e.SETTINGS_FILE,
