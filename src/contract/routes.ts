@@ -36,7 +36,7 @@ const counter = { name: CounterName };
  * derive a route's params and body types from the table instead of restating them.
  */
 /* @__NO_SIDE_EFFECTS__ */
-function route<
+export function route<
 	const N extends string,
 	const R extends Omit<Route, 'status' | 'proxied' | 'name'> & Partial<Route>
 >(name: N, r: R): Omit<Route, keyof R | 'name'> & R & { name: N } {

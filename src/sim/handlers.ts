@@ -1,6 +1,12 @@
 // One handler per route of the contract's route table: turn a validated request into a model call
 // and the documented response body. Credentials, rate limits and validation happen before this.
-import { EVENT_DESCRIPTIONS, SCOPES, type Actor, type RouteName } from '../contract/index.ts';
+import {
+	EVENT_DESCRIPTIONS,
+	SCOPES,
+	type Actor,
+	type CommandCreateRequest,
+	type RouteName
+} from '../contract/index.ts';
 import type { ApiKey } from './auth.ts';
 import type { SimCore } from './core.ts';
 import { badRequest } from './errors.ts';
@@ -223,6 +229,15 @@ export const HANDLERS: Record<RouteName, Handler> = {
 				(body.platform as 'twitch' | 'kick' | 'all' | undefined) ?? 'all',
 				{ id: key.id, name: key.name }
 			);
+		return { success: true };
+	},
+
+	commandsList: (core) => ({ commands: core.commandsOf(core.model.tenant.id).list() }),
+	commandCreate: (core, { body }) => ({
+		command: core.commandsOf(core.model.tenant.id).create(body as CommandCreateRequest)
+	}),
+	commandDelete: (core, { params }) => {
+		core.commandsOf(core.model.tenant.id).delete(params.commandName);
 		return { success: true };
 	},
 

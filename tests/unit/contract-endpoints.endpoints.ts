@@ -115,6 +115,26 @@ export const SERVICE_API: Endpoint[] = [
 		scope: 'chat:write',
 		request: [{ message: 'Thanks Ada!' }, { message: 'hi', platform: 'kick' }],
 		responses: [{ success: true }]
+	},
+	{
+		method: 'GET',
+		path: '/commands',
+		scope: 'commands:manage',
+		responses: [{ commands: [ex.customCommand()] }]
+	},
+	{
+		method: 'POST',
+		path: '/commands',
+		scope: 'commands:manage',
+		status: 201,
+		request: [{ name: 'skip', response: 'Skipping', permission: 'moderator', aliases: ['ts'] }],
+		responses: [{ command: ex.customCommand() }]
+	},
+	{
+		method: 'DELETE',
+		path: '/commands/discord',
+		scope: 'commands:manage',
+		responses: [{ success: true }]
 	}
 ];
 

@@ -56,7 +56,10 @@ const ENDPOINTS: [string, string, RouteName, Record<string, string>?][] = [
 	['POST', '/tipping/close', 'tippingClose'],
 	['GET', '/leaderboard', 'leaderboard'],
 	['POST', '/tips', 'createTip'],
-	['POST', '/chat/messages', 'chatSend']
+	['POST', '/chat/messages', 'chatSend'],
+	['GET', '/commands', 'commandsList'],
+	['POST', '/commands', 'commandCreate'],
+	['DELETE', '/commands/discord', 'commandDelete', { commandName: 'discord' }]
 ];
 
 describe('matchRoute matches every documented endpoint', () => {
@@ -134,7 +137,7 @@ describe('matchRoute rejects paths that are not exactly a documented endpoint', 
 	});
 
 	// docs/upstream.md also lists endpoints of groups the overlay kit does not use (viewers, AI
-	// voices, custom commands, chat timers, webhook endpoints). They are outside the route
+	// voices, chat timers, webhook endpoints). They are outside the route
 	// table, so the simulator answers them 404 and the token endpoint never forwards them.
 	it.each([
 		['GET', '/viewers'],
@@ -142,9 +145,8 @@ describe('matchRoute rejects paths that are not exactly a documented endpoint', 
 		['GET', '/viewers/ada/rewards'],
 		['POST', '/viewers/ada/credits/revoke'],
 		['POST', '/ai-voices/voice_nova/disable'],
-		['GET', '/commands'],
-		['POST', '/commands'],
-		['DELETE', '/commands/discord'],
+		['DELETE', '/commands/Discord'],
+		['PATCH', '/commands/discord'],
 		['GET', '/timers'],
 		['GET', '/timers/tmr_5c1d'],
 		['PATCH', '/timers/tmr_5c1d'],
