@@ -5,6 +5,7 @@
 // forwards the upstream's routes (routes.ts), /control is the token endpoint's own.
 import { z } from 'zod/mini';
 import { chat, dismissChat, resendChat, saveThanks, sendChat } from './control-chat.ts';
+import { changeCommand, commands } from './control-commands.ts';
 import { ActionAnswer, route } from './control-route.ts';
 import { KEY_FORMAT } from './keys.ts';
 import { StoredRules, TipModeration } from './moderation.ts';
@@ -284,6 +285,8 @@ export const CONTROL = {
 	sendChat,
 	resendChat,
 	dismissChat,
+	commands,
+	changeCommand,
 	newKey,
 	live
 } as const;

@@ -32,7 +32,18 @@ const SettingsSaved = z.looseObject({
 /** Thanks in chat changed: its settings, a message posted or failed, the tips waiting (chat.ts). */
 const ChatChanged = z.looseObject({ type: z.literal('chat') });
 
-const MESSAGES = [Hello, Resync, DecisionChanged, RulesSaved, SettingsSaved, ChatChanged] as const;
+/** Chat commands changed: one turned on or off, a run noted or its outcome (control-commands.ts). */
+const CommandsChanged = z.looseObject({ type: z.literal('commands') });
+
+const MESSAGES = [
+	Hello,
+	Resync,
+	DecisionChanged,
+	RulesSaved,
+	SettingsSaved,
+	ChatChanged,
+	CommandsChanged
+] as const;
 
 /** One message of the push channel, as the stores publish it and a page hears it. */
 // The list written out, not spread from MESSAGES: the bundler keeps a call whose argument spreads
@@ -43,7 +54,8 @@ export const LiveMessage = /*@__PURE__*/ z.discriminatedUnion('type', [
 	DecisionChanged,
 	RulesSaved,
 	SettingsSaved,
-	ChatChanged
+	ChatChanged,
+	CommandsChanged
 ]);
 export type LiveMessage = z.infer<typeof LiveMessage>;
 

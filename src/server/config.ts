@@ -95,6 +95,8 @@ export const Env = z.object({
 	MODERATION_FILE: z.string().min(1).default('.moderation.json'),
 	/** Thanks in chat: their settings and the ledger of tips thanked (docs/dock.md). */
 	CHAT_FILE: z.string().min(1).default('.chat.json'),
+	/** The chat commands: their triggers, what the kit created upstream, the runs (docs/dock.md). */
+	COMMANDS_FILE: z.string().min(1).default('.commands.json'),
 	/** The stored settings of the widgets and overlays (docs/settings.md). */
 	SETTINGS_FILE: z.string().min(1).default('.settings.json')
 });
@@ -172,6 +174,8 @@ export interface Config {
 	moderationFile: string;
 	/** CHAT_FILE: where thanks in chat keep their settings and the tips thanked. */
 	chatFile: string;
+	/** COMMANDS_FILE: where the chat commands' settings and runs are kept. */
+	commandsFile: string;
 	/** SETTINGS_FILE: where the stored settings are kept. */
 	settingsFile: string;
 }
@@ -236,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 		oauthRedirectUri: e.OAUTH_REDIRECT_URI ?? null,
 		moderationFile: e.MODERATION_FILE,
 		chatFile: e.CHAT_FILE,
+		commandsFile: e.COMMANDS_FILE,
 		settingsFile: e.SETTINGS_FILE
 	};
 }

@@ -13,6 +13,7 @@ import { serveApp } from './serve.ts';
 import { moderationFile, type ModerationStore } from './moderation/store.ts';
 import { settingsFile, type SettingsStore } from './settings/store.ts';
 import { chatFile, type ChatStore } from './chat/store.ts';
+import { commandsFile, type CommandsStore } from './commands/store.ts';
 import { MemoryPushChannel } from './live/push-channel.ts';
 import type { AppOptions } from './app-options.ts';
 import type { UpstreamClient } from './upstream.ts';
@@ -26,7 +27,8 @@ export const NEEDED_SCOPES = {
 	'counters:manage': 'counters cannot be shown',
 	'overlays:manage': 'overlays, tip goals and celebrations will not work',
 	'tipping:control': "the dock's Open / Close tipping will be refused",
-	'chat:write': "thanks in chat and the dock's Send to chat will be refused"
+	'chat:write': "thanks in chat and the dock's Send to chat will be refused",
+	'commands:manage': "the dock's Commands cannot be created, and no chat command is heard"
 } as const;
 
 /** The embedded simulator main.ts started for demo mode: what the token endpoint needs of it. */
@@ -61,7 +63,7 @@ export async function launchSingle(
 	const simulatorOrigin = demo?.origin;
 
 	if (!config.skipBuild) await ensureBundle();
-	const { moderation, settings, chat } = fileStores(config);
+	const { moderation, settings, chat, commands } = fileStores(config);
 
 	const served = await serveApp({
 		mode: config.mode,
@@ -72,6 +74,7 @@ export async function launchSingle(
 		moderation,
 		settings,
 		chat,
+		commands,
 		checkSettings,
 		dist: DIST,
 		host: config.host,
@@ -171,7 +174,7 @@ async function startupText(
 }
 
 /**
- * The moderation, settings and chat files, publishing on one push channel (live/push-channel.ts).
+ * The moderation, settings, chat and commands files, publishing on one push channel (live/push-channel.ts).
  * A moderation or chat file that cannot be read stops the server naming MODERATION_FILE or
  * CHAT_FILE; a damaged settings file is reported, moved aside and what it held before the damage loaded
  * (settings/store.ts):
@@ -181,6 +184,7 @@ function fileStores(config: Config): {
 	moderation: ModerationStore;
 	settings: SettingsStore;
 	chat: ChatStore;
+	commands: CommandsStore;
 } {
 	const push = new MemoryPushChannel();
 	const settings = settingsFile(config.settingsFile, push);
@@ -195,7 +199,8 @@ function fileStores(config: Config): {
 	return {
 		moderation: open('MODERATION_FILE', () => moderationFile(config.moderationFile, push)),
 		settings,
-		chat: open('CHAT_FILE', () => chatFile(config.chatFile, push))
+		chat: open('CHAT_FILE', () => chatFile(config.chatFile, push)),
+		commands: open('COMMANDS_FILE', () => commandsFile(config.commandsFile, push))
 	};
 }
 

@@ -22,6 +22,9 @@ import type { ModerationStore } from './moderation/store.ts';
 import type { ChatStore } from './chat/store.ts';
 import type { AppOptions } from './app-options.ts';
 import type { SettingsStore } from './settings/store.ts';
+import { SINGLE_STREAMER } from './caller.ts';
+import type { CommandsStore } from './commands/store.ts';
+import { EventTap } from './commands/tap.ts';
 
 export interface ServeOptions {
 	mode: 'live' | 'demo';
@@ -53,6 +56,8 @@ export interface ServeOptions {
 	chat?: ChatStore;
 	/** The stored settings; absent: kept in memory. */
 	settings?: SettingsStore;
+	/** The chat commands' settings and runs; absent: kept in memory. */
+	commands?: CommandsStore;
 	/** Checks a save of stored settings (widgets/settings/schemas.ts); absent: saves answer 503. */
 	checkSettings?: AppOptions['checkSettings'];
 	/**
@@ -143,7 +148,12 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		10_000,
 		opts.oauth ?? null
 	);
-	const intake = opts.intake === false ? null : new StreamIntake(upstream);
+	// The intake's events reach the chat commands (commands/runner.ts) through the tap.
+	const events = new EventTap();
+	const intake =
+		opts.intake === false
+			? null
+			: new StreamIntake(upstream, { onEvent: (e) => events.heard(SINGLE_STREAMER, e) });
 	const app = createApp({
 		readLimits: opts.readLimits,
 		intakeOf: () => intake,
@@ -159,6 +169,8 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		moderation: opts.moderation,
 		chat: opts.chat,
 		settings: opts.settings,
+		commands: opts.commands,
+		events,
 		checkSettings: opts.checkSettings,
 		allowedHosts: [
 			host.toLowerCase(),

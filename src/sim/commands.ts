@@ -3,8 +3,8 @@
 // the trigger (the name or an alias) of an enabled command on the line's platform, the
 // permission with its inclusions, the cooldown (global or per user), then the bot posts the
 // rendered response and `chat.command` fires.
+import { allowed } from '../core/commands.ts';
 import {
-	CHAT_ROLES,
 	COMMAND_LINE_MAX,
 	type ChatRole,
 	type CommandCreateRequest,
@@ -35,17 +35,6 @@ export type LineOutcome =
 			ran: false;
 			why: 'not_a_command' | 'unknown' | 'disabled' | 'platform' | 'permission' | 'cooldown';
 	  };
-
-/** The lowest role each permission lets in (`subscriber` includes moderators, and so on). */
-const LOWEST: Record<CommandPermission, ChatRole> = {
-	everyone: 'viewer',
-	subscriber: 'subscriber',
-	moderator: 'moderator'
-};
-
-export function allowed(permission: CommandPermission, role: ChatRole): boolean {
-	return CHAT_ROLES.indexOf(role) >= CHAT_ROLES.indexOf(LOWEST[permission]);
-}
 
 /**
  * The response with the simulator's variables filled: {user} (who typed it), {touser} (the first

@@ -5,7 +5,7 @@
 // nothing is replayed after a reconnect, reads every part of the view again after each `ready`;
 // between, it reads again only the parts the view asks for. A malformed frame is dropped and logged.
 import WebSocket from 'ws';
-import { CLOSE_UNAUTHORIZED, parseServerFrame } from '../../contract/index.ts';
+import { CLOSE_UNAUTHORIZED, parseServerFrame, type EventEnvelope } from '../../contract/index.ts';
 import { backoffDelay, type BackoffOptions } from '../../core/backoff.ts';
 import { LiveView, viewLimits, type LiveViewOptions } from '../../core/view/live-view.ts';
 import { partsKept, VIEW_PARTS, type ViewPart } from '../../core/view/parts.ts';
@@ -33,6 +33,8 @@ export interface IntakeOptions {
 	 * part read or owed a read, a gap): hosted mode shares the view with its other instances so.
 	 */
 	onChange?: (parts: readonly ViewPart[]) => void;
+	/** Told every event envelope heard (the chat commands act on theirs: src/server/commands/). */
+	onEvent?: (event: EventEnvelope) => void;
 }
 
 const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 30_000 };
@@ -77,6 +79,7 @@ export class StreamIntake {
 	readonly #now: () => number;
 	readonly #handshakeMs: number;
 	readonly #onChange: (parts: readonly ViewPart[]) => void;
+	readonly #onEvent: (event: EventEnvelope) => void;
 
 	constructor(
 		private readonly upstream: IntakeUpstream,
@@ -90,6 +93,7 @@ export class StreamIntake {
 		this.#now = o.now ?? Date.now;
 		this.#handshakeMs = o.handshakeMs ?? HANDSHAKE_MS;
 		this.#onChange = o.onChange ?? (() => {});
+		this.#onEvent = o.onEvent ?? (() => {});
 	}
 
 	start(): void {
@@ -249,6 +253,7 @@ export class StreamIntake {
 			for (const part of applied.reread) this.#read(part);
 			if (applied.outcome === 'applied' || applied.reread.length)
 				this.#onChange([...new Set([...partsKept(m.message.type), ...applied.reread])]);
+			this.#onEvent(m.message);
 		}
 		this.#arm(socket);
 	}
