@@ -238,12 +238,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 				}
 			: null,
 		oauthRedirectUri: e.OAUTH_REDIRECT_URI ?? null,
-		moderationFile: e.MODERATION_FILE,
-		chatFile: e.CHAT_FILE,
-		commandsFile: e.COMMANDS_FILE,
-		settingsFile: e.SETTINGS_FILE
+		...filesOf(e)
 	};
 }
+
+/** Where the stores' files are. */
+const filesOf = (e: z.infer<typeof Env>) => ({
+	moderationFile: e.MODERATION_FILE,
+	chatFile: e.CHAT_FILE,
+	commandsFile: e.COMMANDS_FILE,
+	settingsFile: e.SETTINGS_FILE
+});
 
 /** The two keys kept in a file when not set in the environment: their names in messages. */
 const KEY_NAMES = {
