@@ -126,6 +126,51 @@ describe('chat commands in single mode', () => {
 		]);
 	});
 
+	it('approve plays the held tip of the name it picks, once, and a second run finds nothing held', async () => {
+		const sim = await newSim();
+		const { app, control } = await endpoint(sim);
+		expect((await control('PUT', '/moderation', { everyTip: 'hold' })).status).toBe(200);
+		await control('POST', '/commands/approve', { on: true });
+		const ana = await readyTip(sim, { name: 'Ana' });
+		await readyTip(sim, { name: 'Anabel' });
+		await readyTip(sim, { name: 'Anatole' });
+		const start = () =>
+			fetch(`${app.origin}/api/tts/${ana.order_id}/start`, {
+				method: 'POST',
+				headers: { 'x-overlay-key': OVERLAY_KEY }
+			});
+		expect((await (await start()).json()).code).toBe('held');
+		await say(sim.origin, '!approve anabel', 'moderator');
+		await say(sim.origin, '!approve ana', 'moderator');
+		await say(sim.origin, '!approve Anat', 'moderator');
+		await say(sim.origin, '!approve Ana', 'moderator');
+		await say(sim.origin, '!approve An', 'moderator');
+		await eventually(async () => (await runs(control)).length === 5);
+		expect((await runs(control)).map((r: any) => [r.outcome, r.message]).reverse()).toEqual([
+			['done', 'approved the tip of Anabel'],
+			['done', 'approved the tip of Ana'],
+			['done', 'approved the tip of Anatole'],
+			['refused', 'nothing held for Ana'],
+			['refused', 'nothing held for An']
+		]);
+		expect((await start()).status).toBe(200);
+	});
+
+	it('a name matching two held tippers approves nothing and says so', async () => {
+		const sim = await newSim();
+		const { control } = await endpoint(sim);
+		await control('PUT', '/moderation', { everyTip: 'hold' });
+		await control('POST', '/commands/approve', { on: true });
+		await readyTip(sim, { name: 'Anabel' });
+		await readyTip(sim, { name: 'Anatole' });
+		await say(sim.origin, '!approve Ana', 'moderator');
+		await eventually(async () => (await runs(control)).length === 1);
+		expect((await runs(control))[0]).toMatchObject({
+			outcome: 'refused',
+			message: '2 held tippers match Ana: type the whole name'
+		});
+	});
+
 	it("a trigger taken upstream is shown with a free name, and the streamer's command stays", async () => {
 		const sim = await newSim();
 		const { control } = await endpoint(sim);
