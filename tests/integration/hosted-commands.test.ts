@@ -11,10 +11,8 @@ import {
 	call,
 	dashboard,
 	deployment,
-	hostedProcess,
+	liveHostedProcess,
 	missing,
-	PUBLIC,
-	SECRET,
 	signIn,
 	useDeployments
 } from '../fixtures/hosted-instances.ts';
@@ -69,14 +67,7 @@ describe.skipIf(missing)('chat commands across two instances', { timeout: 120_00
 
 	it('the intake holder killed right after the event: acted once, or shown unknown, never twice', async () => {
 		const { sim, clientId } = await deployment(0);
-		const holder = await hostedProcess({
-			PUBLIC_URL: PUBLIC,
-			SECRET_KEY: SECRET,
-			OAUTH_CLIENT_ID: clientId,
-			TIP_OAUTH_URL: sim.oauthUrl,
-			TIP_API_BASE_URL: sim.baseUrl,
-			TIP_WS_URL: sim.wsUrl
-		});
+		const holder = await liveHostedProcess(sim, clientId);
 		try {
 			const key = await withPauseCommand(sim, holder);
 			await eventually(async () => (await health(holder)).intakes.connected === 1, 30_000);
