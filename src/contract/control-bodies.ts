@@ -4,6 +4,7 @@
 // Apart from the routes, so that the dock's and the editor's pages carry none of it.
 import { z } from 'zod/mini';
 import { ChatResendBody, ChatSendBody, ThanksSettings } from './chat.ts';
+import { CommandChangeBody, CommandKeyParam } from './control-commands.ts';
 import { CounterName, DateTime, OrderId, OverlayId } from './common.ts';
 import { ACTION_ORDER, isActionName, type ActionName } from './control.ts';
 import { ModerationRules } from './moderation.ts';
@@ -160,6 +161,13 @@ export const CONTROL_BODIES = {
 		body: ThanksSettings,
 		badBody:
 			'expected a JSON body { "enabled": true|false, "template": "<text>", "burst": "<text>" }'
+	},
+	commands: {},
+	changeCommand: {
+		params: { command: CommandKeyParam },
+		body: CommandChangeBody,
+		badBody:
+			'expected a JSON body { "on": true|false, "trigger"?: "<a-z 0-9 _ ->", "permission"?: "everyone"|"subscriber"|"moderator" }'
 	},
 	sendChat: {
 		body: ChatSendBody,

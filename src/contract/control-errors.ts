@@ -48,6 +48,8 @@ export const CONTROL_ERRORS: Record<keyof typeof CONTROL, readonly string[]> = {
 	celebrate: ['bad_request', 'too_large', 'invalid'],
 	chat: [],
 	saveThanks: ['bad_request', 'bad_template', 'too_large'],
+	commands: [],
+	changeCommand: ['bad_request', 'too_large', 'not_a_command', 'command_exists', 'alias_in_use'],
 	sendChat: ['bad_request', 'too_large', ...CHAT_POST_ERRORS],
 	resendChat: ['bad_request', 'too_large', 'not_unsure', ...CHAT_POST_ERRORS],
 	dismissChat: ['bad_request', 'too_large', 'not_unsure'],

@@ -13,6 +13,7 @@ import {
 	activitySummary
 } from './control-activity.ts';
 import { chat, dismissChat, resendChat, saveThanks, sendChat } from './control-chat.ts';
+import { changeCommand, commands } from './control-commands.ts';
 import { ActionAnswer, route } from './control-route.ts';
 import { KEY_FORMAT } from './keys.ts';
 import { StoredRules, TipModeration } from './moderation.ts';
@@ -299,6 +300,8 @@ export const CONTROL = {
 	activityReplay,
 	activityExport,
 	activityDelete,
+	commands,
+	changeCommand,
 	newKey,
 	live
 } as const;

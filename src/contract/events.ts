@@ -23,6 +23,7 @@ import {
 	QueueTip,
 	TipGoal
 } from './resources.ts';
+import { ChatCommandData } from './commands.ts';
 
 const orderOnly = () => z.looseObject({ order_id: OrderId });
 const paused = () => z.looseObject({ is_paused: z.boolean() });
@@ -129,8 +130,8 @@ export const OVERLAY_EVENTS = {
 export const OTHER_EVENTS = {
 	'tipping.opened': { scope: null, data: empty },
 	'tipping.closed': { scope: null, data: empty },
-	// Named by docs/upstream.md; the overlay ignores them, the payload is not shown.
-	'chat.command': { scope: 'commands:manage', data: () => z.looseObject({}) },
+	// A custom command ran (src/contract/commands.ts); the server's intake acts on it.
+	'chat.command': { scope: 'commands:manage', data: () => ChatCommandData },
 	'twitch.channel_point_redemption': {
 		scope: 'channel_points:manage',
 		data: () => z.looseObject({ is_managed: z.optional(z.boolean()) })

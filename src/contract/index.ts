@@ -9,6 +9,7 @@ export * from './moderation.ts';
 export * from './live.ts';
 export * from './settings.ts';
 export * from './webhooks.ts';
+export * from './commands.ts';
 // The routes one by one: `import * as routes from '.../contract/routes.ts'`.
 export type { Route } from './routes.ts';
 export { matchRoute, ROUTES, type RouteName } from './route-table.ts';

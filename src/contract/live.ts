@@ -40,6 +40,9 @@ const ActivityChanged = z.looseObject({
 	ids: z.optional(z.array(/*@__PURE__*/ z.string().check(z.maxLength(200))))
 });
 
+/** Chat commands changed: one turned on or off, a run noted or its outcome (control-commands.ts). */
+const CommandsChanged = z.looseObject({ type: z.literal('commands') });
+
 const MESSAGES = [
 	Hello,
 	Resync,
@@ -47,7 +50,8 @@ const MESSAGES = [
 	RulesSaved,
 	SettingsSaved,
 	ChatChanged,
-	ActivityChanged
+	ActivityChanged,
+	CommandsChanged
 ] as const;
 
 /** One message of the push channel, as the stores publish it and a page hears it. */
@@ -60,7 +64,8 @@ export const LiveMessage = /*@__PURE__*/ z.discriminatedUnion('type', [
 	RulesSaved,
 	SettingsSaved,
 	ChatChanged,
-	ActivityChanged
+	ActivityChanged,
+	CommandsChanged
 ]);
 export type LiveMessage = z.infer<typeof LiveMessage>;
 

@@ -186,6 +186,7 @@ export const CustomCommand = z.looseObject({
 	created_at: DateTime,
 	updated_at: DateTime
 });
+export type CustomCommand = z.infer<typeof CustomCommand>;
 
 export const WebhookEndpoint = z.looseObject({
 	id: /*@__PURE__*/ z.string().check(z.regex(/^we_/)),

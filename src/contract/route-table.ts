@@ -4,6 +4,7 @@
 // page bundles only those.
 import type { z } from 'zod/mini';
 import { describeIssues } from './common.ts';
+import * as C from './routes-commands.ts';
 import * as R from './routes.ts';
 import * as W from './webhooks.ts';
 import type { Route } from './routes.ts';
@@ -51,6 +52,9 @@ export const ROUTES = {
 	tipGoalUpdate: R.tipGoalUpdate,
 	tipGoalAdd: R.tipGoalAdd,
 	chatSend: R.chatSend,
+	commandsList: C.commandsList,
+	commandCreate: C.commandCreate,
+	commandDelete: C.commandDelete,
 	tipping: R.tipping,
 	tippingOpen: R.tippingOpen,
 	tippingClose: R.tippingClose,

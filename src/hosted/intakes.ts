@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { VIEW_PARTS } from '../core/view/parts.ts';
+import { EventTap } from '../server/commands/tap.ts';
 import { StoreDeadline } from '../server/deadline.ts';
 import { StreamIntake, type IntakeHeard, type IntakeUpstream } from '../server/intake/intake.ts';
 import type { ViewSource } from '../server/intake/page-reads.ts';
@@ -59,6 +60,8 @@ export interface IntakesStatus {
 
 export class HostedIntakes {
 	readonly me = randomUUID();
+	/** Where each held intake hands the events it hears (the chat commands act on theirs). */
+	readonly events = new EventTap();
 	readonly #leases: IntakeLeases;
 	readonly #held = new Map<string, Held>();
 	readonly #followers = new LRUCache<string, FollowerView>({ max: FOLLOWERS_MAX });
@@ -241,7 +244,8 @@ export class HostedIntakes {
 			log: this.#log,
 			onChange: (parts) => publisher.changed(parts),
 			// The Activity records what this intake hears (after a takeover: what it missed too).
-			heard: this.o.heard?.(streamer, upstream)
+			heard: this.o.heard?.(streamer, upstream),
+			onEvent: (event) => this.events.heard(streamer, event)
 		});
 		this.#held.set(streamer, { lease, intake, publisher });
 		this.#followers.delete(streamer);

@@ -46,6 +46,7 @@ import { HostedKeptStore } from './kept-store.ts';
 import { SETTINGS, SettingsStore } from '../server/settings/store.ts';
 import type { ActivitySink } from '../server/activity/sink.ts';
 import { hostedWebhooks, signInScopes, type HostedWebhooks } from './webhooks.ts';
+import { COMMANDS } from '../server/commands/store.ts';
 
 export interface HostedServeOptions {
 	config: HostedConfig;
@@ -300,6 +301,10 @@ function createHostedApp(o: HostedServeOptions, p: HostedParts, draining: () => 
 		thanker: p.thanker,
 		settings: storedSettings,
 		activity: p.activity,
+		// Chat commands act in the instance that holds the streamer's intake.
+		commands: new HostedKeptStore(COMMANDS, db, { push: p.push }),
+		events: p.intakes?.events,
+		upstreamOf: (streamer) => connections.upstream(streamer),
 		// Counted per streamer for /metrics: whose readers are over their share.
 		readRefused: (streamer, by) => p.metrics.readRefused(streamer, by),
 		// A page's read the streamer's live view can answer costs the upstream nothing.

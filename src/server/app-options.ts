@@ -5,6 +5,8 @@ import type { ReadLimits } from '../core/read-allowance.ts';
 import type { SettingsValues } from '../contract/index.ts';
 import type { ChatStore } from './chat/store.ts';
 import type { Thanker } from './chat/thanker.ts';
+import type { CommandsStore } from './commands/store.ts';
+import type { EventTap } from './commands/tap.ts';
 import type { ModerationStore } from './moderation/store.ts';
 import type { ActivityRecorder } from './activity/recorder.ts';
 import type { SettingsStore } from './settings/store.ts';
@@ -120,4 +122,10 @@ export interface AppOptions {
 	 * does not import widgets). Absent: a save answers 503 no_schemas.
 	 */
 	checkSettings?: (target: string, values: SettingsValues) => string[];
+	/** Where the chat commands' settings and runs are kept (commands/store.ts); absent: memory. */
+	commands?: CommandsStore;
+	/** Where the intakes hand the events they hear (commands/tap.ts): the commands act on theirs. */
+	events?: EventTap;
+	/** Hosted mode: a streamer's upstream client outside a request (a chat command's run). */
+	upstreamOf?: (streamer: string) => UpstreamClient;
 }

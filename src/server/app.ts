@@ -25,6 +25,9 @@ import { Moderator } from './moderation/moderator.ts';
 import { settingsRoute } from './routes/settings.ts';
 import { settingsFile } from './settings/store.ts';
 import { activityModeration } from './activity/moderation.ts';
+import { CommandRunner } from './commands/runner.ts';
+import { commandsFile } from './commands/store.ts';
+import { localControlLock } from './control-lock.ts';
 
 export type { AppOptions } from './app-options.ts';
 export { WIDGET_PAGES } from './routes/pages.ts';
@@ -39,9 +42,18 @@ export function createApp(opts: AppOptions): Hono {
 	const moderator = new Moderator(opts.moderation ?? moderationFile(null, push));
 	const settings = opts.settings ?? settingsFile(null, push);
 	const thanker = opts.thanker ?? singleThanker(opts, moderator, push);
-	const pushes = [moderator.store.push, settings.push, thanker.store.push];
+	const commands = opts.commands ?? commandsFile(null, push);
+	const pushes = [moderator.store.push, settings.push, thanker.store.push, commands.push];
 	if (opts.activity) opts.activity.useModeration(activityModeration(moderator));
 	const live = new LiveSockets(...pushes, ...(opts.activity ? [opts.activity.push] : []));
+	const lock = opts.controlLock ?? localControlLock();
+	const runner = new CommandRunner({
+		store: commands,
+		moderator,
+		lock,
+		upstreamOf: opts.upstreamOf ?? (() => opts.upstream)
+	});
+	opts.events?.listen((streamer, event) => runner.heard(streamer, event));
 	// Order matters: the guards run first, hosted mode's routes come ahead of the widget routes, and
 	// the static files come after every page route.
 	guardRequests(app, opts);
@@ -54,7 +66,10 @@ export function createApp(opts: AppOptions): Hono {
 	demoActionRoutes(app, opts, key);
 	// The dock's routes exist only where a control credential does (a control key, or hosted mode).
 	if (opts.controlKey !== undefined || opts.resolveControl)
-		app.route('/control', controlRoutes(opts, guard, { moderator, live, settings, thanker }));
+		app.route(
+			'/control',
+			controlRoutes(opts, guard, { moderator, live, settings, thanker, lock, commands })
+		);
 	if (opts.oauth)
 		app.route(
 			'/oauth',

@@ -96,6 +96,8 @@ export const Env = z.object({
 	MODERATION_FILE: z.string().min(1).default('.moderation.json'),
 	/** Thanks in chat: their settings and the ledger of tips thanked (docs/dock.md). */
 	CHAT_FILE: z.string().min(1).default('.chat.json'),
+	/** The chat commands: their triggers, what the kit created upstream, the runs (docs/dock.md). */
+	COMMANDS_FILE: z.string().min(1).default('.commands.json'),
 	/** The stored settings of the widgets and overlays (docs/settings.md). */
 	SETTINGS_FILE: z.string().min(1).default('.settings.json'),
 	/** The Activity's day files (docs/activity.md). */
@@ -191,6 +193,8 @@ export interface Config {
 	moderationFile: string;
 	/** CHAT_FILE: where thanks in chat keep their settings and the tips thanked. */
 	chatFile: string;
+	/** COMMANDS_FILE: where the chat commands' settings and runs are kept. */
+	commandsFile: string;
 	/** SETTINGS_FILE: where the stored settings are kept. */
 	settingsFile: string;
 	/** ACTIVITY_DIR: where the Activity's day files are kept. */
@@ -266,6 +270,7 @@ function keptOf(e: z.infer<typeof Env>) {
 	return {
 		moderationFile: e.MODERATION_FILE,
 		chatFile: e.CHAT_FILE,
+		commandsFile: e.COMMANDS_FILE,
 		settingsFile: e.SETTINGS_FILE,
 		activityDir: e.ACTIVITY_DIR,
 		activityRetentionDays: e.ACTIVITY_RETENTION_DAYS

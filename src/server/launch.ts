@@ -15,6 +15,7 @@ import { ActivityRecorder } from './activity/recorder.ts';
 import { moderationFile, type ModerationStore } from './moderation/store.ts';
 import { settingsFile, type SettingsStore } from './settings/store.ts';
 import { chatFile, type ChatStore } from './chat/store.ts';
+import { commandsFile, type CommandsStore } from './commands/store.ts';
 import { MemoryPushChannel } from './live/push-channel.ts';
 import type { AppOptions } from './app-options.ts';
 import type { UpstreamClient } from './upstream.ts';
@@ -28,7 +29,8 @@ export const NEEDED_SCOPES = {
 	'counters:manage': 'counters cannot be shown',
 	'overlays:manage': 'overlays, tip goals and celebrations will not work',
 	'tipping:control': "the dock's Open / Close tipping will be refused",
-	'chat:write': "thanks in chat and the dock's Send to chat will be refused"
+	'chat:write': "thanks in chat and the dock's Send to chat will be refused",
+	'commands:manage': "the dock's Commands cannot be created, and no chat command is heard"
 } as const;
 
 /** The embedded simulator main.ts started for demo mode: what the token endpoint needs of it. */
@@ -63,7 +65,7 @@ export async function launchSingle(
 	const simulatorOrigin = demo?.origin;
 
 	if (!config.skipBuild) await ensureBundle();
-	const { moderation, settings, chat } = fileStores(config);
+	const { moderation, settings, chat, commands } = fileStores(config);
 	const activity = activityRecorder(config);
 
 	const served = await serveApp({
@@ -76,6 +78,7 @@ export async function launchSingle(
 		settings,
 		chat,
 		activity,
+		commands,
 		checkSettings,
 		dist: DIST,
 		host: config.host,
@@ -175,7 +178,7 @@ async function startupText(
 }
 
 /**
- * The moderation, settings and chat files, publishing on one push channel (live/push-channel.ts).
+ * The moderation, settings, chat and commands files, publishing on one push channel (live/push-channel.ts).
  * A moderation or chat file that cannot be read stops the server naming MODERATION_FILE or
  * CHAT_FILE; a damaged settings file is reported, moved aside and what it held before the damage loaded
  * (settings/store.ts):
@@ -185,6 +188,7 @@ function fileStores(config: Config): {
 	moderation: ModerationStore;
 	settings: SettingsStore;
 	chat: ChatStore;
+	commands: CommandsStore;
 } {
 	const push = new MemoryPushChannel();
 	const settings = settingsFile(config.settingsFile, push);
@@ -199,7 +203,8 @@ function fileStores(config: Config): {
 	return {
 		moderation: open('MODERATION_FILE', () => moderationFile(config.moderationFile, push)),
 		settings,
-		chat: open('CHAT_FILE', () => chatFile(config.chatFile, push))
+		chat: open('CHAT_FILE', () => chatFile(config.chatFile, push)),
+		commands: open('COMMANDS_FILE', () => commandsFile(config.commandsFile, push))
 	};
 }
 

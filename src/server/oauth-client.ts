@@ -17,7 +17,8 @@ import {
 
 /**
  * The scopes the widgets and the dock use (the same list launch.ts checks an API key against);
- * tipping:control is the dock's Open/Close tipping, chat:write thanks in chat and Send to chat.
+ * tipping:control is the dock's Open/Close tipping, chat:write thanks in chat and Send to chat,
+ * commands:manage the dock's Commands (created upstream, and their runs heard).
  */
 export const OAUTH_SCOPES = [
 	'tts:read',
@@ -27,7 +28,8 @@ export const OAUTH_SCOPES = [
 	'counters:manage',
 	'overlays:manage',
 	'tipping:control',
-	'chat:write'
+	'chat:write',
+	'commands:manage'
 ] as const;
 
 export interface OAuthSettings extends TokenSettings {

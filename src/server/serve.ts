@@ -24,6 +24,9 @@ import type { ModerationStore } from './moderation/store.ts';
 import type { ChatStore } from './chat/store.ts';
 import type { AppOptions } from './app-options.ts';
 import type { SettingsStore } from './settings/store.ts';
+import type { CommandsStore } from './commands/store.ts';
+import { EventTap } from './commands/tap.ts';
+import type { EventEnvelope } from '../contract/index.ts';
 
 export interface ServeOptions {
 	mode: 'live' | 'demo';
@@ -57,6 +60,8 @@ export interface ServeOptions {
 	settings?: SettingsStore;
 	/** The Activity's recorder (its store, its retention); absent: nothing recorded. */
 	activity?: ActivityRecorder;
+	/** The chat commands' settings and runs; absent: kept in memory. */
+	commands?: CommandsStore;
 	/** Checks a save of stored settings (widgets/settings/schemas.ts); absent: saves answer 503. */
 	checkSettings?: AppOptions['checkSettings'];
 	/**
@@ -134,6 +139,21 @@ export async function listen(
 	};
 }
 
+/**
+ * The server's own intake (absent with `intake: false`): what it hears reaches the Activity, and
+ * its events reach the chat commands (commands/runner.ts) through the tap.
+ */
+function singleIntake(
+	opts: ServeOptions,
+	upstream: UpstreamClient
+): { intake: StreamIntake | null; events: EventTap } {
+	const heard = opts.activity?.heardBy(SINGLE_STREAMER, upstream);
+	const events = new EventTap();
+	const onEvent = (e: EventEnvelope) => events.heard(SINGLE_STREAMER, e);
+	const intake = opts.intake === false ? null : new StreamIntake(upstream, { heard, onEvent });
+	return { intake, events };
+}
+
 export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 	const host = opts.host ?? '127.0.0.1';
 	const transport = keepAliveFetch();
@@ -147,8 +167,7 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		10_000,
 		opts.oauth ?? null
 	);
-	const heard = opts.activity?.heardBy(SINGLE_STREAMER, upstream);
-	const intake = opts.intake === false ? null : new StreamIntake(upstream, { heard });
+	const { intake, events } = singleIntake(opts, upstream);
 	const app = createApp({
 		readLimits: opts.readLimits,
 		intakeOf: () => intake,
@@ -165,6 +184,8 @@ export async function serveApp(opts: ServeOptions): Promise<ServedApp> {
 		chat: opts.chat,
 		settings: opts.settings,
 		activity: opts.activity,
+		commands: opts.commands,
+		events,
 		checkSettings: opts.checkSettings,
 		allowedHosts: [
 			host.toLowerCase(),

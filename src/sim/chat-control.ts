@@ -1,10 +1,12 @@
 // The chat bot's part of the control API under /_sim (control.ts): read what the bot said, flip
-// the dashboard's switches (and lose the answers of the next messages posted), and make the bot say
-// something (tests of the preview's chat panel).
+// the dashboard's switches (and lose the answers of the next messages posted), make the bot say
+// something (tests of the preview's chat panel), and type a line in chat as a viewer, a subscriber,
+// a moderator or the streamer (custom commands run from it: commands.ts).
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { describeIssues } from '../contract/index.ts';
+import { CHAT_ROLES, describeIssues } from '../contract/index.ts';
 import type { SimChat } from './chat.ts';
+import type { SimCommands } from './commands.ts';
 import { SimError } from './errors.ts';
 
 const Tenant = z.string().min(1).max(100).optional();
@@ -32,6 +34,18 @@ const SayBody = z.object({
 	tenant: Tenant
 });
 
+const LineBody = z.object({
+	line: z.string().min(1).max(500),
+	role: z.enum(CHAT_ROLES).default('viewer'),
+	login: z
+		.string()
+		.regex(/^[A-Za-z0-9_]{1,25}$/)
+		.default('viewer1'),
+	display_name: z.string().min(1).max(25).optional(),
+	platform: z.enum(['twitch', 'kick']).default('twitch'),
+	tenant: Tenant
+});
+
 const SIM_ACTOR = { id: 'sim_control', name: 'Simulator control' };
 
 async function body<S extends z.ZodType>(schema: S, req: Request): Promise<z.infer<S>> {
@@ -44,6 +58,7 @@ async function body<S extends z.ZodType>(schema: S, req: Request): Promise<z.inf
 /** What these routes need of the control API (control.ts): a tenant's chat. */
 interface ChatsOf {
 	chat(tenantId?: string): SimChat;
+	commands(tenantId?: string): SimCommands;
 }
 
 export function chatRoutes(app: Hono, control: ChatsOf): void {
@@ -69,6 +84,17 @@ export function chatRoutes(app: Hono, control: ChatsOf): void {
 							delayMs: b.lose_answers.delay_ms
 						};
 		return c.json({ success: true, switches: s });
+	});
+	// A chat line typed by someone; the user's id is the login's, so a cooldown per user holds.
+	app.post('/chat/line', async (c) => {
+		const b = await body(LineBody, c.req.raw);
+		const user = {
+			platform_user_id: `u_${b.login.toLowerCase()}`,
+			login: b.login.toLowerCase(),
+			display_name: b.display_name ?? b.login,
+			role: b.role
+		};
+		return c.json(control.commands(b.tenant).hear(b.line, user, b.platform));
 	});
 	// The same checks and budget as POST /chat/messages, without a credential.
 	app.post('/chat/messages', async (c) => {

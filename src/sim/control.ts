@@ -6,6 +6,7 @@ import { describeIssues, Scope, type Actor } from '../contract/index.ts';
 import type { ApiKey } from './auth.ts';
 import { chatRoutes } from './chat-control.ts';
 import type { SimChat } from './chat.ts';
+import type { SimCommands } from './commands.ts';
 import type { SimCore } from './core.ts';
 import { SimError } from './errors.ts';
 import type { TipInput } from './model/model.ts';
@@ -191,6 +192,11 @@ export class SimControl {
 	 */
 	chat(tenantId?: string): SimChat {
 		return this.core.chatOf(this.tenant(tenantId).tenant.id);
+	}
+
+	/** An account's custom commands (commands.ts; absent: the first account): `hear` a chat line. */
+	commands(tenantId?: string): SimCommands {
+		return this.core.commandsOf(this.tenant(tenantId).tenant.id);
 	}
 
 	resetRateLimits(): void {

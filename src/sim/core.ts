@@ -4,6 +4,7 @@
 import type { EventEnvelope, QueueTip } from '../contract/index.ts';
 import { AudioStore } from './audio-store.ts';
 import { SimChat } from './chat.ts';
+import { SimCommands } from './commands.ts';
 import { Credentials, DEMO_API_KEY, RateLimiter, type ApiKey } from './auth.ts';
 import { demoVideos } from './demo-videos.ts';
 import { Faults } from './faults.ts';
@@ -64,6 +65,8 @@ export class SimCore {
 	readonly chats = new Map<string, SimChat>();
 	/** Each account's webhook endpoints, and the deliveries of every event to them. */
 	readonly webhooks: SimWebhooks;
+	/** Each account's custom commands by tenant id (commands.ts). */
+	readonly commands = new Map<string, SimCommands>();
 	/** Set once the server listens: `http://127.0.0.1:port`. */
 	origin = '';
 	/** The realtime hub registers itself here; an event goes to its own account's sockets. */
@@ -126,6 +129,16 @@ export class SimCore {
 		let chat = this.chats.get(tenantId);
 		if (!chat) this.chats.set(tenantId, (chat = new SimChat()));
 		return chat;
+	}
+
+	/** An account's custom commands (commands.ts), made on first use. */
+	commandsOf(tenantId: string): SimCommands {
+		let commands = this.commands.get(tenantId);
+		if (!commands) {
+			const model = this.models.get(tenantId) ?? this.model;
+			this.commands.set(tenantId, (commands = new SimCommands(model, this.chatOf(tenantId))));
+		}
+		return commands;
 	}
 
 	/** The account a credential belongs to (keys without one: the first). */

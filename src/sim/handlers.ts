@@ -4,6 +4,7 @@ import {
 	EVENT_DESCRIPTIONS,
 	SCOPES,
 	type Actor,
+	type CommandCreateRequest,
 	type RouteName,
 	type WebhookEndpointRequest
 } from '../contract/index.ts';
@@ -229,6 +230,15 @@ export const HANDLERS: Record<RouteName, Handler> = {
 				(body.platform as 'twitch' | 'kick' | 'all' | undefined) ?? 'all',
 				{ id: key.id, name: key.name }
 			);
+		return { success: true };
+	},
+
+	commandsList: (core) => ({ commands: core.commandsOf(core.model.tenant.id).list() }),
+	commandCreate: (core, { body }) => ({
+		command: core.commandsOf(core.model.tenant.id).create(body as CommandCreateRequest)
+	}),
+	commandDelete: (core, { params }) => {
+		core.commandsOf(core.model.tenant.id).delete(params.commandName);
 		return { success: true };
 	},
 

@@ -1,9 +1,6 @@
 // Every endpoint the upstream's API and docs/upstream.md give a shape for, with
 // example requests and responses, shared by contract-endpoints.test.ts and
-// contract-endpoints.bodies.test.ts.
-import { expect } from 'vitest';
-import type { z } from 'zod/mini';
-import { matchRoute, parseWith, type Route } from '../../src/contract/index.ts';
+// contract-endpoints.bodies.test.ts (the checks made of each: contract-endpoints.checks.ts).
 import * as ex from './contract-examples.ts';
 
 export const TIP = ex.queueTip().order_id;
@@ -126,6 +123,26 @@ export const SERVICE_API: Endpoint[] = [
 			{ url: 'https://hooks.example.com/tips', description: 'Bot relay', events: ['tip.created'] }
 		],
 		responses: [{ endpoint: ex.webhookEndpoint(), secret: 'whsec_c2VjcmV0' }]
+	},
+	{
+		method: 'GET',
+		path: '/commands',
+		scope: 'commands:manage',
+		responses: [{ commands: [ex.customCommand()] }]
+	},
+	{
+		method: 'POST',
+		path: '/commands',
+		scope: 'commands:manage',
+		status: 201,
+		request: [{ name: 'skip', response: 'Skipping', permission: 'moderator', aliases: ['ts'] }],
+		responses: [{ command: ex.customCommand() }]
+	},
+	{
+		method: 'DELETE',
+		path: '/commands/discord',
+		scope: 'commands:manage',
+		responses: [{ success: true }]
 	}
 ];
 
@@ -368,23 +385,3 @@ export const CONTRACT: Endpoint[] = [
 ];
 
 export const ALL = [...SERVICE_API, ...CONTRACT];
-
-export function mustMatch(
-	method: string,
-	path: string
-): { route: Route; params: Record<string, string> } {
-	const match = matchRoute(method, path);
-	if (!match) throw new Error(`${method} ${path} is not in the route table`);
-	return match;
-}
-
-export function expectParses(
-	schema: z.ZodMiniType | undefined,
-	value: unknown,
-	what: string
-): unknown {
-	expect(schema, `${what}: no schema`).toBeDefined();
-	const result = parseWith(schema!, value);
-	if (!result.ok) throw new Error(`${what} does not parse: ${result.error}`);
-	return result.value;
-}

@@ -3,15 +3,8 @@
 // simulator and the token endpoint do it.
 import { describe, expect, it } from 'vitest';
 import { parseWith, ROUTES } from '../../src/contract/index.ts';
-import {
-	TIP,
-	MEDIA,
-	SERVICE_API,
-	CONTRACT,
-	ALL,
-	mustMatch,
-	expectParses
-} from './contract-endpoints.endpoints.ts';
+import { TIP, MEDIA, SERVICE_API, CONTRACT, ALL } from './contract-endpoints.endpoints.ts';
+import { expectParses, mustMatch } from './contract-endpoints.checks.ts';
 
 describe.each([
 	['the upstream API', SERVICE_API],

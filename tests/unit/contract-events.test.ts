@@ -111,7 +111,18 @@ describe('event envelopes', () => {
 	});
 
 	it.each([
-		['chat.command', { command: 'discord', user: 'ada' }],
+		[
+			'chat.command',
+			{
+				command: 'tts-skip',
+				trigger: 'ts',
+				args: '',
+				platform: 'kick',
+				user: { platform_user_id: 'k_1', login: 'ada', display_name: 'Ada', role: 'moderator' },
+				message_id: 'm_1',
+				extra: 'kept'
+			}
+		],
 		['twitch.channel_point_redemption', { is_managed: true, reward: 'Hydrate' }]
 	])('a %s envelope (named by the upstream) parses with its payload kept', (type, data) => {
 		const event = ex.envelope(type, data);

@@ -60,7 +60,10 @@ const ENDPOINTS: [string, string, RouteName, Record<string, string>?][] = [
 	['POST', '/webhook-endpoints', 'webhookCreate'],
 	['GET', '/webhook-endpoints', 'webhookList'],
 	['GET', '/webhook-endpoints/we_81f0', 'webhookRead', { endpointId: 'we_81f0' }],
-	['DELETE', '/webhook-endpoints/we_81f0', 'webhookDelete', { endpointId: 'we_81f0' }]
+	['DELETE', '/webhook-endpoints/we_81f0', 'webhookDelete', { endpointId: 'we_81f0' }],
+	['GET', '/commands', 'commandsList'],
+	['POST', '/commands', 'commandCreate'],
+	['DELETE', '/commands/discord', 'commandDelete', { commandName: 'discord' }]
 ];
 
 describe('matchRoute matches every documented endpoint', () => {
@@ -138,7 +141,7 @@ describe('matchRoute rejects paths that are not exactly a documented endpoint', 
 	});
 
 	// docs/upstream.md also lists endpoints of groups the overlay kit does not use (viewers, AI
-	// voices, custom commands, chat timers). They are outside the route
+	// voices, chat timers). They are outside the route
 	// table, so the simulator answers them 404 and the token endpoint never forwards them.
 	it.each([
 		['GET', '/viewers'],
@@ -146,9 +149,8 @@ describe('matchRoute rejects paths that are not exactly a documented endpoint', 
 		['GET', '/viewers/ada/rewards'],
 		['POST', '/viewers/ada/credits/revoke'],
 		['POST', '/ai-voices/voice_nova/disable'],
-		['GET', '/commands'],
-		['POST', '/commands'],
-		['DELETE', '/commands/discord'],
+		['DELETE', '/commands/Discord'],
+		['PATCH', '/commands/discord'],
 		['GET', '/timers'],
 		['GET', '/timers/tmr_5c1d'],
 		['PATCH', '/timers/tmr_5c1d'],

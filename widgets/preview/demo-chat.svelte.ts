@@ -1,7 +1,9 @@
 // The preview's Chat panel in demo mode: what the simulator's chat bot said (GET /demo/chat), so
 // the dock's thanks in chat and Send to chat can be seen without an account. Read when the push
 // channel opens (its hello), again on its `chat` message (a thanks or a message posted) and after a
-// reconnect, as the dock reads its Chat section (dock-live.ts, readsChat); never polled.
+// reconnect, as the dock reads its Chat section (dock-live.ts, readsChat); never polled. And a
+// line typed in the simulator's chat as a viewer or a moderator (POST /demo/chat-line): the
+// custom command it names runs, and the kit acts on it (docs/dock.md, Chat commands).
 import { z } from 'zod/mini';
 import type { ApiClient } from '../../src/client/api.ts';
 import { LiveChannel } from '../../src/client/live.ts';
@@ -11,6 +13,7 @@ import { readsChat } from '../dock/dock-live.ts';
 const DemoChatBody = z.object({
 	messages: z.array(z.object({ at: z.string(), text: z.string(), platform: z.string() }))
 });
+const SaidBody = z.object({ ran: z.boolean(), why: z.optional(z.string()) });
 export type DemoChatMessage = z.infer<typeof DemoChatBody>['messages'][number];
 
 export class DemoChat {
@@ -24,6 +27,24 @@ export class DemoChat {
 		private readonly api: ApiClient,
 		private readonly key: string
 	) {}
+
+	/** What became of the last line typed: `ran`, or why the chat ran no command. */
+	typed = $state<string | null>(null);
+
+	/** A chat line typed as a viewer or a moderator. */
+	async say(line: string, as: 'viewer' | 'moderator'): Promise<void> {
+		const res = await fetch('/demo/chat-line', {
+			method: 'POST',
+			headers: { 'x-overlay-key': this.key, 'content-type': 'application/json' },
+			body: JSON.stringify({ line, as })
+		}).catch(() => null);
+		const body = SaidBody.safeParse(res?.ok ? await res.json().catch(() => null) : null);
+		if (!body.success) this.typed = `not sent${res ? ` (${res.status})` : ''}`;
+		else
+			this.typed = body.data.ran
+				? 'a command ran'
+				: `no command ran (${body.data.why ?? 'plain line'})`;
+	}
 
 	/** The channel's hello reads the log; a channel that cannot connect still has it read once. */
 	start(): this {

@@ -38,6 +38,8 @@ export interface IntakeOptions {
 	 * src/server/activity/recorder.ts): never waited for.
 	 */
 	heard?: IntakeHeard;
+	/** Told every event envelope heard (the chat commands act on theirs: src/server/commands/). */
+	onEvent?: (event: EventEnvelope) => void;
 }
 
 /** What the intake hears, as told to the Activity (each call returns at once). */
@@ -93,6 +95,7 @@ export class StreamIntake {
 	readonly #handshakeMs: number;
 	readonly #onChange: (parts: readonly ViewPart[]) => void;
 	readonly #heard: IntakeHeard | null;
+	readonly #onEvent: (event: EventEnvelope) => void;
 
 	constructor(
 		private readonly upstream: IntakeUpstream,
@@ -107,6 +110,7 @@ export class StreamIntake {
 		this.#handshakeMs = o.handshakeMs ?? HANDSHAKE_MS;
 		this.#onChange = o.onChange ?? (() => {});
 		this.#heard = o.heard ?? null;
+		this.#onEvent = o.onEvent ?? (() => {});
 	}
 
 	start(): void {
@@ -264,6 +268,7 @@ export class StreamIntake {
 			this.applyEvent(m.message);
 			const event = m.message;
 			this.#tell((h) => h.event(event));
+			this.#onEvent(event);
 		}
 		this.#arm(socket);
 	}

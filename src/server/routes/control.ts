@@ -11,7 +11,9 @@ import { matchRoute, type RouteName } from '../../contract/index.ts';
 import type { AppOptions } from '../app-options.ts';
 import type { CallerEnv } from '../caller.ts';
 import { CONTROL_ACTIONS } from '../control-actions.ts';
-import { localControlLock, type ControlLock } from '../control-lock.ts';
+import type { ControlLock } from '../control-lock.ts';
+import type { CommandsStore } from '../commands/store.ts';
+import { commandRoutes } from './commands.ts';
 import { HttpError } from '../http-error.ts';
 import type { KeyGuard } from './key-guard.ts';
 import { controlKeyCheck } from './control-key.ts';
@@ -64,6 +66,8 @@ interface ControlParts {
 	live: LiveSockets;
 	settings: SettingsStore;
 	thanker: Thanker;
+	lock: ControlLock;
+	commands: CommandsStore;
 }
 
 /** The /control app, every route of CONTROL (src/contract/control.ts), for app.ts to mount. */
@@ -72,9 +76,8 @@ export function controlRoutes(
 	guard: KeyGuard,
 	parts: ControlParts
 ): Hono<CallerEnv> {
-	const { moderator, live, settings, thanker } = parts;
+	const { moderator, live, settings, thanker, lock } = parts;
 	const { requireControl, replaceKey } = controlKeyCheck(opts, guard);
-	const lock = opts.controlLock ?? localControlLock();
 	const control = new Hono<CallerEnv>();
 
 	serve(control, 'session', async (c) => {
@@ -117,6 +120,7 @@ export function controlRoutes(
 	control.route('/', showRoutes());
 	control.route('/', chatRoutes(thanker));
 	if (opts.activity) control.route('/', activityRoutes(opts.activity, lock));
+	control.route('/', commandRoutes(parts.commands, lock));
 
 	serve(control, 'newKey', async (c) =>
 		// In the lock: a new key is never made while an action of the old one runs half-way.
