@@ -40,8 +40,6 @@ export const SettleBody = z.object({
 	queue: z._default(z.enum(['tts', 'media']), 'tts')
 });
 export type SettleBody = z.infer<typeof SettleBody>;
-/** The Activity's Replay: a tip (`queue` absent or `tts`) or a video (`queue: "media"`). */
-export const ReplayBody = SettleBody;
 /** The stream's start as the streamer sets it; null: the kit's own. */
 export const ActivityStartBody = z.strictObject({ at: z.nullable(DateTime) });
 /** Undo: none, `{}`, or the revision the editor read (a save since then is a 409). */
@@ -178,8 +176,9 @@ export const CONTROL_BODIES = {
 		body: ActivityStartBody,
 		badBody: 'expected a JSON body { "at": "<date-time>" } or { "at": null }'
 	},
+	// The Activity's Replay: a tip (`queue` absent or `tts`) or a video (`queue: "media"`).
 	activityReplay: {
-		body: ReplayBody,
+		body: SettleBody,
 		badBody: `expected ${ORDER}, with "queue": "media" for a video`
 	},
 	activityExport: {},

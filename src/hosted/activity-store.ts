@@ -6,7 +6,13 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { ActivityEntry } from '../contract/activity.ts';
 import { nameOf } from '../core/activity/entries.ts';
 import { nameKey, type ListFilter } from '../core/activity/query.ts';
-import type { ActivityStore, Heard } from '../server/activity/store.ts';
+import { ActivityRecorder } from '../server/activity/recorder.ts';
+import {
+	DEFAULT_RETENTION_DAYS,
+	type ActivityStore,
+	type Heard
+} from '../server/activity/store.ts';
+import type { HostedPushChannel } from './push-channel.ts';
 import type { Db } from './db.ts';
 
 interface ActivityTables {
@@ -184,4 +190,19 @@ function entriesOf(rows: { id: string; entry: unknown }[]): Map<string, Activity
 		if (parsed.success) out.set(r.id, parsed.data);
 	}
 	return out;
+}
+
+/** The Activity on the database, pruned from now on; its messages told by NOTIFY on their own. */
+export function hostedActivity(
+	db: Db,
+	push: HostedPushChannel,
+	retentionDays = DEFAULT_RETENTION_DAYS
+): ActivityRecorder {
+	const activity = new ActivityRecorder({
+		store: new PgActivityStore(db),
+		retentionDays,
+		publish: (streamer, message) => push.publish(streamer, message, db)
+	});
+	activity.startPruning();
+	return activity;
 }

@@ -35,9 +35,7 @@ import { OverlayKeyCache } from './key-cache.ts';
 import { MODERATION, moderationStore, type ModerationStore } from '../server/moderation/store.ts';
 import { CHAT, chatStore } from '../server/chat/store.ts';
 import { Thanker } from '../server/chat/thanker.ts';
-import { ActivityRecorder } from '../server/activity/recorder.ts';
-import { DEFAULT_RETENTION_DAYS } from '../server/activity/store.ts';
-import { PgActivityStore } from './activity-store.ts';
+import { hostedActivity } from './activity-store.ts';
 import { hostedRoutes } from './routes.ts';
 import { HostedSignIn } from './signin.ts';
 import { HostedStore } from './store.ts';
@@ -161,7 +159,7 @@ interface HostedParts {
 	/** The streamers' intakes held here, and the copies of the others' views (null: none). */
 	intakes: HostedIntakes | null;
 	/** The Activity's recorder, on the database. */
-	activity: ActivityRecorder;
+	activity: ReturnType<typeof hostedActivity>;
 	connections: HostedConnections;
 	signIn: HostedSignIn;
 }
@@ -206,20 +204,8 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	store.announceKeysWith((tx, streamerId) => push.announceKeys(streamerId, tx));
 	const keys = new OverlayKeyCache((key) => store.resolveOverlayKey(key), push);
 	const moderation = moderationStore(new HostedKeptStore(MODERATION, db, { push }));
-	const thanker = new Thanker({
-		store: chatStore(new HostedKeptStore(CHAT, db, { push })),
-		moderation,
-		upstreamOf: (streamer) => connections.upstream(streamer)
-	});
-	// Thanks owed by an instance that stopped go out from another: at start and now and then.
-	thanker.start(CHAT_SWEEP_MS);
-	const activity = new ActivityRecorder({
-		store: new PgActivityStore(db),
-		retentionDays: config.activityRetentionDays ?? DEFAULT_RETENTION_DAYS,
-		// NOTIFY on its own: the docks of every instance hear it.
-		publish: (streamer, message) => push.publish(streamer, message, db)
-	});
-	activity.startPruning();
+	const thanker = hostedThanker(db, push, moderation, connections);
+	const activity = hostedActivity(db, push, config.activityRetentionDays);
 	const heard = activity.heardBy.bind(activity);
 	const intakes =
 		o.intakes === false ? null : startIntakes(db, push, connections, { ...o.intakes, heard });
@@ -241,6 +227,23 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 		connections,
 		signIn
 	};
+}
+
+/** Thanks in chat on the database. */
+function hostedThanker(
+	db: Db,
+	push: HostedPushChannel,
+	moderation: Required<ModerationStore>,
+	connections: HostedConnections
+): Thanker {
+	const thanker = new Thanker({
+		store: chatStore(new HostedKeptStore(CHAT, db, { push })),
+		moderation,
+		upstreamOf: (streamer) => connections.upstream(streamer)
+	});
+	// Thanks owed by an instance that stopped go out from another: at start and now and then.
+	thanker.start(CHAT_SWEEP_MS);
+	return thanker;
 }
 
 /** Hosted mode's own routes: /metrics, and the landing page, sign-in and dashboard. */

@@ -257,6 +257,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 				}
 			: null,
 		oauthRedirectUri: e.OAUTH_REDIRECT_URI ?? null,
+		...keptWhere(e)
+	};
+}
+
+/** Where the kept state lives, and how long the Activity keeps an entry. */
+function keptWhere(
+	e: z.infer<typeof Env>
+): Pick<
+	Config,
+	'moderationFile' | 'chatFile' | 'settingsFile' | 'activityDir' | 'activityRetentionDays'
+> {
+	return {
 		moderationFile: e.MODERATION_FILE,
 		chatFile: e.CHAT_FILE,
 		settingsFile: e.SETTINGS_FILE,

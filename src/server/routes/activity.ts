@@ -65,6 +65,19 @@ export function activityRoutes(recorder: ActivityRecorder, lock: ControlLock): H
 		);
 		return c.json(answer);
 	});
+	exportRoute(app, recorder);
+	serve(app, 'activityDelete', async (c) => {
+		const deleted = await stored(store.delete(c.var.caller.streamer));
+		await recorder.told(c.var.caller.streamer);
+		return c.json({ deleted });
+	});
+	return app;
+}
+
+/** Export CSV of a range, oldest first, as an attachment. */
+function exportRoute(app: Hono<CallerEnv>, recorder: ActivityRecorder): void {
+	const store = recorder.store;
+	const q = <T>(c: Context) => c.req.valid('query' as never) as T;
 	serve(
 		app,
 		'activityExport',
@@ -86,12 +99,6 @@ export function activityRoutes(recorder: ActivityRecorder, lock: ControlLock): H
 		},
 		{ query: ExportQuery }
 	);
-	serve(app, 'activityDelete', async (c) => {
-		const deleted = await stored(store.delete(c.var.caller.streamer));
-		await recorder.told(c.var.caller.streamer);
-		return c.json({ deleted });
-	});
-	return app;
 }
 
 const badCursor = (): never => {
