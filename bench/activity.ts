@@ -13,6 +13,7 @@ import { migrate } from '../src/hosted/migrations.ts';
 import { FileActivityStore } from '../src/server/activity/file-store.ts';
 import type { ActivityStore, Heard } from '../src/server/activity/store.ts';
 import { postgresMissing, startPostgres } from '../tests/integration/postgres-server.ts';
+import { queueTip } from '../tests/unit/contract-examples.ts';
 
 const EVENTS = 100_000;
 const BATCH = 1_000;
@@ -23,21 +24,11 @@ const T0 = Date.parse('2026-11-01T00:00:00Z');
 function tipEvent(i: number) {
 	const at = new Date(T0 + i * 20_000).toISOString();
 	const tip = {
+		...queueTip(),
 		order_id: `tip_${i}_bench`,
 		name: `viewer${i % 997}`,
 		amount: (i % 50) + 1,
 		message: `message number ${i}, a sentence of the usual length for a tip read aloud`,
-		tts_url: null,
-		is_replay: false,
-		is_sub_reward: false,
-		source: 'stripe',
-		external_source: null,
-		external_ref: null,
-		is_paid: true,
-		platform: null,
-		platform_user_id: null,
-		name_was_filtered: false,
-		message_was_filtered: false,
 		queued_at: at
 	};
 	return { id: `evt_${i}_c`, type: 'tip.created', created_at: at, data: { tip } };
