@@ -187,6 +187,7 @@ export const CONTROL_BODIES = {
 		body: ActivityStartBody,
 		badBody: 'expected a JSON body { "at": "<date-time>" } or { "at": null }'
 	},
+	// The Activity's Replay: a tip (`queue` absent or `tts`) or a video (`queue: "media"`).
 	activityReplay: {
 		body: SettleBody,
 		badBody: `expected ${ORDER}, with "queue": "media" for a video`

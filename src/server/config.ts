@@ -261,12 +261,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 				}
 			: null,
 		oauthRedirectUri: e.OAUTH_REDIRECT_URI ?? null,
-		...keptOf(e)
+		...keptWhere(e)
 	};
 }
 
-/** Where what the streamer decides and what the Activity records are kept. */
-function keptOf(e: z.infer<typeof Env>) {
+/** Where the kept state lives, and how long the Activity keeps an entry. */
+function keptWhere(
+	e: z.infer<typeof Env>
+): Pick<
+	Config,
+	| 'moderationFile'
+	| 'chatFile'
+	| 'commandsFile'
+	| 'settingsFile'
+	| 'activityDir'
+	| 'activityRetentionDays'
+> {
 	return {
 		moderationFile: e.MODERATION_FILE,
 		chatFile: e.CHAT_FILE,

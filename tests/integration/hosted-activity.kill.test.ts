@@ -4,17 +4,14 @@
 // twenty once, whichever instance it asks.
 import { describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/hosted/crypto.ts';
-import type { HostedApp } from '../../src/hosted/serve.ts';
 import { HostedStore } from '../../src/hosted/store.ts';
 import {
 	addInstance,
 	db,
 	deployment,
-	hostedProcess,
+	holdingProcess,
 	missing,
-	PUBLIC,
 	SECRET,
-	signIn,
 	useDeployments
 } from '../fixtures/hosted-instances.ts';
 import { api, eventually, type Sim } from '../fixtures/sim.ts';
@@ -44,17 +41,8 @@ async function listed(origin: string, key: string): Promise<any[]> {
 describe.skipIf(missing)('the Activity when the holder is killed', { timeout: 120_000 }, () => {
 	it('records all twenty tips once, the ones sent while nobody held the intake too', async () => {
 		const { sim, clientId } = await deployment(0);
-		const holder = await hostedProcess({
-			PUBLIC_URL: PUBLIC,
-			SECRET_KEY: SECRET,
-			OAUTH_CLIENT_ID: clientId,
-			TIP_OAUTH_URL: sim.oauthUrl,
-			TIP_API_BASE_URL: sim.baseUrl,
-			TIP_WS_URL: sim.wsUrl
-		});
+		const holder = await holdingProcess(sim, clientId);
 		try {
-			await signIn(sim, holder as unknown as HostedApp, holder as unknown as HostedApp);
-			await eventually(async () => (await health(holder.origin)).intakes.connected === 1, 30_000);
 			const other = await addInstance(sim, clientId);
 			const { id } = await db!.selectFrom('streamers').select('id').executeTakeFirstOrThrow();
 			const key = (await new HostedStore(db!, new SecretBox(SECRET)).controlKey(id))!;

@@ -8,6 +8,7 @@ import type { HostedStore } from '../../src/hosted/store.ts';
 import { eventUpdates } from '../../src/core/activity/from-event.ts';
 import type { Heard } from '../../src/server/activity/store.ts';
 import { grant, me, storeEngines, type OpenedStore } from '../fixtures/hosted-store.ts';
+import { queueTip } from '../unit/contract-examples.ts';
 
 const T0 = Date.parse('2026-11-01T12:00:00Z');
 let seq = 0;
@@ -15,21 +16,10 @@ let seq = 0;
 function tipEvent(name: string, at: number, type = 'tip.created', extra: object = {}) {
 	const orderId = `tip_${++seq}_abc`;
 	const tip = {
+		...queueTip(),
 		order_id: orderId,
 		name,
-		amount: 5,
 		message: `hi from ${name}`,
-		tts_url: null,
-		is_replay: false,
-		is_sub_reward: false,
-		source: 'api',
-		external_source: null,
-		external_ref: null,
-		is_paid: true,
-		platform: null,
-		platform_user_id: null,
-		name_was_filtered: false,
-		message_was_filtered: false,
 		queued_at: new Date(at).toISOString(),
 		...extra
 	};

@@ -12,6 +12,8 @@ import {
 } from '../../src/contract/control.ts';
 import { CONTROL_ERRORS } from '../../src/contract/control-errors.ts';
 import { actionBody, CONTROL_BODIES } from '../../src/contract/control-bodies.ts';
+import { FileActivityStore } from '../../src/server/activity/file-store.ts';
+import { ActivityRecorder } from '../../src/server/activity/recorder.ts';
 import { createApp, type AppOptions } from '../../src/server/app.ts';
 import { CONTROL_ACTIONS } from '../../src/server/control-actions.ts';
 import { UpstreamClient } from '../../src/server/upstream.ts';
@@ -24,11 +26,14 @@ function servedUnderControl(mode: Partial<AppOptions>): Set<string> {
 			throw new Error('no upstream here');
 		}
 	);
+	// The Activity's routes are served where a recorder is (nothing is written here).
+	const store = new FileActivityStore({ dir: '/nonexistent/activity' });
 	const app = createApp({
 		mode: 'live',
 		upstream,
 		overlayKey: 'k',
 		readPage: async () => null,
+		activity: new ActivityRecorder({ store, retentionDays: 30 }),
 		...mode
 	});
 	return new Set(

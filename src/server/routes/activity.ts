@@ -65,9 +65,7 @@ export function activityRoutes(recorder: ActivityRecorder, lock: ControlLock): H
 		);
 		return c.json(answer);
 	});
-	serve(app, 'activityExport', async (c) => exportCsv(c, store, q<ExportQuery>(c)), {
-		query: ExportQuery
-	});
+	exportRoute(app, recorder);
 	serve(app, 'activityDelete', async (c) => {
 		const deleted = await stored(store.delete(c.var.caller.streamer));
 		await recorder.told(c.var.caller.streamer);
@@ -76,25 +74,31 @@ export function activityRoutes(recorder: ActivityRecorder, lock: ControlLock): H
 	return app;
 }
 
-/** Export CSV: the entries of the range (and kinds), oldest first, as a download. */
-async function exportCsv(
-	c: Context<CallerEnv>,
-	store: ActivityRecorder['store'],
-	{ from, to, kind }: ExportQuery
-): Promise<Response> {
-	const filter = {
-		kinds: kind,
-		from: from === undefined ? undefined : Date.parse(from),
-		to: to === undefined ? undefined : Date.parse(to),
-		limit: MAX_READ
-	};
-	const entries = (await stored(store.list(c.var.caller.streamer, filter))).reverse();
-	const name = `activity-${(from ?? 'start').slice(0, 10)}-${(to ?? 'now').slice(0, 10)}.csv`;
-	return c.body(activityCsv(entries), 200, {
-		'Content-Type': 'text/csv; charset=utf-8',
-		'Content-Disposition': `attachment; filename="${name}"`,
-		'Cache-Control': 'no-store'
-	});
+/** Export CSV of a range, oldest first, as an attachment. */
+function exportRoute(app: Hono<CallerEnv>, recorder: ActivityRecorder): void {
+	const store = recorder.store;
+	const q = <T>(c: Context) => c.req.valid('query' as never) as T;
+	serve(
+		app,
+		'activityExport',
+		async (c) => {
+			const { from, to, kind } = q<ExportQuery>(c);
+			const filter = {
+				kinds: kind,
+				from: from === undefined ? undefined : Date.parse(from),
+				to: to === undefined ? undefined : Date.parse(to),
+				limit: MAX_READ
+			};
+			const entries = (await stored(store.list(c.var.caller.streamer, filter))).reverse();
+			const name = `activity-${(from ?? 'start').slice(0, 10)}-${(to ?? 'now').slice(0, 10)}.csv`;
+			return c.body(activityCsv(entries), 200, {
+				'Content-Type': 'text/csv; charset=utf-8',
+				'Content-Disposition': `attachment; filename="${name}"`,
+				'Cache-Control': 'no-store'
+			});
+		},
+		{ query: ExportQuery }
+	);
 }
 
 const badCursor = (): never => {
