@@ -90,9 +90,9 @@ export class IntakeLeases {
 
 	/**
 	 * Takes, `room` at most, the leases of signed-in streamers that expired (their holder died, was
-	 * cut off, or gave them up; a dead holder's at once, deadInstance; those this instance held itself only once they have been expired
-	 * for a TTL, so that the others take what it gave up first, and an instance alone still takes
-	 * back what it let expire) and of those no instance holds yet, in an order of this instance's
+	 * cut off, or gave them up; a dead holder's at once, deadInstance; those this instance held
+	 * itself only once they have been expired for a TTL, so that the others take what it gave up
+	 * first, and an instance alone still takes back what it let expire) and of those no instance holds yet, in an order of this instance's
 	 * own, so that instances taking at once mostly take different ones. The upsert's condition
 	 * decides a race: of two instances taking one lease, one gets it.
 	 */

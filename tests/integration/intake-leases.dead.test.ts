@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { leaseDatabase, openDatabase, type Db } from '../../src/hosted/db.ts';
 import { IntakeLeases } from '../../src/hosted/intake-leases.ts';
 import type { HostedStore } from '../../src/hosted/store.ts';
+import { pause } from '../fixtures/hosted-instances.ts';
 import { grant, me, openForSuite, serverUrl, storeEngines } from '../fixtures/hosted-store.ts';
 
 /** Leases long enough that only a death seen through the lock can free them within the test. */
 const TIMES = { ttlMs: 120_000, aliveMs: 110_000, deadMs: 300 };
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const servers = storeEngines().filter(([name]) => name === 'PostgreSQL server');
 

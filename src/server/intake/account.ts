@@ -48,8 +48,7 @@ export class AccountRead {
 	 */
 	async read(charge: () => void): Promise<Response> {
 		const credential = await this.upstream.realtimeCredential().catch(() => null);
-		const live = credential !== null && this.live();
-		if (live) {
+		if (credential !== null && this.live()) {
 			const flight = this.#flight;
 			if (this.#kept?.credential !== credential && flight?.credential === credential)
 				await flight.done;
