@@ -95,6 +95,11 @@ export class AddressShare {
 
 	onChange(): void {}
 
+	/** Instances that called in the window as of the last sync, this one included. */
+	instances(): number {
+		return this.others.instances;
+	}
+
 	/** Whether a read of `streamer` may be sent now (and counted by `spent`). */
 	mayRead(streamer: string, now: number): boolean {
 		if (this.untilSync < 1) return false;

@@ -64,7 +64,20 @@ interface Window {
 	resetAt: number;
 	/** Not read from an answer: the window after a known one, guessed to start then (live()). */
 	guessedFrom?: number;
+	/** What the freshest answer (or the guess) told was left, every instance's sends counted. */
+	told: number;
+	/** Our sends on this budget up to the freshest answer's call (its lane's count, Ticket). */
+	toldAt: number;
 }
+
+/** Our sends on each budget at a call's send (its place in the lanes), to match its answer. */
+export interface Ticket {
+	ip: number;
+	authorization: number;
+}
+
+/** How soon a read held for answers asks again, if none arrives sooner (ms). */
+const BLIND_RECHECK_MS = 100;
 
 /**
  * Two answers whose resets lie further apart than this come from different windows: Reset is
@@ -107,8 +120,14 @@ export function readRateLimitHeaders(headers: HeaderSource): RateLimitHeaders | 
 export class BudgetBook {
 	private ip: Window | null = null;
 	private readonly authorizations = new Map<string, Window>();
+	/** Our sends on each budget since start: the IP's (key '') and each authorization's. */
+	private readonly lanes = new Map<string, number>();
 
-	constructor(readonly policy: BudgetPolicy = DOCUMENTED_POLICY) {}
+	constructor(
+		readonly policy: BudgetPolicy = DOCUMENTED_POLICY,
+		/** How many instances send on these budgets (hosted mode: those calling in the window). */
+		private readonly instances: () => number = () => 1
+	) {}
 
 	/** What is kept for claims at the end of a window of `limit`: at least one call. */
 	private reserveOf(limit: number): number {
@@ -135,8 +154,13 @@ export class BudgetBook {
 		now: number
 	): { w: Window; at: number } | null {
 		let holding: { w: Window; at: number } | null = null;
-		for (const w of this.windowsOf(authorization, now)) {
-			const at = priority === 'claim' ? (w.remaining <= 0 ? w.resetAt : now) : this.readAt(w, now);
+		for (const [lane, w] of this.windowsOf(authorization, now)) {
+			const at =
+				priority === 'claim'
+					? w.remaining <= 0
+						? w.resetAt
+						: now
+					: Math.max(this.readAt(w, now), this.blindAt(w, this.sentOn(lane), now));
 			if (at > now && (!holding || at > holding.at)) holding = { w, at };
 		}
 		return holding;
@@ -161,41 +185,84 @@ export class BudgetBook {
 		return Math.min(w.resetAt, Math.ceil(w.resetAt - above / perMs));
 	}
 
-	private windowsOf(authorization: string, now: number): Window[] {
-		return [this.live(this.ip, now), this.live(this.authorizations.get(authorization), now)].filter(
-			(w) => w !== null
-		);
+	/**
+	 * Several instances calling: a read that would leave more of our sends unanswered than our
+	 * part of what the freshest answer left above the floor waits for answers (now: it may go).
+	 */
+	private blindAt(w: Window, sent: number, now: number): number {
+		const instances = this.instances();
+		const blind = sent - w.toldAt;
+		if (instances <= 1 || blind <= 0) return now;
+		if (blind + 1 <= (w.told - this.floor(w, now)) / instances) return now;
+		return Math.min(w.resetAt, now + BLIND_RECHECK_MS);
 	}
 
-	/** A call is being sent: each known budget has one fewer left (until an answer says better). */
-	spend(authorization: string, now: number): void {
-		for (const w of this.windowsOf(authorization, now)) w.remaining = Math.max(0, w.remaining - 1);
+	private sentOn(lane: string): number {
+		return this.lanes.get(lane) ?? 0;
+	}
+
+	/** The known budgets of a call, each with its lane ('' the IP's, else the authorization). */
+	private windowsOf(authorization: string, now: number): [string, Window][] {
+		const out: [string, Window][] = [];
+		const ip = this.live(this.ip, now, '');
+		if (ip) out.push(['', ip]);
+		const own = this.live(this.authorizations.get(authorization), now, authorization);
+		if (own) out.push([authorization, own]);
+		return out;
+	}
+
+	/**
+	 * A call is being sent: each known budget has one fewer left (until an answer says better).
+	 * The ticket is the call's place among our sends, for observe() to match its answer.
+	 */
+	spend(authorization: string, now: number): Ticket {
+		for (const [, w] of this.windowsOf(authorization, now))
+			w.remaining = Math.max(0, w.remaining - 1);
+		const ip = this.sentOn('') + 1;
+		const own = this.sentOn(authorization) + 1;
+		this.lanes.set('', ip);
+		this.lanes.set(authorization, own);
+		return { ip, authorization: own };
 	}
 
 	/**
 	 * An answer to a call of `authorization` arrived at `now` with these headers (and `status`: a
 	 * 429 means the budget it names is spent, whatever Remaining says).
 	 */
-	observe(authorization: string, headers: RateLimitHeaders, status: number, now: number): void {
+	observe(
+		authorization: string,
+		headers: RateLimitHeaders,
+		status: number,
+		now: number,
+		/** The call's, from spend(); none: the answer counts as the freshest. */
+		ticket?: Ticket
+	): void {
+		const remaining = status === 429 ? 0 : headers.remaining;
 		const seen: Window = {
 			limit: headers.limit,
-			remaining: status === 429 ? 0 : headers.remaining,
-			resetAt: now + headers.resetS * 1000
+			remaining,
+			resetAt: now + headers.resetS * 1000,
+			told: remaining,
+			toldAt: -1
 		};
 		const { perIp, perAuthorization } = this.policy;
 		const isIp = headers.limit === perIp || headers.limit !== perAuthorization;
 		const isAuthorization = headers.limit === perAuthorization || headers.limit !== perIp;
-		if (isIp) this.ip = merge(this.live(this.ip, now), seen);
-		if (isAuthorization)
-			this.authorizations.set(
-				authorization,
-				merge(this.live(this.authorizations.get(authorization), now), seen)
-			);
+		if (isIp) {
+			this.ip = merge(this.live(this.ip, now, ''), seen);
+			told(this.ip, seen, ticket?.ip ?? this.sentOn(''));
+		}
+		if (isAuthorization) {
+			const w = merge(this.live(this.authorizations.get(authorization), now, authorization), seen);
+			this.authorizations.set(authorization, w);
+			told(w, seen, ticket?.authorization ?? this.sentOn(authorization));
+		}
 	}
 
 	/** Forgets an authorization (the streamer disconnected). */
 	forget(authorization: string): void {
 		this.authorizations.delete(authorization);
+		this.lanes.delete(authorization);
 	}
 
 	snapshot(now: number): BudgetSnapshot {
@@ -231,19 +298,22 @@ export class BudgetBook {
 	private peek(w: Window | null | undefined, now: number): Window | null {
 		if (!w || now < w.resetAt) return w ?? null;
 		if (now >= w.resetAt + this.policy.windowMs) return null;
-		return { limit: w.limit, remaining: w.limit, resetAt: now + this.policy.windowMs };
+		return { ...w, remaining: w.limit, resetAt: now + this.policy.windowMs };
 	}
 
 	/**
 	 * The window while it lasts; for one window's length after its reset, the next one (whole at
 	 * first, then lowered by our sends); after that the budget is unknown.
 	 */
-	private live(w: Window | null | undefined, now: number): Window | null {
+	private live(w: Window | null | undefined, now: number, lane: string): Window | null {
 		if (!w || now >= w.resetAt + this.policy.windowMs) return null;
 		if (now >= w.resetAt) {
 			w.remaining = w.limit;
 			w.resetAt = now + this.policy.windowMs;
 			w.guessedFrom = now;
+			// A whole window guessed: every send before it was in the windows before.
+			w.told = w.limit;
+			w.toldAt = this.sentOn(lane);
 		}
 		return w;
 	}
@@ -259,11 +329,23 @@ export class BudgetBook {
 function merge(known: Window | null, seen: Window): Window {
 	if (known?.guessedFrom !== undefined && seen.resetAt - known.guessedFrom > SAME_WINDOW_MS)
 		return { ...seen, remaining: Math.min(known.remaining, seen.remaining) };
-	if (!known || seen.resetAt - known.resetAt > SAME_WINDOW_MS) return seen;
+	if (!known || seen.resetAt - known.resetAt > SAME_WINDOW_MS) return { ...seen };
 	if (known.resetAt - seen.resetAt > SAME_WINDOW_MS) return known;
 	return {
 		limit: seen.limit,
 		remaining: Math.min(known.remaining, seen.remaining),
-		resetAt: Math.max(known.resetAt, seen.resetAt)
+		resetAt: Math.max(known.resetAt, seen.resetAt),
+		told: known.told,
+		toldAt: known.toldAt
 	};
+}
+
+/**
+ * The answer `seen` to the call at `at` (its lane's count) tells `w`'s count, if it is of that
+ * window and fresher than the answer that told it last.
+ */
+function told(w: Window, seen: Window, at: number): void {
+	if (w.resetAt - seen.resetAt > SAME_WINDOW_MS || at <= w.toldAt) return;
+	w.told = seen.told;
+	w.toldAt = at;
 }

@@ -112,6 +112,10 @@ export class AddressLedger implements AddressBudget {
 		this.listeners.push(listener);
 	}
 
+	instances(): number {
+		return this.share.instances();
+	}
+
 	snapshot(now: number): AddressSnapshot {
 		return this.share.snapshot(this.dbTime(now));
 	}

@@ -12,6 +12,8 @@ export interface AddressBudget {
 	spent(streamer: string, priority: CallPriority, now: number): void;
 	/** Calls `listener` whenever a held read may have become possible (a sync arrived). */
 	onChange(listener: () => void): void;
+	/** How many instances call from the address (those that called in the window; 1 alone). */
+	instances(): number;
 	snapshot(now: number): AddressSnapshot;
 }
 

@@ -13,7 +13,8 @@ import {
 	readRateLimitHeaders,
 	type BudgetPolicy,
 	type BudgetSnapshot,
-	type CallPriority
+	type CallPriority,
+	type Ticket
 } from '../core/rate-budget.ts';
 import { UpstreamClient } from './upstream.ts';
 import { addressPolicy, type AddressBudget } from './address-budget.ts';
@@ -65,7 +66,8 @@ interface Waiter {
 	go: (slot: Slot) => void;
 }
 
-type Slot = { ok: true } | { ok: false; response: Response };
+/** May go (its ticket, for observe() to match the answer to it), or the 429 to answer instead. */
+type Slot = { ok: true; ticket: Ticket } | { ok: false; response: Response };
 
 /** The longest a read is held for the calling address's budget alone (address-budget.ts). */
 const ADDRESS_WAIT_MS = 1000;
@@ -86,10 +88,10 @@ export class UpstreamBudget {
 
 	constructor(o: UpstreamBudgetOptions = {}) {
 		const policy = o.policy ?? DOCUMENTED_POLICY;
-		this.book = new BudgetBook(policy);
+		this.address = o.address ?? new AddressShare(addressPolicy(policy));
+		this.book = new BudgetBook(policy, () => this.address.instances());
 		this.maxWaitMs = o.maxWaitMs ?? 5_000;
 		this.now = o.now ?? Date.now;
-		this.address = o.address ?? new AddressShare(addressPolicy(policy));
 		this.address.onChange(() => {
 			if (this.waiting.length) this.wake(this.now());
 		});
@@ -102,10 +104,7 @@ export class UpstreamBudget {
 	admit(authorization: string, priority: CallPriority): Promise<Slot> | Slot {
 		const now = this.now();
 		const at = this.sendAt(authorization, priority, now);
-		if (at <= now) {
-			this.spend(authorization, priority, now);
-			return { ok: true };
-		}
+		if (at <= now) return { ok: true, ticket: this.spend(authorization, priority, now) };
 		if (at - now > this.maxWaitMs) return this.refuse(authorization, priority, at - now);
 		this.held += 1;
 		// A read held only for the calling address waits less: a page's reads go one at a time with
@@ -122,11 +121,16 @@ export class UpstreamBudget {
 		});
 	}
 
-	/** An answer from the upstream: its RateLimit-* headers update the budgets. */
-	observe(authorization: string, res: Response): void {
+	/**
+	 * An answer from the upstream (to the call of `ticket`): its RateLimit-* headers update the
+	 * budgets, and the reads held for answers look again.
+	 */
+	observe(authorization: string, res: Response, ticket?: Ticket): void {
 		if (res.status === 429) this.upstream429 += 1;
 		const headers = readRateLimitHeaders(res.headers);
-		if (headers) this.book.observe(authorization, headers, res.status, this.now());
+		if (!headers) return;
+		this.book.observe(authorization, headers, res.status, this.now(), ticket);
+		if (this.waiting.length) this.wake(this.now());
 	}
 
 	forget(authorization: string): void {
@@ -153,9 +157,9 @@ export class UpstreamBudget {
 		return priority === 'read' ? Math.max(at, this.address.readAt(authorization, now)) : at;
 	}
 
-	private spend(authorization: string, priority: CallPriority, now: number): void {
-		this.book.spend(authorization, now);
+	private spend(authorization: string, priority: CallPriority, now: number): Ticket {
 		this.address.spent(authorization, priority, now);
+		return this.book.spend(authorization, now);
 	}
 
 	/** Lets go what may go now, claims first, and sleeps until the next one may. */
@@ -169,11 +173,9 @@ export class UpstreamBudget {
 		let next = Infinity;
 		for (const w of order) {
 			const at = this.sendAt(w.authorization, w.priority, now);
-			if (at <= now) {
-				this.spend(w.authorization, w.priority, now);
-				this.release(w, { ok: true });
-			} else if (at > w.deadline)
-				this.release(w, this.refuse(w.authorization, w.priority, at - now));
+			if (at <= now)
+				this.release(w, { ok: true, ticket: this.spend(w.authorization, w.priority, now) });
+			else if (at > w.deadline) this.release(w, this.refuse(w.authorization, w.priority, at - now));
 			else next = Math.min(next, at);
 		}
 		if (next < Infinity) this.wake(next);
@@ -238,7 +240,7 @@ export class BudgetedUpstreamClient extends UpstreamClient {
 		);
 		if (!slot.ok) return slot.response;
 		const res = await super.send(method, path, body, sent, priority);
-		this.budget.observe(this.authorization, res);
+		this.budget.observe(this.authorization, res, slot.ticket);
 		return res;
 	}
 }

@@ -130,7 +130,14 @@ describe.skipIf(missing)('hosted instances with the database frozen', { timeout:
 					.log()
 					.filter((m) => new RegExp(`Viewer ${i}(?!\\d)`).test(m.text)).length;
 			const all = [0, 1, 2, 3, 4, 5, 6];
-			await until(() => all.every((i) => named(i) >= 1), 60_000);
+			await until(() => all.every((i) => named(i) >= 1), 60_000).catch(async (e: unknown) => {
+				// What to read when a thanks is missing: the chat entries as stored, and chat's log.
+				const entries = await sql<{ key: string; value: unknown }>`
+					select key, value from kept_entries where kind = 'chat'`.execute(db!);
+				console.error('[freeze] chat entries', JSON.stringify(entries.rows));
+				console.error('[freeze] chat', JSON.stringify(sim.control.chat().log()));
+				throw e;
+			});
 			expect(all.map(named)).toEqual(all.map(() => 1));
 			expect(named(100)).toBe(0);
 			// Healthy again once the database answers.

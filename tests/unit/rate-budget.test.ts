@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import {
 	BudgetBook,
 	readRateLimitHeaders,
-	type RateLimitHeaders
+	type RateLimitHeaders,
+	type Ticket
 } from '../../src/core/rate-budget.ts';
 
 /** Only the reserve kept (no share over time): the rules that hold whatever the share. */
@@ -165,6 +166,39 @@ describe('the rate-limit budgets', () => {
 		// Reads had the rest (less the reserve), spread over the window.
 		expect(reads).toBeGreaterThan(60);
 		expect(book.snapshot(59_900).authorizations.spent).toBe(0);
+	});
+
+	it('two instances reading at once keep the claims’ share between them: each reads blind only its part', () => {
+		// One streamer's 40 calls a 10-second window, read through two instances; the upstream
+		// answers each call 50 ms after it was sent, with the count left as it processed the call.
+		const policy = { ...SHARED, perAuthorization: 40, windowMs: 10_000 };
+		const run = (instances: number) => {
+			const books = [0, 1].map(() => new BudgetBook(policy, () => instances));
+			let left = 40;
+			for (const book of books) book.observe('oa_a', h(40, left, 10), 200, 0);
+			const answers: { at: number; book: BudgetBook; left: number; ticket: Ticket }[] = [];
+			let lowest = left;
+			for (let t = 0; t <= 1000; t += 10) {
+				for (const a of answers.filter((a) => a.at === t))
+					a.book.observe('oa_a', h(40, a.left, 10), 200, t, a.ticket);
+				// Each instance has reads waiting (a flood of them): it sends what its book allows.
+				for (const book of books)
+					while (book.sendAt('oa_a', 'read', t) <= t) {
+						left -= 1;
+						answers.push({ at: t + 50, book, left, ticket: book.spend('oa_a', t) });
+					}
+				lowest = Math.min(lowest, left);
+			}
+			return lowest;
+		};
+		// The floor in the first second: 4 (the reserve) and 20 (half of 40) over the time left, 24
+		// to 22. Each instance reads blind 8 of the 16 above it. Here every call of the first
+		// instance reaches the upstream before the other's, so its answers show none of the
+		// other's reads, and it reads a part of what it believes is left once more (4 of 8): the
+		// worst case, a quarter of the room above the floor taken from the claims' share.
+		expect(run(2)).toBeGreaterThanOrEqual(24 - 16 / 4 - 1);
+		// Had each counted itself alone, together they would have read the claims' share away.
+		expect(run(1)).toBeLessThan(12);
 	});
 
 	it('reads the three headers as whole numbers, or not at all', () => {

@@ -57,12 +57,12 @@ describe('the upstream budget of a process', () => {
 	it('while only the reserve is left, reads wait and claims go at once', async () => {
 		const budget = new UpstreamBudget({ policy: POLICY, maxWaitMs: 5000 });
 		budget.observe('oa_a', answer(200, 10, 2, 3));
-		expect(budget.admit('oa_a', 'claim')).toEqual({ ok: true });
+		expect(budget.admit('oa_a', 'claim')).toMatchObject({ ok: true });
 		const read = budget.admit('oa_a', 'read');
 		expect(read).toBeInstanceOf(Promise);
 		expect(budget.budgetSnapshot()).toMatchObject({ saturated: true, queued: { reads: 1 } });
 		await vi.advanceTimersByTimeAsync(3000);
-		expect(await read).toEqual({ ok: true });
+		expect(await read).toMatchObject({ ok: true });
 	});
 
 	it('a call that would wait longer than its page is answered 429 here, with the reset', async () => {
@@ -75,7 +75,7 @@ describe('the upstream budget of a process', () => {
 		expect(slot.response.headers.get('RateLimit-Limit')).toBe('10');
 		expect(Object.keys(await slot.response.json())).toEqual(['error']);
 		// Other streamers are not held back by this authorization's budget.
-		expect(budget.admit('oa_b', 'read')).toEqual({ ok: true });
+		expect(budget.admit('oa_b', 'read')).toMatchObject({ ok: true });
 		expect(budget.budgetSnapshot()).toMatchObject({
 			refusedHere: 1,
 			upstream429: 1,
@@ -87,10 +87,11 @@ describe('the upstream budget of a process', () => {
 		// 40 a minute per address: 4 kept, 20 for claims, 16 for everyone's reads.
 		const policy = { ...POLICY, perIp: 40, perAuthorization: 1000, reserve: 0.1, claimShare: 0.5 };
 		const budget = new UpstreamBudget({ policy, maxWaitMs: 5000 });
-		for (let i = 0; i < 16; i++) expect(budget.admit(`oa_${i}`, 'read')).toEqual({ ok: true });
+		for (let i = 0; i < 16; i++)
+			expect(budget.admit(`oa_${i}`, 'read')).toMatchObject({ ok: true });
 		const held = budget.admit('oa_y', 'read');
 		expect(held).toBeInstanceOf(Promise);
-		for (let i = 0; i < 20; i++) expect(budget.admit('oa_y', 'claim')).toEqual({ ok: true });
+		for (let i = 0; i < 20; i++) expect(budget.admit('oa_y', 'claim')).toMatchObject({ ok: true });
 		expect(budget.budgetSnapshot()).toMatchObject({
 			queued: { reads: 1, claims: 0 },
 			address: { limit: 40, readCeiling: 16, reads: 16, claims: 20, heldReads: 1 }
@@ -103,6 +104,6 @@ describe('the upstream budget of a process', () => {
 		expect(slot.response.headers.get('RateLimit-Limit')).toBe('40');
 		// A minute after the reads, the window has room again.
 		await vi.advanceTimersByTimeAsync(59_000);
-		expect(budget.admit('oa_y', 'read')).toEqual({ ok: true });
+		expect(budget.admit('oa_y', 'read')).toMatchObject({ ok: true });
 	});
 });
