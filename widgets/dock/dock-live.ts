@@ -41,11 +41,12 @@ export function liveReads(m: LiveMessage): LiveReads {
 		case 'rules':
 			return { snapshots: [], rules: true };
 		// Stored settings (the widgets' look) change nothing the dock shows: no upstream read.
-		// Thanks in chat changes the Chat section only (readsChat); the Activity reads its own
-		// (activity.svelte.ts).
+		// Thanks in chat changes the Chat section only (readsChat); the Activity and the chat
+		// commands read their own (activity.svelte.ts, commands.svelte.ts).
 		case 'settings':
 		case 'chat':
 		case 'activity':
+		case 'commands':
 			return { snapshots: [], rules: false };
 		default:
 			return { snapshots: ['tts', 'ttsHistory', 'media'], rules: true };
