@@ -24,8 +24,11 @@ export const ACTIVITY_KINDS = [
 export const ActivityKind = /*@__PURE__*/ z.enum(ACTIVITY_KINDS);
 export type ActivityKind = z.infer<typeof ActivityKind>;
 
-/** How the kit heard it: its own realtime intake, a signed webhook, or recovered after a gap. */
-export const ActivityVia = /*@__PURE__*/ z.enum(['realtime', 'webhook', 'recovered']);
+/**
+ * How the kit heard it: its own realtime intake, a signed webhook, or recovered after a gap; `kit`:
+ * the kit's own doing, which no event tells (a thanks it posted in chat).
+ */
+export const ActivityVia = /*@__PURE__*/ z.enum(['realtime', 'webhook', 'recovered', 'kit']);
 
 /**
  * A tip's TTS outcome: waiting in the queue, being read, read (played through), skipped by the

@@ -39,12 +39,14 @@ export function startThanker(
 	db: Db,
 	push: HostedPushChannel,
 	moderation: Required<ModerationStore>,
-	connections: HostedConnections
+	connections: HostedConnections,
+	activity: ActivityRecorder
 ): Thanker {
 	const thanker = new Thanker({
 		store: chatStore(new HostedKeptStore(CHAT, db, { push })),
 		moderation,
-		upstreamOf: (streamer) => connections.upstream(streamer)
+		upstreamOf: (streamer) => connections.upstream(streamer),
+		posted: (streamer, sent) => void activity.thanked(streamer, sent)
 	});
 	// Thanks owed by an instance that stopped go out from another: at start and now and then.
 	thanker.start(CHAT_SWEEP_MS);

@@ -204,8 +204,8 @@ async function openParts(o: HostedServeOptions): Promise<HostedParts> {
 	store.announceKeysWith((tx, streamerId) => push.announceKeys(streamerId, tx));
 	const keys = new OverlayKeyCache((key) => store.resolveOverlayKey(key), push);
 	const moderation = moderationStore(new HostedKeptStore(MODERATION, db, { push }));
-	const thanker = startThanker(db, push, moderation, connections);
 	const activity = startRecorder(db, push, config);
+	const thanker = startThanker(db, push, moderation, connections, activity);
 	const heard = activity.heardBy.bind(activity);
 	const intakes =
 		o.intakes === false ? null : startIntakes(db, push, connections, { ...o.intakes, heard });

@@ -88,7 +88,8 @@ function singleThanker(opts: AppOptions, moderator: Moderator, push: MemoryPushC
 		store: opts.chat ?? chatFile(null, push),
 		moderation: moderator.store,
 		upstreamOf: () => opts.upstream,
-		soleWriter: true
+		soleWriter: true,
+		posted: opts.activity && ((streamer, sent) => void opts.activity!.thanked(streamer, sent))
 	});
 	thanker.start();
 	return thanker;

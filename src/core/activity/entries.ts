@@ -188,6 +188,21 @@ export function videoOutcome(orderId: string, outcome: VideoOutcome, at: string)
 	};
 }
 
+/**
+ * The thanks the kit posted for a tip (one entry per tip thanked, keyed by its order id: a tip is
+ * thanked once), made once.
+ */
+export function thanksUpdate(orderId: string, name: string, text: string, at: string): EntryUpdate {
+	const key = `thanks_${orderId}`;
+	return {
+		key,
+		make: (prev) =>
+			prev
+				? null
+				: { id: key, kind: 'thanks', at, via: 'kit', updated_at: at, name, text, order_id: orderId }
+	};
+}
+
 /** The name the Activity's search matches: a tipper's, a requester's, a command's runner's. */
 export function nameOf(entry: ActivityEntry): string | null {
 	switch (entry.kind) {

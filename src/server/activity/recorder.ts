@@ -6,9 +6,10 @@
 // What changed is told on the push channel as `{ type: 'activity', ids }`: hints, no viewer text.
 import type { ActivityEntry } from '../../contract/activity.ts';
 import type { EventEnvelope, LiveMessage, QueueTip, TipModeration } from '../../contract/index.ts';
-import { moderationUpdate, tipKey } from '../../core/activity/entries.ts';
+import { moderationUpdate, thanksUpdate, tipKey } from '../../core/activity/entries.ts';
 import { eventUpdates } from '../../core/activity/from-event.ts';
 import type { ViewPart } from '../../core/view/parts.ts';
+import type { ThanksPosted } from '../chat/thanker.ts';
 import type { IntakeHeard } from '../intake/intake.ts';
 import { MemoryPushChannel, type PushSubscriptions } from '../live/push-channel.ts';
 import type { UpstreamClient } from '../upstream.ts';
@@ -77,6 +78,16 @@ export class ActivityRecorder implements ActivitySink {
 			return Promise.resolve();
 		}
 		return this.apply(streamer, [{ eventId: event.id, updates: made.updates }]).then(() => {});
+	}
+
+	/**
+	 * A thanks the kit posted in chat (chat/thanker.ts): one entry per tip it thanked, recorded once
+	 * per message (its id is the record's), whichever instance posted it.
+	 */
+	thanked(streamer: string, sent: ThanksPosted): Promise<void> {
+		const at = new Date(sent.at).toISOString();
+		const updates = sent.tips.map((t) => thanksUpdate(t.orderId, t.name, sent.text, at));
+		return this.apply(streamer, [{ eventId: `thanks:${sent.msg}`, updates }]).then(() => {});
 	}
 
 	/** Applies `heard` after the streamer's earlier records; the entries it made or changed. */

@@ -42,7 +42,17 @@ export interface ThankerOptions {
 	 * mode's instances) such an entry is settled once it is STALE_MS old.
 	 */
 	soleWriter?: boolean;
+	/** A thanks posted: its tips, for the Activity (activity/recorder.ts, thanked). */
+	posted?: (streamer: string, sent: ThanksPosted) => void;
 	now?: () => number;
+}
+
+/** A thanks message that went out: its id, its text, and the tips it thanked (by order id). */
+export interface ThanksPosted {
+	msg: string;
+	text: string;
+	at: number;
+	tips: { orderId: string; name: string }[];
 }
 
 /** A tip as its finish (or the played history) gave it. */
@@ -281,10 +291,13 @@ export class Thanker {
 		const state = await this.store.read(streamer);
 		const text = thanksText(state.thanks, taken, currency);
 		const outcome = await postChat(this.#o.upstreamOf(streamer), text, tries);
+		const at = this.#now();
 		await this.store.update(streamer, (s, tell) => {
-			settlePost(s, msg, text, outcome, this.#now());
+			settlePost(s, msg, text, outcome, at);
 			tell();
 		});
+		const tips = taken.map(([orderId, e]) => ({ orderId, name: e.name ?? 'someone' }));
+		if (outcome.ok) this.#o.posted?.(streamer, { msg, text, at, tips });
 	}
 
 	/**
