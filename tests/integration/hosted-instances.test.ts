@@ -63,7 +63,8 @@ describe.skipIf(missing)('several hosted instances on one PostgreSQL', { timeout
 			'011-kept-chat',
 			'012-kept-moderation',
 			'013-intake-leases',
-			'014-activity'
+			'014-activity',
+			'015-webhook-endpoints'
 		]);
 		for (const a of apps) {
 			const health = await fetch(`${a.origin}/healthz`);

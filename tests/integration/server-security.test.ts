@@ -191,7 +191,8 @@ describe('methods and calls off the allowlist', () => {
 		orderId: 'tip_1_abc',
 		name: 'deaths',
 		overlayId: 'o_0123abcd',
-		endpointId: 'we_81f0'
+		endpointId: 'we_81f0',
+		commandName: 'skip'
 	};
 	const offList = (Object.entries(ROUTES) as [string, Route][]).filter(([, r]) => !r.proxied);
 
@@ -304,7 +305,8 @@ async function gallery(): Promise<[string, Response][]> {
 			orderId: tip.order_id,
 			name: 'deaths',
 			overlayId,
-			endpointId: 'we_81f0'
+			endpointId: 'we_81f0',
+			commandName: 'skip'
 		})}`;
 		await take(`${name} with the key`, live, r.method, target);
 		// Another client, so that the failed-key limiter does not block the rest of the gallery.
