@@ -71,8 +71,9 @@ export const WEIGHT_CEILINGS: Record<string, number> = {
 	overlay: 110_900,
 	// The preview carries the settings editor (every widget's parameter table, howler for the
 	// sounds' play button) and, for its demo Chat panel, the push channel's reader: a page opened in
-	// a browser to set up, never an OBS source (the /control contract brings the Activity's routes).
-	preview: 76_300,
+	// a browser to set up, never an OBS source (the /control contract brings the Activity's routes;
+	// demo mode's box to type a chat line as a viewer or a moderator, about 650 B).
+	preview: 77_100,
 	'widget-celebration': 65_000,
 	'widget-counters': 67_900,
 	'widget-leaderboard': 39_200,
