@@ -70,6 +70,7 @@ async function rig(answer?: () => Response) {
 	};
 	return {
 		thanker,
+		moderation,
 		read,
 		up,
 		sent: up.sent,
@@ -216,6 +217,38 @@ describe('the thanks sender', () => {
 		expect(status.recent[0]).toMatchObject({ outcome: 'unsure', code: 'interrupted', tips: 2 });
 		expect(up.posted).toEqual([]);
 		thanker.close();
+	});
+
+	it('waits for a decision stored after the finish: thanked once it is stored read', async () => {
+		const r = await rig();
+		const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+		const decision = (orderId: string, outcome: 'read' | 'hold') => ({
+			orderId,
+			outcome,
+			rule: null,
+			spans: [],
+			by: 'rules' as const,
+			decidedAt: new Date().toISOString()
+		});
+		const moderation = r.moderation;
+		for (const [orderId, name] of [
+			['tip_late', 'Late'],
+			['tip_held', 'Held']
+		]) {
+			await r.thanker.beforeFinish('s', orderId);
+			await r.thanker.afterFinish('s', orderId, {
+				success: true,
+				tip: { order_id: orderId, name, amount: 3, is_replay: false, is_sub_reward: false }
+			});
+		}
+		await vi.advanceTimersByTimeAsync(5_000);
+		expect(r.up.posted).toEqual([]);
+		// The decisions' own writes settle after a store outage, after the finishes' answers.
+		await moderation.decide('s', [decision('tip_late', 'read'), decision('tip_held', 'hold')]);
+		await vi.advanceTimersByTimeAsync(60_000);
+		expect(r.up.posted).toEqual(['Thanks Late!']);
+		errors.mockRestore();
+		r.thanker.close();
 	});
 
 	it('thanks a tip once whose note and settling the store did not take while it was away', async () => {

@@ -48,12 +48,8 @@ export interface ThankerOptions {
 }
 
 /** A thanks message that went out: its id, its text, and the tips it thanked (by order id). */
-export interface ThanksPosted {
-	msg: string;
-	text: string;
-	at: number;
-	tips: { orderId: string; name: string }[];
-}
+export type ThanksPosted = { msg: string; text: string; at: number; tips: TipThanked[] };
+type TipThanked = { orderId: string; name: string };
 
 /** A tip as its finish (or the played history) gave it. */
 export type ReadTip = Pick<HistoryTip, 'name' | 'amount' | 'is_replay' | 'is_sub_reward'>;
@@ -161,7 +157,9 @@ export class Thanker {
 			const entry = state.entries[orderId];
 			if (entry ? entry.state !== 'finishing' : !state.thanks.enabled) return;
 			const tip = read.data.tip;
-			const thank = await this.#isRead(streamer, orderId, tip);
+			const thank = await this.#isRead(streamer, orderId, tip, true);
+			// No decision stored yet (its own write settles after a store outage): asked again later.
+			if (thank === null) throw new Error(`${orderId}: its moderation decision is not stored yet`);
 			await this.#settleFinishing(streamer, orderId, thank ? tip : null);
 		} catch (err) {
 			logged(err);
@@ -374,11 +372,12 @@ export class Thanker {
 	 * A tip with an amount, not a replay (its tipper was thanked the first time) nor a sub reward,
 	 * that moderation decided `read` (or a person approved).
 	 */
-	async #isRead(streamer: string, orderId: string, tip: ReadTip): Promise<boolean> {
+	/** Whether the tip is thanked; `pending`: null while its decision is not stored yet. */
+	async #isRead(streamer: string, orderId: string, tip: ReadTip, pending = false) {
 		if (tip.is_replay || tip.is_sub_reward || tip.amount === null || !(tip.amount > 0))
 			return false;
 		const decision = (await this.#o.moderation.get(streamer, [orderId])).get(orderId);
-		return decision?.outcome === 'read';
+		return decision === undefined && pending ? null : decision?.outcome === 'read';
 	}
 
 	#later(streamer: string, at: number): void {
