@@ -1,7 +1,7 @@
 // What makes the TTS and media players read their queue again from the push channel
 // (widgets/shared/queue-watch.ts): a decision changed or the channel came back, never news that
-// leaves the queue as it is (stored settings, a thanks posted in chat), so an OBS source makes no
-// upstream read for them.
+// leaves the queue as it is (stored settings, a thanks posted in chat, the Activity's and the chat
+// commands' changes), so an OBS source makes no upstream read for them.
 import { describe, expect, it } from 'vitest';
 import { readsAgain } from '../../widgets/shared/queue-watch.ts';
 
@@ -14,8 +14,10 @@ describe('readsAgain', () => {
 		expect(readsAgain({ type: 'hello' }, 0)).toBe(false);
 	});
 
-	it('does not read for stored settings or the chat', () => {
+	it('does not read for stored settings, the chat, the Activity or the chat commands', () => {
 		expect(readsAgain({ type: 'settings', target: 'tts', version: 3 }, 1)).toBe(false);
 		expect(readsAgain({ type: 'chat' }, 1)).toBe(false);
+		expect(readsAgain({ type: 'activity', ids: ['tip_tip_1_a'] }, 1)).toBe(false);
+		expect(readsAgain({ type: 'commands' }, 1)).toBe(false);
 	});
 });

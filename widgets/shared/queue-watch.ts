@@ -17,10 +17,12 @@ export const pending = (item: Moderated) => item.moderation?.outcome === 'pendin
 
 /**
  * Whether a push channel message may change what a page shows of the queues: a decision changed,
- * or the channel (re)connected. Not stored settings (the page hands them to applySettings: the
- * queues are the same), nor the chat's news (a thanks posted: the dock's and the preview's).
+ * the rules saved, or the channel (re)connected. Nothing else: stored settings (the page hands
+ * them to applySettings: the queues are the same), nor the dock's news (a thanks posted, the
+ * Activity, the chat commands), which come with every event and would cost a read each.
  */
-export const touchesQueues = (m: LiveMessage) => m.type !== 'settings' && m.type !== 'chat';
+export const touchesQueues = (m: LiveMessage) =>
+	m.type === 'decision' || m.type === 'rules' || m.type === 'hello' || m.type === 'resync';
 
 /**
  * Whether a push channel message makes a player read its queue again (touchesQueues), but not a
