@@ -6,7 +6,11 @@
 // connected and nothing happening: the upstream reads (GETs) per streamer and minute. Then one
 // instance killed with SIGKILL: how long until the others have every intake connected again, and
 // how many moved; and, started again, how long until the spread is even (nobody over its share
-// plus a tenth, intakes.ts).
+// plus a tenth, intakes.ts). Once, the heap one streamer's live view takes with 50 tips and 20
+// videos queued (bench/view-memory.ts, in a process of its own with its GC exposed).
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { sleep } from '../lib.ts';
 import { INSTANCES, N, restMinutes, SOURCES, windowS } from './args.ts';
 import type { SourcesResult } from './client.ts';
@@ -133,6 +137,7 @@ export async function intake(
 			(connectedMs ?? NaN) / 1000
 		);
 		figures.add("intake: warm-up, last sign-in to the intakes' last read", (readMs ?? NaN) / 1000);
+		await viewMemory(figures);
 	}
 	await held(d, figures);
 	const open = await d.client.ask<SourcesResult>({
@@ -147,6 +152,22 @@ export async function intake(
 	await atRest(d, figures);
 	await takeover(d, figures, run);
 	await d.client.ask({ type: 'sources', on: false });
+}
+
+/**
+ * The heap one live view adds (KB) for a streamer with 50 tips and 20 videos queued and 25 of each
+ * played: bench/view-memory.ts's figure, measured in a process of its own whose GC it can run.
+ */
+async function viewMemory({ add }: Figures): Promise<void> {
+	const script = fileURLToPath(new URL('../view-memory.ts', import.meta.url));
+	const { stdout } = await promisify(execFile)(
+		process.execPath,
+		['--expose-gc', '--import', 'tsx', script],
+		{ env: { ...process.env, PLAYED: '25' } }
+	).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
+	const kb = /heap per view: ([\d.]+) KB/.exec(stdout)?.[1];
+	add("intake: a live view's heap, 50 tips and 20 videos queued", kb ? Number(kb) : NaN);
+	log(`intake: ${stdout.trim().split('\n').join('; ')}`);
 }
 
 /** One intake and one upstream socket per streamer, and how they spread over the instances. */
