@@ -1,4 +1,5 @@
-// Every budget of the widget bench (`npm run bench`) in one place. The bench prints each figure
+// Every budget of the widget bench (`npm run bench`) in one place, and the live view's memory mark
+// (`npm run bench:view`, and bench:hosted's intake part, which runs it). The bench prints each figure
 // against its budget; tests hold the deterministic ones (bytes, call counts) to these numbers.
 // docs/performance.md describes each figure and how it is measured.
 
@@ -107,3 +108,6 @@ export const CALLS_PER_CONNECT: readonly string[] = [
 	'GET /tts/queue'
 ];
 export const CALLS_PER_RECONNECT: readonly string[] = ['POST /realtime/token', 'GET /tts/queue'];
+
+/** The most heap one streamer's live view may add (KB): 50 tips and 20 videos queued, 25 played. */
+export const VIEW_HEAP_MARK_KB = 64;

@@ -4,13 +4,12 @@
 // wire, JSON-parsed). Prints the heap each view adds, after GC, and exits 1 past the mark of 64 KB
 // (docs/performance.md).
 // Run: npm run bench:view (PLAYED=50 npm run bench:view for 50 of each played).
+import { VIEW_HEAP_MARK_KB as MARK_KB } from './budgets.ts';
 import { LiveView } from '../src/core/view/live-view.ts';
 import { VIEW_PARTS } from '../src/core/view/parts.ts';
 import { SimModel } from '../src/sim/model/model.ts';
 
 const VIEWS = 200;
-/** The most one view may add (KB), with 25 of each played. */
-const MARK_KB = 64;
 const PLAYED = Number(process.env.PLAYED ?? 25);
 const MESSAGE = 'Thanks for the stream, this one is for the new microphone! Keep it up :)';
 

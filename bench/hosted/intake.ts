@@ -160,11 +160,12 @@ export async function intake(
  */
 async function viewMemory({ add }: Figures): Promise<void> {
 	const script = fileURLToPath(new URL('../view-memory.ts', import.meta.url));
-	const { stdout } = await promisify(execFile)(
-		process.execPath,
-		['--expose-gc', '--import', 'tsx', script],
-		{ env: { ...process.env, PLAYED: '25' } }
-	).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
+	const { stdout } = await promisify(execFile)(process.execPath, [
+		'--expose-gc',
+		'--import',
+		'tsx',
+		script
+	]).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
 	const kb = /heap per view: ([\d.]+) KB/.exec(stdout)?.[1];
 	add("intake: a live view's heap, 50 tips and 20 videos queued", kb ? Number(kb) : NaN);
 	log(`intake: ${stdout.trim().split('\n').join('; ')}`);
