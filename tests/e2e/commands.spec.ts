@@ -6,10 +6,10 @@ import type { Page } from '@playwright/test';
 import {
 	fast,
 	LONG,
-	reading as readingNow,
 	ttsFinishesOf,
 	ttsReady,
 	ttsStartsOf,
+	wasRead,
 	watchPlayback
 } from './dock.helpers.ts';
 import { eventually, expect, test, textOf, type Stack } from './fixtures.ts';
@@ -108,7 +108,7 @@ test("a moderator's !approve plays the held tip of that name once", async ({ pag
 	// A start before its decision was known may have been granted and given straight back.
 	const startsBefore = ttsStartsOf(stack, held.order_id).length;
 	expect(await type(preview, '!approve big spender', 'moderator')).toBe('a command ran');
-	await readingNow(page, held.order_id);
+	await wasRead(page, held.order_id);
 	await eventually(() => ttsFinishesOf(stack, held.order_id).length === 1);
 	expect(ttsStartsOf(stack, held.order_id).length - startsBefore).toBe(1);
 	// Run again, it finds nothing held: the tip is not played twice.

@@ -12,11 +12,11 @@ import {
 	openDock,
 	outcome,
 	press,
-	reading,
 	rows,
 	ttsBesideDock,
 	ttsFinishesOf,
-	ttsStartsOf
+	ttsStartsOf,
+	wasRead
 } from './dock.helpers.ts';
 import { LONG_MESSAGE_UNBROKEN, LONG_NAME } from './content.ts';
 import { openRules, RULES, storedRules, type } from './moderation.helpers.ts';
@@ -90,7 +90,7 @@ test('a Hold word saved in the dock holds a tip with it; Approve has the TTS wid
 	await expect
 		.poll(() => outcome(page, 'held'), { timeout: REACT_MS })
 		.toBe('done: approved: Held one’s tip will be read');
-	await reading(widget, tip.order_id);
+	await wasRead(widget, tip.order_id);
 	await eventually(() => ttsFinishesOf(stack, tip.order_id).length === 1, 30_000);
 	expect(ttsStartsOf(stack, tip.order_id).length - startsBefore).toBe(1);
 	await expect

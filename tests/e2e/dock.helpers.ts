@@ -75,14 +75,22 @@ export async function replayedOnce(stack: Stack): Promise<{ replay: string; afte
 /**
  * Before the page's first script: remembers every media element the page plays (howler's <audio>,
  * the media widget's <video>, attached or not) and every TTS alert card shown, so the test can ask
- * what sounds now (`__sounding`) and which tips were ever on screen (`__cards`).
+ * what sounds now (`__sounding`), what ever sounded (`__heard`) and which tips were ever on screen
+ * (`__cards`).
  */
 export async function watchPlayback(page: Page): Promise<void> {
 	await page.addInitScript(() => {
-		const w = window as unknown as { __sounding: () => string[]; __cards: string[] };
+		const w = window as unknown as {
+			__sounding: () => string[];
+			__heard: string[];
+			__cards: string[];
+		};
 		const played = new Set<HTMLMediaElement>();
+		w.__heard = [];
 		const play = HTMLMediaElement.prototype.play;
 		HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+			if (!played.has(this))
+				this.addEventListener('playing', () => w.__heard.push(this.currentSrc || this.src));
 			played.add(this);
 			return play.call(this);
 		};
@@ -116,6 +124,26 @@ export async function reading(page: Page, orderId: string): Promise<void> {
 		.poll(async () => (await sounding(page)).some((src) => src.includes(`/audio/${orderId}`)), {
 			timeout: 20_000
 		})
+		.toBe(true);
+}
+
+/**
+ * The page has read this tip's own audio, now or at any moment since it loaded: for a tip whose
+ * short message may be over before the test looks (`reading` asks for the moment itself).
+ */
+export async function wasRead(page: Page, orderId: string): Promise<void> {
+	await expect
+		.poll(
+			() =>
+				page.evaluate(
+					(id) =>
+						(window as unknown as { __heard: string[] }).__heard.some((src) =>
+							src.includes(`/audio/${id}`)
+						),
+					orderId
+				),
+			{ timeout: 20_000 }
+		)
 		.toBe(true);
 }
 

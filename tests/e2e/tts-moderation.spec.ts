@@ -7,11 +7,11 @@ import type { Page } from '@playwright/test';
 import {
 	cards,
 	fast,
-	reading,
 	sounding,
 	ttsFinishesOf,
 	ttsReady,
 	ttsStartsOf,
+	wasRead,
 	watchPlayback
 } from './dock.helpers.ts';
 import { eventually, expect, test, type Stack } from './fixtures.ts';
@@ -90,7 +90,7 @@ test('a held tip lets the next one play, and is read once after Approve', async 
 		order_id: held.order_id
 	});
 	expect(approved.outcome).toBe('done');
-	await reading(reader, held.order_id);
+	await wasRead(reader, held.order_id);
 	await eventually(() => ttsFinishesOf(stack, held.order_id).length === 1);
 	expect(ttsStartsOf(stack, held.order_id).length - startsBefore).toBe(1);
 });
@@ -101,7 +101,7 @@ test('a rule saved while the source is open applies to its next tip, without a r
 }) => {
 	const reader = await widget(page, stack);
 	const before = stack.sim.control.createTip({ name: 'One', amount: 2, message: 'hello friend' });
-	await reading(reader, before.order_id);
+	await wasRead(reader, before.order_id);
 	await eventually(() => ttsFinishesOf(stack, before.order_id).length === 1);
 	await saveRules(stack, { words: [{ text: 'friend', outcome: 'no_voice' }] });
 	const after = stack.sim.control.createTip({ name: 'Two', amount: 2, message: 'bye friend' });
