@@ -9,6 +9,15 @@ import { retryAfterMs } from '../core/backoff.ts';
 import { RateLimitedLog, type Warn } from './rate-limited-log.ts';
 
 /**
+ * How long after an event its id goes with the page's reads (ApiClient.sawEvent): well past the
+ * moment the token endpoint's own socket has it too, and well inside the few dozen last events its
+ * view remembers (src/core/view/live-view.ts), so a read never waits for one it has forgotten.
+ */
+export const SEEN_EVENT_MS = 10_000;
+/** The most event ids a read names (the latest): events come in any order, so not only the last. */
+export const SEEN_EVENTS_MAX = 8;
+
+/**
  * POST /token 200 body, parsed leniently (the server emits it strictly). Built for each answer
  * (once a connect) and garbage after it, rather than held for the page's life.
  */
@@ -117,6 +126,8 @@ export class ApiClient {
 	readonly #refusedListeners = new Set<(refusal: KeyRefusal) => void>();
 	/** The latest read tickets the token endpoint handed out (X-Read-Ticket), each sent once. */
 	#tickets: string[] = [];
+	/** The last events the page's realtime socket brought, and when (sawEvent), oldest first. */
+	#lastEvents: { id: string; at: number }[] = [];
 
 	constructor(options: ApiClientOptions) {
 		this.#credential = options.credential ?? { 'X-Overlay-Key': options.overlayKey ?? '' };
@@ -216,6 +227,17 @@ export class ApiClient {
 	}
 
 	/**
+	 * The page's realtime socket brought event `id` (realtime.ts): for SEEN_EVENT_MS, every read
+	 * names it (X-Seen-Event, with the others of the last SEEN_EVENTS_MAX), so that an answer the token endpoint gives from its own view of the
+	 * stream holds it (src/server/intake/page-reads.ts): a re-read the event asked for never comes
+	 * back without it.
+	 */
+	sawEvent(id: string): void {
+		this.#lastEvents.push({ id, at: Date.now() });
+		if (this.#lastEvents.length > SEEN_EVENTS_MAX) this.#lastEvents.shift();
+	}
+
+	/**
 	 * Where the token endpoint's push channel (`path`: /live) is for this client, and the
 	 * credential headers its socket's first frame carries (live.ts); counted as a call `live`.
 	 */
@@ -240,6 +262,9 @@ export class ApiClient {
 		if (body !== undefined) headers['Content-Type'] = 'application/json';
 		const t = ticket && this.#tickets.shift();
 		if (t) headers['X-Read-Ticket'] = t;
+		const since = Date.now() - SEEN_EVENT_MS;
+		const seen = method === 'GET' ? this.#lastEvents.filter((e) => e.at > since) : [];
+		if (seen.length) headers['X-Seen-Event'] = seen.map((e) => e.id).join(',');
 		const abort = new AbortController();
 		const timer = setTimeout(() => abort.abort(), this.#timeoutMs);
 		let res: Response;

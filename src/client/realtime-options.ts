@@ -35,7 +35,8 @@ export interface Timers {
 }
 
 export interface RealtimeOptions {
-	api: Pick<ApiClient, 'mintToken'>;
+	/** `sawEvent`: told of every event the socket brings (the page's reads name the last one). */
+	api: Pick<ApiClient, 'mintToken'> & Partial<Pick<ApiClient, 'sawEvent'>>;
 	/** The events the page's widgets read (groups of the contract's catalog); others are ignored. */
 	events: EventTable;
 	/** A known event, validated and deduplicated by id. */

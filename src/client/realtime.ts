@@ -212,6 +212,7 @@ export class RealtimeConnection {
 		if (this.#deduper.seen(parsed.event.id)) return;
 		this.lastEventId = parsed.event.id;
 		this.lastEventAt = this.#now();
+		this.#opts.api.sawEvent?.(parsed.event.id);
 		this.#notify('onEvent', () => this.#opts.onEvent?.(parsed.event));
 	}
 

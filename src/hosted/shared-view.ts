@@ -5,6 +5,8 @@
 // database when a page asks and the copy is stale: a part told changed, or the lease's end that the
 // last read saw has passed (the holder may have died: its parts are trusted no longer than its
 // lease). No copy answers a part that the holder is not sure of, or that another epoch wrote.
+// With the parts, the holder writes the event ids its view had last (the row SEEN_ROW): a page's
+// read that names an event waits until the copy has it (src/server/intake/page-reads.ts).
 import { sql } from 'kysely';
 import { LiveView } from '../core/view/live-view.ts';
 import { VIEW_PARTS, type Snapshots, type ViewPart } from '../core/view/parts.ts';
@@ -20,6 +22,8 @@ import type { HostedPushChannel } from './push-channel.ts';
 const WRITE_RETRY_MS = 1_000;
 /** With no holder, a follower looks again this much later at the earliest. */
 const NO_HOLDER_MS = 1_000;
+/** The row of `view_parts` beside the parts: the event ids the holder's view had when it wrote. */
+const SEEN_ROW = 'seen';
 
 /** The holder's side: the parts its intake changed, written and told, one write at a time. */
 export class ViewPublisher {
@@ -56,7 +60,11 @@ export class ViewPublisher {
 		const parts = [...this.#dirty];
 		this.#dirty.clear();
 		const view = this.view();
-		const rows = parts.map((part) => ({ part, body: partSnapshot(view, part) }));
+		const rows: { part: string; body: unknown }[] = parts.map((part) => ({
+			part,
+			body: partSnapshot(view, part)
+		}));
+		rows.push({ part: SEEN_ROW, body: view.seenIds() });
 		const { streamer, epoch } = this.lease;
 		try {
 			await this.db.transaction().execute(async (tx) => {
@@ -199,6 +207,8 @@ export class FollowerView implements ViewSource {
 		const { rows } = inTime.value;
 		this.#held = rows.length > 0;
 		const bodies = new Map(rows.map((r) => [r.part, jsonColumn(r.body)]));
+		const seen = bodies.get(SEEN_ROW);
+		if (Array.isArray(seen)) this.view.noteSeen(seen.filter((id) => typeof id === 'string'));
 		// The parts are kept as the holder wrote them from its own view, whose reads were checked.
 		for (const part of VIEW_PARTS) {
 			const body = bodies.get(part);

@@ -1,7 +1,9 @@
 // The streamers' intakes on several hosted instances sharing one PostgreSQL (src/hosted/intakes.ts):
 // exactly one instance holds a signed-in streamer's intake (one realtime connection to the
 // upstream, counted on the simulator), the other instances answer their pages' reads from the view
-// it shares, and when the holder stops (SIGTERM's drain) another takes the intake over at once.
+// it shares, and when the holder stops (SIGTERM's drain) another takes the intake over at once. A
+// page's read that names the events its own socket brought (X-Seen-Event) is answered holding
+// them on either instance, however soon after them it comes.
 // A holder killed outright is in hosted-intake.kill.test.ts.
 import { describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/hosted/crypto.ts';
@@ -31,9 +33,11 @@ async function overlayKey(): Promise<string> {
 	return (await new HostedStore(db!, new SecretBox(SECRET)).overlayKey(id))!;
 }
 
-/** A page's read of /api on `app`. */
-async function read(app: HostedApp, key: string, path: string) {
-	const res = await fetch(`${app.origin}/api${path}`, { headers: { 'x-overlay-key': key } });
+/** A page's read of /api on `app`, naming the events `seen` its socket brought, if any. */
+async function read(app: HostedApp, key: string, path: string, seen?: string) {
+	const headers: Record<string, string> = { 'x-overlay-key': key };
+	if (seen) headers['x-seen-event'] = seen;
+	const res = await fetch(`${app.origin}/api${path}`, { headers });
 	return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -102,6 +106,35 @@ describe.skipIf(missing)('hosted intakes', { timeout: 90_000 }, () => {
 		const me = upstreamReads(sim, '/me');
 		for (let i = 0; i < 5; i++) expect((await read(other, key, '/me')).status).toBe(200);
 		expect(upstreamReads(sim, '/me') - me).toBe(1);
+	});
+
+	it('a read naming the events the page heard is answered holding them, from the view or else upstream', async () => {
+		const { sim, apps } = await deployment(2);
+		await signIn(sim, apps[0], apps[1]);
+		const key = await overlayKey();
+		const holder = await holderOf(apps);
+		const other = apps.find((a) => a !== holder)!;
+		await eventually(async () => (await read(other, key, '/tts/queue')).status === 200);
+		const holds = (q: { body: Record<string, unknown> }, orderId: string) =>
+			(q.body.items as { order_id: string }[]).some((i) => i.order_id === orderId);
+		const heard: string[] = [];
+		for (let i = 0; i < 4; i++) {
+			const tip = await api(sim, 'POST', '/tips', { body: { name: 'Cy', amount: 2, paid: true } });
+			const orderId = tip.body.tip.order_id as string;
+			heard.push(sim.control.log.events('tip.created').find((e) => e.order_id === orderId)!.id);
+			// At once, as a page whose own socket brought the tip first: each instance waits for it.
+			const [there, here] = await Promise.all(
+				[other, holder].map((app) => read(app, key, '/tts/queue', heard.join(',')))
+			);
+			expect(holds(there, orderId) && holds(here, orderId)).toBe(true);
+		}
+		// An event the view never has (here, one that never was): past the wait, read upstream.
+		const before = upstreamReads(sim, '/tts/queue');
+		const tip = await api(sim, 'POST', '/tips', { body: { name: 'Di', amount: 1, paid: true } });
+		const q = await read(other, key, '/tts/queue', 'evt_never_sent');
+		expect(q.status).toBe(200);
+		expect(holds(q, tip.body.tip.order_id as string)).toBe(true);
+		expect(upstreamReads(sim, '/tts/queue') - before).toBeGreaterThanOrEqual(1);
 	});
 
 	it('the holder that stops gives its lease up, and the other instance takes the intake over at once', async () => {

@@ -31,7 +31,11 @@ describe('RealtimeConnection', () => {
 
 	it('delivers tip.created for a POST /tips as a validated, typed event', async () => {
 		const r = await rig();
-		const c = connect(r);
+		// The page's ApiClient is told of each event (its reads name the last ones: api.ts).
+		const told: string[] = [];
+		const c = connect(r, {
+			api: { mintToken: () => r.api.mintToken(), sawEvent: (id) => told.push(id) }
+		});
 		await until(() => c.conn.state === 'open', WAIT);
 		const orderId = await postTip(r.sim, 'Ada');
 		await until(() => c.events.some((e) => e.type === 'tip.created'), WAIT);
@@ -41,6 +45,7 @@ describe('RealtimeConnection', () => {
 		expect(event.data.tip.name).toBe('Ada');
 		expect(event.id).toMatch(/^evt_/);
 		expect(c.conn.lastEventId).toBe(c.events[c.events.length - 1].id);
+		expect(told).toEqual(c.events.map((e) => e.id));
 		expect(c.conn.lastEventAt).toBeGreaterThan(0);
 	});
 

@@ -3,12 +3,16 @@
 // part) and is answered from it, but goes upstream at once when none is on its way, and past the
 // wait when the read does not land. A tip goal of an overlay the view does not hold has the goals
 // read again, shared by the pages that ask meanwhile and bounded for overlays that are not there.
+// A read that names events the page's socket brought is answered once the view has them too, and
+// goes upstream past the wait when it never does (an event waited for in vain is not waited for
+// again).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Counter } from '../../src/contract/index.ts';
 import {
 	answerFromIntake,
 	GOAL_MISS_MS,
 	GOAL_REREAD_MS,
+	seenEvents,
 	type ViewSource
 } from '../../src/server/intake/page-reads.ts';
 import { FakeIntake } from '../fixtures/view-source.ts';
@@ -24,7 +28,7 @@ const counter = (name: string, value: number): Counter => ({
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 const countersRead = (source: ViewSource, waitMs?: number) =>
-	answerFromIntake(source, 'countersList', {}, {}, waitMs);
+	answerFromIntake(source, 'countersList', {}, {}, { waitMs });
 
 describe('a page’s read from the view', () => {
 	it('is answered at once when the view is sure, and not for a read the view does not keep', async () => {
@@ -61,6 +65,55 @@ describe('a page’s read from the view', () => {
 	});
 });
 
+describe('a page’s read naming the events its socket brought', () => {
+	const counterEvent = (id: string, value: number) => ({
+		id,
+		type: 'counter.updated',
+		created_at: '2026-11-29T12:00:01Z',
+		data: { counter: counter('wins', value), previous: value - 1 }
+	});
+	/** An intake whose view is sure of the counters, the wins at 1. */
+	function intakeWithWins(): FakeIntake {
+		const intake = new FakeIntake();
+		intake.read('counters');
+		intake.land('counters', { counters: [counter('wins', 1)] });
+		return intake;
+	}
+	const named = (source: ViewSource, seen: string[], waitMs = 60_000) =>
+		answerFromIntake(source, 'countersList', {}, {}, { seen, waitMs });
+
+	it('waits until the view has them, and is answered holding them', async () => {
+		const intake = intakeWithWins();
+		intake.hear(counterEvent('evt_a1', 2));
+		const page = named(intake, ['evt_a1', 'evt_b2']);
+		await settled();
+		expect(intake.waiting).toBe(1);
+		intake.hear(counterEvent('evt_b2', 3));
+		expect(await page).toEqual({ counters: [expect.objectContaining({ value: 3 })] });
+		// Had already: answered at once.
+		expect(await named(intake, ['evt_b2'], 0)).toEqual({
+			counters: [expect.objectContaining({ value: 3 })]
+		});
+	});
+
+	it('goes upstream past the wait when the view never has one of them, and waits for it once', async () => {
+		const intake = intakeWithWins();
+		expect(await named(intake, ['evt_never'], 20)).toBeNull();
+		// Named again (a read replayed long after, an event the view forgot): not waited for.
+		expect(await named(intake, ['evt_never'])).toEqual({ counters: [counter('wins', 1)] });
+	});
+
+	it('takes only event ids from the header: anything else is ignored', () => {
+		expect(seenEvents(undefined)).toEqual([]);
+		expect(seenEvents('evt_a1, evt_b-2,tip_3,evt_,evt_x y,' + 'evt_' + 'z'.repeat(200))).toEqual([
+			'evt_a1',
+			'evt_b-2'
+		]);
+		const many = Array.from({ length: 40 }, (_, i) => `evt_${i}`).join(',');
+		expect(seenEvents(many)).toHaveLength(16);
+	});
+});
+
 describe('a page’s read of a tip goal the view does not hold', () => {
 	const goal = (title: string) => ({
 		enabled: true,
@@ -71,7 +124,7 @@ describe('a page’s read of a tip goal the view does not hold', () => {
 		current: 0
 	});
 	const goalRead = (source: ViewSource, overlayId: string) =>
-		answerFromIntake(source, 'tipGoalRead', { overlayId }, {}, 60_000);
+		answerFromIntake(source, 'tipGoalRead', { overlayId }, {}, { waitMs: 60_000 });
 	/** An intake whose view is sure of the goals of `ids`. */
 	function intakeWith(...ids: string[]): FakeIntake {
 		const intake = new FakeIntake();
@@ -125,6 +178,8 @@ describe('a page’s read of a tip goal the view does not hold', () => {
 		intake.read('ttsHistory');
 		intake.land('ttsHistory', { tips: [], has_more: false });
 		intake.read('ttsHistory');
-		expect(await answerFromIntake(intake, 'ttsHistory', {}, { before: 'x' }, 60_000)).toBeNull();
+		expect(
+			await answerFromIntake(intake, 'ttsHistory', {}, { before: 'x' }, { waitMs: 60_000 })
+		).toBeNull();
 	});
 });

@@ -135,7 +135,8 @@ export class DockState {
 
 	start(): this {
 		this.#realtime = new RealtimeConnection({
-			api: { mintToken: this.client.mintToken },
+			// Its reads name the last event it heard: the token endpoint answers them holding it.
+			api: { mintToken: this.client.mintToken, sawEvent: (id) => this.client.api.sawEvent(id) },
 			events: DOCK_EVENTS,
 			onEvent: (e) => this.apply(e),
 			onResync: () => this.resync(),

@@ -124,6 +124,24 @@ export class LiveView implements ViewState {
 		this.#unsure.add(part);
 	}
 
+	/**
+	 * Whether the view has had the event `id` (a page's read names the last event its own socket
+	 * brought, intake/page-reads.ts): among the last dedupeCapacity ids it saw or was told of.
+	 */
+	hasSeen(id: string): boolean {
+		return this.#seen.has(id);
+	}
+
+	/** The event ids it saw last, oldest first: what a copy of it is told with its parts. */
+	seenIds(): string[] {
+		return this.#seen.list();
+	}
+
+	/** A copy of another view (src/hosted/shared-view.ts): the events that view had, as its parts. */
+	noteSeen(ids: readonly string[]): void {
+		for (const id of ids) this.#seen.seen(id);
+	}
+
 	/** Whether `part` answers as the upstream would: read, and no read of it owed since. */
 	sure(part: ViewPart): boolean {
 		return this.known.has(part) && !this.#unsure.has(part);

@@ -28,4 +28,9 @@ export class RecentIds {
 	has(id: string): boolean {
 		return this.#ids.includes(id);
 	}
+
+	/** The ids remembered, oldest first. */
+	list(): string[] {
+		return [...this.#ids.slice(this.#next), ...this.#ids.slice(0, this.#next)];
+	}
 }

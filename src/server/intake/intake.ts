@@ -170,7 +170,10 @@ export class StreamIntake {
 		return this.#reading.has(part) || this.#connecting;
 	}
 
-	/** Resolves at the next change: a read landed or failed, a connect, a close, the stop. */
+	/**
+	 * Resolves at the next change: an event heard, a read landed or failed, a connect, a close, the
+	 * stop.
+	 */
 	changed(): Promise<void> {
 		return new Promise((resolve) => this.#waiters.push(resolve));
 	}
@@ -285,6 +288,8 @@ export class StreamIntake {
 		for (const part of applied.reread) this.#read(part);
 		if (applied.outcome === 'applied' || applied.reread.length)
 			this.#onChange([...new Set([...partsKept(event.type), ...applied.reread])]);
+		// A page's read that names this event waits for the view to have it (page-reads.ts).
+		if (applied.outcome !== 'duplicate') this.#changed();
 	}
 
 	/** Tells the Activity, after the view: a hook that throws reaches neither the view nor the socket. */

@@ -13,6 +13,14 @@
 // asks meanwhile shares it, and the view holds the overlay after it. An overlay that is not there
 // (a wrong id) has that read once in GOAL_MISS_MS, and such reads at most once in GOAL_REREAD_MS
 // however many ids are asked for; past those its reads go upstream.
+//
+// A page's read may name the last events its own socket brought (SEEN_EVENT_HEADER): the page has
+// acted on them (a tip that may count toward a goal, a re-read on doubt) and its answer must hold
+// them. The page's socket and the intake's hear the same event at about the same time, either
+// first: the view answers once it has those events too, waiting for them as for a read on its way,
+// and past the wait the read goes upstream, whose answer holds them. An event waited for in vain
+// (one the view forgot in a busy stream, or a read replayed long after) is not waited for again:
+// a read that names it later is answered as one that names none.
 import { LRUCache } from 'lru-cache';
 import type { RouteName } from '../../contract/index.ts';
 import { answerFromView, viewPartOf, type PageQuery } from '../../core/view/answers.ts';
@@ -30,6 +38,25 @@ export type ViewSource = Pick<
 	Partial<Pick<StreamIntake, 'account'>> & { touch?(): void };
 
 /**
+ * The header a page's read names the last events of its own socket with, comma-separated
+ * (src/client/api.ts).
+ */
+export const SEEN_EVENT_HEADER = 'X-Seen-Event';
+/** The most ids of SEEN_EVENT_HEADER taken (the page sends 8); the others are ignored. */
+const SEEN_EVENTS_TAKEN = 16;
+const EVENT_ID = /^evt_[A-Za-z0-9_-]{1,100}$/;
+
+/**
+ * The event ids a read's SEEN_EVENT_HEADER names: what is not an event id is ignored (a read that
+ * names none is answered as ever).
+ */
+export function seenEvents(value: string | undefined): string[] {
+	if (value === undefined) return [];
+	const ids = value.split(',', SEEN_EVENTS_TAKEN).map((id) => id.trim());
+	return ids.filter((id) => EVENT_ID.test(id));
+}
+
+/**
  * The longest a page's read waits for a part's answer on its way: a read of the upstream takes
  * well under it when the upstream is well, and past it the page's read goes upstream itself.
  */
@@ -39,6 +66,18 @@ export const READ_WAIT_MS = 2_000;
 export const GOAL_MISS_MS = 10 * 60_000;
 /** The least time between two reads of the goals made for overlays the view did not hold. */
 export const GOAL_REREAD_MS = 10_000;
+
+/** Per streamer's intake: the events a read waited for in vain (the most recent ones). */
+const givenUp = new WeakMap<ViewSource, LRUCache<string, true>>();
+
+function givenUpOf(source: ViewSource): LRUCache<string, true> {
+	let ids = givenUp.get(source);
+	if (!ids) {
+		ids = new LRUCache({ max: 64 });
+		givenUp.set(source, ids);
+	}
+	return ids;
+}
 
 /**
  * Per streamer's intake: when each overlay id (the most recent ones) had the goals read again, and
@@ -69,12 +108,20 @@ export async function answerFromIntake(
 	name: RouteName,
 	params: Record<string, string>,
 	query: PageQuery,
-	waitMs = READ_WAIT_MS
+	/**
+	 * `seen`: the last events the page's socket brought (seenEvents), which the answer must hold;
+	 * `waitMs`: the longest the read waits for an answer on its way.
+	 */
+	{ seen: named = [], waitMs = READ_WAIT_MS }: { seen?: readonly string[]; waitMs?: number } = {}
 ): Promise<unknown> {
 	const part = viewPartOf(name);
 	if (!part) return null;
 	source.touch?.();
-	const answer = () => answerFromView(source.view, name, params, query);
+	const vain = named.length ? givenUpOf(source) : null;
+	const seen = named.filter((id) => !vain?.has(id));
+	/** The view has not had one of the page's last events yet: it may come on the intake's socket. */
+	const behind = () => seen.some((id) => !source.view.hasSeen(id));
+	const answer = () => (behind() ? null : answerFromView(source.view, name, params, query));
 	let timer: NodeJS.Timeout | undefined;
 	const late = new Promise<true>((resolve) => {
 		timer = setTimeout(() => resolve(true), waitMs);
@@ -86,20 +133,25 @@ export async function answerFromIntake(
 		for (;;) {
 			const found = answer();
 			if (found !== null) return found;
-			if (source.view.sure(part)) {
-				// Sure of the part and still no answer: one the view never gives (a cursor, a deeper
-				// page); or a goal of an overlay made after the goals were read, which a read of the
-				// goals on its way, or asked for now, may bring.
-				if (name !== 'tipGoalRead') return null;
-				if (!source.pending(part)) {
-					if (asked || !mayReadGoals(source, params.overlayId, Date.now())) return null;
-					asked = true;
-					source.readAgain(part);
-					if (!source.pending(part)) return null;
-				}
-			} else if (!source.pending(part)) return null;
+			// Behind the page's last event: waited for below, as a read on its way.
+			if (!behind()) {
+				if (source.view.sure(part)) {
+					// Sure of the part and still no answer: one the view never gives (a cursor, a
+					// deeper page); or a goal of an overlay made after the goals were read, which a
+					// read of the goals on its way, or asked for now, may bring.
+					if (name !== 'tipGoalRead') return null;
+					if (!source.pending(part)) {
+						if (asked || !mayReadGoals(source, params.overlayId, Date.now())) return null;
+						asked = true;
+						source.readAgain(part);
+						if (!source.pending(part)) return null;
+					}
+				} else if (!source.pending(part)) return null;
+			}
 			const changed = source.changed().then(() => false as const);
-			if (await Promise.race([changed, late])) return answer();
+			if (!(await Promise.race([changed, late]))) continue;
+			for (const id of seen) if (!source.view.hasSeen(id)) vain!.set(id, true);
+			return answer();
 		}
 	} finally {
 		clearTimeout(timer);

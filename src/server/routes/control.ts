@@ -19,7 +19,7 @@ import type { KeyGuard } from './key-guard.ts';
 import { controlKeyCheck } from './control-key.ts';
 import { serve } from './control-input.ts';
 import { checkedQuery, passThrough } from './proxy.ts';
-import { answerFromIntake } from '../intake/page-reads.ts';
+import { answerFromIntake, SEEN_EVENT_HEADER, seenEvents } from '../intake/page-reads.ts';
 import type { LiveSockets } from '../live/sockets.ts';
 import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
 import { moderationRoutes } from './moderation.ts';
@@ -103,7 +103,8 @@ export function controlRoutes(
 		// answered (routes/proxy.ts): the dock's reads cost the upstream nothing either.
 		const source = opts.intakeOf?.(streamer) ?? null;
 		if (name === 'me' && source?.account) return passThrough(await source.account.read(() => {}));
-		const answer = source && (await answerFromIntake(source, name, match.params, parsed));
+		const seen = seenEvents(c.req.header(SEEN_EVENT_HEADER));
+		const answer = source && (await answerFromIntake(source, name, match.params, parsed, { seen }));
 		const res = answer !== null ? Response.json(answer) : await upstream.call('GET', path + query);
 		if (!isModeratedRoute(name)) return passThrough(res);
 		// Moderated for the dock, from the view or not: held tips shown as held, removed ones left out.

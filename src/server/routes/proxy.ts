@@ -17,7 +17,12 @@ import type { RequireKey } from './overlay-key.ts';
 import { isModeratedRoute, type Moderator } from '../moderation/moderator.ts';
 import type { Thanker } from '../chat/thanker.ts';
 import { StoreDeadline } from '../deadline.ts';
-import { answerFromIntake, type ViewSource } from '../intake/page-reads.ts';
+import {
+	answerFromIntake,
+	SEEN_EVENT_HEADER,
+	seenEvents,
+	type ViewSource
+} from '../intake/page-reads.ts';
 import type { PageQuery } from '../../core/view/answers.ts';
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
@@ -53,7 +58,10 @@ export function proxyRoutes(
 			// The account as read once for the credential (intake/account.ts), unmoderated as ever.
 			if (name === 'me' && source?.account)
 				return passThrough(await source.account.read(read.charge));
-			const answer = source && (await answerFromIntake(source, name, match.params, parsed));
+			// Holding the last event the page's own socket brought, if it names one.
+			const seen = seenEvents(c.req.header(SEEN_EVENT_HEADER));
+			const answer =
+				source && (await answerFromIntake(source, name, match.params, parsed, { seen }));
 			if (answer !== null) {
 				const res = Response.json(answer);
 				if (!isModeratedRoute(name)) return passThrough(res);
