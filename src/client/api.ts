@@ -228,9 +228,9 @@ export class ApiClient {
 
 	/**
 	 * The page's realtime socket brought event `id` (realtime.ts): for SEEN_EVENT_MS, every read
-	 * names it (X-Seen-Event, with the others of the last SEEN_EVENTS_MAX), so that an answer the token endpoint gives from its own view of the
-	 * stream holds it (src/server/intake/page-reads.ts): a re-read the event asked for never comes
-	 * back without it.
+	 * names it (X-Seen-Event, with the others of the last SEEN_EVENTS_MAX), so that an answer the
+	 * token endpoint gives from its own view of the stream holds it
+	 * (src/server/intake/page-reads.ts): a re-read the event asked for never comes back without it.
 	 */
 	sawEvent(id: string): void {
 		this.#lastEvents.push({ id, at: Date.now() });

@@ -35,7 +35,7 @@ export interface Timers {
 }
 
 export interface RealtimeOptions {
-	/** `sawEvent`: told of every event the socket brings (the page's reads name the last one). */
+	/** `sawEvent`: told of every event the socket brings (the page's reads name the last ones). */
 	api: Pick<ApiClient, 'mintToken'> & Partial<Pick<ApiClient, 'sawEvent'>>;
 	/** The events the page's widgets read (groups of the contract's catalog); others are ignored. */
 	events: EventTable;

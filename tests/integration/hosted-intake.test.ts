@@ -66,25 +66,30 @@ async function holderOf(apps: HostedApp[]): Promise<HostedApp> {
 	return holder!;
 }
 
+/** Whether a queue read's answer holds the tip `orderId`. */
+const holds = (q: { body: Record<string, unknown> }, orderId: string) =>
+	(q.body.items as { order_id: string }[]).some((i) => i.order_id === orderId);
+
+/** Two instances, the streamer signed in, and which of them holds the intake. */
+async function signedIn() {
+	const { sim, apps } = await deployment(2);
+	await signIn(sim, apps[0], apps[1]);
+	const key = await overlayKey();
+	const holder = await holderOf(apps);
+	return { sim, key, holder, other: apps.find((a) => a !== holder)! };
+}
+
 describe.skipIf(missing)('hosted intakes', { timeout: 90_000 }, () => {
 	it('one instance holds the intake; the other answers its pages from the shared view, as the upstream would', async () => {
-		const { sim, apps } = await deployment(2);
-		await signIn(sim, apps[0], apps[1]);
-		const key = await overlayKey();
-		const holder = await holderOf(apps);
-		const other = apps.find((a) => a !== holder)!;
+		const { sim, key, other } = await signedIn();
 		expect(intakeSockets(sim)).toBe(1);
 
 		const tip = await api(sim, 'POST', '/tips', { body: { name: 'Ada', amount: 7, paid: true } });
 		const orderId = tip.body.tip.order_id as string;
-		const seen = async (app: HostedApp) => {
-			const q = await read(app, key, '/tts/queue');
-			return (
-				q.status === 200 &&
-				(q.body.items as { order_id: string }[]).some((i) => i.order_id === orderId)
-			);
-		};
-		await eventually(() => seen(other));
+		await eventually(async () => {
+			const q = await read(other, key, '/tts/queue');
+			return q.status === 200 && holds(q, orderId);
+		});
 		// The upstream's answer, as a page gets it: each tip with its moderation (moderator.ts).
 		const fresh = await api(sim, 'GET', '/tts/queue');
 		const before = upstreamReads(sim, '/tts/queue');
@@ -109,14 +114,8 @@ describe.skipIf(missing)('hosted intakes', { timeout: 90_000 }, () => {
 	});
 
 	it('a read naming the events the page heard is answered holding them, from the view or else upstream', async () => {
-		const { sim, apps } = await deployment(2);
-		await signIn(sim, apps[0], apps[1]);
-		const key = await overlayKey();
-		const holder = await holderOf(apps);
-		const other = apps.find((a) => a !== holder)!;
+		const { sim, key, holder, other } = await signedIn();
 		await eventually(async () => (await read(other, key, '/tts/queue')).status === 200);
-		const holds = (q: { body: Record<string, unknown> }, orderId: string) =>
-			(q.body.items as { order_id: string }[]).some((i) => i.order_id === orderId);
 		const heard: string[] = [];
 		for (let i = 0; i < 4; i++) {
 			const tip = await api(sim, 'POST', '/tips', { body: { name: 'Cy', amount: 2, paid: true } });
@@ -149,11 +148,8 @@ describe.skipIf(missing)('hosted intakes', { timeout: 90_000 }, () => {
 		expect((await health(other)).intakes.takeovers).toBe(1);
 		await until(() => intakeSockets(sim) === 1);
 		const tip = await api(sim, 'POST', '/tips', { body: { name: 'Bea', amount: 3, paid: true } });
-		await eventually(async () => {
-			const q = await read(other, key, '/tts/queue');
-			return (q.body.items as { order_id: string }[]).some(
-				(i) => i.order_id === tip.body.tip.order_id
-			);
-		});
+		await eventually(async () =>
+			holds(await read(other, key, '/tts/queue'), tip.body.tip.order_id as string)
+		);
 	});
 });

@@ -135,7 +135,7 @@ export class DockState {
 
 	start(): this {
 		this.#realtime = new RealtimeConnection({
-			// Its reads name the last event it heard: the token endpoint answers them holding it.
+			// Its reads name the last events it heard: the token endpoint answers them holding them.
 			api: { mintToken: this.client.mintToken, sawEvent: (id) => this.client.api.sawEvent(id) },
 			events: DOCK_EVENTS,
 			onEvent: (e) => this.apply(e),

@@ -125,7 +125,7 @@ export class LiveView implements ViewState {
 	}
 
 	/**
-	 * Whether the view has had the event `id` (a page's read names the last event its own socket
+	 * Whether the view has had the event `id` (a page's read names the last events its own socket
 	 * brought, intake/page-reads.ts): among the last dedupeCapacity ids it saw or was told of.
 	 */
 	hasSeen(id: string): boolean {

@@ -150,7 +150,7 @@ export async function answerFromIntake(
 			}
 			const changed = source.changed().then(() => false as const);
 			if (!(await Promise.race([changed, late]))) continue;
-			for (const id of seen) if (!source.view.hasSeen(id)) vain!.set(id, true);
+			for (const id of seen) if (!source.view.hasSeen(id)) vain?.set(id, true);
 			return answer();
 		}
 	} finally {

@@ -58,7 +58,7 @@ export function proxyRoutes(
 			// The account as read once for the credential (intake/account.ts), unmoderated as ever.
 			if (name === 'me' && source?.account)
 				return passThrough(await source.account.read(read.charge));
-			// Holding the last event the page's own socket brought, if it names one.
+			// Holding the last events the page's own socket brought, if it names them.
 			const seen = seenEvents(c.req.header(SEEN_EVENT_HEADER));
 			const answer =
 				source && (await answerFromIntake(source, name, match.params, parsed, { seen }));
