@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { SCOPES } from '../../src/contract/index.ts';
+import { VIEW_DEFAULTS } from '../../src/core/view/live-view.ts';
 import { VIEW_PARTS } from '../../src/core/view/parts.ts';
 import { StreamIntake } from '../../src/server/intake/intake.ts';
 import { serveApp } from '../../src/server/serve.ts';
@@ -74,6 +75,30 @@ describe('the intake', () => {
 		// The queues and lists were read once, at the connect: the events kept them since.
 		for (const part of ['tts', 'media', 'ttsHistory', 'mediaHistory', 'counters'] as const)
 			expect(intake.reads.get(part), part).toBe(1);
+	});
+
+	it('reads the goals and the leaderboard again once a doubt window at most in a burst of tips, ending on their totals', async () => {
+		const sim = await newSim();
+		const intake = intakeOn(sim);
+		await until(() => allRead(intake));
+		const view = intake.view;
+		// Tips 100 ms apart from the first answers on: each one in doubt of the answer before it.
+		const started = Date.now();
+		for (let i = 0; i < 12; i++) {
+			await tip(sim, `Burst${i % 3}`, 1 + i);
+			await new Promise((r) => setTimeout(r, 100));
+		}
+		const settled = () => VIEW_PARTS.every((p) => view.sure(p) && !intake.pending(p));
+		await until(settled, 5000);
+		const elapsed = Date.now() - started;
+		const goal = (await api(sim, 'GET', '/overlays/o_1a2b3c4d/tip-goal')).body.tip_goal;
+		expect(view.goals.get('o_1a2b3c4d')).toEqual(goal);
+		const board = (await api(sim, 'GET', '/leaderboard?limit=25')).body.supporters;
+		expect(view.supporters(25)).toEqual(board);
+		// Read again as each doubt window closes, never once a tip: the read budget stays the pages'.
+		const most = 1 + Math.ceil(elapsed / VIEW_DEFAULTS.doubtMs) + 1;
+		for (const part of ['goals', 'leaderboard'] as const)
+			expect(intake.reads.get(part), part).toBeLessThanOrEqual(most);
 	});
 
 	it('reconnects after a dropped socket and reads the view again, finding what it missed', async () => {

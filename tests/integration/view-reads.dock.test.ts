@@ -4,6 +4,7 @@
 // moderated for the dock alike (a held tip shown held with its rule, a removed one left out),
 // where a page's read of the same view gets the page's presentation.
 import { describe, expect, it } from 'vitest';
+import { VIEW_PARTS } from '../../src/core/view/parts.ts';
 import { MemoryPushChannel } from '../../src/server/live/push-channel.ts';
 import { moderationFile } from '../../src/server/moderation/store.ts';
 import { api, readyTip, until } from '../fixtures/sim.ts';
@@ -55,6 +56,9 @@ describe('the dock’s reads', { timeout: 30_000 }, () => {
 		const view = app.intake!.view;
 		await until(() => view.tts.items.length === 3 && view.ttsHistory.rows.length === 1);
 		await until(() => view.media.items.length === 1);
+		// The tips came within a second of the first answers: the goals and the leaderboard are read
+		// again once that second is over (LiveView.rereadAt). Counted from when the view is settled.
+		await until(() => VIEW_PARTS.every((p) => view.sure(p) && !app.intake!.pending(p)));
 
 		const before = DOCK_READS.map(([, up]) => upstreamCalls(sim, 'GET', up));
 		const answers = [];

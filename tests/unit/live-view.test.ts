@@ -3,7 +3,7 @@
 // comes right after a total's read.
 import { describe, expect, it } from 'vitest';
 import { answerFromView } from '../../src/core/view/answers.ts';
-import { LiveView } from '../../src/core/view/live-view.ts';
+import { LiveView, VIEW_DEFAULTS } from '../../src/core/view/live-view.ts';
 import { VIEW_PARTS } from '../../src/core/view/parts.ts';
 import { queueTip, T0 } from './contract-examples.ts';
 
@@ -163,6 +163,10 @@ describe('the live view', () => {
 		const tip = { ...queueTip(), queued_at: new Date(NOW).toISOString() };
 		expect(view.apply(envelope('tip.created', { tip }), NOW).reread).toEqual(['goals']);
 		expect(view.goals.get('o_1a2b3c4d')?.current).toBe(5);
+		// Read again once the second after that answer is over: tips until then are all in it.
+		expect(view.rereadAt('goals', NOW)).toBe(NOW - 200 + VIEW_DEFAULTS.doubtMs);
+		expect(view.rereadAt('goals', NOW + 5000)).toBe(NOW + 5000);
+		expect(view.rereadAt('tts', NOW)).toBe(NOW);
 		const later = { ...tip, order_id: 'tip_3_c' };
 		expect(view.apply(envelope('tip.created', { tip: later }), NOW + 5000).reread).toEqual([]);
 		expect(view.goals.get('o_1a2b3c4d')?.current).toBe(10);

@@ -178,6 +178,19 @@ export class LiveView implements ViewState {
 		return now - last.landedAt <= this.#doubtMs || queued === null || queued <= last.sentAt;
 	}
 
+	/**
+	 * When a read of `part` asked for at `now` is best sent. A tip in doubt (goals, leaderboard) is
+	 * one that came within doubtMs of the last answer, or while the read was in flight: a read sent
+	 * again before that window closes finds the tips that come meanwhile in doubt too, so a burst of
+	 * tips would cost a read each. Sent as the window closes, one read settles every tip until then
+	 * (sent after they came, its answer holds them), and a burst costs a read per doubtMs at most.
+	 */
+	rereadAt(part: ViewPart, now: number): number {
+		const last = this.#landed.get(part);
+		if ((part !== 'goals' && part !== 'leaderboard') || !last) return now;
+		return Math.max(now, last.landedAt + this.#doubtMs);
+	}
+
 	/** An event envelope (any object) at `now` (ms): deduped by id, parsed, applied to every part it keeps. */
 	apply(envelope: { id: string; type: string }, now: number): Applied {
 		if (this.#seen.seen(envelope.id)) return { outcome: 'duplicate', reread: [] };

@@ -88,6 +88,8 @@ export class StreamIntake {
 	readonly #again = new Set<ViewPart>();
 	readonly #readFailures = new Map<ViewPart, number>();
 	readonly #readRetries = new Map<ViewPart, NodeJS.Timeout>();
+	/** Reads again that an event asked for, waiting until the view would have them (rereadAt). */
+	readonly #deferred = new Map<ViewPart, NodeJS.Timeout>();
 	readonly #limits: { historyDepth: number; leaderboardDepth: number };
 	readonly #backoff: BackoffOptions;
 	readonly #log: (line: string) => void;
@@ -122,9 +124,10 @@ export class StreamIntake {
 	/** Closes the socket and cancels every timer; reads under way land in the view, nothing more. */
 	stop(): void {
 		this.#stopped = true;
-		for (const t of [this.#retry, this.#watchdog, ...this.#readRetries.values()])
-			if (t) clearTimeout(t);
+		const timers = [this.#retry, this.#watchdog, ...this.#readRetries.values()];
+		for (const t of [...timers, ...this.#deferred.values()]) if (t) clearTimeout(t);
 		this.#readRetries.clear();
+		this.#deferred.clear();
 		this.#socket?.terminate();
 		this.#socket = null;
 		this.#connecting = false;
@@ -161,13 +164,13 @@ export class StreamIntake {
 	}
 
 	/**
-	 * Whether an answer of `part` is on its way: a read of it in flight, or a connect under way
-	 * (its `ready` reads every part). Not when a retry waits out its backoff, nor for a part the
-	 * credential may not read.
+	 * Whether an answer of `part` is on its way: a read of it in flight or about to be sent, or a
+	 * connect under way (its `ready` reads every part). Not when a retry waits out its backoff, nor
+	 * for a part the credential may not read.
 	 */
 	pending(part: ViewPart): boolean {
 		if (this.#stopped || this.lacking.has(part)) return false;
-		return this.#reading.has(part) || this.#connecting;
+		return this.#reading.has(part) || this.#deferred.has(part) || this.#connecting;
 	}
 
 	/**
@@ -285,7 +288,7 @@ export class StreamIntake {
 		const applied = this.view.apply(event, this.#now());
 		if (applied.outcome === 'malformed')
 			this.#log(`[intake] event ${event.type} dropped: ${applied.error}`);
-		for (const part of applied.reread) this.#read(part);
+		for (const part of applied.reread) this.#readSoon(part);
 		if (applied.outcome === 'applied' || applied.reread.length)
 			this.#onChange([...new Set([...partsKept(event.type), ...applied.reread])]);
 		// A page's read that names this event waits for the view to have it (page-reads.ts).
@@ -319,6 +322,18 @@ export class StreamIntake {
 		this.#watchdog = null;
 	}
 
+	/** Reads `part` again for an event, when the view would have it (LiveView.rereadAt). */
+	#readSoon(part: ViewPart): void {
+		// One on its way later holds this event too; one in flight is made again after it (#land).
+		if (this.#deferred.has(part)) return;
+		if (this.#reading.has(part)) return this.#read(part);
+		const delay = this.view.rereadAt(part, this.#now()) - this.#now();
+		if (delay <= 0) return this.#read(part);
+		const timer = setTimeout(() => this.#read(part), delay);
+		timer.unref();
+		this.#deferred.set(part, timer);
+	}
+
 	/** Reads `part` (one read of a part at a time; asked again meanwhile, once more after it). */
 	#read(part: ViewPart): void {
 		if (this.#stopped || this.lacking.has(part)) return;
@@ -326,9 +341,10 @@ export class StreamIntake {
 			this.#again.add(part);
 			return;
 		}
-		const waiting = this.#readRetries.get(part);
-		if (waiting) clearTimeout(waiting);
-		this.#readRetries.delete(part);
+		for (const timers of [this.#readRetries, this.#deferred]) {
+			clearTimeout(timers.get(part));
+			timers.delete(part);
+		}
 		this.#reading.add(part);
 		this.reads.set(part, (this.reads.get(part) ?? 0) + 1);
 		this.view.beginRead(part, this.#now());
@@ -357,7 +373,7 @@ export class StreamIntake {
 			this.#reading.delete(part);
 		}
 		if (this.#again.delete(part)) again.push(part);
-		for (const p of new Set(again)) this.#read(p);
+		for (const p of new Set(again)) this.#readSoon(p);
 		this.#changed();
 	}
 
