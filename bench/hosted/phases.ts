@@ -17,6 +17,7 @@ export async function connect(
 	{ add }: Figures
 ): Promise<void> {
 	const before = await Promise.all(instances.map((i) => i.mintBuckets()));
+	const metricsBefore = await Promise.all(instances.map((i) => i.metrics()));
 	const cpu = meterCpu();
 	const r = await client.ask<ConnectResult>({
 		type: 'connect',
@@ -35,6 +36,20 @@ export async function connect(
 	add('connect: failures', r.mintFailures + r.notOpen);
 	add('connect: mint p99 at the instances', histogramQuantile(before, after, 0.99));
 	add('connect: client event-loop delay p99', r.loopDelayMs.p99);
+	// The mean mint at the instances, and within it the upstream's answer to POST /realtime/token
+	// (the API calls of the window: the mints, and the pages' reads the views did not answer). Their
+	// difference is what the instances themselves spend on a mint, whatever the simulator's load.
+	const metricsAfter = await Promise.all(instances.map((i) => i.metrics()));
+	const mint = summaryMean(metricsBefore, metricsAfter, 'tip_token_mint_seconds');
+	const call = summaryMean(
+		metricsBefore,
+		metricsAfter,
+		'tip_upstream_request_seconds',
+		'{kind="api"}'
+	);
+	add('connect: mint mean at the instances', mint.mean * 1000);
+	add('connect: upstream API call mean', call.mean * 1000);
+	add('connect: upstream API calls', call.count);
 	log(
 		`connect: ${r.mintMs.length} mints, p50 ${quantile(r.mintMs, 0.5).toFixed(1)} ms, p99 ${quantile(r.mintMs, 0.99).toFixed(1)} ms, ` +
 			`${r.mintFailures} refused ${JSON.stringify(r.mintFailureKinds)}, ${r.notOpen} not open; at the instances p50 ${histogramQuantile(before, after, 0.5).toFixed(1)} ms, ` +

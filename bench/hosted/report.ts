@@ -60,6 +60,8 @@ const UNITS: Record<string, string> = {
 	'connect: token mint p50': 'ms',
 	'connect: mint p99 at the instances': 'ms',
 	'connect: client event-loop delay p99': 'ms',
+	'connect: mint mean at the instances': 'ms',
+	'connect: upstream API call mean': 'ms',
 	'intake: warm-up, last sign-in to every intake connected': 's',
 	"intake: warm-up, last sign-in to the intakes' last read": 's',
 	'intake: upstream reads per streamer per minute at rest': '/min',
