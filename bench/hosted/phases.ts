@@ -7,7 +7,7 @@ import { quantile, sleep } from '../lib.ts';
 import { args, INSTANCES, minutes, N, SOURCES, windowS } from './args.ts';
 import type { ConnectResult, ReadsResult } from './client.ts';
 import { log, type Deployment } from './deployment.ts';
-import { histogramQuantile, summaryMean, tenantOf } from './processes.ts';
+import { histogramQuantile, mintBuckets, summaryMean, tenantOf } from './processes.ts';
 import type { Figures } from './report.ts';
 import { startSampler } from './sampler.ts';
 
@@ -16,8 +16,8 @@ export async function connect(
 	{ client, instances, meterCpu }: Deployment,
 	{ add }: Figures
 ): Promise<void> {
-	const before = await Promise.all(instances.map((i) => i.mintBuckets()));
 	const metricsBefore = await Promise.all(instances.map((i) => i.metrics()));
+	const before = metricsBefore.map(mintBuckets);
 	const cpu = meterCpu();
 	const r = await client.ask<ConnectResult>({
 		type: 'connect',
@@ -30,7 +30,8 @@ export async function connect(
 	const perSource = Object.fromEntries(
 		Object.entries(used.seconds).map(([k, v]) => [k, +((v * 1000) / r.mintMs.length).toFixed(2)])
 	);
-	const after = await Promise.all(instances.map((i) => i.mintBuckets()));
+	const metricsAfter = await Promise.all(instances.map((i) => i.metrics()));
+	const after = metricsAfter.map(mintBuckets);
 	add('connect: token mint p99', quantile(r.mintMs, 0.99));
 	add('connect: token mint p50', quantile(r.mintMs, 0.5));
 	add('connect: failures', r.mintFailures + r.notOpen);
@@ -39,7 +40,6 @@ export async function connect(
 	// The mean mint at the instances, and within it the upstream's answer to POST /realtime/token
 	// (the API calls of the window: the mints, and the pages' reads the views did not answer). Their
 	// difference is what the instances themselves spend on a mint, whatever the simulator's load.
-	const metricsAfter = await Promise.all(instances.map((i) => i.metrics()));
 	const mint = summaryMean(metricsBefore, metricsAfter, 'tip_token_mint_seconds');
 	const call = summaryMean(
 		metricsBefore,

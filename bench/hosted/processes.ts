@@ -121,15 +121,6 @@ export class Instance {
 		return out;
 	}
 
-	/** POST /token as timed by the instance itself: its histogram's cumulative buckets (s -> count). */
-	async mintBuckets(): Promise<Map<number, number>> {
-		const text = await (await fetch(`${this.origin}/metrics`)).text();
-		const out = new Map<number, number>();
-		for (const m of text.matchAll(/^tip_token_mint_seconds_bucket\{le="([^"]+)"\} (\d+)$/gm))
-			out.set(m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2]));
-		return out;
-	}
-
 	kill(): void {
 		this.child?.kill('SIGKILL');
 		this.child = null;
@@ -151,6 +142,16 @@ export class Instance {
 			});
 		});
 	}
+}
+
+/** POST /token as an instance timed it: its histogram's cumulative buckets (s -> count) in `metrics`. */
+export function mintBuckets(metrics: Map<string, number>): Map<number, number> {
+	const out = new Map<number, number>();
+	for (const [name, v] of metrics) {
+		const le = /^tip_token_mint_seconds_bucket\{le="([^"]+)"\}$/.exec(name)?.[1];
+		if (le !== undefined) out.set(le === '+Inf' ? Infinity : Number(le), v);
+	}
+	return out;
 }
 
 /** A summary's mean over a phase, all instances together: (sum after - before) / (count ...). */

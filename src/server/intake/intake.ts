@@ -124,8 +124,8 @@ export class StreamIntake {
 	/** Closes the socket and cancels every timer; reads under way land in the view, nothing more. */
 	stop(): void {
 		this.#stopped = true;
-		const timers = [this.#retry, this.#watchdog, ...this.#readRetries.values()];
-		for (const t of [...timers, ...this.#deferred.values()]) if (t) clearTimeout(t);
+		const retries = [...this.#readRetries.values(), ...this.#deferred.values()];
+		for (const t of [this.#retry, this.#watchdog, ...retries]) if (t) clearTimeout(t);
 		this.#readRetries.clear();
 		this.#deferred.clear();
 		this.#socket?.terminate();
@@ -327,7 +327,8 @@ export class StreamIntake {
 		// One on its way later holds this event too; one in flight is made again after it (#land).
 		if (this.#deferred.has(part)) return;
 		if (this.#reading.has(part)) return this.#read(part);
-		const delay = this.view.rereadAt(part, this.#now()) - this.#now();
+		const now = this.#now();
+		const delay = this.view.rereadAt(part, now) - now;
 		if (delay <= 0) return this.#read(part);
 		const timer = setTimeout(() => this.#read(part), delay);
 		timer.unref();
